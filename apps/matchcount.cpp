@@ -1,0 +1,193 @@
+// matchcount: prints the number of perfect matchings (the permanent) of the graph or matrix
+// in FILE. Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 refused (a limit).
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <omp.h>
+
+#include "matchcount/engine.hpp"
+#include "matchcount/error.hpp"
+#include "matchcount/gpu.hpp"
+#include "matchcount/io.hpp"
+#include "matchcount/pipeline.hpp"
+#include "matchcount/report.hpp"
+
+using namespace matchcount;
+
+namespace {
+
+constexpr const char* kDescription = R"(matchcount - exact counts of perfect matchings and matrix permanents.
+
+FILE is read as (see --as):
+  bipartite  (default for text files) one edge "u v [weight]" per line; u is a left
+             vertex (row), v a right vertex (column). Prints the number of perfect
+             matchings, e.g. dimer coverings, = the permanent of the biadjacency matrix.
+  graph      undirected edges "u v" in one name space; the graph must be bipartite
+             (e.g. a grid). Non-bipartite graphs need a hafnian, which is not counted.
+  digraph    arcs "u v" (self-loops allowed); prints the number of cycle covers.
+  matrix     Matrix Market (detected by its %%MatrixMarket banner) or SUPerman's
+             banner-less "n n nnz" + "i j v" files (detected for *.mtx names).
+Lines starting with # or % are comments. "-" reads standard input.
+
+0-1 and integer matrices give exact integers (however large); decimal values give a
+double-precision result with an error estimate, or an exact fraction with --exact.
+)";
+
+constexpr const char* kFooter = R"(
+Examples:
+  matchcount --as graph datasets/grid8x8.edges     # 12988816 dimer coverings
+  matchcount --as digraph datasets/derangements8.arcs
+  matchcount --json matrix.mtx                      # value, blocks, engines, timings
+Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 refused (a limit).)";
+
+// Progress on stderr: shown once a run has taken 2 seconds, at most twice a second.
+class Progress {
+ public:
+  explicit Progress(bool enabled) : enabled_(enabled), start_(Clock::now()) {}
+  void update(double fraction) {
+    if (!enabled_) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    const double elapsed = seconds(start_);
+    if (elapsed < 2.0 || seconds(last_) < 0.5 || fraction <= 0.0) return;
+    last_ = Clock::now();
+    const double eta = elapsed * (1.0 - fraction) / fraction;
+    std::fprintf(stderr, "\rmatchcount: %5.1f%% done, %s elapsed, about %s left   ", 100.0 * fraction,
+                 duration(elapsed).c_str(), duration(eta).c_str());
+    shown_ = true;
+  }
+  void finish() {
+    if (shown_) std::fprintf(stderr, "\r%78s\r", "");
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  static double seconds(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+  static std::string duration(double s) {
+    char buf[32];
+    if (s < 60) std::snprintf(buf, sizeof buf, "%.0fs", s);
+    else if (s < 3600) std::snprintf(buf, sizeof buf, "%dm%02ds", int(s) / 60, int(s) % 60);
+    else if (s < 86400 * 3) std::snprintf(buf, sizeof buf, "%dh%02dm", int(s) / 3600, int(s) % 3600 / 60);
+    else std::snprintf(buf, sizeof buf, "%.0f days", s / 86400);
+    return buf;
+  }
+  bool enabled_;
+  bool shown_ = false;
+  Clock::time_point start_, last_{};
+  std::mutex mutex_;
+};
+
+int fail(int code, const std::string& message) {
+  std::cerr << "matchcount: error: " << message << "\n";
+  return code;
+}
+
+std::string version_text() {
+  std::string v = std::string("matchcount ") + MATCHCOUNT_VERSION + " (engines:";
+  for (const auto& e : engine_names()) v += " " + e;
+  v += built_with_cuda() ? "; built with CUDA" : "; built without CUDA";
+  const auto gpus = gpu_devices();
+  v += ", " + std::to_string(gpus.size()) + " GPU(s) visible)";
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app(kDescription, "matchcount");
+  app.footer(kFooter);
+  app.get_formatter()->column_width(34);
+
+  std::string file;
+  std::string as = "auto";
+  std::string engine = "auto";
+  int threads = 0;
+  bool no_preprocess = false, exact = false, sum_duplicates = false, verbose = false, json = false,
+       progress = false;
+  CountOptions count;
+
+  app.add_option("FILE", file, "graph or matrix file, - for standard input")->required();
+  app.add_option("--as", as, "how to read FILE")
+      ->check(CLI::IsMember({"auto", "bipartite", "graph", "digraph", "matrix"}))
+      ->capture_default_str();
+  std::vector<std::string> engines = engine_names();
+  engines.insert(engines.begin(), "auto");
+  app.add_option("--engine", engine, "counting engine for every block (auto: chosen per block by size and density)")
+      ->check(CLI::IsMember(engines))
+      ->capture_default_str();
+  app.add_option("--threads", threads, "worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  app.add_flag("--exact", exact, "read decimal values as exact fractions and print an exact fraction");
+  app.add_flag("--sum-duplicates", sum_duplicates, "add the weights of repeated edges instead of rejecting them");
+  app.add_flag("--no-preprocess", no_preprocess,
+               "skip matching check, Dulmage-Mendelsohn and Forbert-Marx; one engine counts the whole matrix");
+  app.add_option("--branch-degree", count.reduce.branch_max_degree,
+                 "Forbert-Marx: branch on rows/columns with at most this many entries (2 = never)")
+      ->check(CLI::Range(2, 8))
+      ->capture_default_str();
+  app.add_option("--branch-min", count.reduce.branch_min_size, "Forbert-Marx: do not branch on blocks smaller than this")
+      ->capture_default_str();
+  app.add_option("--max-leaves", count.reduce.max_leaves, "Forbert-Marx: at most this many blocks from branching")
+      ->capture_default_str();
+  app.add_flag("-v,--verbose", verbose, "describe the input, each stage and the engines on stderr");
+  app.add_flag("--json", json, "print one JSON object (value, exactness, blocks, engines, times) instead of the value");
+  app.add_flag("--progress", progress, "show progress on stderr even when it is not a terminal");
+  app.set_version_flag("--version", version_text());
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return fail(2, std::string(e.what()) + " (see matchcount --help)");
+  }
+
+  try {
+    ReadOptions read;
+    read.as = as == "bipartite" ? InputFormat::Bipartite
+              : as == "graph"   ? InputFormat::Graph
+              : as == "digraph" ? InputFormat::Digraph
+              : as == "matrix"  ? InputFormat::Matrix
+                                : InputFormat::Auto;
+    read.exact = exact;
+    read.sum_duplicates = sum_duplicates;
+    const auto t0 = std::chrono::steady_clock::now();
+    const ReadResult input = read_input(file, read);
+    RunInfo info;
+    info.file = file;
+    info.read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    info.threads = threads > 0 ? threads : omp_get_max_threads();
+
+    count.engine = engine == "auto" ? "" : engine;
+    count.preprocess = !no_preprocess;
+    count.threads = threads;
+    Progress bar(progress || isatty(STDERR_FILENO));
+    count.progress = [&bar](double f) { bar.update(f); };
+    const CountReport report = count_permanent(input.matrix, count);
+    bar.finish();
+
+    if (verbose) std::cerr << report_text(report, input, info);
+    if (json) std::cout << report_json(report, input, info) << std::endl;
+    else std::cout << report.value.to_string() << std::endl;
+    if (!report.value.exact() && !json && !verbose)
+      std::cerr << "matchcount: note: approximate value (double precision), estimated relative error "
+                << report.value.rel_error() << "; --exact gives the exact fraction\n";
+    return 0;
+  } catch (const InputError& e) {
+    return fail(2, e.what());
+  } catch (const UsageError& e) {
+    return fail(2, e.what());
+  } catch (const RefusedError& e) {
+    return fail(3, e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(1, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(1, std::string("internal error: ") + e.what());
+  }
+}

@@ -1,0 +1,24 @@
+// What the CUDA runtime can see. Without nvcc at build time, or without a GPU at run time,
+// the list is empty and every stage runs on the CPU.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace matchcount {
+
+struct GpuDevice {
+  int index = 0;
+  std::string name;
+  int compute_major = 0;
+  int compute_minor = 0;
+  double memory_gib = 0.0;
+  int multiprocessors = 0;
+};
+
+/// True when the library was compiled with its CUDA sources.
+bool built_with_cuda();
+/// Devices the CUDA runtime reports; empty when there are none or no driver.
+std::vector<GpuDevice> gpu_devices();
+
+}  // namespace matchcount

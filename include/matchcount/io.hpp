@@ -1,0 +1,47 @@
+// Readers: graph files and matrix files into a sparse matrix whose permanent is the answer.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "matchcount/matrix.hpp"
+
+namespace matchcount {
+
+/// How to read a file. Auto: Matrix Market when the first line is a %%MatrixMarket banner,
+/// SUPerman's banner-less coordinate format when the name ends in ".mtx", otherwise a
+/// bipartite edge list.
+enum class InputFormat { Auto, Bipartite, Graph, Digraph, Matrix };
+
+struct ReadOptions {
+  InputFormat as = InputFormat::Auto;
+  /// Keep non-integer decimal values as exact rationals (otherwise they become doubles).
+  bool exact = false;
+  /// Sum the weights of repeated edges/entries instead of rejecting them.
+  bool sum_duplicates = false;
+};
+
+struct ReadResult {
+  /// Integer when every value is an integer (pattern files, 0-1 graphs, integer-valued real
+  /// files, complex files whose values are all real integers); Rational for non-integer
+  /// decimals with ReadOptions::exact; Real otherwise; Complex for complex values.
+  AnyMatrix matrix;
+  /// What was read, e.g. "Matrix Market coordinate real symmetric (mirrored)".
+  std::string format;
+  /// Vertex names of rows and columns for graph inputs (empty for matrix files).
+  std::vector<std::string> row_names;
+  std::vector<std::string> col_names;
+  /// Remarks the user should see with -v/--json, e.g. why sides are unequal.
+  std::vector<std::string> notes;
+};
+
+/// Reads `path` ("-" is standard input). Throws InputError("FILE:LINE: what") on bad input.
+ReadResult read_input(const std::string& path, const ReadOptions& options);
+/// Reads from a stream; `name` is used in messages and for the ".mtx" rule.
+ReadResult read_input(std::istream& in, const std::string& name, const ReadOptions& options);
+
+/// Parses a decimal number ("-12", "0.91", ".5e-3", "1E+4") exactly; false if malformed.
+bool parse_exact_decimal(const std::string& text, Rational& out);
+
+}  // namespace matchcount

@@ -1,0 +1,57 @@
+// The whole count: matching check, Dulmage-Mendelsohn split, Forbert-Marx reduction, then an
+// engine per remaining block; products and sums of the parts are exact.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "matchcount/matrix.hpp"
+#include "matchcount/reduce.hpp"
+#include "matchcount/value.hpp"
+
+namespace matchcount {
+
+struct CountOptions {
+  /// Engine name for every block; empty = chosen per block by choose_engine().
+  std::string engine;
+  /// Skip matching/DM/Forbert-Marx and hand the whole matrix to the engine.
+  bool preprocess = true;
+  int threads = 0;
+  ReduceOptions reduce;
+  /// Fraction of the predicted engine work done so far (0..1); may be empty.
+  std::function<void(double)> progress;
+};
+
+/// One block handed to an engine.
+struct BlockRun {
+  int n = 0;
+  std::size_t nnz = 0;
+  std::string engine;
+  double seconds = 0.0;
+};
+
+struct CountReport {
+  PermanentValue value;
+  int rows = 0, cols = 0;
+  std::size_t nnz = 0;
+  /// Size of a maximum matching (Hopcroft-Karp); < rows means the permanent is 0.
+  int matching_size = 0;
+  /// Square blocks of the fine Dulmage-Mendelsohn decomposition and entries it deleted.
+  int dm_blocks = 0;
+  std::size_t dm_deleted_entries = 0;
+  std::vector<int> dm_block_sizes;
+  ReduceStats reduce;
+  std::vector<BlockRun> engine_runs;
+  /// Seconds per stage: "matching", "decompose", "reduce", "engines", "total".
+  std::vector<std::pair<std::string, double>> stage_seconds;
+  /// Human-readable remarks (why the count is 0, what was refused, ...).
+  std::vector<std::string> notes;
+};
+
+/// Counts the permanent of `m`. Rational matrices are scaled to integers row by row and the
+/// exact fraction is returned. Throws RefusedError when an engine or bound cannot be met.
+CountReport count_permanent(const AnyMatrix& m, const CountOptions& options = {});
+
+}  // namespace matchcount

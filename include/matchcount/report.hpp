@@ -1,0 +1,26 @@
+// Human-readable (-v) and JSON (--json) renderings of a count.
+#pragma once
+
+#include <string>
+
+#include "matchcount/io.hpp"
+#include "matchcount/pipeline.hpp"
+
+namespace matchcount {
+
+/// Context printed with the report.
+struct RunInfo {
+  std::string file;
+  double read_seconds = 0.0;
+  int threads = 0;
+};
+
+/// One JSON object (single line, no trailing newline).
+std::string report_json(const CountReport& report, const ReadResult& input, const RunInfo& info);
+/// Several "matchcount: ..." lines for stderr.
+std::string report_text(const CountReport& report, const ReadResult& input, const RunInfo& info);
+
+/// Escapes a string for JSON.
+std::string json_quote(const std::string& s);
+
+}  // namespace matchcount

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Set up matchcount on a Debian 12 machine (as root, or with sudo available) and then
+#   demo: build and count the perfect matchings of the bundled 8x8 grid;
+#   test: build, run the whole test suite, then again under AddressSanitizer + UBSan.
+# Safe to re-run: packages already present are not reinstalled, builds are incremental.
+set -euo pipefail
+mode=${1:-demo}
+case "$mode" in demo|test) ;; *) echo "usage: $0 demo|test" >&2; exit 2 ;; esac
+cd "$(dirname "$0")/.."
+
+packages=(g++ make cmake pkg-config libboost-graph-dev libgmp-dev libcli11-dev libgtest-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+jobs=$(nproc)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$jobs"
+
+if [ "$mode" = demo ]; then
+  echo "matchcount --as graph datasets/grid8x8.edges  (dimer coverings of the 8x8 square):"
+  build/bin/matchcount --as graph datasets/grid8x8.edges
+  exit 0
+fi
+
+ctest --test-dir build -j"$jobs" --output-on-failure
+# The sanitizer build checks the host code; CUDA stays out of it (no GPU runs in CI anyway).
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMATCHCOUNT_SANITIZE=ON -DMATCHCOUNT_CUDA=OFF \
+  -DCMAKE_CXX_FLAGS="-O1" >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-asan -j"$jobs" --output-on-failure

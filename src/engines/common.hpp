@@ -1,0 +1,102 @@
+// Helpers shared by the CPU engines (private to src/engines).
+#pragma once
+
+#include <omp.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "matchcount/arith.hpp"
+#include "matchcount/engine.hpp"
+#include "matchcount/error.hpp"
+
+namespace matchcount::engines {
+
+constexpr double kEps = std::numeric_limits<double>::epsilon() / 2;  // unit roundoff u
+
+std::unique_ptr<Engine> make_ryser();
+std::unique_ptr<Engine> make_sparyser();
+std::unique_ptr<Engine> make_skipper();
+std::unique_ptr<Engine> make_brute();
+
+inline int thread_count(const EngineOptions& opt) {
+  return opt.threads > 0 ? opt.threads : omp_get_max_threads();
+}
+
+/// Throws unless `a` is square and at most max_n wide.
+template <class T>
+void check_block(const SparseMatrix<T>& a, const std::string& engine, int max_n) {
+  if (!a.square())
+    throw std::invalid_argument(engine + ": the permanent needs a square matrix, got " +
+                                std::to_string(a.rows) + "x" + std::to_string(a.cols));
+  if (a.rows > max_n)
+    throw RefusedError(engine + ": a " + std::to_string(a.rows) + "x" + std::to_string(a.rows) +
+                       " block is larger than its limit n <= " + std::to_string(max_n));
+}
+
+/// True when some row or column has no nonzero entry (then the permanent is 0).
+template <class T>
+bool has_empty_line(const SparseMatrix<T>& a) {
+  std::vector<char> row(static_cast<std::size_t>(a.rows)), col(static_cast<std::size_t>(a.cols));
+  for (const auto& e : a.entries) row[static_cast<std::size_t>(e.row)] = col[static_cast<std::size_t>(e.col)] = 1;
+  for (char c : row) if (!c) return true;
+  for (char c : col) if (!c) return true;
+  return false;
+}
+
+/// Double-double sum (TwoSum on every addition) plus the sum of |terms| added with add_term.
+struct DDSum {
+  double hi = 0, lo = 0, abs = 0;
+  void add(double x) {
+    double s = hi + x, bp = s - hi;
+    lo += (hi - (s - bp)) + (x - bp);
+    hi = s;
+  }
+  void add_term(double x) { add(x); abs += std::fabs(x); }
+  void merge(const DDSum& o) { add(o.hi); add(o.lo); abs += o.abs; }
+  double value() const { return hi + lo; }
+};
+
+/// Reports progress from OpenMP thread 0 only, counting units done by all threads.
+class Progress {
+ public:
+  Progress(const EngineOptions& opt, std::uint64_t total) : opt_(opt), total_(total) {}
+  void tick() {
+    std::uint64_t d = done_.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (opt_.progress && omp_get_thread_num() == 0) opt_.progress(double(d) / double(total_));
+  }
+
+ private:
+  const EngineOptions& opt_;
+  std::uint64_t total_;
+  std::atomic<std::uint64_t> done_{0};
+};
+
+/// How the exact engines count modulo primes.
+struct ModPlan {
+  std::vector<double> primes, pinv;
+  /// Every row's absolute sum is < 2^49: Ryser's row sums stay exact integers in doubles
+  /// and in (-p, p) for every prime, so one walk serves all primes.
+  bool shared = false;
+  /// Row groups [group_end[g-1], group_end[g]) whose abs-sum product is < 2^49: their
+  /// products are exact in FP64 and lie in (-p, p) (only when shared).
+  std::vector<int> group_end;
+};
+
+/// Rows must be those of `a` in the order the engine multiplies them (row_order[k] = row).
+ModPlan make_mod_plan(const SparseMatrix<Integer>& a, const std::vector<int>& row_order);
+/// perm = factor * (per-prime sums): combine residue sums (doubles in (-p, p)) with
+/// factor = sign * 2^-shift mod p and reconstruct by CRT.
+Integer finish_mod(const std::vector<double>& sums, const ModPlan& plan, bool negate, int shift);
+/// a mod p as a double in [0, p).
+inline double residue_of(const Integer& v, double p) {
+  return static_cast<double>(mpz_fdiv_ui(v.get_mpz_t(), static_cast<unsigned long>(p)));
+}
+
+}  // namespace matchcount::engines

@@ -1,0 +1,132 @@
+// The dense Ryser engine: Nijenhuis-Wilf form in doubled values, Gray-code order, SIMD lanes.
+//
+// With y_i = 2 x_i = 2 a_{i,n-1} - sum_j a_ij + 2 sum_{j in S} a_ij (so y_i = sum_j +-a_ij is
+// an integer for integer input and |y_i| <= r_i = sum_j |a_ij|):
+//   perm(A) = (-1)^(n-1) 2^(1-n) sum_{S subset of [n-1]} (-1)^|S| prod_i y_i(S).
+#include <bit>
+
+#include "direct.hpp"
+#include "ryser_policies.hpp"
+
+namespace matchcount::engines {
+namespace {
+
+constexpr int kRealV = 4;     // 16 lanes: four independent product chains hide mul latency
+constexpr int kExactV = 4;
+constexpr int kComplexV = 2;
+
+/// Doubled NW input from a dense row-major matrix of doubles.
+DenseInput nw_input(int n, const std::vector<double>& d) {
+  DenseInput in;
+  in.n = n;
+  in.a2.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n - 1));
+  in.x0.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    double row = 0;
+    for (int j = 0; j < n; ++j) row += d[static_cast<std::size_t>(i * n + j)];
+    in.x0[static_cast<std::size_t>(i)] = 2 * d[static_cast<std::size_t>(i * n + n - 1)] - row;
+    for (int j = 0; j + 1 < n; ++j) in.a2[static_cast<std::size_t>(j * n + i)] = 2 * d[static_cast<std::size_t>(i * n + j)];
+  }
+  return in;
+}
+
+/// The same input modulo p, computed exactly in GMP; residues in [0, p).
+DenseInput nw_input_mod(const SparseMatrix<Integer>& a, double p) {
+  const int n = a.rows;
+  std::vector<Integer> d = a.dense();
+  DenseInput in;
+  in.n = n;
+  in.a2.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n - 1));
+  in.x0.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    Integer row = 0;
+    for (int j = 0; j < n; ++j) row += d[static_cast<std::size_t>(i * n + j)];
+    in.x0[static_cast<std::size_t>(i)] = residue_of(2 * d[static_cast<std::size_t>(i * n + n - 1)] - row, p);
+    for (int j = 0; j + 1 < n; ++j)
+      in.a2[static_cast<std::size_t>(j * n + i)] = residue_of(2 * d[static_cast<std::size_t>(i * n + j)], p);
+  }
+  return in;
+}
+
+/// The walk's error estimate in units of sum |terms|: products of n factors (n u), start
+/// sums of up to n additions (n u), and the drift of y over the T = 2^k steps of a chunk,
+/// modelled as a random walk of roundings (sqrt(n T) u). Exact for integer-valued input.
+double walk_error_factor(int n, const GrayPlan& plan) {
+  return 2 * kEps * (2.0 * n + 2 + std::sqrt(double(n) * double(std::uint64_t{1} << plan.k)));
+}
+
+class RyserEngine final : public Engine {
+ public:
+  std::string name() const override { return "ryser"; }
+  int max_n() const override { return 62; }
+
+  Integer permanent(const SparseMatrix<Integer>& a, const EngineOptions& opt) const override {
+    check_block(a, name(), max_n());
+    const int n = a.rows;
+    if (n == 0) return 1;
+    if (has_empty_line(a)) return 0;
+    GrayPlan plan = gray_plan(n - 1, 4 * kExactV);
+    if (plan.blocks == 0) {
+      Integer s = ryser_direct(a).s;
+      return n % 2 ? Integer(-s) : s;
+    }
+    std::vector<int> rows(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) rows[static_cast<std::size_t>(i)] = i;
+    ModPlan mod = make_mod_plan(a, rows);
+    std::vector<double> sums;
+    if (mod.shared) {
+      // Entries and row sums are < 2^49: exact as doubles, and every y stays exact.
+      DenseInput in = nw_input(n, convert<double>(a, [](const Integer& v) { return v.get_d(); }).dense());
+      sums = gray_walk(ModSharedPolicy<kExactV>{in, mod}, n - 1, plan, opt);
+    } else {
+      for (std::size_t k = 0; k < mod.primes.size(); ++k) {
+        DenseInput in = nw_input_mod(a, mod.primes[k]);
+        sums.push_back(gray_walk(ModPrimePolicy<kExactV>{in, mod.primes[k], mod.pinv[k]}, n - 1, plan, opt));
+      }
+    }
+    return finish_mod(sums, mod, (n - 1) % 2 == 1, n - 1);
+  }
+
+  Approx<double> permanent(const SparseMatrix<double>& a, const EngineOptions& opt) const override {
+    check_block(a, name(), max_n());
+    const int n = a.rows;
+    if (n == 0) return {1.0, 0.0};
+    if (has_empty_line(a)) return {0.0, 0.0};
+    GrayPlan plan = gray_plan(n - 1, 4 * kRealV);
+    if (plan.blocks == 0) {
+      DDSum s = ryser_direct(a).s;
+      return {n % 2 ? -s.value() : s.value(), (2.0 * n + 4) * kEps * s.abs};
+    }
+    DenseInput in = nw_input(n, a.dense());
+    DDSum s = gray_walk(RealPolicy<kRealV>{in}, n - 1, plan, opt);
+    double scale = std::ldexp((n - 1) % 2 ? -1.0 : 1.0, 1 - n);
+    return {s.value() * scale, walk_error_factor(n, plan) * s.abs * std::fabs(scale)};
+  }
+
+  Approx<Complex> permanent(const SparseMatrix<Complex>& a, const EngineOptions& opt) const override {
+    check_block(a, name(), max_n());
+    const int n = a.rows;
+    if (n == 0) return {Complex(1.0), 0.0};
+    if (has_empty_line(a)) return {Complex(0.0), 0.0};
+    GrayPlan plan = gray_plan(n - 1, 4 * kComplexV);
+    if (plan.blocks == 0) {
+      auto s = ryser_direct(a);
+      Complex v(s.re.value(), s.im.value());
+      return {n % 2 ? -v : v, 4 * (2.0 * n + 4) * kEps * s.re.abs};
+    }
+    std::vector<Complex> d = a.dense();
+    std::vector<double> re(d.size()), im(d.size());
+    for (std::size_t k = 0; k < d.size(); ++k) re[k] = d[k].real(), im[k] = d[k].imag();
+    DenseInput in_re = nw_input(n, re), in_im = nw_input(n, im);
+    auto s = gray_walk(ComplexPolicy<kComplexV>{in_re, in_im}, n - 1, plan, opt);
+    double scale = std::ldexp((n - 1) % 2 ? -1.0 : 1.0, 1 - n);
+    return {Complex(s.re.value(), s.im.value()) * scale,
+            2 * walk_error_factor(n, plan) * (s.re.abs + s.im.abs) * std::fabs(scale)};
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_ryser() { return std::make_unique<RyserEngine>(); }
+
+}  // namespace matchcount::engines

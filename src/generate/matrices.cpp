@@ -1,0 +1,206 @@
+// Matrix families: all-ones, J - I, band matrices, and the random generators.
+//
+// Random generators draw from std::mt19937_64 seeded with `seed` (its output sequence is fixed
+// by the C++ standard) and turn the raw 64-bit outputs into decisions and values themselves,
+// so a seed gives the same matrix with every compiler and platform:
+//   - positions are visited in row-major order, one draw each: the entry is present when
+//     (x >> 11) < floor(p * 2^53) (always when p >= 1);
+//   - a present entry then draws its value: integers uniformly in [lo, hi] by rejection
+//     (x < 2^64 mod R redrawn, value lo + x mod R), redrawn while 0; reals lo + (hi-lo)*u with
+//     u = (x >> 11) * 2^-53 in [0, 1), evaluated with one correctly rounded fma; complex
+//     values draw the real part, then the imaginary part, each 2u - 1 in [-1, 1).
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "matchcount/error.hpp"
+#include "matchcount/generate.hpp"
+
+namespace matchcount {
+
+namespace {
+
+constexpr std::int64_t kMaxEntries = std::int64_t(1) << 28;
+constexpr int kMaxRandomN = 1 << 15;  // n^2 draws = 2^30
+
+void check_n(const char* family, int n) {
+  if (n < 0) throw UsageError(std::string(family) + ": N must be at least 0 (got " + std::to_string(n) + ")");
+}
+
+void check_entries(const char* family, std::int64_t entries) {
+  if (entries > kMaxEntries)
+    throw RefusedError(std::string(family) + ": " + std::to_string(entries) +
+                       " entries is more than this generator writes (limit " +
+                       std::to_string(kMaxEntries) + ")");
+}
+
+void check_random(const char* family, int n, double p, const char* pname) {
+  check_n(family, n);
+  if (!(p >= 0.0 && p <= 1.0))
+    throw UsageError(std::string(family) + ": " + pname + " must be in [0, 1] (got " +
+                     std::to_string(p) + ")");
+  if (n > kMaxRandomN)
+    throw RefusedError(std::string(family) + ": N = " + std::to_string(n) +
+                       " needs N^2 random draws; the limit is N <= " + std::to_string(kMaxRandomN));
+}
+
+/// Turns raw mt19937_64 output into reproducible decisions and values.
+class Draws {
+ public:
+  explicit Draws(std::uint64_t seed) : rng_(seed) {}
+
+  std::uint64_t raw() { return rng_(); }
+
+  /// u in [0, 1) with 53 random bits.
+  double unit() { return static_cast<double>(raw() >> 11) * 0x1p-53; }
+
+  /// A position-keeping decision with probability p (one draw, always consumed).
+  static std::uint64_t threshold(double p) {
+    return p >= 1.0 ? (std::uint64_t(1) << 53) : static_cast<std::uint64_t>(p * 0x1p53);
+  }
+  bool keep(std::uint64_t threshold53) { return (raw() >> 11) < threshold53; }
+
+  /// Uniform in [lo, hi] (lo <= hi) by rejection.
+  long integer(long lo, long hi) {
+    const std::uint64_t range = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;
+    if (range == 0) return static_cast<long>(raw());  // the whole 64-bit range
+    const std::uint64_t reject_below = (0 - range) % range;  // 2^64 mod range
+    std::uint64_t x = raw();
+    while (x < reject_below) x = raw();
+    return static_cast<long>(static_cast<std::uint64_t>(lo) + x % range);
+  }
+
+  /// lo + (hi - lo) * u, one rounding.
+  double real(double lo, double hi) { return std::fma(hi - lo, unit(), lo); }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+SparseMatrix<Integer> square(int n) {
+  SparseMatrix<Integer> m;
+  m.rows = m.cols = n;
+  return m;
+}
+
+}  // namespace
+
+SparseMatrix<Integer> complete_bipartite(int n) {
+  check_n("complete-bipartite", n);
+  check_entries("complete-bipartite", std::int64_t(n) * n);
+  auto m = square(n);
+  m.entries.reserve(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) m.entries.push_back({i, j, Integer(1)});
+  return m;
+}
+
+SparseMatrix<Integer> complete_loopless_digraph(int n) {
+  check_n("complete-digraph", n);
+  check_entries("complete-digraph", std::int64_t(n) * n);
+  auto m = square(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (i != j) m.entries.push_back({i, j, Integer(1)});
+  return m;
+}
+
+SparseMatrix<Integer> band_matrix(int n, int half_width) {
+  check_n("band", n);
+  if (half_width < 0)
+    throw UsageError("band: W must be at least 0 (got " + std::to_string(half_width) + ")");
+  const int w = std::min(half_width, n > 0 ? n - 1 : 0);
+  check_entries("band", std::int64_t(n) * (2 * std::int64_t(w) + 1));
+  auto m = square(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = std::max(0, i - w); j <= std::min(n - 1, i + w); ++j)
+      m.entries.push_back({i, j, Integer(1)});
+  return m;
+}
+
+SparseMatrix<Integer> erdos_renyi_bipartite(int n, double p, std::uint64_t seed) {
+  check_random("er", n, p, "P");
+  Draws draws(seed);
+  const auto t = Draws::threshold(p);
+  auto m = square(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (draws.keep(t)) m.entries.push_back({i, j, Integer(1)});
+  return m;
+}
+
+SparseMatrix<Integer> random_digraph(int n, double p, std::uint64_t seed, bool loops) {
+  check_random("digraph", n, p, "P");
+  Draws draws(seed);
+  const auto t = Draws::threshold(p);
+  auto m = square(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      if (i == j && !loops) continue;  // no draw for a forbidden loop
+      if (draws.keep(t)) m.entries.push_back({i, j, Integer(1)});
+    }
+  return m;
+}
+
+SparseMatrix<Integer> random_integer_matrix(int n, double density, long lo, long hi,
+                                            std::uint64_t seed) {
+  check_random("random-int", n, density, "density");
+  if (lo > hi)
+    throw UsageError("random-int: lo must not exceed hi (got [" + std::to_string(lo) + ", " +
+                     std::to_string(hi) + "])");
+  if (lo == 0 && hi == 0) throw UsageError("random-int: [0, 0] has no nonzero value");
+  Draws draws(seed);
+  const auto t = Draws::threshold(density);
+  auto m = square(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      if (!draws.keep(t)) continue;
+      long v = 0;
+      while (v == 0) v = draws.integer(lo, hi);
+      m.entries.push_back({i, j, Integer(v)});
+    }
+  return m;
+}
+
+SparseMatrix<double> random_real_matrix(int n, double density, double lo, double hi,
+                                        std::uint64_t seed) {
+  check_random("random-real", n, density, "density");
+  if (!(std::isfinite(lo) && std::isfinite(hi) && lo <= hi && std::isfinite(hi - lo)))
+    throw UsageError("random-real: need finite lo <= hi (got [" + std::to_string(lo) + ", " +
+                     std::to_string(hi) + "])");
+  if (lo == 0.0 && hi == 0.0) throw UsageError("random-real: [0, 0] has no nonzero value");
+  Draws draws(seed);
+  const auto t = Draws::threshold(density);
+  SparseMatrix<double> m;
+  m.rows = m.cols = n;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      if (!draws.keep(t)) continue;
+      double v = 0.0;
+      while (v == 0.0) v = draws.real(lo, hi);
+      m.entries.push_back({i, j, v});
+    }
+  return m;
+}
+
+SparseMatrix<Complex> random_complex_matrix(int n, double density, std::uint64_t seed) {
+  check_random("random-complex", n, density, "density");
+  Draws draws(seed);
+  const auto t = Draws::threshold(density);
+  SparseMatrix<Complex> m;
+  m.rows = m.cols = n;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      if (!draws.keep(t)) continue;
+      const double re = draws.real(-1.0, 1.0);
+      const double im = draws.real(-1.0, 1.0);
+      m.entries.push_back({i, j, Complex(re, im)});  // exactly 0 has probability 2^-106
+    }
+  m.normalize();
+  return m;
+}
+
+}  // namespace matchcount

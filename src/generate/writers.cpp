@@ -1,0 +1,234 @@
+// Writers for the text formats that read_input understands.
+//
+//   edge list      "# comment" lines, then "u v" per edge, 0-based (read --as graph)
+//   arc list       "# comment" lines, then "u v [w]" per arc u -> v, 0-based (read --as digraph)
+//   bipartite      "# comment" lines, then "r<i> c<j> [w]" per entry, 0-based
+//   Matrix Market  %%MatrixMarket matrix coordinate integer|real|complex general, 1-based
+//
+// Doubles are written in the shortest form that reads back to the same double; rationals as
+// exact decimals. Line-oriented formats cannot show a vertex without edges (an empty row or
+// column of the matrix): such vertices are named in a comment, and the file then describes a
+// smaller graph. The matrix formats keep the size.
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <system_error>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "matchcount/error.hpp"
+#include "matchcount/generate.hpp"
+
+namespace matchcount {
+
+namespace {
+
+void write_comment(std::ostream& out, const std::string& comment, const char* prefix) {
+  if (comment.empty()) return;
+  std::istringstream lines(comment);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.empty()) out << prefix << '\n';
+    else out << prefix << ' ' << line << '\n';
+  }
+}
+
+std::string format_double(double v) {
+  if (!std::isfinite(v)) throw RefusedError("cannot write the non-finite value " + std::to_string(v));
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  if (ec != std::errc()) throw RefusedError("cannot format a double");
+  return std::string(buf, end);
+}
+
+template <class T>
+SparseMatrix<T> checked_copy(const SparseMatrix<T>& m, const char* what) {
+  if (m.rows < 0 || m.cols < 0) throw UsageError(std::string(what) + ": negative matrix size");
+  for (const auto& e : m.entries)
+    if (e.row < 0 || e.col < 0 || e.row >= m.rows || e.col >= m.cols)
+      throw UsageError(std::string(what) + ": entry (" + std::to_string(e.row) + ", " +
+                       std::to_string(e.col) + ") is outside a " + std::to_string(m.rows) + " x " +
+                       std::to_string(m.cols) + " matrix");
+  SparseMatrix<T> copy = m;
+  copy.normalize();
+  return copy;
+}
+
+void append_name(std::string& list, const char* prefix, int v) {
+  list += ' ';
+  list += prefix;
+  list += std::to_string(v);
+}
+
+/// Names the empty rows and columns (vertices an edge-style file cannot show).
+void note_empty_lines(std::ostream& out, const SparseMatrix<Integer>& m, const char* row_prefix,
+                      const char* col_prefix, bool same_vertices) {
+  std::vector<char> row_used(static_cast<std::size_t>(m.rows), 0),
+      col_used(static_cast<std::size_t>(m.cols), 0);
+  for (const auto& e : m.entries) {
+    row_used[static_cast<std::size_t>(e.row)] = 1;
+    col_used[static_cast<std::size_t>(e.col)] = 1;
+  }
+  std::string missing;
+  int count = 0;
+  if (same_vertices) {
+    for (int v = 0; v < m.rows; ++v)
+      if (!row_used[static_cast<std::size_t>(v)] && !col_used[static_cast<std::size_t>(v)]) {
+        ++count;
+        if (count <= 20) append_name(missing, row_prefix, v);
+      }
+  } else {
+    for (int v = 0; v < m.rows; ++v)
+      if (!row_used[static_cast<std::size_t>(v)]) {
+        ++count;
+        if (count <= 20) append_name(missing, row_prefix, v);
+      }
+    for (int v = 0; v < m.cols; ++v)
+      if (!col_used[static_cast<std::size_t>(v)]) {
+        ++count;
+        if (count <= 20) append_name(missing, col_prefix, v);
+      }
+  }
+  if (count > 0)
+    out << "# " << count << " vertices without edges are not in this file" << (count > 20 ? " (first 20):" : ":")
+        << missing << '\n';
+}
+
+}  // namespace
+
+bool exact_decimal(const Rational& value, std::string& out) {
+  mpz_class den = value.get_den();
+  unsigned long twos = mpz_remove(den.get_mpz_t(), den.get_mpz_t(), mpz_class(2).get_mpz_t());
+  unsigned long fives = mpz_remove(den.get_mpz_t(), den.get_mpz_t(), mpz_class(5).get_mpz_t());
+  if (den != 1) return false;
+  const unsigned long k = std::max(twos, fives);
+  mpz_class scaled = value.get_num();
+  mpz_class factor;
+  mpz_ui_pow_ui(factor.get_mpz_t(), 2, k - twos);
+  scaled *= factor;
+  mpz_ui_pow_ui(factor.get_mpz_t(), 5, k - fives);
+  scaled *= factor;
+  const bool negative = scaled < 0;
+  std::string digits = mpz_class(abs(scaled)).get_str();
+  if (k > 0) {
+    if (digits.size() <= k) digits.insert(0, k + 1 - digits.size(), '0');
+    digits.insert(digits.size() - k, 1, '.');
+  }
+  out = (negative ? "-" : "") + digits;
+  return true;
+}
+
+void write_edge_list(std::ostream& out, const EdgeList& g, const std::string& comment) {
+  if (g.vertices < 0) throw UsageError("write_edge_list: negative vertex count");
+  write_comment(out, comment, "#");
+  std::vector<char> touched(static_cast<std::size_t>(g.vertices), 0);
+  for (const auto& [u, v] : g.edges) {
+    if (u < 0 || v < 0 || u >= g.vertices || v >= g.vertices)
+      throw UsageError("write_edge_list: edge (" + std::to_string(u) + ", " + std::to_string(v) +
+                       ") names a vertex outside 0.." + std::to_string(g.vertices - 1));
+    touched[static_cast<std::size_t>(u)] = touched[static_cast<std::size_t>(v)] = 1;
+  }
+  out << "# undirected graph: " << g.vertices << " vertices 0.." << g.vertices - 1 << ", "
+      << g.edges.size() << " edges\n";
+  std::string missing;
+  int count = 0;
+  for (int v = 0; v < g.vertices; ++v)
+    if (!touched[static_cast<std::size_t>(v)] && ++count <= 20) {
+      missing += ' ';
+      missing += std::to_string(v);
+    }
+  if (count > 0)
+    out << "# " << count << " vertices without edges are not in this file"
+        << (count > 20 ? " (first 20):" : ":") << missing << '\n';
+  std::string buf;
+  for (const auto& [u, v] : g.edges) {
+    buf.clear();
+    buf += std::to_string(u);
+    buf += ' ';
+    buf += std::to_string(v);
+    buf += '\n';
+    out << buf;
+  }
+}
+
+void write_edge_list(std::ostream& out, const EdgeList& g) { write_edge_list(out, g, ""); }
+
+void write_arc_list(std::ostream& out, const SparseMatrix<Integer>& m, const std::string& comment) {
+  if (!m.square())
+    throw UsageError("write_arc_list: a digraph's adjacency matrix must be square (got " +
+                     std::to_string(m.rows) + " x " + std::to_string(m.cols) + ")");
+  const auto a = checked_copy(m, "write_arc_list");
+  write_comment(out, comment, "#");
+  out << "# directed graph: " << a.rows << " vertices 0.." << a.rows - 1 << ", " << a.nnz()
+      << " arcs \"u v\" meaning u -> v\n";
+  note_empty_lines(out, a, "", "", true);
+  for (const auto& e : a.entries) {
+    out << e.row << ' ' << e.col;
+    if (e.value != 1) out << ' ' << e.value.get_str();
+    out << '\n';
+  }
+}
+
+void write_bipartite_edges(std::ostream& out, const SparseMatrix<Integer>& m,
+                           const std::string& comment) {
+  const auto a = checked_copy(m, "write_bipartite_edges");
+  write_comment(out, comment, "#");
+  out << "# bipartite graph: rows r0..r" << a.rows - 1 << ", columns c0..c" << a.cols - 1 << ", "
+      << a.nnz() << " edges\n";
+  note_empty_lines(out, a, "r", "c", false);
+  for (const auto& e : a.entries) {
+    out << 'r' << e.row << " c" << e.col;
+    if (e.value != 1) out << ' ' << e.value.get_str();
+    out << '\n';
+  }
+}
+
+void write_bipartite_edges(std::ostream& out, const SparseMatrix<Integer>& m) {
+  write_bipartite_edges(out, m, "");
+}
+
+void write_matrix_market(std::ostream& out, const AnyMatrix& any, const std::string& comment) {
+  std::visit(
+      [&](const auto& m) {
+        using T = std::decay_t<decltype(m.entries.front().value)>;
+        const auto a = checked_copy(m, "write_matrix_market");
+        // Format every value first, so that a refusal leaves nothing half written.
+        std::vector<std::string> values;
+        values.reserve(a.entries.size());
+        const char* field = "integer";
+        for (const auto& e : a.entries) {
+          if constexpr (std::is_same_v<T, Integer>) {
+            values.push_back(e.value.get_str());
+          } else if constexpr (std::is_same_v<T, Rational>) {
+            field = "real";
+            std::string s;
+            if (!exact_decimal(e.value, s))
+              throw RefusedError("entry (" + std::to_string(e.row + 1) + ", " +
+                                 std::to_string(e.col + 1) + ") = " + e.value.get_str() +
+                                 " has no exact decimal form; Matrix Market cannot hold it");
+            values.push_back(std::move(s));
+          } else if constexpr (std::is_same_v<T, double>) {
+            values.push_back(format_double(e.value));
+          } else {
+            values.push_back(format_double(e.value.real()) + " " + format_double(e.value.imag()));
+          }
+        }
+        if constexpr (std::is_same_v<T, double> || std::is_same_v<T, Rational>) field = "real";
+        if constexpr (std::is_same_v<T, Complex>) field = "complex";
+        out << "%%MatrixMarket matrix coordinate " << field << " general\n";
+        write_comment(out, comment, "%");
+        out << a.rows << ' ' << a.cols << ' ' << a.nnz() << '\n';
+        for (std::size_t i = 0; i < a.entries.size(); ++i)
+          out << a.entries[i].row + 1 << ' ' << a.entries[i].col + 1 << ' ' << values[i] << '\n';
+      },
+      any);
+}
+
+void write_matrix_market(std::ostream& out, const AnyMatrix& m) { write_matrix_market(out, m, ""); }
+
+}  // namespace matchcount

@@ -1,0 +1,147 @@
+// Line reading and tokenising for the readers.
+#include <cstring>
+#include <istream>
+
+#include "reader_impl.hpp"
+
+namespace matchcount::io_detail {
+
+namespace {
+
+constexpr std::size_t kBlock = std::size_t(1) << 16;
+// A longer line is not a line of any format read here; stop before memory runs away.
+constexpr std::size_t kMaxLine = std::size_t(1) << 26;
+
+struct ByteTable {
+  bool bad[256] = {};
+  bool space[256] = {};
+  constexpr ByteTable() {
+    for (int c = 0; c < 0x20; ++c) bad[c] = true;
+    bad[0x7f] = true;
+    for (int c : {'\t', '\n', '\v', '\f', '\r'}) bad[c] = false;
+    for (int c : {' ', '\t', '\v', '\f', '\r'}) space[c] = true;
+  }
+};
+constexpr ByteTable kBytes;
+
+inline char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+}  // namespace
+
+LineReader::LineReader(std::istream& in, std::string name)
+    : in_(in), name_(std::move(name)), buf_(kBlock) {}
+
+bool LineReader::fill() {
+  if (eof_) return false;
+  in_.read(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+  const auto got = static_cast<std::size_t>(in_.gcount());
+  if (in_.bad()) fail_at(line_ + 1, "read error");
+  if (got < buf_.size()) eof_ = true;
+  pos_ = 0;
+  end_ = got;
+  return got > 0;
+}
+
+void LineReader::check_text(const char* p, std::size_t n, long line) const {
+  const auto* u = reinterpret_cast<const unsigned char*>(p);
+  for (std::size_t i = 0; i < n; ++i)
+    if (kBytes.bad[u[i]]) fail_at(line, "binary data, not a text file");
+}
+
+bool LineReader::next(std::string_view& line) {
+  if (pushed_) {
+    pushed_ = false;
+    ++line_;
+    line = last_;
+    return true;
+  }
+  carry_.clear();
+  bool partial = false;
+  for (;;) {
+    if (pos_ == end_ && !fill()) {
+      if (!partial) return false;
+      line = carry_;
+      break;
+    }
+    const char* start = buf_.data() + pos_;
+    const std::size_t avail = end_ - pos_;
+    const void* nl = std::memchr(start, '\n', avail);
+    if (nl != nullptr) {
+      const auto len = static_cast<std::size_t>(static_cast<const char*>(nl) - start);
+      check_text(start, len, line_ + 1);
+      pos_ += len + 1;
+      if (partial) {
+        carry_.append(start, len);
+        line = carry_;
+      } else {
+        line = std::string_view(start, len);
+      }
+      break;
+    }
+    check_text(start, avail, line_ + 1);
+    carry_.append(start, avail);
+    partial = true;
+    pos_ = end_;
+    if (carry_.size() > kMaxLine) fail_at(line_ + 1, "line too long (over 64 MiB)");
+  }
+  ++line_;
+  if (line_ == 1 && line.size() >= 3 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  last_ = line;
+  return true;
+}
+
+void LineReader::push_back() {
+  pushed_ = true;
+  --line_;
+}
+
+int tokenize(std::string_view line, Tokens& out) {
+  const auto* p = reinterpret_cast<const unsigned char*>(line.data());
+  const std::size_t n = line.size();
+  int count = 0;
+  std::size_t i = 0;
+  for (;;) {
+    while (i < n && kBytes.space[p[i]]) ++i;
+    if (i == n) break;
+    const std::size_t start = i;
+    while (i < n && !kBytes.space[p[i]]) ++i;
+    if (count < kMaxTokens) out[static_cast<std::size_t>(count)] = line.substr(start, i - start);
+    ++count;
+  }
+  return count;
+}
+
+std::string quote(std::string_view token) {
+  constexpr std::size_t kShown = 40;
+  std::string s = "'";
+  if (token.size() > kShown) {
+    s.append(token.substr(0, kShown));
+    s += "...";
+  } else {
+    s.append(token);
+  }
+  s += "'";
+  return s;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower(b[i])) return false;
+  return true;
+}
+
+bool istarts_with(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
+}
+
+bool iends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && iequals(s.substr(s.size() - suffix.size()), suffix);
+}
+
+bool is_matrix_market_banner(std::string_view line) {
+  return istarts_with(line, "%%MatrixMarket");
+}
+
+}  // namespace matchcount::io_detail

@@ -1,0 +1,269 @@
+// count_permanent: preprocessing builds a Plan (an expression over blocks), engines count the
+// leaves, the plan is evaluated. Integers stay exact throughout; floats carry error bounds.
+#include <omp.h>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "matchcount/decompose.hpp"
+#include "matchcount/engine.hpp"
+#include "matchcount/error.hpp"
+#include "matchcount/matching.hpp"
+#include "matchcount/pipeline.hpp"
+#include "plan.hpp"
+
+namespace matchcount {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// ---- values of evaluated nodes: exact integers, or floats with an absolute error bound ----
+template <class T> struct Evaluated { using type = Approx<T>; };
+template <> struct Evaluated<Integer> { using type = Integer; };
+
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+
+Integer lift(const Integer& s) { return s; }
+template <class V> Approx<V> lift(const V& s) { return {s, 0.0}; }
+
+Integer mul(const Integer& a, const Integer& b) { return a * b; }
+template <class V>
+Approx<V> mul(const Approx<V>& a, const Approx<V>& b) {
+  const V v = a.value * b.value;
+  return {v, std::abs(a.value) * b.abs_error + std::abs(b.value) * a.abs_error +
+                 a.abs_error * b.abs_error + kEps * std::abs(v)};
+}
+Integer add(const Integer& a, const Integer& b) { return a + b; }
+template <class V>
+Approx<V> add(const Approx<V>& a, const Approx<V>& b) {
+  const V v = a.value + b.value;
+  return {v, a.abs_error + b.abs_error + kEps * std::abs(v)};
+}
+
+// ---- preprocessing: builds the plan ----
+template <class T>
+class PlanBuilder {
+ public:
+  PlanBuilder(const CountOptions& options, CountReport& report) : options_(options), report_(report) {}
+
+  detail::Plan<T> plan;
+
+  /// Any square matrix: matching check, DM split, then each block.
+  int matrix(const SparseMatrix<T>& a, bool top) {
+    if (a.rows == 0) return plan.constant(T(1));
+    auto t0 = Clock::now();
+    const Pattern pattern = Pattern::of(a);
+    const Matching m = hopcroft_karp(pattern);
+    matching_seconds_ += seconds_since(t0);
+    if (top) report_.matching_size = m.size;
+    if (!m.perfect()) {
+      if (top)
+        report_.notes.push_back("no perfect matching: a maximum matching has " + std::to_string(m.size) +
+                                " of " + std::to_string(a.rows) + " rows");
+      return plan.constant(T(0));
+    }
+    t0 = Clock::now();
+    const FineDecomposition d = fine_dulmage_mendelsohn(pattern, m);
+    std::vector<SparseMatrix<T>> blocks = split_blocks(a, d);
+    decompose_seconds_ += seconds_since(t0);
+    if (top) {
+      report_.dm_blocks = d.blocks();
+      report_.dm_deleted_entries = d.deleted_entries;
+      for (const auto& b : blocks) report_.dm_block_sizes.push_back(b.rows);
+    }
+    std::vector<int> kids;
+    for (auto& b : blocks) {
+      const int k = block(b);
+      if (plan.is_zero(k)) return k;
+      kids.push_back(k);
+    }
+    return kids.size() == 1 ? kids[0] : plan.combine(detail::Plan<T>::Kind::Product, std::move(kids), T(1));
+  }
+
+  /// A DM-irreducible square block with a perfect matching.
+  int block(const SparseMatrix<T>& b) {
+    if (b.rows == 1) return plan.constant(b.entries.at(0).value);
+    auto t0 = Clock::now();
+    Reduced<T> r = reduce_lines(b, report_.reduce);
+    reduce_seconds_ += seconds_since(t0);
+    if (r.zero) {
+      ++report_.reduce.zero_branches;
+      return plan.constant(T(0));
+    }
+    if (r.rest.rows == 0) return plan.constant(r.factor);
+    if (r.changed && options_.reduce.redecompose) {
+      const int k = matrix(r.rest, false);
+      plan.nodes[k].scale *= r.factor;
+      return k;
+    }
+    Branch<T> br;
+    const bool may_branch = r.rest.rows >= options_.reduce.branch_min_size &&
+                            plan.leaves.size() + open_branches_ < options_.reduce.max_leaves;
+    if (may_branch && branch_on_sparse_line(r.rest, options_.reduce.branch_max_degree, br)) {
+      ++report_.reduce.branches;
+      ++open_branches_;
+      const int minor = options_.reduce.redecompose ? matrix(br.minor, false) : block_or_leaf(br.minor);
+      const int rest = options_.reduce.redecompose ? matrix(br.rest, false) : block_or_leaf(br.rest);
+      --open_branches_;
+      plan.nodes[minor].scale *= br.weight;
+      std::vector<int> kids;
+      if (!plan.is_zero(minor)) kids.push_back(minor);
+      if (!plan.is_zero(rest)) kids.push_back(rest);
+      if (kids.empty()) return plan.constant(T(0));
+      return plan.combine(detail::Plan<T>::Kind::Sum, std::move(kids), r.factor);
+    }
+    return plan.leaf(std::move(r.rest), r.factor);
+  }
+
+  void record_times() {
+    report_.stage_seconds.push_back({"matching", matching_seconds_});
+    report_.stage_seconds.push_back({"decompose", decompose_seconds_});
+    report_.stage_seconds.push_back({"reduce", reduce_seconds_});
+  }
+
+ private:
+  int block_or_leaf(const SparseMatrix<T>& b) { return b.rows == 0 ? plan.constant(T(1)) : block(b); }
+
+  const CountOptions& options_;
+  CountReport& report_;
+  std::size_t open_branches_ = 0;
+  double matching_seconds_ = 0, decompose_seconds_ = 0, reduce_seconds_ = 0;
+};
+
+// Relative work of a leaf for progress reporting: Ryser-type cost n * 2^(n-1).
+double predicted_work(const SparseMatrix<auto>& leaf) {
+  return std::ldexp(static_cast<double>(leaf.rows) + 1.0, std::max(leaf.rows - 1, 0));
+}
+
+template <class T>
+typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOptions& options,
+                                        CountReport& report) {
+  using E = typename Evaluated<T>::type;
+  PlanBuilder<T> builder(options, report);
+  detail::Plan<T>& plan = builder.plan;
+  if (options.preprocess) {
+    builder.matrix(a, true);
+    report.reduce.leaves = plan.leaves.size();
+  } else {
+    plan.leaf(a, T(1));
+  }
+  builder.record_times();
+
+  // Engines count the leaves, the largest first so that progress reflects the real work.
+  const auto t0 = Clock::now();
+  double total_work = 0, done_work = 0;
+  for (const auto& leaf : plan.leaves) total_work += predicted_work(leaf);
+  std::vector<E> leaf_value(plan.leaves.size());
+  for (std::size_t i = 0; i < plan.leaves.size(); ++i) {
+    const auto& leaf = plan.leaves[i];
+    const std::string name = options.engine.empty()
+        ? choose_engine(leaf.rows, leaf.nnz(), number_kind<T>())
+        : options.engine;
+    const auto engine = make_engine(name);
+    if (leaf.rows > engine->max_n())
+      throw RefusedError("a block of size " + std::to_string(leaf.rows) + " remains after preprocessing; engine '" +
+                         name + "' handles at most " + std::to_string(engine->max_n()));
+    EngineOptions eo;
+    eo.threads = options.threads;
+    const double work = predicted_work(leaf);
+    if (options.progress)
+      eo.progress = [&, work](double f) { options.progress((done_work + f * work) / total_work); };
+    const auto t1 = Clock::now();
+    if constexpr (std::is_same_v<T, Integer>) leaf_value[i] = engine->permanent(leaf, eo);
+    else leaf_value[i] = engine->permanent(leaf, eo);
+    report.engine_runs.push_back({leaf.rows, leaf.nnz(), name, seconds_since(t1)});
+    done_work += work;
+  }
+  report.stage_seconds.push_back({"engines", seconds_since(t0)});
+
+  // Children precede parents, so one forward pass evaluates every node.
+  std::vector<E> value(plan.nodes.size());
+  for (std::size_t k = 0; k < plan.nodes.size(); ++k) {
+    const auto& node = plan.nodes[k];
+    E v;
+    if (node.kind == detail::Plan<T>::Kind::Leaf) {
+      v = leaf_value[node.leaf];
+    } else if (node.kind == detail::Plan<T>::Kind::Sum) {
+      v = value[node.kids[0]];
+      for (std::size_t c = 1; c < node.kids.size(); ++c) v = add(v, value[node.kids[c]]);
+    } else {
+      v = lift(T(1));
+      for (int c : node.kids) v = mul(v, value[c]);
+    }
+    value[k] = mul(lift(node.scale), v);
+  }
+  return plan.nodes.empty() ? lift(T(1)) : value.back();
+}
+
+/// Divides each row, then each column, by the gcd of its entries: perm(A) = G * perm(A / ...).
+Integer extract_content(SparseMatrix<Integer>& a) {
+  Integer g_total = 1;
+  for (int side = 0; side < 2; ++side) {
+    std::vector<Integer> g(static_cast<std::size_t>(side == 0 ? a.rows : a.cols), 0);
+    for (const auto& e : a.entries) {
+      Integer& gi = g[side == 0 ? e.row : e.col];
+      mpz_gcd(gi.get_mpz_t(), gi.get_mpz_t(), e.value.get_mpz_t());
+    }
+    for (auto& e : a.entries) e.value /= g[side == 0 ? e.row : e.col];
+    for (const auto& gi : g)
+      if (gi != 0) g_total *= gi;
+  }
+  return g_total;
+}
+
+}  // namespace
+
+CountReport count_permanent(const AnyMatrix& input, const CountOptions& options) {
+  const auto start = Clock::now();
+  CountReport report;
+  report.rows = rows_of(input);
+  report.cols = cols_of(input);
+  report.nnz = nnz_of(input);
+  if (report.rows != report.cols) {
+    report.notes.push_back(std::to_string(report.rows) + " rows but " + std::to_string(report.cols) +
+                           " columns: a non-square matrix has no perfect matching, the count is 0");
+    if (kind_of(input) == NumberKind::Real) report.value.value = 0.0;
+    else if (kind_of(input) == NumberKind::Complex) report.value.value = Complex(0.0);
+    else report.value.value = Integer(0);
+    report.stage_seconds.push_back({"total", seconds_since(start)});
+    return report;
+  }
+  std::visit(
+      [&](const auto& m) {
+        using T = std::decay_t<decltype(m.entries[0].value)>;
+        if constexpr (std::is_same_v<T, Integer>) {
+          SparseMatrix<Integer> a = m;
+          const Integer content = extract_content(a);
+          report.value.value = Integer(content * count_typed(a, options, report));
+        } else if constexpr (std::is_same_v<T, Rational>) {
+          // Scale every row to integers: perm(A) = perm(D A) / det(D), D = diag(lcm of row denominators).
+          std::vector<Integer> scale(static_cast<std::size_t>(m.rows), 1);
+          for (const auto& e : m.entries) {
+            Integer& s = scale[e.row];
+            mpz_lcm(s.get_mpz_t(), s.get_mpz_t(), e.value.get_den_mpz_t());
+          }
+          SparseMatrix<Integer> a = convert<Integer>(m, [](const Rational&) { return Integer(0); });
+          for (std::size_t k = 0; k < m.entries.size(); ++k)
+            a.entries[k].value = m.entries[k].value.get_num() * (scale[m.entries[k].row] / m.entries[k].value.get_den());
+          Integer denominator = 1;
+          for (const auto& s : scale) denominator *= s;
+          const Integer content = extract_content(a);
+          Rational q(Integer(content * count_typed(a, options, report)), denominator);
+          q.canonicalize();
+          report.value.value = q;
+        } else {
+          const auto v = count_typed(m, options, report);
+          report.value.value = v.value;
+          report.value.abs_error = v.abs_error;
+        }
+      },
+      input);
+  report.stage_seconds.push_back({"total", seconds_since(start)});
+  return report;
+}
+
+}  // namespace matchcount

@@ -1,0 +1,36 @@
+// Helpers shared by the tests: random matrices, the shared data folder, running the binary.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+
+#include "matchcount/matrix.hpp"
+
+namespace matchcount::test {
+
+/// Random n x n integer matrix: each entry nonzero with probability `density`, values
+/// uniform in [lo, hi] excluding 0.
+SparseMatrix<Integer> random_integer(std::mt19937_64& rng, int n, double density, long lo, long hi);
+/// Random real matrix with values uniform in [lo, hi].
+SparseMatrix<double> random_real(std::mt19937_64& rng, int n, double density, double lo, double hi);
+/// Random complex matrix, real and imaginary parts uniform in [-1, 1].
+SparseMatrix<Complex> random_complex(std::mt19937_64& rng, int n, double density);
+
+/// ../shared next to the checkout (or $MATCHCOUNT_SHARED); nullopt when absent.
+std::optional<std::string> shared_dir();
+
+/// Result of running the matchcount binary.
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+/// Runs the built `matchcount` with the given shell-quoted arguments, optional stdin text.
+RunResult run_matchcount(const std::string& args, const std::string& stdin_text = "");
+
+/// Writes `text` to a fresh temporary file with the given suffix and returns its path.
+std::string temp_file(const std::string& text, const std::string& suffix = ".txt");
+
+}  // namespace matchcount::test

@@ -127,6 +127,10 @@ class Formatter : public CLI::Formatter {
                              get_column_width());
     return out.str();
   }
+  std::string make_description(const CLI::App* app) const override {
+    std::string text = CLI::Formatter::make_description(app);
+    return text.empty() ? text : text + "\n";
+  }
 };
 
 [[noreturn]] void fail(int code, const std::string& message) {

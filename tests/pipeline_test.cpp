@@ -65,7 +65,9 @@ TEST(Pipeline, DecomposableAndTriangularMatrices) {
     const CountReport r = count_permanent(AnyMatrix(m));
     ASSERT_EQ(std::get<Integer>(r.value.value), naive_permanent(a) * naive_permanent(b));
     ASSERT_EQ(std::get<Integer>(r.value.value), naive_permanent(m));
-    if (naive_permanent(a) != 0 && naive_permanent(b) != 0) ASSERT_GE(r.dm_blocks, 2);
+    if (naive_permanent(a) != 0 && naive_permanent(b) != 0) {
+      ASSERT_GE(r.dm_blocks, 2);
+    }
   }
   SparseMatrix<Integer> lower;
   lower.rows = lower.cols = 40;

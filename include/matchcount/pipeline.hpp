@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct CountOptions {
   bool preprocess = true;
   int threads = 0;
   ReduceOptions reduce;
+  /// Refuse (RefusedError) instead of running engines whose predicted work, in units of one
+  /// Ryser step n * 2^(n-1) summed over blocks, exceeds this.
+  double max_work = std::numeric_limits<double>::infinity();
   /// Fraction of the predicted engine work done so far (0..1); may be empty.
   std::function<void(double)> progress;
 };

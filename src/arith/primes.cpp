@@ -7,7 +7,7 @@
 namespace matchcount {
 
 namespace {
-using u128 = unsigned __int128;
+__extension__ typedef unsigned __int128 u128;
 
 std::uint64_t mulmod(std::uint64_t a, std::uint64_t b, std::uint64_t m) {
   return static_cast<std::uint64_t>(static_cast<u128>(a) * b % m);

@@ -1,5 +1,7 @@
 // The oracle: depth-first enumeration of the perfect matchings (row by row, each nonzero in
 // an unused column), summed exactly (Integer) or with compensation (double, complex).
+#include <optional>
+
 #include "common.hpp"
 
 namespace matchcount::engines {
@@ -45,7 +47,7 @@ class Enumerator {
     }
     std::vector<BruteSum<T>> sums(prefixes.size());
     Progress progress(opt, prefixes.size());
-#pragma omp parallel for schedule(dynamic) num_threads(thread_count(opt))
+#pragma omp parallel for schedule(dynamic) num_threads(thread_count(opt, n_ > 8 ? 1e9 : 0.0))
     for (std::int64_t w = 0; w < static_cast<std::int64_t>(prefixes.size()); ++w) {
       const Prefix& p = prefixes[static_cast<std::size_t>(w)];
       std::vector<T> stack(static_cast<std::size_t>(n_) + 1);

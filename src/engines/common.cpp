@@ -29,7 +29,7 @@ Integer finish_mod(const std::vector<double>& sums, const ModPlan& plan, bool ne
   std::vector<std::uint64_t> res, primes;
   for (std::size_t k = 0; k < plan.primes.size(); ++k) {
     auto p = static_cast<std::uint64_t>(plan.primes[k]);
-    unsigned __int128 r = to_residue(sums[k], p);
+    __extension__ unsigned __int128 r = to_residue(sums[k], p);
     r = r * inv_mod(pow_mod(2, static_cast<std::uint64_t>(shift), p), p) % p;
     if (negate) r = (p - r) % p;
     res.push_back(static_cast<std::uint64_t>(r));

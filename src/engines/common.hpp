@@ -25,7 +25,10 @@ std::unique_ptr<Engine> make_sparyser();
 std::unique_ptr<Engine> make_skipper();
 std::unique_ptr<Engine> make_brute();
 
-inline int thread_count(const EngineOptions& opt) {
+/// Threads for a job of about `work` basic steps: one for small jobs, where starting and
+/// joining a team costs more than it saves (and far more on an oversubscribed machine).
+inline int thread_count(const EngineOptions& opt, double work) {
+  if (work < 1e6) return 1;
   return opt.threads > 0 ? opt.threads : omp_get_max_threads();
 }
 
@@ -48,6 +51,21 @@ bool has_empty_line(const SparseMatrix<T>& a) {
   for (char c : row) if (!c) return true;
   for (char c : col) if (!c) return true;
   return false;
+}
+
+/// True when all parts of all entries are integers and every row's absolute sum is below
+/// 2^52: then the engines' row sums (which are signed sub-sums, doubled at most) are exact,
+/// and only the products round.
+template <class T>
+bool integral_rows(const SparseMatrix<T>& a) {
+  std::vector<double> r(static_cast<std::size_t>(a.rows));
+  for (const auto& e : a.entries) {
+    Complex v(e.value);
+    if (v.real() != std::trunc(v.real()) || v.imag() != std::trunc(v.imag())) return false;
+    r[static_cast<std::size_t>(e.row)] += std::abs(v.real()) + std::abs(v.imag());
+  }
+  for (double x : r) if (!(x < 0x1p52)) return false;
+  return true;
 }
 
 /// Double-double sum (TwoSum on every addition) plus the sum of |terms| added with add_term.

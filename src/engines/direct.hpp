@@ -2,6 +2,8 @@
 // ryser engine, kept obviously correct. perm = (-1)^n sum_S (-1)^|S| prod_i sum_{j in S} a_ij.
 #pragma once
 
+#include <bit>
+
 #include "common.hpp"
 
 namespace matchcount::engines {

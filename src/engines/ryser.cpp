@@ -50,9 +50,12 @@ DenseInput nw_input_mod(const SparseMatrix<Integer>& a, double p) {
 
 /// The walk's error estimate in units of sum |terms|: products of n factors (n u), start
 /// sums of up to n additions (n u), and the drift of y over the T = 2^k steps of a chunk,
-/// modelled as a random walk of roundings (sqrt(n T) u). Exact for integer-valued input.
-double walk_error_factor(int n, const GrayPlan& plan) {
-  return 2 * kEps * (2.0 * n + 2 + std::sqrt(double(n) * double(std::uint64_t{1} << plan.k)));
+/// modelled as a random walk of roundings (sqrt(n T) u); no drift for integral input,
+/// whose row sums are exact.
+template <class T>
+double walk_error_factor(const SparseMatrix<T>& a, const GrayPlan& plan) {
+  double drift = integral_rows(a) ? 0.0 : std::sqrt(double(a.rows) * double(std::uint64_t{1} << plan.k));
+  return 2 * kEps * (2.0 * a.rows + 2 + drift);
 }
 
 class RyserEngine final : public Engine {
@@ -100,7 +103,7 @@ class RyserEngine final : public Engine {
     DenseInput in = nw_input(n, a.dense());
     DDSum s = gray_walk(RealPolicy<kRealV>{in}, n - 1, plan, opt);
     double scale = std::ldexp((n - 1) % 2 ? -1.0 : 1.0, 1 - n);
-    return {s.value() * scale, walk_error_factor(n, plan) * s.abs * std::fabs(scale)};
+    return {s.value() * scale, walk_error_factor(a, plan) * s.abs * std::fabs(scale)};
   }
 
   Approx<Complex> permanent(const SparseMatrix<Complex>& a, const EngineOptions& opt) const override {
@@ -121,7 +124,7 @@ class RyserEngine final : public Engine {
     auto s = gray_walk(ComplexPolicy<kComplexV>{in_re, in_im}, n - 1, plan, opt);
     double scale = std::ldexp((n - 1) % 2 ? -1.0 : 1.0, 1 - n);
     return {Complex(s.re.value(), s.im.value()) * scale,
-            2 * walk_error_factor(n, plan) * (s.re.abs + s.im.abs) * std::fabs(scale)};
+            2 * walk_error_factor(a, plan) * (s.re.abs + s.im.abs) * std::fabs(scale)};
   }
 };
 

@@ -10,7 +10,7 @@ namespace matchcount::engines {
 inline v4d splat(double x) { return v4d{x, x, x, x}; }
 inline v4d vabs(v4d x) {
   typedef long long v4i __attribute__((vector_size(32)));
-  return (v4d)((v4i)x & (v4i){~(1LL << 63), ~(1LL << 63), ~(1LL << 63), ~(1LL << 63)});
+  return (v4d)((v4i)x & v4i{0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL});
 }
 
 /// The walk's input: column-major doubled columns a2[j*n + i] = 2 a_ij for the m = n-1
@@ -291,6 +291,7 @@ struct ModPrimePolicy {
     const double* col = in.a2.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(in.n);
     v4d* y = st.y.data();
     v4d r[V], pv = splat(p), iv = splat(pinv);
+    for (int v = 0; v < V; ++v) r[v] = splat(1);
     for (int i = 0; i < in.n; ++i, y += V) {
       v4d c = splat(col[i]);
       for (int v = 0; v < V; ++v) {

@@ -24,7 +24,7 @@ struct GrayPlan {
   std::uint64_t blocks = 0;
 };
 
-constexpr int kMinChunkBits = 6;
+constexpr int kMinChunkBits = 2;  // small so that the SIMD path is tested at small n
 constexpr int kMaxChunkBits = 16;  // bounds the drift of the running sums in double mode
 
 /// The chunking for m Gray bits and L lanes; blocks == 0 when m is too small for lanes.
@@ -51,8 +51,7 @@ typename Policy::Sum gray_walk(const Policy& pol, int m, const GrayPlan& plan,
   std::vector<typename Policy::Sum> sums(plan.blocks);
   Progress progress(opt, plan.blocks);
   const v4d alternate{1.0, -1.0, 1.0, -1.0};
-  (void)m;
-#pragma omp parallel num_threads(thread_count(opt))
+#pragma omp parallel num_threads(thread_count(opt, std::ldexp(double(m), m)))
   {
     auto st = pol.make_state();
 #pragma omp for schedule(dynamic)

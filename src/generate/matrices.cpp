@@ -11,6 +11,7 @@
 //     values draw the real part, then the imaginary part, each 2u - 1 in [-1, 1).
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -25,6 +26,13 @@ namespace {
 
 constexpr std::int64_t kMaxEntries = std::int64_t(1) << 28;
 constexpr int kMaxRandomN = 1 << 15;  // n^2 draws = 2^30
+
+/// Shortest decimal form of a double, for messages.
+std::string num(double v) {
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
 
 void check_n(const char* family, int n) {
   if (n < 0) throw UsageError(std::string(family) + ": N must be at least 0 (got " + std::to_string(n) + ")");
@@ -41,7 +49,7 @@ void check_random(const char* family, int n, double p, const char* pname) {
   check_n(family, n);
   if (!(p >= 0.0 && p <= 1.0))
     throw UsageError(std::string(family) + ": " + pname + " must be in [0, 1] (got " +
-                     std::to_string(p) + ")");
+                     num(p) + ")");
   if (n > kMaxRandomN)
     throw RefusedError(std::string(family) + ": N = " + std::to_string(n) +
                        " needs N^2 random draws; the limit is N <= " + std::to_string(kMaxRandomN));
@@ -169,8 +177,7 @@ SparseMatrix<double> random_real_matrix(int n, double density, double lo, double
                                         std::uint64_t seed) {
   check_random("random-real", n, density, "density");
   if (!(std::isfinite(lo) && std::isfinite(hi) && lo <= hi && std::isfinite(hi - lo)))
-    throw UsageError("random-real: need finite lo <= hi (got [" + std::to_string(lo) + ", " +
-                     std::to_string(hi) + "])");
+    throw UsageError("random-real: need finite lo <= hi (got [" + num(lo) + ", " + num(hi) + "])");
   if (lo == 0.0 && hi == 0.0) throw UsageError("random-real: [0, 0] has no nonzero value");
   Draws draws(seed);
   const auto t = Draws::threshold(density);

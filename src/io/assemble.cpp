@@ -1,7 +1,6 @@
 // Collected entries into a matrix: duplicates, zeros and the choice of number system.
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include "reader_impl.hpp"
 
@@ -11,35 +10,33 @@ void merge_duplicates(std::vector<RawEntry>& entries, NumPool& pool, bool sum,
                       const std::function<std::pair<int, int>(const RawEntry&)>& key,
                       const std::function<void(const RawEntry&, const RawEntry&)>& on_duplicate) {
   const std::size_t n = entries.size();
-  std::vector<std::uint64_t> keys(n);
+  // (position key, index); entries arrive in file order, so this orders duplicates by line.
+  std::vector<std::pair<std::uint64_t, std::size_t>> order(n);
   for (std::size_t i = 0; i < n; ++i) {
     const auto [r, c] = key(entries[i]);
-    keys[i] = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(r)) << 32) |
-              static_cast<std::uint32_t>(c);
+    order[i] = {(static_cast<std::uint64_t>(static_cast<std::uint32_t>(r)) << 32) |
+                    static_cast<std::uint32_t>(c),
+                i};
   }
-  // Entries arrive in file order, so (key, index) orders duplicates by line.
-  std::vector<std::uint32_t> order(n);
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
-    return keys[x] != keys[y] ? keys[x] < keys[y] : x < y;
-  });
+  std::sort(order.begin(), order.end());
 
   if (!sum) {
-    std::size_t best = n;  // index into order of the earliest-in-file repeated entry
+    std::size_t best = n;  // position in `order` of the repeat that comes first in the file
     for (std::size_t k = 1; k < n; ++k)
-      if (keys[order[k]] == keys[order[k - 1]] && (best == n || order[k] < order[best])) best = k;
+      if (order[k].first == order[k - 1].first && (best == n || order[k].second < order[best].second))
+        best = k;
     if (best != n) {
       std::size_t first = best;
-      while (first > 0 && keys[order[first - 1]] == keys[order[best]]) --first;
-      on_duplicate(entries[order[first]], entries[order[best]]);
+      while (first > 0 && order[first - 1].first == order[best].first) --first;
+      on_duplicate(entries[order[first].second], entries[order[best].second]);
     }
   }
 
   std::vector<RawEntry> out;
   out.reserve(n);
   for (std::size_t k = 0; k < n; ++k) {
-    const RawEntry& e = entries[order[k]];
-    if (!out.empty() && k > 0 && keys[order[k]] == keys[order[k - 1]]) {
+    const RawEntry& e = entries[order[k].second];
+    if (k > 0 && order[k].first == order[k - 1].first) {
       RawEntry& acc = out.back();
       acc.re = pool.sum(acc.re, e.re);
       acc.im = pool.sum(acc.im, e.im);
@@ -58,6 +55,13 @@ std::size_t assemble(int rows, int cols, std::vector<RawEntry>& entries, const N
     return pool.is_zero(e.re) && (!complex || pool.is_zero(e.im));
   });
   const std::size_t zeros = before - entries.size();
+  // Entries are unique by position; sort them here (cheap, plain data) so that the matrix is
+  // built in normalized order without sorting big numbers.
+  const auto by_position = [](const RawEntry& x, const RawEntry& y) {
+    return x.a != y.a ? x.a < y.a : x.b < y.b;
+  };
+  if (!std::is_sorted(entries.begin(), entries.end(), by_position))
+    std::sort(entries.begin(), entries.end(), by_position);
 
   const bool all_integer = std::all_of(entries.begin(), entries.end(), [&](const RawEntry& e) {
     return pool.is_integer(e.re) && (!complex || pool.is_zero(e.im));
@@ -68,7 +72,10 @@ std::size_t assemble(int rows, int cols, std::vector<RawEntry>& entries, const N
     m.rows = rows;
     m.cols = cols;
     m.entries.reserve(entries.size());
-    for (const RawEntry& e : entries) m.entries.push_back({e.a, e.b, value(e)});
+    for (const RawEntry& e : entries) {
+      auto v = value(e);
+      if (v != decltype(v)(0)) m.entries.push_back({e.a, e.b, std::move(v)});  // underflow
+    }
   };
   auto real_double = [&](const Num& x, long line) {
     const double d = pool.to_double(x);
@@ -80,7 +87,6 @@ std::size_t assemble(int rows, int cols, std::vector<RawEntry>& entries, const N
   if (all_integer) {
     SparseMatrix<Integer> m;
     fill(m, [&](const RawEntry& e) { return pool.to_integer(e.re); });
-    m.normalize();
     result.matrix = std::move(m);
   } else if (complex) {
     SparseMatrix<Complex> m;
@@ -92,17 +98,14 @@ std::size_t assemble(int rows, int cols, std::vector<RawEntry>& entries, const N
       if (re == 0.0 && im == 0.0) ++underflows;
       return Complex(re, im);
     });
-    m.normalize();
     result.matrix = std::move(m);
   } else if (options.exact) {
     SparseMatrix<Rational> m;
     fill(m, [&](const RawEntry& e) { return pool.to_rational(e.re); });
-    m.normalize();
     result.matrix = std::move(m);
   } else {
     SparseMatrix<double> m;
     fill(m, [&](const RawEntry& e) { return real_double(e.re, e.line); });
-    m.normalize();
     result.matrix = std::move(m);
   }
   if (underflows > 0)

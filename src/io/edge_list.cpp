@@ -4,9 +4,9 @@
 #include <boost/property_map/property_map.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <limits>
-#include <unordered_map>
 
 #include "reader_impl.hpp"
 
@@ -14,33 +14,120 @@ namespace matchcount::io_detail {
 
 namespace {
 
-struct NameHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-};
+inline std::uint64_t mix64(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
 
-/// Vertex names numbered in order of first appearance.
+std::uint64_t hash_name(std::string_view s) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
+  const char* p = s.data();
+  std::size_t n = s.size();
+  for (; n >= 8; p += 8, n -= 8) {
+    std::uint64_t k = 0;
+    std::memcpy(&k, p, 8);
+    h = (h ^ mix64(k)) * 0x9fb21c651e98df25ull;
+  }
+  std::uint64_t k = 0;
+  std::memcpy(&k, p, n);
+  return mix64(h ^ k ^ (n << 56));
+}
+
+/// Vertex names numbered in order of first appearance: the names lie end to end in one string
+/// and an open-addressing table finds them (no allocation per name). A slot holds the hash tag,
+/// the id and where the name lies, so a lookup touches the table and the name only. Names that
+/// are small decimal numbers without leading zeros (most files) are found in a plain array.
 class NameTable {
  public:
   int id(std::string_view name, const LineReader& reader) {
-    const auto it = map_.find(name);
-    if (it != map_.end()) return it->second;
-    if (names.size() >= static_cast<std::size_t>(std::numeric_limits<int>::max()))
-      reader.fail("too many vertices");
-    const int k = static_cast<int>(names.size());
-    names.emplace_back(name);
-    map_.emplace(names.back(), k);
-    return k;
+    const std::size_t n = name.size();
+    if (n <= 7 && name[0] >= '0' && name[0] <= '9' && (name[0] != '0' || n == 1)) {
+      std::size_t v = 0;
+      bool digits = true;
+      for (char c : name) {
+        digits = digits && c >= '0' && c <= '9';
+        v = v * 10 + static_cast<std::size_t>(c - '0');
+      }
+      if (digits && v < kDirect) {
+        if (v >= direct_.size()) direct_.resize(std::min(kDirect, std::max(2 * direct_.size(), v + 1)), -1);
+        int& k = direct_[v];
+        if (k < 0) k = add(name, 0, true, reader);
+        return k;
+      }
+    }
+    if (2 * (hashed_ + 1) > slots_.size()) grow();
+    const std::uint64_t h = hash_name(name);
+    const auto tag = static_cast<std::uint32_t>(h >> 32);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.id1 == 0) {
+        const int k = add(name, h, false, reader);
+        slot = Slot{tag, static_cast<std::uint32_t>(k) + 1, ends_[count() - 1], name.size()};
+        ++hashed_;
+        return k;
+      }
+      if (slot.tag == tag && slot.size == name.size() &&
+          std::string_view(arena_).substr(slot.begin, slot.size) == name)
+        return static_cast<int>(slot.id1 - 1);
+    }
   }
-  std::vector<std::string> names;
+  std::size_t count() const { return ends_.size() - 1; }
+  std::string_view name(int k) const {
+    const std::size_t b = ends_[static_cast<std::size_t>(k)];
+    return std::string_view(arena_).substr(b, ends_[static_cast<std::size_t>(k) + 1] - b);
+  }
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    out.reserve(count());
+    for (std::size_t k = 0; k < count(); ++k) out.emplace_back(name(static_cast<int>(k)));
+    return out;
+  }
 
  private:
-  std::unordered_map<std::string, int, NameHash, std::equal_to<>> map_;
+  struct Slot {
+    std::uint32_t tag = 0;
+    std::uint32_t id1 = 0;  // id + 1; 0 = empty
+    std::size_t begin = 0;
+    std::size_t size = 0;
+  };
+  static constexpr std::size_t kDirect = std::size_t(1) << 20;
+
+  int add(std::string_view name, std::uint64_t h, bool direct, const LineReader& reader) {
+    if (count() >= static_cast<std::size_t>(std::numeric_limits<int>::max()) - 1)
+      reader.fail("too many vertices");
+    arena_.append(name);
+    ends_.push_back(arena_.size());
+    hashes_.push_back(h);
+    direct_name_.push_back(direct);
+    return static_cast<int>(count() - 1);
+  }
+  void grow() {
+    slots_.assign(std::max<std::size_t>(64, slots_.size() * 2), Slot{});
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t k = 0; k < count(); ++k) {
+      if (direct_name_[k]) continue;
+      std::size_t i = hashes_[k] & mask;
+      while (slots_[i].id1 != 0) i = (i + 1) & mask;
+      slots_[i] = Slot{static_cast<std::uint32_t>(hashes_[k] >> 32), static_cast<std::uint32_t>(k) + 1,
+                       ends_[k], ends_[k + 1] - ends_[k]};
+    }
+  }
+  std::string arena_;
+  std::vector<std::size_t> ends_{0};
+  std::vector<std::uint64_t> hashes_;
+  std::vector<bool> direct_name_;  // found through direct_, not the table
+  std::vector<Slot> slots_;
+  std::size_t hashed_ = 0;
+  std::vector<int> direct_;
 };
 
 /// A vertex name as shown in messages (shortened when long).
-std::string shown(const std::string& name) {
-  return name.size() > 40 ? name.substr(0, 40) + "..." : name;
+std::string shown(std::string_view name) {
+  return name.size() > 40 ? std::string(name.substr(0, 40)) + "..." : std::string(name);
 }
 
 /// The weight in a networkx attribute dict such as "{'weight': 2.5}" ("{}" is weight 1).
@@ -101,7 +188,7 @@ void read_edge_list(LineReader& reader, InputFormat as, const ReadOptions& optio
       const NumStatus st = parse_number(t[2], w, pool);
       if (st != NumStatus::Ok) reader.fail(number_error(t[2], st));
     } else if (n != 2) {
-      reader.fail("expected 'u v [weight]', found " + std::to_string(n) + " fields");
+      reader.fail("expected 'u v [weight]', found " + fields(n));
     }
     if (entries.empty()) {
       std::uint64_t a = 0, b = 0;
@@ -116,7 +203,7 @@ void read_edge_list(LineReader& reader, InputFormat as, const ReadOptions& optio
       a = left.id(t[0], reader);
       b = left.id(t[1], reader);
       if (graph && a == b)
-        reader.fail("self-loop on " + shown(left.names[static_cast<std::size_t>(a)]) +
+        reader.fail("self-loop on " + shown(left.name(a)) +
                     ": the graph is not bipartite " + kHafnian);
     }
     entries.push_back({a, b, reader.line_number(), w, Num{}});
@@ -127,36 +214,36 @@ void read_edge_list(LineReader& reader, InputFormat as, const ReadOptions& optio
         "the first line looks like the 'n n nnz' size line of a banner-less coordinate matrix "
         "file; such files are read as matrices when named *.mtx or read as a matrix explicitly");
 
-  const auto& names_a = left.names;
-  const auto& names_b = bipartite ? right.names : left.names;
+  const NameTable& names_a = left;
+  const NameTable& names_b = bipartite ? right : left;
   const char* what = as == InputFormat::Digraph ? "arc" : "edge";
   merge_duplicates(
       entries, pool, options.sum_duplicates, graph ? unordered_key : ordered_key,
       [&](const RawEntry& first, const RawEntry& later) {
         reader.fail_at(later.line, std::string("duplicate ") + what + " " +
-                                       shown(names_a[static_cast<std::size_t>(later.a)]) + " " +
-                                       shown(names_b[static_cast<std::size_t>(later.b)]) +
+                                       shown(names_a.name(later.a)) + " " +
+                                       shown(names_b.name(later.b)) +
                                        " (first on line " + std::to_string(first.line) + ")");
       });
 
   int rows = 0, cols = 0;
   if (bipartite) {
-    rows = static_cast<int>(left.names.size());
-    cols = static_cast<int>(right.names.size());
+    rows = static_cast<int>(left.count());
+    cols = static_cast<int>(right.count());
     result.format = "bipartite edge list";
-    result.row_names = std::move(left.names);
-    result.col_names = std::move(right.names);
+    result.row_names = left.names();
+    result.col_names = right.names();
     if (rows != cols)
       result.notes.push_back(std::to_string(rows) + " left vertices but " + std::to_string(cols) +
                              " right vertices: no perfect matching");
   } else if (!graph) {
-    rows = cols = static_cast<int>(left.names.size());
+    rows = cols = static_cast<int>(left.count());
     result.format = "digraph arc list";
-    result.row_names = left.names;
-    result.col_names = std::move(left.names);
+    result.row_names = left.names();
+    result.col_names = result.row_names;
   } else {
     using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
-    const std::size_t nv = left.names.size();
+    const std::size_t nv = left.count();
     Graph g(nv);
     for (const RawEntry& e : entries)
       boost::add_edge(static_cast<std::size_t>(e.a), static_cast<std::size_t>(e.b), g);
@@ -168,9 +255,9 @@ void read_edge_list(LineReader& reader, InputFormat as, const ReadOptions& optio
       boost::find_odd_cycle(g, index, std::back_inserter(cycle));
       std::string text;
       const std::size_t shown_count = std::min<std::size_t>(cycle.size(), 8);
-      for (std::size_t k = 0; k < shown_count; ++k) text += shown(left.names[cycle[k]]) + " - ";
+      for (std::size_t k = 0; k < shown_count; ++k) text += shown(left.name(static_cast<int>(cycle[k]))) + " - ";
       text += cycle.size() > shown_count ? std::string("... - ") : std::string();
-      text += cycle.empty() ? std::string("?") : shown(left.names[cycle.front()]);
+      text += cycle.empty() ? std::string("?") : shown(left.name(static_cast<int>(cycle.front())));
       // The line of the edge that closes the cycle, when it can be found.
       long line_no = 0;
       if (cycle.size() >= 2) {
@@ -188,10 +275,10 @@ void read_edge_list(LineReader& reader, InputFormat as, const ReadOptions& optio
     for (std::size_t v = 0; v < nv; ++v) {
       if (part[v] == white) {
         index_in_class[v] = rows++;
-        result.row_names.push_back(std::move(left.names[v]));
+        result.row_names.emplace_back(left.name(static_cast<int>(v)));
       } else {
         index_in_class[v] = cols++;
-        result.col_names.push_back(std::move(left.names[v]));
+        result.col_names.emplace_back(left.name(static_cast<int>(v)));
       }
     }
     for (RawEntry& e : entries) {

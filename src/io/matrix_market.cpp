@@ -135,17 +135,18 @@ void read_matrix_market(LineReader& reader, const ReadOptions& options, ReadResu
   if (!next_data_line(reader, line, t, n)) reader.fail_at(reader.line_number(), "missing size line");
   const std::string expected = coordinate ? "rows cols nnz" : "rows cols";
   if (n != (coordinate ? 3 : 2))
-    reader.fail("malformed size line: expected '" + expected + "', found " + std::to_string(n) +
-                " fields");
+    reader.fail("malformed size line: expected '" + expected + "', found " + fields(n));
   const std::uint64_t urows = parse_size(t[0], kMaxDim, "rows", reader, expected);
   const std::uint64_t ucols = parse_size(t[1], kMaxDim, "cols", reader, expected);
   if (sym != Symmetry::General && urows != ucols)
     reader.fail(std::string("a ") + kSymNames[static_cast<int>(sym)] + " matrix must be square, not " +
                 dims(urows, ucols));
   // Positions a file may list: all, the lower triangle with or without the diagonal.
-  const std::uint64_t positions = sym == Symmetry::General ? urows * ucols
-                                  : sym == Symmetry::Skew  ? urows * (urows - (urows > 0)) / 2
-                                                           : urows * (urows + 1) / 2;
+  // (A coordinate skew-symmetric file may list zeros on the diagonal; an array file does not.)
+  const std::uint64_t positions =
+      sym == Symmetry::General                  ? urows * ucols
+      : sym == Symmetry::Skew && !coordinate    ? urows * (urows - (urows > 0)) / 2
+                                                : urows * (urows + 1) / 2;
   std::uint64_t count = positions;
   const long size_line = reader.line_number();
   if (coordinate) {
@@ -174,8 +175,7 @@ void read_matrix_market(LineReader& reader, const ReadOptions& options, ReadResu
                   std::to_string(size_line));
     ++seen;
     if (n != want)
-      reader.fail("expected '" + entry_form + "', found " + std::to_string(n) +
-                  (n == 1 ? " field" : " fields"));
+      reader.fail("expected '" + entry_form + "', found " + fields(n));
     RawEntry e;
     e.line = reader.line_number();
     int k = 0;
@@ -258,7 +258,7 @@ void read_bannerless_coordinate(LineReader& reader, const ReadOptions& options,
   if (!found) reader.fail_at(0, "empty input: missing the 'n n nnz' size line");
   if (n != 3)
     reader.fail("expected the 'n n nnz' size line of a banner-less coordinate file, found " +
-                std::to_string(n) + (n == 1 ? " field" : " fields"));
+                fields(n));
   const std::uint64_t urows = parse_size(t[0], kMaxDim, "rows", reader, kForm);
   const std::uint64_t ucols = parse_size(t[1], kMaxDim, "cols", reader, kForm);
   if (urows != ucols)
@@ -286,14 +286,12 @@ void read_bannerless_coordinate(LineReader& reader, const ReadOptions& options,
     ++seen;
     if (width == 0) {
       if (n != 3 && n != 4)
-        reader.fail("expected 'i j value' or 'i j re im', found " + std::to_string(n) +
-                    (n == 1 ? " field" : " fields"));
+        reader.fail("expected 'i j value' or 'i j re im', found " + fields(n));
       width = n;
       width_line = reader.line_number();
     } else if (n != width) {
       reader.fail(std::string("expected '") + (width == 3 ? "i j value" : "i j re im") +
-                  "' like line " + std::to_string(width_line) + ", found " + std::to_string(n) +
-                  (n == 1 ? " field" : " fields"));
+                  "' like line " + std::to_string(width_line) + ", found " + fields(n));
     }
     RawEntry e;
     e.line = reader.line_number();

@@ -60,6 +60,9 @@ constexpr int kMaxTokens = 8;
 using Tokens = std::array<std::string_view, kMaxTokens>;
 int tokenize(std::string_view line, Tokens& out);
 
+/// "1 field", "3 fields".
+std::string fields(int n);
+
 /// Quotes a token for messages, shortened when long.
 std::string quote(std::string_view token);
 

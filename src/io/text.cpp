@@ -112,6 +112,8 @@ int tokenize(std::string_view line, Tokens& out) {
   return count;
 }
 
+std::string fields(int n) { return std::to_string(n) + (n == 1 ? " field" : " fields"); }
+
 std::string quote(std::string_view token) {
   constexpr std::size_t kShown = 40;
   std::string s = "'";

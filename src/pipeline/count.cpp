@@ -2,7 +2,9 @@
 // leaves, the plan is evaluated. Integers stay exact throughout; floats carry error bounds.
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <limits>
 
@@ -157,6 +159,14 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
   const auto t0 = Clock::now();
   double total_work = 0, done_work = 0;
   for (const auto& leaf : plan.leaves) total_work += predicted_work(leaf);
+  if (total_work > options.max_work) {
+    int largest = 0;
+    for (const auto& leaf : plan.leaves) largest = std::max(largest, leaf.rows);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%zu block(s) up to %dx%d remain after preprocessing: about %.3g Ryser steps, "
+                  "more than the limit of %.3g", plan.leaves.size(), largest, largest, total_work, options.max_work);
+    throw RefusedError(buf);
+  }
   std::vector<E> leaf_value(plan.leaves.size());
   for (std::size_t i = 0; i < plan.leaves.size(); ++i) {
     const auto& leaf = plan.leaves[i];

@@ -121,7 +121,9 @@ Reduced<T> reduce_lines(const SparseMatrix<T>& a, ReduceStats& stats) {
       ++stats.lines_multiplied_out;
     } else {
       ++it;
-      w.merge(side, i, j, alpha, it->first, it->second, touched);
+      const int k = it->first;
+      const T beta = it->second;  // copies: merge() clears the line these live in
+      w.merge(side, i, j, alpha, k, beta, touched);
       ++stats.merges;
     }
     out.changed = true;

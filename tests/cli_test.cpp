@@ -1,0 +1,130 @@
+// The matchcount program itself: output discipline, exit codes, one-line errors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "test_support.hpp"
+
+using matchcount::test::run_matchcount;
+using matchcount::test::temp_file;
+
+namespace {
+
+std::string source(const std::string& relative) {
+  return std::string("'") + MATCHCOUNT_SOURCE_DIR + "/" + relative + "'";
+}
+
+// Exit 2, nothing on stdout, exactly one stderr line "matchcount: error: <where>...".
+void expect_input_error(const std::string& args, const std::string& where, const std::string& stdin_text = "") {
+  const auto r = run_matchcount(args, stdin_text);
+  EXPECT_EQ(r.exit_code, 2) << args << "\nstderr: " << r.err;
+  EXPECT_EQ(r.out, "") << args;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\nstderr: " << r.err;
+  EXPECT_EQ(r.err.rfind("matchcount: error: " + where, 0), 0u) << args << "\nstderr: " << r.err;
+}
+
+}  // namespace
+
+TEST(Cli, CountsTheBundledGrid) {
+  const auto r = run_matchcount("--as graph " + source("datasets/grid8x8.edges"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "12988816\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(Cli, ReadsStandardInputAndDigraphs) {
+  auto r = run_matchcount("-", "a x\na y\nb x\nb y\n");
+  EXPECT_EQ(r.out, "2\n");
+  r = run_matchcount("--as digraph -", "1 2\n2 3\n3 1\n1 1\n2 2\n3 3\n");
+  EXPECT_EQ(r.out, "2\n");  // the 3-cycle and the three loops
+  r = run_matchcount("--as graph -", "1 2\n2 3\n3 4\n4 1\n");
+  EXPECT_EQ(r.out, "2\n");
+}
+
+TEST(Cli, UnequalSidesGiveZeroWithAReason) {
+  const auto r = run_matchcount("--json -", "a x\nb x\n");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("\"value\":\"0\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("left"), std::string::npos) << r.out;
+}
+
+TEST(Cli, JsonReportsStagesAndEngines) {
+  const auto r = run_matchcount("--json --as graph " + source("datasets/grid8x8.edges"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* key : {"\"value\":\"12988816\"", "\"exact\":true", "\"dulmage_mendelsohn\"", "\"forbert_marx\"",
+                          "\"engine_runs\"", "\"seconds\"", "\"matching_size\":32"})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1);
+}
+
+TEST(Cli, FloatingResultsSayTheyAreApproximate) {
+  const auto path = temp_file("%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 0.5\n1 2 0.25\n2 1 1\n2 2 1\n", ".mtx");
+  auto r = run_matchcount("'" + path + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "0.75\n");
+  EXPECT_NE(r.err.find("approximate"), std::string::npos);
+  r = run_matchcount("--exact '" + path + "'");
+  EXPECT_EQ(r.out, "3/4\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(Cli, HelpAndVersion) {
+  auto r = run_matchcount("--help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("perfect matchings"), std::string::npos);
+  r = run_matchcount("--version");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("matchcount"), std::string::npos);
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  for (const char* args : {"", "--engine nonsense x", "--no-such-option x", "--threads -1 x", "--as tree x"}) {
+    const auto r = run_matchcount(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(r.out, "") << args;
+    EXPECT_EQ(r.err.rfind("matchcount: error: ", 0), 0u) << args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+  }
+}
+
+TEST(Cli, BadInputsExitTwoWithFileAndLine) {
+  expect_input_error("/no/such/file.edges", "/no/such/file.edges");
+  struct Case {
+    std::string text, suffix, args;
+    int line;
+  };
+  const std::vector<Case> cases = {
+      {"a b\nc\n", ".edges", "", 2},                                            // malformed line
+      {"a b\na b\n", ".edges", "", 2},                                          // duplicate edge
+      {"a b x1\n", ".edges", "", 1},                                            // non-numeric weight
+      {"%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n", ".mtx", "", 3},       // index out of range
+      {"%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n", ".mtx", "", 0},       // too few entries
+      {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n2 2 1\n", ".mtx", "", 4}, // too many
+      {"%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n1 1 2\n", ".mtx", "", 4}, // duplicate
+      {"%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 1 5\n", ".mtx", "", 3},    // field mismatch
+      {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 abc\n", ".mtx", "", 3},     // non-numeric
+      {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1\n", ".mtx", "", 3},         // missing value
+      {"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 1.5\n", ".mtx", "", 3},  // not an integer
+      {"%%MatrixMarket matrix tensor real general\n", ".mtx", "", 1},                         // bad banner
+      {"2 3 1\n1 1 1\n", ".mtx", "", 1},                                                      // non-square SUPerman
+      {std::string("a b\n\0\x01\x02junk", 11), ".edges", "", 0},                              // binary junk
+      {"", ".edges", "", 0},                                                                   // empty file
+      {"1 2\n2 3\n3 1\n", ".edges", "--as graph", 0},                                          // odd cycle
+  };
+  for (const auto& c : cases) {
+    const std::string path = temp_file(c.text, c.suffix);
+    const std::string where = c.line > 0 ? path + ":" + std::to_string(c.line) + ":" : path + ":";
+    expect_input_error(c.args + " '" + path + "'", where);
+  }
+}
+
+TEST(Cli, RefusalsExitThree) {
+  // The brute-force oracle refuses large blocks rather than run for ages.
+  std::string dense;
+  for (int i = 0; i < 30; ++i)
+    for (int j = 0; j < 30; ++j) dense += "r" + std::to_string(i) + " c" + std::to_string(j) + "\n";
+  const auto r = run_matchcount("--engine brute -", dense);
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("matchcount: error: ", 0), 0u);
+}

@@ -1,0 +1,234 @@
+// The CPU engines against brute force, against each other, and against known values.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "matchcount/engine.hpp"
+#include "matchcount/error.hpp"
+#include "test_support.hpp"
+
+namespace matchcount {
+namespace {
+
+const std::vector<std::string> kFast = {"ryser", "sparyser", "skipper"};
+
+EngineOptions threads(int t) {
+  EngineOptions o;
+  o.threads = t;
+  return o;
+}
+
+SparseMatrix<Integer> from_dense(int n, const std::function<long(int, int)>& f) {
+  SparseMatrix<Integer> a;
+  a.rows = a.cols = n;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (long v = f(i, j)) a.entries.push_back({i, j, Integer(v)});
+  return a;
+}
+
+Integer factorial(unsigned long n) {
+  Integer f;
+  mpz_fac_ui(f.get_mpz_t(), n);
+  return f;
+}
+
+TEST(EngineRegistry, NamesFactoryAndChoice) {
+  EXPECT_EQ(engine_names(), (std::vector<std::string>{"ryser", "sparyser", "skipper", "brute"}));
+  for (const auto& name : engine_names()) EXPECT_EQ(make_engine(name)->name(), name);
+  EXPECT_THROW(make_engine("nope"), UsageError);
+  for (int n : {0, 1, 5, 20, 40})
+    for (std::size_t nnz : {std::size_t(0), std::size_t(n), std::size_t(n) * std::size_t(n)}) {
+      auto name = choose_engine(n, nnz, NumberKind::Integer);
+      EXPECT_NO_THROW(make_engine(name)) << name;
+    }
+}
+
+TEST(EngineLimits, TrivialNonSquareAndRefusals) {
+  SparseMatrix<Integer> empty;
+  SparseMatrix<Integer> rect;
+  rect.rows = 2, rect.cols = 3;
+  for (const auto& name : engine_names()) {
+    auto e = make_engine(name);
+    EXPECT_EQ(e->permanent(empty, {}), 1) << name;
+    EXPECT_EQ(e->permanent(convert<double>(empty, [](const Integer&) { return 0.0; }), {}).value, 1.0);
+    EXPECT_EQ(e->permanent(convert<Complex>(empty, [](const Integer&) { return Complex(); }), {}).value, Complex(1.0));
+    EXPECT_THROW(e->permanent(rect, {}), std::invalid_argument) << name;
+  }
+  EXPECT_THROW(make_engine("brute")->permanent(from_dense(25, [](int, int) { return 1; }), {}), RefusedError);
+  SparseMatrix<Integer> huge;
+  huge.rows = huge.cols = 63;
+  for (int i = 0; i < 63; ++i) huge.entries.push_back({i, i, Integer(1)});
+  for (const auto& name : kFast) EXPECT_THROW(make_engine(name)->permanent(huge, {}), RefusedError) << name;
+}
+
+// Every engine against brute force on random small matrices of every number kind.
+TEST(EngineRandom, IntegerAgainstBrute) {
+  std::mt19937_64 rng(1);
+  auto brute = make_engine("brute");
+  for (int it = 0; it < 300; ++it) {
+    int n = 1 + it % 10;
+    double density = 0.1 + 0.9 * double(rng() % 1000) / 1000;
+    auto a = it % 3 == 0 ? test::random_integer(rng, n, density, 1, 1)
+                         : test::random_integer(rng, n, density, it % 3 == 1 ? -3 : -1000, it % 3 == 1 ? 3 : 1000);
+    Integer want = brute->permanent(a, {});
+    for (const auto& name : kFast) ASSERT_EQ(make_engine(name)->permanent(a, {}), want) << name << " it " << it;
+  }
+}
+
+TEST(EngineRandom, RealAgainstBrute) {
+  std::mt19937_64 rng(2);
+  auto brute = make_engine("brute");
+  for (int it = 0; it < 200; ++it) {
+    int n = 1 + it % 10;
+    double density = 0.1 + 0.9 * double(rng() % 1000) / 1000;
+    auto a = test::random_real(rng, n, density, -1.0, 1.0);
+    auto want = brute->permanent(a, {});
+    for (const auto& name : kFast) {
+      auto got = make_engine(name)->permanent(a, {});
+      ASSERT_LE(std::fabs(got.value - want.value), got.abs_error + want.abs_error + 1e-300) << name << " it " << it;
+      ASSERT_LT(got.abs_error, 1e-12 * (1 + std::fabs(want.value)) * std::pow(2.0, n));  // not vacuous
+    }
+  }
+}
+
+TEST(EngineRandom, ComplexAgainstBrute) {
+  std::mt19937_64 rng(3);
+  auto brute = make_engine("brute");
+  for (int it = 0; it < 150; ++it) {
+    int n = 1 + it % 10;
+    double density = 0.1 + 0.9 * double(rng() % 1000) / 1000;
+    auto a = test::random_complex(rng, n, density);
+    auto want = brute->permanent(a, {});
+    for (const auto& name : kFast) {
+      auto got = make_engine(name)->permanent(a, {});
+      ASSERT_LE(std::abs(got.value - want.value), got.abs_error + want.abs_error + 1e-300) << name << " it " << it;
+    }
+  }
+}
+
+// Exactly integral real input is summed without any rounding, so engines agree exactly.
+TEST(EngineRandom, IntegralRealsAreExact) {
+  std::mt19937_64 rng(4);
+  for (int it = 0; it < 40; ++it) {
+    int n = 8 + it % 8;
+    auto a = test::random_integer(rng, n, 0.5, -2, 2);
+    double want = make_engine("ryser")->permanent(a, {}).get_d();
+    auto ad = convert<double>(a, [](const Integer& v) { return v.get_d(); });
+    for (const auto& name : kFast) EXPECT_EQ(make_engine(name)->permanent(ad, {}).value, want) << name;
+  }
+}
+
+TEST(EngineCross, FastEnginesAgreeUpToN22) {
+  std::mt19937_64 rng(5);
+  for (int it = 0; it < 6; ++it) {
+    int n = 17 + it;
+    auto a = test::random_integer(rng, n, it < 3 ? 0.3 : 0.18, -2, 3);
+    Integer r = make_engine("ryser")->permanent(a, {});
+    EXPECT_EQ(make_engine("sparyser")->permanent(a, {}), r) << n;
+    EXPECT_EQ(make_engine("skipper")->permanent(a, {}), r) << n;
+    auto ar = test::random_real(rng, n, 0.25, -1, 1);
+    auto x = make_engine("ryser")->permanent(ar, {});
+    for (const char* other : {"sparyser", "skipper"}) {
+      auto y = make_engine(other)->permanent(ar, {});
+      EXPECT_LE(std::fabs(x.value - y.value), x.abs_error + y.abs_error) << other << " n " << n;
+    }
+  }
+}
+
+TEST(EngineKnown, AllOnesIsFactorial) {
+  for (int n = 1; n <= 16; ++n) {
+    auto a = from_dense(n, [](int, int) { return 1; });
+    for (const auto& name : kFast) ASSERT_EQ(make_engine(name)->permanent(a, {}), factorial(static_cast<unsigned long>(n))) << name << n;
+    if (n <= 9) {
+      ASSERT_EQ(make_engine("brute")->permanent(a, {}), factorial(static_cast<unsigned long>(n)));
+    }
+  }
+}
+
+TEST(EngineKnown, DerangementsMenageFibonacci) {
+  Integer derange = 1;            // D_0
+  Integer fib_a = 1, fib_b = 1;   // F(1), F(2)
+  for (int n = 1; n <= 16; ++n) {
+    derange = n * derange + (n % 2 ? -1 : 1);  // D_n = n D_{n-1} + (-1)^n
+    // Menage numbers: U_n = sum_k (-1)^k 2n/(2n-k) C(2n-k, k) (n-k)!.
+    Integer menage = 0;
+    for (int k = 0; k <= n; ++k) {
+      Integer c;
+      mpz_bin_uiui(c.get_mpz_t(), static_cast<unsigned long>(2 * n - k), static_cast<unsigned long>(k));
+      Integer term = 2 * n * c * factorial(static_cast<unsigned long>(n - k)) / (2 * n - k);
+      menage += k % 2 ? Integer(-term) : term;
+    }
+    auto der = from_dense(n, [](int i, int j) { return i != j; });
+    auto men = from_dense(n, [n](int i, int j) { return i != j && j != (i + 1) % n; });
+    auto tri = from_dense(n, [](int i, int j) { return std::abs(i - j) <= 1; });
+    for (const auto& name : engine_names()) {
+      if (name == "brute" && n > 10) continue;
+      auto e = make_engine(name);
+      ASSERT_EQ(e->permanent(der, {}), derange) << name << " n " << n;
+      if (n >= 3) {
+        ASSERT_EQ(e->permanent(men, {}), menage) << name << " n " << n;
+      }
+      ASSERT_EQ(e->permanent(tri, {}), fib_b) << name << " n " << n;
+    }
+    Integer next = fib_a + fib_b;
+    fib_a = fib_b, fib_b = next;
+  }
+}
+
+TEST(EngineThreads, ResultsDoNotDependOnThreadCount) {
+  std::mt19937_64 rng(6);
+  auto dense = test::random_real(rng, 20, 1.0, -1, 1);
+  auto sparse = test::random_real(rng, 22, 0.2, -1, 1);
+  auto cplx = test::random_complex(rng, 18, 0.6);
+  auto exact = test::random_integer(rng, 20, 0.4, -9, 9);
+  for (const auto& name : kFast) {
+    auto e = make_engine(name);
+    const auto& real = name == "ryser" ? dense : sparse;
+    auto r1 = e->permanent(real, threads(1)), r2 = e->permanent(real, threads(2));
+    EXPECT_EQ(r1.value, r2.value) << name;
+    EXPECT_EQ(r1.abs_error, r2.abs_error) << name;
+    EXPECT_EQ(e->permanent(cplx, threads(1)).value, e->permanent(cplx, threads(2)).value) << name;
+    EXPECT_EQ(e->permanent(exact, threads(1)), e->permanent(exact, threads(2))) << name;
+  }
+  auto small = test::random_real(rng, 11, 0.5, -1, 1);
+  auto b = make_engine("brute");
+  EXPECT_EQ(b->permanent(small, threads(1)).value, b->permanent(small, threads(2)).value);
+}
+
+TEST(EngineLarge, BeyondTwoTo128AndPerPrimeFallback) {
+  // All ones n = 25 -> 25! (about 2^84) through the shared-row-sum path.
+  EXPECT_EQ(make_engine("ryser")->permanent(from_dense(25, [](int, int) { return 1; }), {}), factorial(25));
+  std::mt19937_64 rng(8);
+  auto brute = make_engine("brute");
+  // Entries ~1e6 (shared path, perm ~ 2^190) and ~1e15 (row sums >= 2^49: per-prime path).
+  for (long mag : {1000000L, 1000000000000000L}) {
+    auto a = test::random_integer(rng, 9, 0.9, -mag, mag);
+    Integer want = brute->permanent(a, {});
+    EXPECT_GT(abs(want), Integer(1) << 128);
+    for (const auto& name : kFast) EXPECT_EQ(make_engine(name)->permanent(a, {}), want) << name << " " << mag;
+  }
+  auto a = test::random_integer(rng, 18, 0.5, -1000000, 1000000);
+  Integer r = make_engine("ryser")->permanent(a, {});
+  EXPECT_GT(abs(r), Integer(1) << 128);
+  EXPECT_EQ(make_engine("skipper")->permanent(a, {}), r);
+  auto big = test::random_integer(rng, 14, 0.5, -1000000000000000L, 1000000000000000L);
+  EXPECT_EQ(make_engine("ryser")->permanent(big, {}), make_engine("sparyser")->permanent(big, {}));
+}
+
+TEST(EngineProgress, ReportsFractions) {
+  auto a = from_dense(18, [](int i, int j) { return (i + j) % 3 != 0; });
+  for (const auto& name : kFast) {
+    double last = -1;
+    int calls = 0;
+    EngineOptions o;
+    o.threads = 1;
+    o.progress = [&](double f) { EXPECT_GE(f, last); last = f; ++calls; };
+    make_engine(name)->permanent(a, o);
+    EXPECT_GT(calls, 0) << name;
+    EXPECT_DOUBLE_EQ(last, 1.0) << name;
+  }
+}
+
+}  // namespace
+}  // namespace matchcount

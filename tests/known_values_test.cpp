@@ -1,0 +1,130 @@
+// Known counts: the families of ../shared/datasets/known-families.tsv built with our own
+// generators and counted by the full pipeline, plus a few constants that need no shared data.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "matchcount/generate.hpp"
+#include "matchcount/pipeline.hpp"
+#include "test_support.hpp"
+
+using namespace matchcount;
+
+namespace {
+
+Integer count(const SparseMatrix<Integer>& a) {
+  return std::get<Integer>(count_permanent(AnyMatrix(a)).value.value);
+}
+
+// J - I - P: the menage problem (no one next to their spouse).
+SparseMatrix<Integer> menage_matrix(int n) {
+  SparseMatrix<Integer> m;
+  m.rows = m.cols = n;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (j != i && j != (i + 1) % n) m.entries.push_back({i, j, 1});
+  return m;
+}
+
+// I + P + P^2.
+SparseMatrix<Integer> circulant_matrix(int n) {
+  SparseMatrix<Integer> m;
+  m.rows = m.cols = n;
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < 3; ++k) m.entries.push_back({i, (i + k) % n, 1});
+  m.normalize();
+  for (auto& e : m.entries) e.value = 1;  // n < 3 would sum duplicates
+  return m;
+}
+
+std::map<std::string, int> parameters(const std::string& text) {
+  std::map<std::string, int> out;
+  static const std::regex kv(R"((\w+)=(\d+))");
+  for (std::sregex_iterator it(text.begin(), text.end(), kv), end; it != end; ++it)
+    out[(*it)[1]] = std::stoi((*it)[2]);
+  static const std::regex cc(R"(C(\d+) x C(\d+))");
+  std::smatch m;
+  if (std::regex_search(text, m, cc)) out["a"] = std::stoi(m[1]), out["b"] = std::stoi(m[2]);
+  return out;
+}
+
+// The instance for one row of the table, or nothing when the family is not counted here
+// (non-bipartite, or too large for a test that must stay fast).
+std::optional<SparseMatrix<Integer>> instance(const std::string& family, const std::string& params) {
+  auto p = parameters(params);
+  constexpr int kMaxGridCells = 12 * 12;  // larger grids are benchmark material
+  if (family == "grid_dimers") {
+    if (p["m"] * p["n"] > kMaxGridCells) return std::nullopt;
+    if (p["m"] * p["n"] % 2) return std::nullopt;  // odd: no 2-colouring with equal sides
+    return biadjacency(grid_graph(p["m"], p["n"]));
+  }
+  if (family == "aztec_diamond") return p["order"] <= 7 ? std::optional(biadjacency(aztec_diamond_graph(p["order"]))) : std::nullopt;
+  if (family == "hypercube_perfect_matchings") return p["d"] <= 5 ? std::optional(biadjacency(hypercube_graph(p["d"]))) : std::nullopt;
+  if (family == "torus_perfect_matchings" || family.starts_with("torus C_2k")) {
+    const int a = p.count("a") ? p["a"] : p["2k"], b = p.count("b") ? p["b"] : p["2k"];
+    if (a * b > 64) return std::nullopt;
+    return biadjacency(torus_graph(a, b));
+  }
+  if (family == "C_4 x C_n perfect matchings") {
+    if (p["n"] % 2 || 4 * p["n"] > 64) return std::nullopt;
+    return biadjacency(torus_graph(4, p["n"]));
+  }
+  if (family.starts_with("prism")) {
+    if (p["n"] % 2) return std::nullopt;  // odd prisms are not bipartite (a hafnian)
+    return biadjacency(prism_graph(p["n"]));
+  }
+  if (family.starts_with("derangements")) return complete_loopless_digraph(p["n"]);
+  if (family.starts_with("menage")) return menage_matrix(p["n"]);
+  if (family.starts_with("perm(J_n)")) return complete_bipartite(p["n"]);
+  if (family.starts_with("perm(tridiagonal")) return band_matrix(p["n"], 1);
+  if (family.starts_with("perm(|i-j|<=2")) return band_matrix(p["n"], 2);
+  if (family.starts_with("perm(I+P+P^2)")) return circulant_matrix(p["n"]);
+  return std::nullopt;
+}
+
+}  // namespace
+
+TEST(KnownValues, SmallConstantsWithoutSharedData) {
+  EXPECT_EQ(count(biadjacency(grid_graph(8, 8))), Integer("12988816"));
+  EXPECT_EQ(count(biadjacency(grid_graph(3, 3))), 0);
+  EXPECT_EQ(count(biadjacency(hypercube_graph(4))), 272);
+  EXPECT_EQ(count(complete_loopless_digraph(10)), 1334961);
+  EXPECT_EQ(count(complete_bipartite(12)), 479001600);
+  for (int k = 1; k <= 6; ++k) {
+    Integer expected;
+    mpz_ui_pow_ui(expected.get_mpz_t(), 2, static_cast<unsigned long>(k * (k + 1) / 2));
+    EXPECT_EQ(count(biadjacency(aztec_diamond_graph(k))), expected) << "Aztec diamond " << k;
+  }
+  Integer a = 1, b = 1;  // tridiagonal 0-1: Fibonacci numbers
+  for (int n = 1; n <= 40; ++n) {
+    EXPECT_EQ(count(band_matrix(n, 1)), b) << n;
+    Integer c = a + b;
+    a = b;
+    b = c;
+  }
+}
+
+TEST(KnownValues, FamiliesTableFromSharedData) {
+  const auto dir = test::shared_dir();
+  if (!dir) GTEST_SKIP() << "../shared is absent";
+  std::ifstream in(*dir + "/datasets/known-families.tsv");
+  ASSERT_TRUE(in.good());
+  std::string line;
+  int checked = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#' || line.starts_with("family\t")) continue;
+    std::istringstream fields(line);
+    std::string family, params, value;
+    std::getline(fields, family, '\t');
+    std::getline(fields, params, '\t');
+    std::getline(fields, value, '\t');
+    const auto m = instance(family, params);
+    if (!m) continue;
+    ASSERT_EQ(count(*m), Integer(value)) << family << " " << params;
+    ++checked;
+  }
+  EXPECT_GT(checked, 150);
+}

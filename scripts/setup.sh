@@ -31,6 +31,14 @@ if [ "$mode" = demo ]; then
 fi
 
 ctest --test-dir build -j"$jobs" --output-on-failure
+
+# find_package(matchcount) from an installed copy, as a downstream project would use it.
+prefix=$(mktemp -d)
+cmake --install build --prefix "$prefix" >/dev/null
+cmake -S tests/install_consumer -B "$prefix/consumer-build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$prefix/consumer-build" >/dev/null
+echo "installed library, 6x6 grid: $("$prefix/consumer-build/consumer")"
+rm -rf "$prefix"
 # The sanitizer build checks the host code; CUDA stays out of it (no GPU runs in CI anyway).
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMATCHCOUNT_SANITIZE=ON -DMATCHCOUNT_CUDA=OFF \
   -DCMAKE_CXX_FLAGS="-O1" >/dev/null

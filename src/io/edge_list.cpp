@@ -66,13 +66,17 @@ class NameTable {
       Slot& slot = slots_[i];
       if (slot.id1 == 0) {
         const int k = add(name, h, false, reader);
-        slot = Slot{tag, static_cast<std::uint32_t>(k) + 1, ends_[count() - 1], name.size()};
+        slot = Slot{tag, static_cast<std::uint32_t>(k) + 1, where(static_cast<std::size_t>(k))};
         ++hashed_;
         return k;
       }
-      if (slot.tag == tag && slot.size == name.size() &&
-          std::string_view(arena_).substr(slot.begin, slot.size) == name)
-        return static_cast<int>(slot.id1 - 1);
+      if (slot.tag == tag && (slot.where & kSizeMask) == size_field(name.size())) {
+        const int k = static_cast<int>(slot.id1 - 1);
+        const std::string_view known = size_field(name.size()) == kSizeMask
+                                           ? this->name(k)
+                                           : std::string_view(arena_).substr(slot.where >> 24, n);
+        if (known == name) return k;
+      }
     }
   }
   std::size_t count() const { return ends_.size() - 1; }
@@ -90,10 +94,14 @@ class NameTable {
  private:
   struct Slot {
     std::uint32_t tag = 0;
-    std::uint32_t id1 = 0;  // id + 1; 0 = empty
-    std::size_t begin = 0;
-    std::size_t size = 0;
+    std::uint32_t id1 = 0;    // id + 1; 0 = empty
+    std::uint64_t where = 0;  // start in the arena << 24 | size (kSizeMask: look in ends_)
   };
+  static constexpr std::uint64_t kSizeMask = (std::uint64_t(1) << 24) - 1;
+  static std::uint64_t size_field(std::size_t size) { return std::min<std::uint64_t>(size, kSizeMask); }
+  std::uint64_t where(std::size_t k) const {
+    return static_cast<std::uint64_t>(ends_[k]) << 24 | size_field(ends_[k + 1] - ends_[k]);
+  }
   static constexpr std::size_t kDirect = std::size_t(1) << 20;
 
   int add(std::string_view name, std::uint64_t h, bool direct, const LineReader& reader) {
@@ -112,8 +120,8 @@ class NameTable {
       if (direct_name_[k]) continue;
       std::size_t i = hashes_[k] & mask;
       while (slots_[i].id1 != 0) i = (i + 1) & mask;
-      slots_[i] = Slot{static_cast<std::uint32_t>(hashes_[k] >> 32), static_cast<std::uint32_t>(k) + 1,
-                       ends_[k], ends_[k + 1] - ends_[k]};
+      slots_[i] = Slot{static_cast<std::uint32_t>(hashes_[k] >> 32),
+                       static_cast<std::uint32_t>(k) + 1, where(k)};
     }
   }
   std::string arena_;

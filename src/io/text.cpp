@@ -143,6 +143,7 @@ bool iends_with(std::string_view s, std::string_view suffix) {
 }
 
 bool is_matrix_market_banner(std::string_view line) {
+  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
   return istarts_with(line, "%%MatrixMarket");
 }
 

@@ -55,21 +55,21 @@ std::map<std::string, int> parameters(const std::string& text) {
 // (non-bipartite, or too large for a test that must stay fast).
 std::optional<SparseMatrix<Integer>> instance(const std::string& family, const std::string& params) {
   auto p = parameters(params);
-  constexpr int kMaxGridCells = 12 * 12;  // larger grids are benchmark material
+  constexpr int kMaxGridCells = 8 * 8;  // larger grids are benchmark material
   if (family == "grid_dimers") {
     if (p["m"] * p["n"] > kMaxGridCells) return std::nullopt;
     if (p["m"] * p["n"] % 2) return std::nullopt;  // odd: no 2-colouring with equal sides
     return biadjacency(grid_graph(p["m"], p["n"]));
   }
-  if (family == "aztec_diamond") return p["order"] <= 7 ? std::optional(biadjacency(aztec_diamond_graph(p["order"]))) : std::nullopt;
+  if (family == "aztec_diamond") return p["order"] <= 5 ? std::optional(biadjacency(aztec_diamond_graph(p["order"]))) : std::nullopt;
   if (family == "hypercube_perfect_matchings") return p["d"] <= 5 ? std::optional(biadjacency(hypercube_graph(p["d"]))) : std::nullopt;
   if (family == "torus_perfect_matchings" || family.starts_with("torus C_2k")) {
     const int a = p.count("a") ? p["a"] : p["2k"], b = p.count("b") ? p["b"] : p["2k"];
-    if (a * b > 64) return std::nullopt;
+    if (a * b > 40) return std::nullopt;
     return biadjacency(torus_graph(a, b));
   }
   if (family == "C_4 x C_n perfect matchings") {
-    if (p["n"] % 2 || 4 * p["n"] > 64) return std::nullopt;
+    if (p["n"] % 2 || 4 * p["n"] > 40) return std::nullopt;
     return biadjacency(torus_graph(4, p["n"]));
   }
   if (family.starts_with("prism")) {

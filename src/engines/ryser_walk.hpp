@@ -48,31 +48,39 @@ typename Policy::Sum gray_walk(const Policy& pol, int m, const GrayPlan& plan,
   constexpr int L = Policy::lanes;
   const int k = plan.k;
   const std::uint64_t chunk = std::uint64_t{1} << k;
-  std::vector<typename Policy::Sum> sums(plan.blocks);
+  // Block sums are kept for one window of blocks at a time (2^61 iterations would otherwise
+  // need 2^41 of them); every block is still combined in block order.
+  constexpr std::uint64_t kWindow = 4096;
+  std::vector<typename Policy::Sum> sums(std::min(plan.blocks, kWindow));
+  typename Policy::Sum total{};
   Progress progress(opt, plan.blocks);
   const v4d alternate{1.0, -1.0, 1.0, -1.0};
 #pragma omp parallel num_threads(thread_count(opt, std::ldexp(double(m), m)))
   {
     auto st = pol.make_state();
+    for (std::uint64_t base = 0; base < plan.blocks; base += kWindow) {
+      const std::uint64_t count = std::min(kWindow, plan.blocks - base);
 #pragma omp for schedule(dynamic)
-    for (std::int64_t b = 0; b < static_cast<std::int64_t>(plan.blocks); ++b) {
-      std::uint64_t masks[L];
-      for (int l = 0; l < L; ++l) {
-        std::uint64_t g0 = (static_cast<std::uint64_t>(b) * L + static_cast<std::uint64_t>(l)) << k;
-        masks[l] = g0 ^ (g0 >> 1);
+      for (std::int64_t i = 0; i < static_cast<std::int64_t>(count); ++i) {
+        const std::uint64_t b = base + static_cast<std::uint64_t>(i);
+        std::uint64_t masks[L];
+        for (int l = 0; l < L; ++l) {
+          std::uint64_t g0 = (b * L + static_cast<std::uint64_t>(l)) << k;
+          masks[l] = g0 ^ (g0 >> 1);
+        }
+        pol.start(st, masks);
+        for (std::uint64_t t = 1; t < chunk; ++t) {
+          int j = std::countr_zero(t);
+          double d = ((t ^ (t >> 1)) >> j) & 1 ? 1.0 : -1.0;
+          pol.step(st, j, j == k - 1 ? alternate : v4d{d, d, d, d}, t & 1);
+        }
+        sums[static_cast<std::size_t>(i)] = pol.finish(st);
+        progress.tick();
       }
-      pol.start(st, masks);
-      for (std::uint64_t t = 1; t < chunk; ++t) {
-        int j = std::countr_zero(t);
-        double d = ((t ^ (t >> 1)) >> j) & 1 ? 1.0 : -1.0;
-        pol.step(st, j, j == k - 1 ? alternate : v4d{d, d, d, d}, t & 1);
-      }
-      sums[static_cast<std::size_t>(b)] = pol.finish(st);
-      progress.tick();
+#pragma omp single
+      for (std::uint64_t i = 0; i < count; ++i) pol.combine(total, sums[static_cast<std::size_t>(i)]);
     }
   }
-  typename Policy::Sum total{};
-  for (const auto& s : sums) pol.combine(total, s);
   return total;
 }
 

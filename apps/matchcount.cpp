@@ -104,6 +104,8 @@ int main(int argc, char** argv) {
   std::string file;
   std::string as = "auto";
   std::string engine = "auto";
+  std::string device = "auto";
+  bool no_jit = false;
   int threads = 0;
   bool no_preprocess = false, exact = false, sum_duplicates = false, verbose = false, json = false,
        progress = false;
@@ -119,6 +121,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember(engines))
       ->capture_default_str();
   app.add_option("--threads", threads, "worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  app.add_option("--device", device, "where to count: cpu, gpu, or auto (a GPU when one is present and a block is large enough)")
+      ->check(CLI::IsMember({"auto", "cpu", "gpu"}))
+      ->capture_default_str();
+  app.add_flag("--no-jit", no_jit, "GPU: use only the kernels built into the program (no run-time compilation)");
   app.add_flag("--exact", exact, "read decimal values as exact fractions and print an exact fraction");
   app.add_flag("--sum-duplicates", sum_duplicates, "add the weights of repeated edges instead of rejecting them");
   app.add_flag("--no-preprocess", no_preprocess,
@@ -167,6 +173,11 @@ int main(int argc, char** argv) {
     count.engine = engine == "auto" ? "" : engine;
     count.preprocess = !no_preprocess;
     count.threads = threads;
+    count.device = device == "cpu" ? DevicePolicy::Cpu : device == "gpu" ? DevicePolicy::Gpu : DevicePolicy::Auto;
+    count.specialise = no_jit ? Specialise::Never : Specialise::Auto;
+    if (count.device == DevicePolicy::Gpu && !gpu_available())
+      throw RefusedError(built_with_cuda() ? "--device gpu: no CUDA device is visible"
+                                           : "--device gpu: matchcount was built without CUDA");
     Progress bar(progress || isatty(STDERR_FILENO));
     count.progress = [&bar](double f) { bar.update(f); };
     const CountReport report = count_permanent(input.matrix, count);

@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
   std::vector<double> densities = {0.1, 0.2, 0.3, 0.4, 0.5};
   std::vector<std::string> modes = {"exact", "float"};
   int threads = 0;
-  double max_seconds = 60;
+  double max_seconds = 60, dense_density = 1.0, gpu_rate = 17e12;
+  bool no_jit = false;
   std::uint64_t seed = 1;
   app.add_option("--dense", dense, "dense sizes lo:hi (empty: none)")->capture_default_str();
   app.add_option("--sparse", sparse, "sparse sizes lo:hi (empty: none)")->capture_default_str();
@@ -54,6 +55,11 @@ int main(int argc, char** argv) {
   app.add_option("--modes", modes, "exact and/or float")->delimiter(',');
   app.add_option("--engines", engines_opt, "comma-separated engine names")->capture_default_str();
   app.add_option("--threads", threads, "threads (0: all)");
+  app.add_option("--dense-density", dense_density, "density of the dense cases' 0-1 matrices (1: all ones)")
+      ->capture_default_str();
+  app.add_option("--gpu-rate", gpu_rate, "FP64 operations per second of the GPU, for the floor column")
+      ->capture_default_str();
+  app.add_flag("--no-jit", no_jit, "GPU engines use only their built-in generic kernels");
   app.add_option("--max-seconds", max_seconds, "skip a run predicted to take longer")->capture_default_str();
   app.add_option("--seed", seed, "random seed")->capture_default_str();
   app.add_option("--matrices", matrices, "also time the whole pipeline on every *.mtx in this folder");
@@ -69,7 +75,7 @@ int main(int argc, char** argv) {
 
   std::vector<Case> cases;
   if (!dense.empty())
-    for (int n : parse_range(dense)) cases.push_back({"dense", n, 1.0});
+    for (int n : parse_range(dense)) cases.push_back({"dense", n, dense_density});
   if (!sparse.empty())
     for (double d : densities)
       for (int n : parse_range(sparse)) cases.push_back({"sparse", n, d});
@@ -82,7 +88,8 @@ int main(int argc, char** argv) {
   for (const auto& c : cases) {
     for (const auto& mode : modes) {
       const auto a = erdos_renyi_bipartite(c.n, c.density, seed + static_cast<std::uint64_t>(c.n));
-      const auto r = random_real_matrix(c.n, c.density, 0.0, 1.0, seed + static_cast<std::uint64_t>(c.n));
+      const double real_density = c.label == "dense" ? 1.0 : c.density;
+      const auto r = random_real_matrix(c.n, real_density, 0.0, 1.0, seed + static_cast<std::uint64_t>(c.n));
       std::string reference;
       for (const auto& name : engines) {
         const std::string key = name + mode + c.label + std::to_string(c.density);
@@ -97,6 +104,9 @@ int main(int argc, char** argv) {
         const auto engine = make_engine(name);
         EngineOptions eo;
         eo.threads = threads;
+        eo.specialise = no_jit ? Specialise::Never : Specialise::Always;
+        EngineStats stats;
+        eo.stats = &stats;
         std::string value;
         std::size_t nnz = 0;
         const double t0 = now();
@@ -122,8 +132,17 @@ int main(int argc, char** argv) {
                             (mode == "float" && std::abs(std::stod(reference) - std::stod(value)) <=
                                                     1e-10 * std::abs(std::stod(reference)));
         if (reference.empty()) reference = value;
-        std::printf("%-7s %4d %5.2f %5zu %-6s %-9s %10.4f %12.3e %s%s\n", c.label.c_str(), c.n, c.density, nnz,
-                    mode.c_str(), name.c_str(), t, per_step, value.c_str(), agrees ? "" : "  MISMATCH");
+        std::string gpu_info;
+        if (stats.device == "gpu") {
+          // FP64 floor: one addition and one multiplication per row per Gray step.
+          const double floor = 2.0 * c.n * std::ldexp(1.0, c.n - 1) / gpu_rate;
+          char buf[120];
+          std::snprintf(buf, sizeof buf, "  [gpu %s kernel, compile %.2f s, floor %.3g s, %.0f%% of it]",
+                        stats.kernel.c_str(), stats.compile_seconds, floor, 100 * floor / (t - stats.compile_seconds));
+          gpu_info = buf;
+        }
+        std::printf("%-7s %4d %5.2f %5zu %-6s %-9s %10.4f %12.3e %s%s%s\n", c.label.c_str(), c.n, c.density, nnz,
+                    mode.c_str(), name.c_str(), t, per_step, value.c_str(), agrees ? "" : "  MISMATCH", gpu_info.c_str());
         std::fflush(stdout);
       }
     }

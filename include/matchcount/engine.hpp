@@ -14,12 +14,31 @@
 
 namespace matchcount {
 
+/// Run-time compilation of GPU kernels specialised to a block (NVRTC): never, when the run is
+/// long enough to repay the compilation (or a compiled kernel is cached), or always.
+enum class Specialise { Never, Auto, Always };
+
+/// What an engine reports about one run (filled in when EngineOptions::stats is set).
+struct EngineStats {
+  std::string device = "cpu";
+  /// GPU engines: "generic" (compiled into the program), "nvrtc" (compiled for this block
+  /// now) or "cached" (compiled earlier, loaded from the kernel cache).
+  std::string kernel;
+  double compile_seconds = 0.0;
+  /// Why a GPU engine fell back (to the generic kernel or to the CPU), if it did.
+  std::string note;
+};
+
 struct EngineOptions {
   /// Worker threads; 0 means OpenMP's default (all cores).
   int threads = 0;
   /// Called now and then with the fraction of this block done (0..1), from one thread at a
   /// time. May be empty.
   std::function<void(double)> progress;
+  /// GPU engines may compile a kernel specialised to the block at run time (NVRTC).
+  Specialise specialise = Specialise::Auto;
+  /// Where the engine records what it did; may be null.
+  EngineStats* stats = nullptr;
 };
 
 /// Counts the permanent of one square block. Implementations are stateless and thread-safe.
@@ -44,7 +63,13 @@ class Engine {
 std::vector<std::string> engine_names();
 /// Creates an engine by name; throws UsageError for an unknown name.
 std::unique_ptr<Engine> make_engine(std::string_view name);
-/// The foundation's simple rule: which engine counts an n x n block with nnz entries.
-std::string choose_engine(int n, std::size_t nnz, NumberKind kind);
+/// Where engines may run: "cpu", "gpu" (the GPU engines wherever they apply) or "auto" (the
+/// GPU when one is present and the block is large enough to repay it).
+enum class DevicePolicy { Cpu, Gpu, Auto };
+
+/// Which engine counts an n x n block with nnz entries.
+std::string choose_engine(int n, std::size_t nnz, NumberKind kind, DevicePolicy device = DevicePolicy::Cpu);
+/// True when a CUDA device can be used (cached after the first call).
+bool gpu_available();
 
 }  // namespace matchcount

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "matchcount/engine.hpp"
 #include "matchcount/matrix.hpp"
 #include "matchcount/reduce.hpp"
 #include "matchcount/value.hpp"
@@ -20,6 +21,10 @@ struct CountOptions {
   /// Skip matching/DM/Forbert-Marx and hand the whole matrix to the engine.
   bool preprocess = true;
   int threads = 0;
+  /// Where blocks may be counted (auto: on a GPU when one is present and a block repays it).
+  DevicePolicy device = DevicePolicy::Auto;
+  /// GPU engines may compile kernels specialised to a block (NVRTC).
+  Specialise specialise = Specialise::Auto;
   ReduceOptions reduce;
   /// Refuse (RefusedError) instead of running engines whose predicted work, in units of one
   /// Ryser step n * 2^(n-1) summed over blocks, exceeds this.
@@ -34,6 +39,8 @@ struct BlockRun {
   std::size_t nnz = 0;
   std::string engine;
   double seconds = 0.0;
+  /// Where it ran, which kernel (GPU) and the seconds spent compiling it (part of `seconds`).
+  EngineStats stats;
 };
 
 struct CountReport {

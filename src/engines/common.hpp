@@ -24,6 +24,7 @@ std::unique_ptr<Engine> make_ryser();
 std::unique_ptr<Engine> make_sparyser();
 std::unique_ptr<Engine> make_skipper();
 std::unique_ptr<Engine> make_brute();
+std::unique_ptr<Engine> make_gpu_ryser();
 
 /// Threads for a job of about `work` basic steps: one for small jobs, where starting and
 /// joining a team costs more than it saves (and far more on an oversubscribed machine).

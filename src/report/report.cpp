@@ -44,6 +44,8 @@ struct RunGroup {
   int count = 0;
   std::size_t nnz = 0;
   double seconds = 0.0;
+  double compile_seconds = 0.0;
+  std::string device, kernel;
 };
 std::map<std::tuple<std::string, int>, RunGroup> group_runs(const CountReport& r) {
   std::map<std::tuple<std::string, int>, RunGroup> groups;
@@ -52,6 +54,9 @@ std::map<std::tuple<std::string, int>, RunGroup> group_runs(const CountReport& r
     ++g.count;
     g.nnz += run.nnz;
     g.seconds += run.seconds;
+    g.compile_seconds += run.stats.compile_seconds;
+    g.device = run.stats.device;
+    if (!run.stats.kernel.empty()) g.kernel = run.stats.kernel;
   }
   return groups;
 }
@@ -76,7 +81,11 @@ std::string report_json(const CountReport& r, const ReadResult& in, const RunInf
   bool first = true;
   for (const auto& [key, g] : group_runs(r)) {
     o << (first ? "" : ",") << "{\"engine\":" << json_quote(std::get<0>(key)) << ",\"n\":" << std::get<1>(key)
-      << ",\"count\":" << g.count << ",\"nnz\":" << g.nnz << ",\"seconds\":" << number(g.seconds) << "}";
+      << ",\"count\":" << g.count << ",\"nnz\":" << g.nnz << ",\"seconds\":" << number(g.seconds)
+      << ",\"device\":" << json_quote(g.device);
+    if (!g.kernel.empty())
+      o << ",\"kernel\":" << json_quote(g.kernel) << ",\"compile_seconds\":" << number(g.compile_seconds);
+    o << "}";
     first = false;
   }
   o << "],\"threads\":" << info.threads << ",\"seconds\":{\"read\":" << number(info.read_seconds);
@@ -111,7 +120,9 @@ std::string report_text(const CountReport& r, const ReadResult& in, const RunInf
     << " blocks left for engines\n";
   for (const auto& [key, g] : group_runs(r))
     o << "matchcount: engine " << std::get<0>(key) << ": " << g.count << " block(s) of size " << std::get<1>(key)
-      << " in " << number(g.seconds) << " s\n";
+      << " in " << number(g.seconds) << " s on the " << g.device
+      << (g.kernel.empty() ? std::string() : " (" + g.kernel + " kernel, compiled in " + number(g.compile_seconds) + " s)")
+      << "\n";
   for (const auto& note : r.notes) o << "matchcount: note: " << note << "\n";
   o << "matchcount: times (s):";
   for (const auto& [stage, s] : r.stage_seconds) o << " " << stage << " " << number(s);

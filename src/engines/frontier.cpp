@@ -1,0 +1,185 @@
+// The frontier engine (frontier.hpp): number policies for the DP of frontier_run.hpp, exact
+// counts modulo primes below 2^50 with CRT, and floating counts with a DP of |A| that bounds
+// their rounding error.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include "common.hpp"
+#include "frontier.hpp"
+#include "frontier_run.hpp"
+
+namespace matchcount::engines {
+namespace {
+
+__extension__ typedef unsigned __int128 u128;
+using frontier_detail::FrontierRun;
+
+/// Residues modulo primes below 2^50 (Shoup multiplication by the fixed entry residues).
+template <bool Unit>
+struct ModPolicy {
+  using Word = std::uint64_t;
+  int words = 0, abs_word = -1;
+  std::vector<std::uint64_t> p, w, wq;  // primes; per entry and prime: residue, Shoup quotient
+  std::vector<Word> one() const { return std::vector<Word>(std::size_t(words), 1); }
+  static std::uint64_t addmod(std::uint64_t a, std::uint64_t b, std::uint64_t q) { return a + b >= q ? a + b - q : a + b; }
+  std::uint64_t mul(std::uint64_t x, std::size_t i, std::size_t j) const {
+    auto q = std::uint64_t((u128(x) * wq[i]) >> 64);
+    std::uint64_t r = x * w[i] - q * p[j];
+    return r >= p[j] ? r - p[j] : r;
+  }
+  void set(Word* d, const Word* s, int e) const {
+    for (std::size_t j = 0; j < std::size_t(words); ++j) d[j] = Unit ? s[j] : mul(s[j], std::size_t(e) * std::size_t(words) + j, j);
+  }
+  void add(Word* d, const Word* s, int e) const {
+    for (std::size_t j = 0; j < std::size_t(words); ++j)
+      d[j] = addmod(d[j], Unit ? s[j] : mul(s[j], std::size_t(e) * std::size_t(words) + j, j), p[j]);
+  }
+};
+
+/// Value and |value| DP (words: value parts then the absolute bound).
+template <class T>
+struct FloatPolicy {
+  using Word = double;
+  static constexpr bool cplx = std::is_same_v<T, Complex>;
+  int words = cplx ? 3 : 2, abs_word = words - 1;
+  std::vector<T> a;
+  std::vector<double> abs_a;
+  std::vector<Word> one() const { return cplx ? std::vector<Word>{1, 0, 1} : std::vector<Word>{1, 1}; }
+  void set(Word* d, const Word* s, int e) const {
+    if constexpr (cplx) {
+      Complex v = Complex(s[0], s[1]) * a[std::size_t(e)];
+      d[0] = v.real(), d[1] = v.imag(), d[2] = s[2] * abs_a[std::size_t(e)];
+    } else {
+      d[0] = s[0] * a[std::size_t(e)], d[1] = s[1] * abs_a[std::size_t(e)];
+    }
+  }
+  void add(Word* d, const Word* s, int e) const {
+    Word t[3];
+    set(t, s, e);
+    for (int j = 0; j < words; ++j) d[j] += t[j];
+  }
+};
+
+std::string fmt(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", x);
+  return buf;
+}
+
+/// The best plan for `a`; RefusedError when its width exceeds the keys or the states with
+/// `words` value words each would not fit kFrontierMemoryLimit.
+template <class T>
+FrontierPlan checked_plan(const SparseMatrix<T>& a, int words) {
+  FrontierPlan plan = plan_frontier(pattern_of(a), a.rows);
+  if (plan.width > kFrontierMaxWidth)
+    throw RefusedError("frontier: the best row order found has frontier width " + std::to_string(plan.width) +
+                       ", more than the " + std::to_string(kFrontierMaxWidth) + " columns a state key holds");
+  double bytes = frontier_bytes(plan, words);
+  if (bytes > kFrontierMemoryLimit)
+    throw RefusedError("frontier: the best row order found has frontier width " + std::to_string(plan.width) +
+                       " and up to " + fmt(plan.peak_states) + " live states: " + fmt(bytes / double(1ull << 30)) +
+                       " GiB predicted, over the limit of " + fmt(kFrontierMemoryLimit / double(1ull << 30)) + " GiB");
+  return plan;
+}
+
+template <class T>
+std::vector<FrontierStep> steps_for(const SparseMatrix<T>& a, const FrontierPlan& plan) {
+  std::vector<std::vector<std::pair<int, int>>> rows(static_cast<std::size_t>(a.rows));
+  for (std::size_t i = 0; i < a.entries.size(); ++i) {
+    const auto& e = a.entries[i];
+    rows[std::size_t(plan.transposed ? e.col : e.row)].emplace_back(plan.transposed ? e.row : e.col, int(i));
+  }
+  return frontier_steps(rows, plan.row_order, a.rows);
+}
+
+template <class T>
+Approx<T> float_permanent(const SparseMatrix<T>& a, const EngineOptions& opt) {
+  FloatPolicy<T> pol;
+  for (const auto& e : a.entries) pol.a.push_back(e.value), pol.abs_a.push_back(std::abs(e.value));
+  FrontierRun<FloatPolicy<T>> run(pol, opt);
+  auto r = run.run(steps_for(a, checked_plan(a, pol.words)));
+  T value;
+  if constexpr (FloatPolicy<T>::cplx) value = Complex(r[0], r[1]);
+  else value = r[0];
+  // Integral entries and every state's |terms| sum below 2^52: no operation rounded.
+  if (integral_rows(a) && run.max_abs() < 0x1p52) return {value, 0.0};
+  // Each term takes n products and at most nnz - n sums (a complex product or sum errs by at
+  // most 2u relative, a real one by u), bounded against the same DP of |A|.
+  double ops = double(a.nnz() + std::size_t(a.rows)) * (FloatPolicy<T>::cplx ? 2 : 1);
+  return {value, 2 * kEps * ops * r[std::size_t(pol.abs_word)]};
+}
+
+/// perm(a) modulo each prime, as many primes per pass as the memory limit allows.
+template <bool Unit>
+std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, const std::vector<std::uint64_t>& primes,
+                                    const EngineOptions& opt, std::size_t max_per_pass) {
+  FrontierPlan plan = checked_plan(a, 1);
+  const auto steps = steps_for(a, plan);
+  double fit = std::floor(kFrontierMemoryLimit / (8.0 * plan.peak_states)) - 1;
+  const std::size_t K = primes.size();
+  std::size_t per_pass = std::size_t(std::clamp(fit, 1.0, double(K)));
+  if (max_per_pass > 0) per_pass = std::min(per_pass, max_per_pass);
+  const std::size_t passes = (K + per_pass - 1) / per_pass;
+  std::vector<std::uint64_t> out;
+  for (std::size_t b = 0; b < passes; ++b) {
+    ModPolicy<Unit> pol;
+    pol.p.assign(primes.begin() + std::ptrdiff_t(b * per_pass), primes.begin() + std::ptrdiff_t(std::min(K, (b + 1) * per_pass)));
+    pol.words = int(pol.p.size());
+    for (const auto& e : a.entries)
+      for (std::uint64_t p : pol.p) {
+        std::uint64_t r = mpz_fdiv_ui(e.value.get_mpz_t(), p);
+        pol.w.push_back(r), pol.wq.push_back(std::uint64_t((u128(r) << 64) / p));
+      }
+    EngineOptions o = opt;
+    if (opt.progress) o.progress = [&](double f) { opt.progress((double(b) + f) / double(passes)); };
+    auto r = FrontierRun<ModPolicy<Unit>>(pol, o).run(steps);
+    out.insert(out.end(), r.begin(), r.end());
+  }
+  return out;
+}
+
+class FrontierEngine final : public Engine {
+ public:
+  std::string name() const override { return "frontier"; }
+  int max_n() const override { return 1 << 20; }
+
+  Integer permanent(const SparseMatrix<Integer>& a, const EngineOptions& opt) const override {
+    return frontier_permanent(a, opt, 0);
+  }
+
+  Approx<double> permanent(const SparseMatrix<double>& a, const EngineOptions& opt) const override {
+    check_block(a, name(), max_n());
+    if (a.rows == 0) return {1.0, 0.0};
+    if (has_empty_line(a)) return {0.0, 0.0};
+    return float_permanent(a, opt);
+  }
+
+  Approx<Complex> permanent(const SparseMatrix<Complex>& a, const EngineOptions& opt) const override {
+    check_block(a, name(), max_n());
+    if (a.rows == 0) return {Complex(1.0), 0.0};
+    if (has_empty_line(a)) return {Complex(0.0), 0.0};
+    return float_permanent(a, opt);
+  }
+};
+
+}  // namespace
+
+Integer frontier_permanent(const SparseMatrix<Integer>& a, const EngineOptions& opt, std::size_t max_primes_per_pass) {
+  check_block(a, "frontier", FrontierEngine().max_n());
+  if (a.rows == 0) return 1;
+  if (has_empty_line(a)) return 0;
+  std::vector<std::uint64_t> primes;
+  for (double p : choose_primes(permanent_bound(a))) primes.push_back(std::uint64_t(p));
+  bool unit = std::all_of(a.entries.begin(), a.entries.end(), [](const auto& e) { return e.value == 1; });
+  return crt_symmetric(unit ? residues<true>(a, primes, opt, max_primes_per_pass)
+                            : residues<false>(a, primes, opt, max_primes_per_pass), primes);
+}
+
+std::unique_ptr<Engine> make_frontier() { return std::make_unique<FrontierEngine>(); }
+
+}  // namespace matchcount::engines

@@ -1,0 +1,109 @@
+// The frontier (profile) dynamic-programming engine and its planner (private to src/engines).
+//
+// Rows are processed in a chosen order; a state is the set of used columns among the open
+// columns (touched by a processed row and still present in a later row). The work is about
+// nnz * (live states), and the live states are at most C(w, p) for a frontier of w open
+// columns of which p are used, so the engine suits blocks of small path-width at any n.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "matchcount/engine.hpp"
+
+namespace matchcount::engines {
+
+/// Widest frontier the DP keys (uint64 bit sets) can hold.
+constexpr int kFrontierMaxWidth = 63;
+
+/// A row order for the frontier DP with its predicted size.
+struct FrontierPlan {
+  /// Rows of the matrix (of its transpose when `transposed`) in processing order.
+  std::vector<int> row_order;
+  /// Count perm(A^T) = perm(A): the columns are processed as rows.
+  bool transposed = false;
+  /// Largest number of open columns after any row (> kFrontierMaxWidth: not runnable).
+  int width = 0;
+  /// Predicted work: sum over rows of (live-state bound before the row) * (row degree)
+  /// plus the states written (infinity when the width exceeds kFrontierMaxWidth).
+  double cost = 0;
+  /// Largest predicted number of live states (old plus new) held while processing one row.
+  double peak_states = 0;
+};
+
+/// The frontier profile of one row order of an n x n pattern ((row, col) pairs, each once).
+/// Live states after row k are bounded by min(C(w_k, p_k), states before * degree), where w_k
+/// columns are open and p_k = (k+1) - (columns closed so far) of them are used.
+FrontierPlan frontier_profile(const std::vector<std::vector<int>>& rows, int n,
+                              std::vector<int> order);
+
+/// The cheapest order found among natural, reverse Cuthill-McKee and greedy minimum-frontier
+/// orders, each tried on the pattern and on its transpose.
+FrontierPlan plan_frontier(const std::vector<std::pair<int, int>>& pattern_rc, int n);
+
+/// The pattern of a matrix as (row, col) pairs, for plan_frontier.
+template <class T>
+std::vector<std::pair<int, int>> pattern_of(const SparseMatrix<T>& a) {
+  std::vector<std::pair<int, int>> p;
+  p.reserve(a.entries.size());
+  for (const auto& e : a.entries) p.emplace_back(e.row, e.col);
+  return p;
+}
+
+/// Predicted peak memory of the DP in bytes for `words` 8-byte value words per state.
+inline double frontier_bytes(const FrontierPlan& plan, int words) {
+  return plan.peak_states * 8.0 * (1 + words);
+}
+
+/// Refusal threshold of the engine: predicted peak bytes of the state tables.
+constexpr double kFrontierMemoryLimit = 8.0 * (1ull << 30);
+
+/// DP state keys: bit b set = the column at layout position b is used.
+using FrontierKey = std::uint64_t;
+
+/// Entry (r, c) of the row at hand as a map of old keys s (c unused, closing columns used)
+/// to new keys: compact(s) | add.
+struct FrontierMove {
+  FrontierKey cbit = 0;   // c's bit in the old layout (0 when c opens at this row)
+  FrontierKey fixed = 0;  // closing bits a source must hold: closing & ~cbit
+  FrontierKey add = 0;    // c's bit in the new layout (0 when c closes at this row)
+  int entry = 0;          // index into the matrix's entries (value tables)
+};
+
+/// One row of the order: the old layout's closing bits and the row's moves.
+struct FrontierStep {
+  int kept = 0;                     // old bits that stay open (new bits 0..kept-1, same order)
+  std::vector<int> close_asc;       // old bit positions of the columns closing at this row
+  std::vector<FrontierMove> moves;  // entries that can lead to a live state
+  double predicted = 0;             // predicted work, for progress reports
+
+  static bool accepts(const FrontierMove& m, FrontierKey s) {
+    return !(s & m.cbit) && (s & m.fixed) == m.fixed;
+  }
+  FrontierKey compact(FrontierKey s) const {  // remove the closing bits (pext, kept mask)
+    for (auto b = close_asc.rbegin(); b != close_asc.rend(); ++b)
+      s = (s & ((FrontierKey{1} << *b) - 1)) | ((s >> (*b + 1)) << *b);
+    return s;
+  }
+  FrontierKey expand(FrontierKey x) const {  // the inverse: zero bits at closing positions
+    for (int b : close_asc) x = (x & ((FrontierKey{1} << b) - 1)) | ((x >> b) << (b + 1));
+    return x;
+  }
+};
+
+/// The steps of a row order over `rows` (per row: (column, entry index) pairs): layouts,
+/// moves and predicted work (as frontier_profile). RefusedError beyond kFrontierMaxWidth.
+std::vector<FrontierStep> frontier_steps(const std::vector<std::vector<std::pair<int, int>>>& rows,
+                                         const std::vector<int>& order, int n);
+
+std::unique_ptr<Engine> make_frontier();
+
+/// The engine's exact count with at most `max_primes_per_pass` primes carried per DP pass
+/// (0: as many as kFrontierMemoryLimit allows, usually all of them in one pass).
+Integer frontier_permanent(const SparseMatrix<Integer>& a, const EngineOptions& opt,
+                           std::size_t max_primes_per_pass);
+
+}  // namespace matchcount::engines

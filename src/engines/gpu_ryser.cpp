@@ -1,0 +1,244 @@
+// The GPU dense Ryser engine: prepares the Nijenhuis-Wilf walk for src/gpu (exact residues
+// for integers, exactly summed floats for real and complex input) and finishes the result on
+// the host. A CUDA failure is reported in one line and the block is counted on the CPU.
+#include <cstdio>
+#include <cstring>
+
+#include "common.hpp"
+#include "matchcount/gpu.hpp"
+
+namespace matchcount::engines {
+namespace {
+
+constexpr int kGpuMinN = 8;  // smaller blocks are not worth a launch: the CPU engine counts them
+
+/// Doubled NW columns a2[(j*n + i)*W + w] and start values x0 from a dense row-major matrix;
+/// `part(v, w)` gives the w-th double of an entry.
+template <class T, class Part>
+void nw_columns(const SparseMatrix<T>& a, int W, Part part, gpu::WalkJob& job) {
+  const int n = a.rows;
+  std::vector<T> d = a.dense();
+  job.n = n;
+  job.a2.assign(static_cast<std::size_t>(n - 1) * n * W, 0.0);
+  job.x0.assign(static_cast<std::size_t>(n) * W, 0.0);
+  for (int i = 0; i < n; ++i)
+    for (int w = 0; w < W; ++w) {
+      double row = 0;  // exact for the integer walks (row sums < 2^49); rounded once otherwise
+      for (int j = 0; j < n; ++j) row += part(d[static_cast<std::size_t>(i * n + j)], w);
+      job.x0[static_cast<std::size_t>(i * W + w)] = 2 * part(d[static_cast<std::size_t>(i * n + n - 1)], w) - row;
+      for (int j = 0; j + 1 < n; ++j)
+        job.a2[(static_cast<std::size_t>(j) * n + i) * W + w] = 2 * part(d[static_cast<std::size_t>(i * n + j)], w);
+    }
+}
+
+constexpr int kLimbs = 8;  // as mcgpu::kLimbs in src/gpu/ryser_kernel.cuh
+
+/// Sum over threads of the 512-bit two's-complement integers at word offset `at`.
+Integer sum_fixed(const gpu::WalkResult& r, int at) {
+  Integer total = 0, v;
+  const std::size_t per = static_cast<std::size_t>(r.words_per_thread), threads = r.words.size() / per;
+  for (std::size_t t = 0; t < threads; ++t) {
+    const std::uint64_t* w = &r.words[t * per + static_cast<std::size_t>(at)];
+    mpz_import(v.get_mpz_t(), kLimbs, -1, sizeof(std::uint64_t), 0, 0, w);  // least significant first
+    if (w[kLimbs - 1] >> 63) v -= Integer(1) << (64 * kLimbs);
+    total += v;
+  }
+  return total;
+}
+
+/// Sum over threads of the double at word offset `at` (sums of |terms|, for error bounds).
+double sum_doubles(const gpu::WalkResult& r, int at) {
+  const std::size_t per = static_cast<std::size_t>(r.words_per_thread), threads = r.words.size() / per;
+  double total = 0;
+  for (std::size_t t = 0; t < threads; ++t) {
+    double v;
+    std::memcpy(&v, &r.words[t * per + static_cast<std::size_t>(at)], sizeof v);
+    total += v;
+  }
+  return total;
+}
+
+/// x * 2^e as a double, rounded once.
+double scaled(const Integer& x, long e) {
+  long ex = 0;
+  double d = mpz_get_d_2exp(&ex, x.get_mpz_t());
+  return std::ldexp(d, static_cast<int>(ex + e));
+}
+
+/// Scales every row by a power of two so that its largest |entry| lies in [1, 2): exact, and
+/// it keeps the products far from overflow. Returns the sum of the exponents taken out.
+template <class T>
+long normalise_rows(SparseMatrix<T>& a) {
+  std::vector<int> e(static_cast<std::size_t>(a.rows), std::numeric_limits<int>::min());
+  for (const auto& x : a.entries) e[static_cast<std::size_t>(x.row)] = std::max(e[static_cast<std::size_t>(x.row)], std::ilogb(std::abs(x.value)));
+  for (auto& x : a.entries) x.value = x.value * std::ldexp(1.0, -e[static_cast<std::size_t>(x.row)]);
+  long total = 0;
+  for (int v : e) total += v;
+  return total;
+}
+
+/// The fixed-point exponent q: every partial sum of the walk is below 2^(q+510).
+template <class T>
+int fixed_exponent(const SparseMatrix<T>& a) {
+  std::vector<double> r(static_cast<std::size_t>(a.rows));
+  for (const auto& x : a.entries) r[static_cast<std::size_t>(x.row)] += std::abs(x.value) * (1 + 4 * kEps);
+  double log2_max = 0;  // log2 of the largest possible |term|: prod of row abs sums (W = 2: re+im)
+  for (double v : r) log2_max += std::log2(2 * v);
+  return static_cast<int>(std::ceil(log2_max)) + a.rows + 2 - (64 * kLimbs - 2);
+}
+
+class GpuRyserEngine final : public Engine {
+ public:
+  std::string name() const override { return "gpu-ryser"; }
+  int max_n() const override { return 63; }
+
+  Integer permanent(const SparseMatrix<Integer>& a, const EngineOptions& opt) const override {
+    check_block(a, name(), max_n());
+    if (a.rows < kGpuMinN || has_empty_line(a)) return cpu_->permanent(a, opt);
+    try {
+      return exact(a, opt);
+    } catch (const GpuError& e) {
+      warn(e, opt);
+      return cpu_->permanent(a, opt);
+    }
+  }
+
+  Approx<double> permanent(const SparseMatrix<double>& a, const EngineOptions& opt) const override {
+    check_block(a, name(), max_n());
+    if (a.rows < kGpuMinN || has_empty_line(a)) return cpu_->permanent(a, opt);
+    try {
+      SparseMatrix<double> b = a;
+      const long shift = normalise_rows(b);
+      gpu::WalkJob job = base_job(b, opt, gpu::WalkKind::Real);
+      nw_columns(b, 1, [](double v, int) { return v; }, job);
+      const auto r = run(job, opt);
+      const long e = job.q + shift + 1 - b.rows;
+      const double sign = (b.rows - 1) % 2 ? -1.0 : 1.0;
+      return {sign * scaled(sum_fixed(r, 0), e),
+              error_factor(b, job.k) * std::ldexp(sum_doubles(r, kLimbs), static_cast<int>(shift + 1 - b.rows))};
+    } catch (const GpuError& e) {
+      warn(e, opt);
+      return cpu_->permanent(a, opt);
+    }
+  }
+
+  Approx<Complex> permanent(const SparseMatrix<Complex>& a, const EngineOptions& opt) const override {
+    check_block(a, name(), max_n());
+    if (a.rows < kGpuMinN || has_empty_line(a)) return cpu_->permanent(a, opt);
+    try {
+      SparseMatrix<Complex> b = a;
+      const long shift = normalise_rows(b);
+      gpu::WalkJob job = base_job(b, opt, gpu::WalkKind::Complex);
+      nw_columns(b, 2, [](const Complex& v, int w) { return w ? v.imag() : v.real(); }, job);
+      const auto r = run(job, opt);
+      const long e = job.q + shift + 1 - b.rows;
+      const double sign = (b.rows - 1) % 2 ? -1.0 : 1.0;
+      Complex v(scaled(sum_fixed(r, 0), e), scaled(sum_fixed(r, kLimbs), e));
+      return {sign * v, 2 * error_factor(b, job.k) *
+                            std::ldexp(sum_doubles(r, 2 * kLimbs), static_cast<int>(shift + 1 - b.rows))};
+    } catch (const GpuError& e) {
+      warn(e, opt);
+      return cpu_->permanent(a, opt);
+    }
+  }
+
+ private:
+  std::unique_ptr<Engine> cpu_ = make_ryser();
+
+  /// A real failure is reported on stderr; with no device at all the block quietly goes to
+  /// the CPU engine (the stats say so), as on every machine without a GPU.
+  static void warn(const GpuError& e, const EngineOptions& opt) {
+    if (opt.stats) opt.stats->note = std::string("GPU failed, counted on the CPU: ") + e.what();
+    if (gpu_available()) std::fprintf(stderr, "matchcount: warning: GPU failed (%s); counting on the CPU\n", e.what());
+  }
+
+  template <class T>
+  static gpu::WalkJob base_job(const SparseMatrix<T>& a, const EngineOptions& opt, gpu::WalkKind kind) {
+    gpu::WalkJob job;
+    job.kind = kind;
+    job.k = gpu::chunk_log2(a.rows - 1);
+    job.progress = opt.progress;
+    job.specialise = static_cast<int>(opt.specialise);
+    if constexpr (!std::is_same_v<T, Integer>) job.q = fixed_exponent(a);
+    return job;
+  }
+
+  /// Rounding model as for the CPU walk: n-factor products, the start sums, and the drift of
+  /// y over a chunk (none for integral rows, whose sums are exact).
+  template <class T>
+  static double error_factor(const SparseMatrix<T>& a, int k) {
+    const double drift = integral_rows(a) ? 0.0 : std::sqrt(double(a.rows) * std::ldexp(1.0, k));
+    return 2 * kEps * (2.0 * a.rows + 2 + drift);
+  }
+
+  static gpu::WalkResult run(const gpu::WalkJob& job, const EngineOptions& opt) {
+    gpu::WalkResult r = gpu::run_walk(job);
+    if (opt.stats) {
+      opt.stats->device = "gpu";
+      opt.stats->kernel = gpu::to_string(r.source);
+      opt.stats->compile_seconds += r.compile_seconds;
+      if (!r.kernel_note.empty()) opt.stats->note = r.kernel_note;
+    }
+    return r;
+  }
+
+  Integer exact(const SparseMatrix<Integer>& a, const EngineOptions& opt) const {
+    const int n = a.rows;
+    std::vector<int> rows(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) rows[static_cast<std::size_t>(i)] = i;
+    const ModPlan mod = make_mod_plan(a, rows);
+    std::vector<double> sums;
+    auto add_sums = [&](const gpu::WalkResult& r, const std::vector<double>& primes) {
+      const std::size_t np = primes.size(), threads = r.words.size() / np;
+      for (std::size_t k = 0; k < np; ++k) {
+        const auto p = static_cast<std::uint64_t>(primes[k]);
+        __extension__ unsigned __int128 s = 0;
+        for (std::size_t t = 0; t < threads; ++t) {
+          double v;
+          std::memcpy(&v, &r.words[t * np + k], sizeof v);
+          s = (s + to_residue(modulo(v, primes[k]), p)) % p;
+        }
+        sums.push_back(static_cast<double>(static_cast<std::uint64_t>(s)));
+      }
+    };
+    if (mod.shared) {
+      gpu::WalkJob job = base_job(a, opt, gpu::WalkKind::ModShared);
+      nw_columns(a, 1, [](const Integer& v, int) { return v.get_d(); }, job);
+      for (std::size_t g = 0; g + 1 < mod.group_end.size(); ++g)
+        job.fold_mask |= std::uint64_t{1} << (mod.group_end[g] - 1);
+      for (std::size_t k = 0; k < mod.primes.size(); k += 4) {
+        const std::size_t e = std::min(mod.primes.size(), k + 4);
+        job.primes.assign(mod.primes.begin() + static_cast<long>(k), mod.primes.begin() + static_cast<long>(e));
+        job.pinv.assign(mod.pinv.begin() + static_cast<long>(k), mod.pinv.begin() + static_cast<long>(e));
+        add_sums(run(job, opt), job.primes);
+      }
+    } else {
+      for (std::size_t k = 0; k < mod.primes.size(); ++k) {
+        const double p = mod.primes[k];
+        gpu::WalkJob job = base_job(a, opt, gpu::WalkKind::ModPrime);
+        nw_columns(a, 1, [](const Integer& v, int) { return v.get_d(); }, job);  // sizes only
+        std::vector<Integer> d = a.dense();
+        for (int i = 0; i < n; ++i) {
+          Integer row = 0;
+          for (int j = 0; j < n; ++j) row += d[static_cast<std::size_t>(i * n + j)];
+          job.x0[static_cast<std::size_t>(i)] = residue_of(2 * d[static_cast<std::size_t>(i * n + n - 1)] - row, p);
+          for (int j = 0; j + 1 < n; ++j)
+            job.a2[static_cast<std::size_t>(j) * n + i] = residue_of(2 * d[static_cast<std::size_t>(i * n + j)], p);
+        }
+        job.primes = {p};
+        job.pinv = {mod.pinv[k]};
+        add_sums(run(job, opt), job.primes);
+      }
+    }
+    return finish_mod(sums, mod, (n - 1) % 2 == 1, n - 1);
+  }
+
+  /// An exact integer double |v| < 2^52 reduced into (-p, p).
+  static double modulo(double v, double p) { return std::fmod(v, p); }
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_gpu_ryser() { return std::make_unique<GpuRyserEngine>(); }
+
+}  // namespace matchcount::engines

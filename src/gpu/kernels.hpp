@@ -1,0 +1,33 @@
+// Private to src/gpu: how the launcher obtains a kernel (generic, or specialised by NVRTC).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "matchcount/gpu.hpp"
+
+namespace matchcount::gpu::detail {
+
+/// A launchable kernel taking one mcgpu::WalkArgs by value, for blocks of up to `rows` rows;
+/// generic kernels read the columns from `shared_bytes` of dynamic shared memory.
+struct Kernel {
+  const void* fn = nullptr;
+  int rows = 0;
+  bool uses_shared = false;
+  KernelSource source = KernelSource::Generic;
+  double compile_seconds = 0.0;
+  std::string note;
+};
+
+/// Throws GpuError naming `what` unless e is cudaSuccess.
+void check(cudaError_t e, const char* what);
+
+/// The precompiled kernel for this kind with the fewest rows >= n (n <= 64).
+Kernel generic_kernel(WalkKind kind, int primes, int n);
+
+/// A kernel compiled by NVRTC for this very matrix (or loaded from the disk cache; compiled
+/// only when `compile` is set); fn is null and note says why when there is none.
+Kernel specialised_kernel(const WalkJob& job, int cc_major, int cc_minor, bool compile);
+
+}  // namespace matchcount::gpu::detail

@@ -1,0 +1,378 @@
+// Device code of the dense Ryser walk on the GPU. This one header is compiled twice: by nvcc
+// into generic kernels (row count R a template parameter, columns read from shared memory), and
+// by NVRTC at run time with n fixed and the matrix's columns baked into the code (see
+// nvrtc_source.cpp). It includes nothing, so that NVRTC needs no headers.
+//
+// The walk (Nijenhuis-Wilf, doubled values): y_i = x0_i + sum_{j in S} a2[j][i] and
+//   sum over S of (-1)^|S| prod_i y_i,  S running over the Gray code of m = n-1 columns.
+// Step g of the Gray code flips column ctz(g); the term's sign is (-1)^g.
+//
+// Work split (CEG in the SUPerman papers): the 2^m steps form chunks of 2^k aligned steps; a
+// chunk starts from freshly computed y (so its result does not depend on which thread ran it)
+// and flips the same column at the same local step in every thread of a warp: no divergence,
+// and shared-memory reads are broadcasts. Thread t takes a contiguous run of chunks, as equal
+// as integer division allows, so no remainder launch is needed.
+#pragma once
+
+// Tuning knobs (NVRTC sources may define them first; see docs/gpu.md).
+#ifndef MCGPU_CHAINS
+#define MCGPU_CHAINS 4  // independent product chains per term (hides multiply latency)
+#endif
+#ifndef MCGPU_MIN_BLOCKS
+#define MCGPU_MIN_BLOCKS 1  // __launch_bounds__ minimum resident blocks of 256 threads
+#endif
+
+namespace mcgpu {
+
+typedef unsigned long long u64;
+
+/// Everything a launch needs; passed by value.
+struct WalkArgs {
+  int n;            // rows of the block (R >= n; rows beyond n are y = 1)
+  int m;            // Gray columns, n - 1
+  int k;            // log2 of the chunk length
+  int q;            // fixed-point exponent: real sums are held as integers times 2^q
+  u64 chunk_begin;  // first chunk of this launch
+  u64 chunks;       // chunks in this launch
+  u64 threads;      // threads of this launch
+  const double* a2; // columns: a2[(j * R + i) * W + w], W doubles per entry
+  const double* x0; // start values x0[i * W + w]
+  double prime[4], pinv[4];
+  u64 fold_mask;    // modular walks: bit i set = fold the running product after row i
+  u64* out;         // per-thread accumulators, out[t * words + w], kept across launches
+};
+
+// ---------------- exact arithmetic helpers ----------------
+
+/// a*b mod p for integers |a|, |b| < p < 2^50 held exactly in doubles; result in (-p, p).
+__device__ __forceinline__ double modmul(double a, double b, double p, double pinv) {
+  double h = a * b;
+  double l = __fma_rn(a, b, -h);
+  double q = rint(h * pinv);
+  return __fma_rn(-q, p, h) + l;
+}
+/// x mod p into about [-p/2, p/2] for an integer |x| < 2^52.
+__device__ __forceinline__ double modreduce(double x, double p, double pinv) {
+  return __fma_rn(-rint(x * pinv), p, x);
+}
+
+/// Limbs of the fixed-point accumulators: 512-bit two's-complement integers in units of 2^q.
+/// The host puts the largest possible partial sum at 2^(q+510); 512 bits leave room for
+/// terms hundreds of bits below that bound (typical Ryser terms are far below it).
+constexpr int kLimbs = 8;
+
+/// Adds v, truncated to a multiple of 2^q, to acc: exact and order-independent, so the total
+/// over all chunks has the same bits whatever the launch shape.
+__device__ __forceinline__ void fixed_add(u64* acc, double v, int q) {
+  if (v == 0.0) return;
+  long long bits = __double_as_longlong(v);
+  int ex = (int)((bits >> 52) & 0x7ff);
+  u64 mant = (u64)(bits & 0xfffffffffffffULL);
+  if (ex == 0) ex = 1; else mant |= 1ULL << 52;  // subnormals
+  int shift = ex - 1075 - q;                        // |v| = mant * 2^(shift + q)
+  u64 lo = 0, hi = 0;
+  int limb = 0;
+  if (shift < 0) {
+    if (shift > -64) lo = mant >> (-shift);
+  } else {
+    limb = shift >> 6;
+    int off = shift & 63;
+    lo = mant << off;
+    hi = off ? mant >> (64 - off) : 0;
+  }
+  const bool neg = v < 0;
+  u64 carry = 0;
+#pragma unroll
+  for (int i = 0; i < kLimbs; ++i) {
+    u64 w = i == limb ? lo : (i == limb + 1 ? hi : 0);
+    u64 a = acc[i];
+    if (!neg) {
+      u64 s = a + w;
+      u64 c = s < a;
+      s += carry;
+      c |= s < carry;
+      acc[i] = s;
+      carry = c;
+    } else {
+      u64 d = a - w;
+      u64 b = a < w;
+      b |= d < carry;
+      acc[i] = d - carry;
+      carry = b;
+    }
+  }
+}
+
+/// TwoSum: s + e == a + b exactly.
+__device__ __forceinline__ void two_sum(double& s, double& e, double b) {
+  double a = s, t = a + b, bp = t - a;
+  e += (a - (t - bp)) + (b - bp);
+  s = t;
+}
+
+// ---------------- number policies ----------------
+// Each policy defines W (doubles per entry), the row values Y, the accumulator Acc, and
+//   update(y, i, dir, v...)   y_i += dir * a (dir = +1 or -1)
+//   term(y, acc, A, neg)      add (-1)^neg * prod_i y_i
+//   end_chunk / load / store  per-chunk and per-thread bookkeeping.
+
+/// Real entries: double products, TwoSum per chunk, exact fixed-point across chunks.
+template <int R>
+struct RealNum {
+  static constexpr int W = 1;
+  static constexpr int words = kLimbs + 1;  // the exact sum, then the sum of |terms|
+  struct Y { double v[R]; };
+  struct Acc { double s, e, abs, abs_total; u64 fix[kLimbs]; };
+  static __device__ __forceinline__ void set(Y& y, int i, double v) { y.v[i] = v; }
+  static __device__ __forceinline__ void add_start(Y& y, int i, const double* a, const WalkArgs&) { y.v[i] += a[0]; }
+  static __device__ __forceinline__ void update(Y& y, int i, double dir, double a, const WalkArgs&) {
+    y.v[i] = __fma_rn(dir, a, y.v[i]);
+  }
+  static __device__ __forceinline__ double product(const Y& y) {
+    constexpr int C = MCGPU_CHAINS;
+    double p[C];
+#pragma unroll
+    for (int c = 0; c < C; ++c) p[c] = 1.0;
+#pragma unroll
+    for (int i = 0; i < R; ++i) p[i % C] *= y.v[i];
+#pragma unroll
+    for (int w = 1; w < C; w *= 2)
+#pragma unroll
+      for (int c = 0; c + w < C; c += 2 * w) p[c] *= p[c + w];
+    return p[0];
+  }
+  static __device__ __forceinline__ void term(const Y& y, Acc& a, const WalkArgs&, bool neg) {
+    double p = product(y);
+    a.abs += fabs(p);
+    two_sum(a.s, a.e, neg ? -p : p);
+  }
+  static __device__ __forceinline__ void start_chunk(Acc& a) { a.s = a.e = a.abs = 0.0; }
+  static __device__ __forceinline__ void end_chunk(Acc& a, const WalkArgs& A) {
+    fixed_add(a.fix, a.s, A.q);
+    fixed_add(a.fix, a.e, A.q);
+    a.abs_total += a.abs;
+  }
+  static __device__ __forceinline__ void load(Acc& a, const WalkArgs& A, u64 t) {
+    for (int w = 0; w < kLimbs; ++w) a.fix[w] = A.out[t * words + w];
+    a.abs_total = __longlong_as_double((long long)A.out[t * words + kLimbs]);
+  }
+  static __device__ __forceinline__ void store(const Acc& a, const WalkArgs& A, u64 t) {
+    for (int w = 0; w < kLimbs; ++w) A.out[t * words + w] = a.fix[w];
+    A.out[t * words + kLimbs] = (u64)__double_as_longlong(a.abs_total);
+  }
+};
+
+/// Complex entries: complex<double> products as (re, im) pairs.
+template <int R>
+struct ComplexNum {
+  static constexpr int W = 2;
+  static constexpr int words = 2 * kLimbs + 1;  // exact re, exact im, sum of |re|+|im|
+  struct Y { double re[R], im[R]; };
+  struct Acc { double sr, er, si, ei, abs, abs_total; u64 fix[2 * kLimbs]; };
+  static __device__ __forceinline__ void set(Y& y, int i, double r, double m) { y.re[i] = r; y.im[i] = m; }
+  static __device__ __forceinline__ void add_start(Y& y, int i, const double* a, const WalkArgs&) {
+    y.re[i] += a[0];
+    y.im[i] += a[1];
+  }
+  static __device__ __forceinline__ void update(Y& y, int i, double dir, double ar, double ai, const WalkArgs&) {
+    y.re[i] = __fma_rn(dir, ar, y.re[i]);
+    y.im[i] = __fma_rn(dir, ai, y.im[i]);
+  }
+  static __device__ __forceinline__ void term(const Y& y, Acc& a, const WalkArgs&, bool neg) {
+    double pr[2] = {1.0, 1.0}, pi[2] = {0.0, 0.0};
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+      double r = pr[i & 1], m = pi[i & 1];
+      pr[i & 1] = __fma_rn(r, y.re[i], -m * y.im[i]);
+      pi[i & 1] = __fma_rn(r, y.im[i], m * y.re[i]);
+    }
+    double r = __fma_rn(pr[0], pr[1], -pi[0] * pi[1]);
+    double m = __fma_rn(pr[0], pi[1], pi[0] * pr[1]);
+    a.abs += fabs(r) + fabs(m);
+    two_sum(a.sr, a.er, neg ? -r : r);
+    two_sum(a.si, a.ei, neg ? -m : m);
+  }
+  static __device__ __forceinline__ void start_chunk(Acc& a) { a.sr = a.er = a.si = a.ei = a.abs = 0.0; }
+  static __device__ __forceinline__ void end_chunk(Acc& a, const WalkArgs& A) {
+    fixed_add(a.fix, a.sr, A.q);
+    fixed_add(a.fix, a.er, A.q);
+    fixed_add(a.fix + kLimbs, a.si, A.q);
+    fixed_add(a.fix + kLimbs, a.ei, A.q);
+    a.abs_total += a.abs;
+  }
+  static __device__ __forceinline__ void load(Acc& a, const WalkArgs& A, u64 t) {
+    for (int w = 0; w < 2 * kLimbs; ++w) a.fix[w] = A.out[t * words + w];
+    a.abs_total = __longlong_as_double((long long)A.out[t * words + 2 * kLimbs]);
+  }
+  static __device__ __forceinline__ void store(const Acc& a, const WalkArgs& A, u64 t) {
+    for (int w = 0; w < 2 * kLimbs; ++w) A.out[t * words + w] = a.fix[w];
+    A.out[t * words + 2 * kLimbs] = (u64)__double_as_longlong(a.abs_total);
+  }
+};
+
+/// Integer entries with small row sums: y stays an exact integer in a double; products of a
+/// group of rows (fold mask: kFold, or WalkArgs.fold_mask when kFold is 0) are exact in FP64
+/// and below 2^49, then multiplied modulo NP primes.
+template <int R, int NP, u64 kFold = 0>
+struct ModSharedNum {
+  static constexpr int W = 1;
+  static constexpr int words = NP;
+  struct Y { double v[R]; };
+  struct Acc { double s[NP]; };
+  static __device__ __forceinline__ void set(Y& y, int i, double v) { y.v[i] = v; }
+  static __device__ __forceinline__ void add_start(Y& y, int i, const double* a, const WalkArgs&) { y.v[i] += a[0]; }
+  static __device__ __forceinline__ void update(Y& y, int i, double dir, double a, const WalkArgs&) {
+    y.v[i] = __fma_rn(dir, a, y.v[i]);
+  }
+  static __device__ __forceinline__ void term(const Y& y, Acc& a, const WalkArgs& A, bool neg) {
+    const u64 mask = kFold ? kFold : A.fold_mask;
+    double r[NP];
+    double p = 1.0;
+    bool first = true;
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+      p *= y.v[i];
+      if (i == R - 1 || ((mask >> i) & 1)) {
+#pragma unroll
+        for (int k = 0; k < NP; ++k) r[k] = first ? p : modmul(r[k], p, A.prime[k], A.pinv[k]);
+        first = false;
+        p = 1.0;
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < NP; ++k) a.s[k] = modreduce(neg ? a.s[k] - r[k] : a.s[k] + r[k], A.prime[k], A.pinv[k]);
+  }
+  static __device__ __forceinline__ void start_chunk(Acc&) {}
+  static __device__ __forceinline__ void end_chunk(Acc&, const WalkArgs&) {}
+  static __device__ __forceinline__ void load(Acc& a, const WalkArgs& A, u64 t) {
+    for (int k = 0; k < NP; ++k) a.s[k] = __longlong_as_double((long long)A.out[t * NP + k]);
+  }
+  static __device__ __forceinline__ void store(const Acc& a, const WalkArgs& A, u64 t) {
+    for (int k = 0; k < NP; ++k) A.out[t * NP + k] = (u64)__double_as_longlong(a.s[k]);
+  }
+};
+
+/// Integer entries of any size: the walk runs on residues modulo one prime (entries and x0
+/// reduced on the host into [0, p)).
+template <int R>
+struct ModPrimeNum {
+  static constexpr int W = 1;
+  static constexpr int words = 1;
+  struct Y { double v[R]; };
+  struct Acc { double s; };
+  static __device__ __forceinline__ double wrap(double y, double p) {
+    y = y < 0.0 ? y + p : y;
+    return y >= p ? y - p : y;
+  }
+  static __device__ __forceinline__ void set(Y& y, int i, double v) { y.v[i] = v; }
+  static __device__ __forceinline__ void add_start(Y& y, int i, const double* a, const WalkArgs& A) {
+    y.v[i] = wrap(y.v[i] + a[0], A.prime[0]);
+  }
+  static __device__ __forceinline__ void update(Y& y, int i, double dir, double a, const WalkArgs& A) {
+    y.v[i] = wrap(__fma_rn(dir, a, y.v[i]), A.prime[0]);
+  }
+  static __device__ __forceinline__ void term(const Y& y, Acc& a, const WalkArgs& A, bool neg) {
+    const double p = A.prime[0], pinv = A.pinv[0];
+    double r0 = y.v[0], r1 = R > 1 ? y.v[1] : 1.0;
+#pragma unroll
+    for (int i = 2; i < R; ++i) {
+      if (i & 1) r1 = modmul(r1, y.v[i], p, pinv);
+      else r0 = modmul(r0, y.v[i], p, pinv);
+    }
+    double r = modmul(r0, r1, p, pinv);
+    a.s = modreduce(neg ? a.s - r : a.s + r, p, pinv);
+  }
+  static __device__ __forceinline__ void start_chunk(Acc&) {}
+  static __device__ __forceinline__ void end_chunk(Acc&, const WalkArgs&) {}
+  static __device__ __forceinline__ void load(Acc& a, const WalkArgs& A, u64 t) {
+    a.s = __longlong_as_double((long long)A.out[t]);
+  }
+  static __device__ __forceinline__ void store(const Acc& a, const WalkArgs& A, u64 t) {
+    A.out[t] = (u64)__double_as_longlong(a.s);
+  }
+};
+
+// ---------------- column sources ----------------
+
+/// Generic kernels: the columns sit in shared memory, read with 16-byte broadcasts.
+template <int R>
+struct SharedColumns {
+  template <class Num>
+  static __device__ __forceinline__ void add(typename Num::Y& y, int col, double dir,
+                                             const double* cols, const WalkArgs& A) {
+    const double2* c = reinterpret_cast<const double2*>(cols + (u64)col * R * Num::W);
+    if constexpr (Num::W == 1) {
+#pragma unroll
+      for (int i = 0; i < R; i += 2) {
+        double2 v = c[i / 2];
+        Num::update(y, i, dir, v.x, A);
+        Num::update(y, i + 1, dir, v.y, A);
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < R; ++i) {
+        double2 v = c[i];
+        Num::update(y, i, dir, v.x, v.y, A);
+      }
+    }
+  }
+};
+
+// ---------------- the walk ----------------
+
+/// y for Gray code g: x0 plus the columns of g's set bits (from `cols`, layout as WalkArgs.a2).
+template <class Num, int R>
+__device__ __forceinline__ void start_values(typename Num::Y& y, u64 g, const double* cols, const WalkArgs& A) {
+#pragma unroll
+  for (int i = 0; i < R; ++i) {
+    if constexpr (Num::W == 1) Num::set(y, i, A.x0[i]);
+    else Num::set(y, i, A.x0[2 * i], A.x0[2 * i + 1]);
+  }
+  while (g) {
+    int j = __ffsll((long long)g) - 1;
+    g &= g - 1;
+    const double* c = cols + (u64)j * R * Num::W;
+#pragma unroll
+    for (int i = 0; i < R; ++i) Num::add_start(y, i, c + i * Num::W, A);
+  }
+}
+
+/// One Gray step inside a chunk: local step s (1 <= s < 2^k) of the chunk starting at `base`.
+template <class Num, class Cols>
+__device__ __forceinline__ void step(typename Num::Y& y, typename Num::Acc& acc, u64 base, u64 s,
+                                     bool neg, const double* cols, const WalkArgs& A) {
+  int col = __ffsll((long long)s) - 1;
+  u64 g = base | s;
+  double dir = ((g >> (col + 1)) & 1) ? -1.0 : 1.0;  // the flipped bit turns on or off
+  Cols::template add<Num>(y, col, dir, cols, A);
+  Num::term(y, acc, A, neg);
+}
+
+template <class Num, class Cols, int R>
+__device__ void walk(const WalkArgs& A, const double* cols, const double* start_cols) {
+  u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= A.threads) return;
+  u64 per = A.chunks / A.threads, extra = A.chunks % A.threads;
+  u64 first = A.chunk_begin + t * per + (t < extra ? t : extra);
+  u64 count = per + (t < extra ? 1 : 0);
+  typename Num::Acc acc;
+  Num::load(acc, A, t);
+  const u64 len = 1ULL << A.k;
+  for (u64 c = first; c < first + count; ++c) {
+    const u64 base = c << A.k;
+    typename Num::Y y;
+    start_values<Num, R>(y, base ^ (base >> 1), start_cols, A);
+    Num::start_chunk(acc);
+    Num::term(y, acc, A, A.k == 0 && (c & 1));
+    u64 s = 1;
+    for (; s + 1 < len; s += 2) {  // odd steps subtract, even steps add
+      step<Num, Cols>(y, acc, base, s, true, cols, A);
+      step<Num, Cols>(y, acc, base, s + 1, false, cols, A);
+    }
+    if (s < len) step<Num, Cols>(y, acc, base, s, true, cols, A);
+    Num::end_chunk(acc, A);
+  }
+  Num::store(acc, A, t);
+}
+
+}  // namespace mcgpu

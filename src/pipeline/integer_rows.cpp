@@ -1,0 +1,82 @@
+#include "integer_rows.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+#include "matchcount/arith.hpp"
+
+namespace matchcount::detail {
+namespace {
+
+/// True when v / c is an integer of size at most 2^20, exactly.
+bool divides(double c, double v, double& quotient) {
+  const double b = v / c;
+  if (!(std::fabs(b) <= 0x1p20) || b != std::nearbyint(b) || b * c != v) return false;
+  quotient = b;
+  return true;
+}
+
+}  // namespace
+
+std::optional<IntegerRows> integer_rows(const SparseMatrix<double>& a, double max_bits) {
+  IntegerRows out;
+  out.scale.assign(static_cast<std::size_t>(a.rows), 1.0);
+  out.b.rows = a.rows;
+  out.b.cols = a.cols;
+  out.b.entries.reserve(a.nnz());
+  double log2_bound = 0;  // of prod_i sum_j |b_ij|, which bounds |perm(b)|
+  // Entries are sorted by row: take one row's run [lo, hi) at a time.
+  for (std::size_t lo = 0, hi; lo < a.entries.size(); lo = hi) {
+    const int row = a.entries[lo].row;
+    hi = lo;
+    while (hi < a.entries.size() && a.entries[hi].row == row) ++hi;
+    // Candidate scales: the row's smallest |entry|, and the largest power of two dividing all
+    // of its entries (integers, and dyadic values such as 0.25 or 1.5).
+    double smallest = 0;
+    int low_bit = 1 << 20;
+    for (std::size_t k = lo; k < hi; ++k) {
+      const double v = std::fabs(a.entries[k].value);
+      if (!std::isfinite(v)) return std::nullopt;
+      if (smallest == 0 || v < smallest) smallest = v;
+      int ex = 0;
+      const auto mant = static_cast<std::uint64_t>(std::ldexp(std::frexp(v, &ex), 53));
+      low_bit = std::min(low_bit, ex - 53 + std::countr_zero(mant));
+    }
+    bool found = false;
+    for (double c : {smallest, std::ldexp(1.0, low_bit)}) {
+      if (!(c > 0) || !std::isfinite(c)) continue;
+      std::vector<double> q(hi - lo);
+      bool ok = true;
+      for (std::size_t k = lo; k < hi && ok; ++k) ok = divides(c, a.entries[k].value, q[k - lo]);
+      if (!ok) continue;
+      double sum = 0;
+      for (std::size_t k = lo; k < hi; ++k) {
+        out.b.entries.push_back({row, a.entries[k].col, Integer(static_cast<long>(q[k - lo]))});
+        sum += std::fabs(q[k - lo]);
+      }
+      out.scale[static_cast<std::size_t>(row)] = c;
+      log2_bound += std::log2(sum);
+      found = true;
+      break;
+    }
+    if (!found || log2_bound > max_bits) return std::nullopt;
+  }
+  return out;
+}
+
+double scaled_product(const std::vector<double>& scale, const Integer& v) {
+  long ex = 0;
+  double m = mpz_get_d_2exp(&ex, v.get_mpz_t());
+  for (double c : scale) {
+    int e = 0;
+    m *= std::frexp(c, &e);
+    ex += e;
+    int e2 = 0;
+    m = std::frexp(m, &e2);
+    ex += e2;
+  }
+  return std::ldexp(m, static_cast<int>(ex));
+}
+
+}  // namespace matchcount::detail

@@ -53,6 +53,9 @@ struct WalkJob {
   std::vector<double> primes, pinv;
   /// ModShared: bit i set = the exact FP64 product of rows up to i is folded in modulo p.
   std::uint64_t fold_mask = 0;
+  /// ModShared: folding every 8 rows is also exact (the generic kernels do that); when not,
+  /// only a specialised kernel can run the walk and run_walk returns no words without one.
+  bool every8_ok = true;
   /// Real/Complex: sums are accumulated exactly as integers times 2^q.
   int q = 0;
   /// log2 of the chunk length; depends on n only, so results do not depend on the launch.
@@ -65,7 +68,8 @@ struct WalkJob {
 };
 
 struct WalkResult {
-  /// Per-thread accumulators, `words` 64-bit words each (see the number policies).
+  /// Per-thread accumulators, `words` 64-bit words each (see the number policies); empty
+  /// when a ModShared walk needed a specialised kernel and none could be had (see note).
   std::vector<std::uint64_t> words;
   int words_per_thread = 0;
   KernelSource source = KernelSource::Generic;

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -97,21 +98,67 @@ std::vector<FrontierStep> steps_for(const SparseMatrix<T>& a, const FrontierPlan
   return frontier_steps(rows, plan.row_order, a.rows);
 }
 
+/// The DP on a matrix scaled exactly by powers of two (every |entry| <= 1, each row's and
+/// column's largest near 1; integer matrices by rows only), so that states neither over- nor
+/// underflow unless terms are tiny beside the largest; the result is scaled back.
 template <class T>
 Approx<T> float_permanent(const SparseMatrix<T>& a, const EngineOptions& opt) {
   FloatPolicy<T> pol;
-  for (const auto& e : a.entries) pol.a.push_back(e.value), pol.abs_a.push_back(std::abs(e.value));
+  const FrontierPlan plan = checked_plan(a, pol.words);
+  const bool integral = integral_rows(a);
+  const auto n = static_cast<std::size_t>(a.rows);
+  auto row_of = [&](const Entry<T>& e) { return std::size_t(plan.transposed ? e.col : e.row); };
+  auto col_of = [&](const Entry<T>& e) { return std::size_t(plan.transposed ? e.row : e.col); };
+  auto scale = [](T v, int sh) {
+    if constexpr (FloatPolicy<T>::cplx) return Complex(std::ldexp(v.real(), sh), std::ldexp(v.imag(), sh));
+    else return std::ldexp(v, sh);
+  };
+  std::vector<int> ex;  // exponents first, then one exact ldexp per entry
+  for (const auto& e : a.entries) ex.emplace_back(), std::frexp(std::abs(e.value), &ex.back());
+  // Max-plus balancing in the two orders (rows then columns, columns then rows); the one with
+  // the smaller product of scales bounds the largest term more tightly.
+  auto balance = [&](bool rows_first, std::vector<int>& rs, std::vector<int>& cs) {
+    rs.assign(n, std::numeric_limits<int>::min()), cs.assign(n, std::numeric_limits<int>::min());
+    auto& first = rows_first ? rs : cs;
+    auto& second = rows_first ? cs : rs;
+    auto first_of = [&](std::size_t i) { return rows_first ? row_of(a.entries[i]) : col_of(a.entries[i]); };
+    auto second_of = [&](std::size_t i) { return rows_first ? col_of(a.entries[i]) : row_of(a.entries[i]); };
+    for (std::size_t i = 0; i < ex.size(); ++i) first[first_of(i)] = std::max(first[first_of(i)], ex[i]);
+    for (std::size_t i = 0; i < ex.size(); ++i)
+      second[second_of(i)] = std::max(second[second_of(i)], integral ? 0 : ex[i] - first[first_of(i)]);
+    long t = 0;
+    for (std::size_t i = 0; i < n; ++i) t += long(rs[i]) + long(cs[i]);
+    return t;
+  };
+  std::vector<int> shift, col_shift, rs, cs;
+  long total = balance(true, shift, col_shift);
+  if (!integral && balance(false, rs, cs) < total) shift.swap(rs), col_shift.swap(cs);
+  total = 0;  // the column scales; the row scales join row by row below
+  for (int c : col_shift) total += c;
+  for (std::size_t i = 0; i < ex.size(); ++i) {
+    const auto& e = a.entries[i];
+    pol.a.push_back(scale(e.value, -shift[row_of(e)] - col_shift[col_of(e)]));
+    pol.abs_a.push_back(std::abs(pol.a.back()));
+  }
   FrontierRun<FloatPolicy<T>> run(pol, opt);
-  auto r = run.run(steps_for(a, checked_plan(a, pol.words)));
+  auto r = run.run(steps_for(a, plan));
+  // Integral entries and every state's |terms| sum below 2^52: no operation rounded (the
+  // states after k rows all carry the same scale 2^-(shifts of those rows)).
+  bool exact = integral;
+  for (std::size_t k = 0; k < run.row_max().size(); ++k) {
+    total += shift[std::size_t(plan.row_order[k])];
+    exact = exact && std::ldexp(run.row_max()[k], int(std::clamp(total, -4096L, 4096L))) < 0x1p52;
+  }
+  if (run.row_max().size() < plan.row_order.size()) return {T(0), 0.0};  // no state survived
+  auto up = [&](double x) { return std::ldexp(x, int(std::clamp(total, -8192L, 8192L))); };
   T value;
-  if constexpr (FloatPolicy<T>::cplx) value = Complex(r[0], r[1]);
-  else value = r[0];
-  // Integral entries and every state's |terms| sum below 2^52: no operation rounded.
-  if (integral_rows(a) && run.max_abs() < 0x1p52) return {value, 0.0};
+  if constexpr (FloatPolicy<T>::cplx) value = Complex(up(r[0]), up(r[1]));
+  else value = up(r[0]);
+  if (exact) return {value, 0.0};
   // Each term takes n products and at most nnz - n sums (a complex product or sum errs by at
   // most 2u relative, a real one by u), bounded against the same DP of |A|.
   double ops = double(a.nnz() + std::size_t(a.rows)) * (FloatPolicy<T>::cplx ? 2 : 1);
-  return {value, 2 * kEps * ops * r[std::size_t(pol.abs_word)]};
+  return {value, 2 * kEps * ops * up(r[std::size_t(pol.abs_word)])};
 }
 
 /// perm(a) modulo each prime, as many primes per pass as the memory limit allows.

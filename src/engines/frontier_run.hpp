@@ -10,9 +10,15 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdlib>
+#include <new>
 #include <memory>
 #include <string>
 #include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "common.hpp"
 #include "frontier.hpp"
@@ -25,12 +31,29 @@ using Move = FrontierMove;
 constexpr Key kNone = ~Key{0};  // larger than every key (keys have at most 63 bits)
 
 /// An uninitialised array that keeps its allocation unless it is far too large or small.
+/// Large ones ask for transparent huge pages: a big row otherwise spends much of its time
+/// in page faults.
 template <class T>
 struct Buffer {
-  std::unique_ptr<T[]> p;
+  struct Free {
+    void operator()(T* q) const { std::free(q); }
+  };
+  std::unique_ptr<T[], Free> p;
   std::size_t n = 0, cap = 0;
   void resize(std::size_t k) {  // the contents are lost
-    if (k > cap || 2 * k + 1024 < cap) p.reset(), p.reset(new T[k]), cap = k;
+    if (k > cap || 2 * k + 1024 < cap) {
+      p.reset();
+      cap = k + k / 8;
+      std::size_t bytes = std::max<std::size_t>(cap, 1) * sizeof(T);
+      const std::size_t align = bytes >= (std::size_t{8} << 20) ? std::size_t{2} << 20 : 64;
+      bytes = (bytes + align - 1) / align * align;
+      void* q = std::aligned_alloc(align, bytes);
+      if (!q) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+      if (align > 64) madvise(q, bytes, MADV_HUGEPAGE);
+#endif
+      p.reset(static_cast<T*>(q));
+    }
     n = k;
   }
   T* begin() const { return p.get(); }
@@ -60,8 +83,8 @@ class FrontierRun {
     }
     return {vals_.begin(), vals_.end()};
   }
-  /// Largest |value| bound word (Policy::abs_word) of any state so far.
-  double max_abs() const { return max_abs_; }
+  /// Per row done: the largest |value| bound word (Policy::abs_word) of its new states.
+  const std::vector<double>& row_max() const { return row_max_; }
 
  private:
   // First source index whose image under move m is >= t (t = 0: the first source).
@@ -174,7 +197,7 @@ class FrontierRun {
         for (std::size_t i = counts[j]; i < counts[j + 1]; ++i)
           chunk_max[j] = std::max(chunk_max[j], double(new_vals_[i * K_ + std::size_t(pol_.abs_word)]));
     }
-    for (double x : chunk_max) max_abs_ = std::max(max_abs_, x);
+    row_max_.push_back(*std::max_element(chunk_max.begin(), chunk_max.end()));
     std::swap(keys_, new_keys_);
     std::swap(vals_, new_vals_);
   }
@@ -182,7 +205,7 @@ class FrontierRun {
   const Policy& pol_;
   const EngineOptions& opt_;
   std::size_t K_;
-  double max_abs_ = 1;
+  std::vector<double> row_max_;
   Buffer<Key> keys_, new_keys_;
   Buffer<Word> vals_, new_vals_;
 };

@@ -201,18 +201,24 @@ class GpuRyserEngine final : public Engine {
         sums.push_back(static_cast<double>(static_cast<std::uint64_t>(s)));
       }
     };
+    bool prime_walks = !mod.shared;
     if (mod.shared) {
       gpu::WalkJob job = base_job(a, opt, gpu::WalkKind::ModShared);
       nw_columns(a, 1, [](const Integer& v, int) { return v.get_d(); }, job);
       for (std::size_t g = 0; g + 1 < mod.group_end.size(); ++g)
         job.fold_mask |= std::uint64_t{1} << (mod.group_end[g] - 1);
-      for (std::size_t k = 0; k < mod.primes.size(); k += 4) {
+      job.every8_ok = every8_ok(a);
+      for (std::size_t k = 0; k < mod.primes.size() && !prime_walks; k += 4) {
         const std::size_t e = std::min(mod.primes.size(), k + 4);
         job.primes.assign(mod.primes.begin() + static_cast<long>(k), mod.primes.begin() + static_cast<long>(e));
         job.pinv.assign(mod.pinv.begin() + static_cast<long>(k), mod.pinv.begin() + static_cast<long>(e));
-        add_sums(run(job, opt), job.primes);
+        const auto r = run(job, opt);
+        if (r.words.empty()) prime_walks = true;  // no specialised kernel: walk on residues
+        else add_sums(r, job.primes);
       }
-    } else {
+      if (prime_walks) sums.clear();
+    }
+    if (prime_walks) {
       for (std::size_t k = 0; k < mod.primes.size(); ++k) {
         const double p = mod.primes[k];
         gpu::WalkJob job = base_job(a, opt, gpu::WalkKind::ModPrime);
@@ -231,6 +237,20 @@ class GpuRyserEngine final : public Engine {
       }
     }
     return finish_mod(sums, mod, (n - 1) % 2 == 1, n - 1);
+  }
+
+  /// True when any 8 consecutive rows (aligned as the generic kernels fold them) have row
+  /// sums whose product is below 2^49.
+  static bool every8_ok(const SparseMatrix<Integer>& a) {
+    std::vector<Integer> r(static_cast<std::size_t>(a.rows));
+    for (const auto& e : a.entries) r[static_cast<std::size_t>(e.row)] += abs(e.value);
+    const Integer limit = Integer(1) << 49;
+    for (int g = 0; g < a.rows; g += 8) {
+      Integer p = 1;
+      for (int i = g; i < std::min(a.rows, g + 8); ++i) p *= r[static_cast<std::size_t>(i)];
+      if (p >= limit) return false;
+    }
+    return true;
   }
 
   /// An exact integer double |v| < 2^52 reduced into (-p, p).

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -73,9 +74,39 @@ std::string literal(double v) {
   return buf;
 }
 
-/// The specialised kernel's source: the generic header plus baked columns and an entry point.
-std::string source_for(const WalkJob& job) {
+/// How the specialised kernel reads its columns: baked into the code (constants become
+/// immediates, zero entries vanish: the code-generation papers' approach for sparse 0-1
+/// matrices) or from shared memory. On dense matrices shared memory won (H100, n = 38: real
+/// 0.98 s against 1.42 s, exact 0-1 of density 0.5 1.50 s against 1.74 s, and baking a dense
+/// real matrix took 2.5 s to compile), so only sparse integer matrices are baked.
+/// MATCHCOUNT_NVRTC_COLUMNS=baked|shared overrides the choice (for measurements).
+bool bake_columns(const WalkJob& job) {
+  if (const char* c = std::getenv("MATCHCOUNT_NVRTC_COLUMNS")) {
+    if (std::string(c) == "baked") return true;
+    if (std::string(c) == "shared") return false;
+  }
+  std::size_t nonzero = 0;
+  for (double v : job.a2) {
+    if (v != std::trunc(v) || std::fabs(v) > 0x1p20) return false;
+    nonzero += v != 0.0;
+  }
+  return job.kind != WalkKind::Complex && double(nonzero) <= 0.25 * double(job.a2.size());
+}
+
+struct Source {
+  std::string text;
+  int rows = 0;
+  bool shared = false;
+};
+
+/// The specialised kernel's source: the kernel header, n fixed, and the columns baked or read
+/// from shared memory; one entry point, mc_ryser_specialised.
+Source source_for(const WalkJob& job) {
   const int n = job.n, m = n - 1, W = job.kind == WalkKind::Complex ? 2 : 1;
+  Source out;
+  out.shared = !bake_columns(job);
+  out.rows = out.shared ? (n + 1) / 2 * 2 : n;  // shared reads take rows in pairs
+  const int R = out.rows;
   std::ostringstream s;
   // Experiments with the tuning knobs of ryser_kernel.cuh: MATCHCOUNT_NVRTC_DEFINES="A=1,B=2".
   if (const char* defs = std::getenv("MATCHCOUNT_NVRTC_DEFINES")) {
@@ -88,36 +119,47 @@ std::string source_for(const WalkJob& job) {
       p = q + 1;
     }
   }
-  s << kRyserKernelSource << "\nstruct BakedColumns {\n  template <class Num>\n"
-    << "  static __device__ __forceinline__ void add(typename Num::Y& y, int col, double dir, const double*,"
-    << " const mcgpu::WalkArgs& A) {\n    switch (col) {\n";
-  for (int j = 0; j < m; ++j) {
-    s << "      case " << j << ":";
-    for (int i = 0; i < n; ++i) {
-      const double* v = &job.a2[(static_cast<std::size_t>(j) * n + i) * W];
-      if (v[0] == 0.0 && (W == 1 || v[1] == 0.0)) continue;
-      s << " Num::update(y, " << i << ", dir, " << literal(v[0]);
-      if (W == 2) s << ", " << literal(v[1]);
-      s << ", A);";
+  s << kRyserKernelSource << "\n";
+  std::string cols = "mcgpu::SharedColumns<" + std::to_string(R) + ">";
+  if (!out.shared) {
+    cols = "BakedColumns";
+    s << "struct BakedColumns {\n  template <class Num>\n"
+      << "  static __device__ __forceinline__ void add(typename Num::Y& y, int col, double dir, const double*,"
+      << " const mcgpu::WalkArgs& A) {\n    switch (col) {\n";
+    for (int j = 0; j < m; ++j) {
+      s << "      case " << j << ":";
+      for (int i = 0; i < n; ++i) {
+        const double* v = &job.a2[(static_cast<std::size_t>(j) * n + i) * W];
+        if (v[0] == 0.0 && (W == 1 || v[1] == 0.0)) continue;
+        s << " Num::update(y, " << i << ", dir, " << literal(v[0]);
+        if (W == 2) s << ", " << literal(v[1]);
+        s << ", A);";
+      }
+      s << " break;\n";
     }
-    s << " break;\n";
+    s << "      default: break;\n    }\n  }\n};\n";
   }
-  s << "      default: break;\n    }\n  }\n};\n";
+  const std::string r = std::to_string(R);
   std::string num;
   switch (job.kind) {
-    case WalkKind::Real: num = "mcgpu::RealNum<" + std::to_string(n) + ">"; break;
-    case WalkKind::Complex: num = "mcgpu::ComplexNum<" + std::to_string(n) + ">"; break;
-    case WalkKind::ModPrime: num = "mcgpu::ModPrimeNum<" + std::to_string(n) + ">"; break;
+    case WalkKind::Real: num = "mcgpu::RealNum<" + r + ">"; break;
+    case WalkKind::Complex: num = "mcgpu::ComplexNum<" + r + ">"; break;
+    case WalkKind::ModPrime: num = "mcgpu::ModPrimeNum<" + r + ">"; break;
     case WalkKind::ModShared: {
-      const unsigned long long mask = job.fold_mask | (1ULL << (n - 1));
-      num = "mcgpu::ModSharedNum<" + std::to_string(n) + ", " + std::to_string(job.primes.size()) + ", " +
-            std::to_string(mask) + "ULL>";
+      const unsigned long long mask = job.fold_mask | (1ULL << (R - 1));
+      num = "mcgpu::ModSharedNum<" + r + ", " + std::to_string(job.primes.size()) + ", " + std::to_string(mask) + "ULL>";
       break;
     }
   }
-  s << "extern \"C\" __global__ void __launch_bounds__(256, MCGPU_MIN_BLOCKS) mc_ryser_baked(mcgpu::WalkArgs A) {\n"
-    << "  mcgpu::walk<" << num << ", BakedColumns, " << n << ">(A, nullptr, A.a2);\n}\n";
-  return s.str();
+  s << "extern \"C\" __global__ void __launch_bounds__(256, MCGPU_MIN_BLOCKS) mc_ryser_specialised(mcgpu::WalkArgs A) {\n";
+  if (out.shared)
+    s << "  extern __shared__ double2 shared_cols[];\n  double* cols = reinterpret_cast<double*>(shared_cols);\n"
+      << "  for (int i = threadIdx.x; i < A.m * " << R * W << "; i += blockDim.x) cols[i] = A.a2[i];\n"
+      << "  __syncthreads();\n  mcgpu::walk<" << num << ", " << cols << ", " << R << ">(A, cols, cols);\n}\n";
+  else
+    s << "  mcgpu::walk<" << num << ", " << cols << ", " << R << ">(A, nullptr, A.a2);\n}\n";
+  out.text = s.str();
+  return out;
 }
 
 std::uint64_t fnv1a(const std::string& s) {
@@ -193,13 +235,15 @@ Kernel specialised_kernel(const WalkJob& job, int cc_major, int cc_minor, bool c
   Kernel k;
   const Nvrtc& l = nvrtc();
   const std::string arch = "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
-  const std::string src = source_for(job);
+  const Source source = source_for(job);
+  const std::string& src = source.text;
+  k.rows = source.rows;
+  k.uses_shared = source.shared;
   const std::uint64_t key =
       fnv1a(src + "|" + arch + "|nvrtc" + std::to_string(l.major) + "." + std::to_string(l.minor));
   std::lock_guard<std::mutex> lock(loaded_mutex);
   if (auto it = loaded.find(key); it != loaded.end()) {
     k.fn = reinterpret_cast<const void*>(it->second);
-    k.rows = job.n;
     k.source = KernelSource::Cached;
     return k;
   }
@@ -224,14 +268,13 @@ Kernel specialised_kernel(const WalkJob& job, int cc_major, int cc_minor, bool c
   cudaLibrary_t lib = nullptr;
   cudaKernel_t fn = nullptr;
   if (cudaLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0) != cudaSuccess ||
-      cudaLibraryGetKernel(&fn, lib, "mc_ryser_baked") != cudaSuccess) {
+      cudaLibraryGetKernel(&fn, lib, "mc_ryser_specialised") != cudaSuccess) {
     cudaGetLastError();
     k.note = "could not load the compiled kernel";
     return k;
   }
   loaded[key] = fn;
   k.fn = reinterpret_cast<const void*>(fn);
-  k.rows = job.n;
   return k;
 }
 

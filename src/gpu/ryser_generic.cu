@@ -1,6 +1,8 @@
 // The generic dense Ryser kernels, compiled into the program for row counts 32, 48 and 64
 // (smaller blocks are padded with rows y = 1). They serve whenever NVRTC is unavailable or a
-// run is too short to repay a compilation.
+// run is too short to repay a compilation. Their exact walks fold the running product every
+// 8 rows (a compile-time pattern: a run-time one cost 7x), which is valid whenever any 8
+// consecutive row sums multiply to less than 2^49 (every 0-1 matrix up to n = 63).
 #include "kernels.hpp"
 #include "ryser_kernel.cuh"
 
@@ -17,6 +19,8 @@ __global__ void __launch_bounds__(256) ryser_generic(mcgpu::WalkArgs A) {
   mcgpu::walk<Num, mcgpu::SharedColumns<R>, R>(A, cols, cols);
 }
 
+constexpr mcgpu::u64 kEvery8 = 0x8080808080808080ULL;
+
 template <int R>
 const void* pick(WalkKind kind, int primes) {
   switch (kind) {
@@ -25,10 +29,10 @@ const void* pick(WalkKind kind, int primes) {
     case WalkKind::ModPrime: return reinterpret_cast<const void*>(&ryser_generic<mcgpu::ModPrimeNum<R>, R>);
     case WalkKind::ModShared:
       switch (primes) {
-        case 1: return reinterpret_cast<const void*>(&ryser_generic<mcgpu::ModSharedNum<R, 1>, R>);
-        case 2: return reinterpret_cast<const void*>(&ryser_generic<mcgpu::ModSharedNum<R, 2>, R>);
-        case 3: return reinterpret_cast<const void*>(&ryser_generic<mcgpu::ModSharedNum<R, 3>, R>);
-        case 4: return reinterpret_cast<const void*>(&ryser_generic<mcgpu::ModSharedNum<R, 4>, R>);
+        case 1: return reinterpret_cast<const void*>(&ryser_generic<mcgpu::ModSharedNum<R, 1, kEvery8>, R>);
+        case 2: return reinterpret_cast<const void*>(&ryser_generic<mcgpu::ModSharedNum<R, 2, kEvery8>, R>);
+        case 3: return reinterpret_cast<const void*>(&ryser_generic<mcgpu::ModSharedNum<R, 3, kEvery8>, R>);
+        case 4: return reinterpret_cast<const void*>(&ryser_generic<mcgpu::ModSharedNum<R, 4, kEvery8>, R>);
         default: break;
       }
   }

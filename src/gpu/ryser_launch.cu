@@ -74,9 +74,12 @@ WalkResult run_walk(const WalkJob& job) {
   // A compilation takes 0.5 to 2 s: worth it when the generic kernel would run longer than
   // about 3 s (at roughly 5e12 useful FP64 operations per second), or when it is cached.
   const double generic_seconds = std::ldexp(2.0 * job.n, job.n - 1) * (job.kind == WalkKind::Complex ? 3 : 1) / 5e12;
-  if (job.specialise > 0)
-    kernel = detail::specialised_kernel(job, prop.major, prop.minor, job.specialise == 2 || generic_seconds > 3.0);
+  const bool needs_specialised = job.kind == WalkKind::ModShared && !job.every8_ok;
+  if (job.specialise > 0 || needs_specialised)
+    kernel = detail::specialised_kernel(job, prop.major, prop.minor,
+                                        job.specialise == 2 || generic_seconds > 3.0 || needs_specialised);
   result.kernel_note = kernel.note;
+  if (!kernel.fn && needs_specialised) return result;
   if (!kernel.fn) kernel = detail::generic_kernel(job.kind, np, job.n);
   result.source = kernel.source;
   result.compile_seconds = kernel.compile_seconds;

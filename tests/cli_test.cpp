@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "matchcount/engine.hpp"
 #include "test_support.hpp"
 
 using matchcount::test::run_matchcount;
@@ -127,4 +128,29 @@ TEST(Cli, RefusalsExitThree) {
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err.rfind("matchcount: error: ", 0), 0u);
+}
+
+TEST(Cli, DeviceChoice) {
+  const std::string grid = " --as graph " + source("datasets/grid8x8.edges");
+  const auto cpu = run_matchcount("--device cpu --json" + grid);
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+  EXPECT_NE(cpu.out.find("\"device\":\"cpu\""), std::string::npos) << cpu.out;
+  EXPECT_EQ(run_matchcount("--device tpu" + grid).exit_code, 2);
+  // --device gpu without a device is refused up front; with one, the count is the same.
+  const auto gpu = run_matchcount("--device gpu" + grid);
+  if (matchcount::gpu_available()) {
+    EXPECT_EQ(gpu.exit_code, 0) << gpu.err;
+    EXPECT_EQ(gpu.out, "12988816\n");
+  } else {
+    EXPECT_EQ(gpu.exit_code, 3);
+    EXPECT_EQ(gpu.out, "");
+    EXPECT_NE(gpu.err.find("--device gpu"), std::string::npos) << gpu.err;
+  }
+  // The GPU engine forced on a machine without a GPU still counts (on the CPU), silently.
+  const auto forced = run_matchcount("--engine gpu-ryser --no-jit" + grid);
+  EXPECT_EQ(forced.exit_code, 0) << forced.err;
+  EXPECT_EQ(forced.out, "12988816\n");
+  if (!matchcount::gpu_available()) {
+    EXPECT_EQ(forced.err, "");
+  }
 }

@@ -152,6 +152,10 @@ TEST(FrontierRandom, HugeAndTinyRows) {
     auto abs_b = base;
     for (auto& e : abs_b.entries) e.value = std::fabs(e.value);
     ASSERT_LE(std::fabs(got.value - want), got.abs_error + 1e-14 * test::naive_permanent(abs_b) + 1e-300) << it;
+    for (auto& e : big.entries) std::swap(e.row, e.col);  // the same with huge and tiny columns
+    big.normalize();
+    auto got_t = f->permanent(big, {});
+    ASSERT_LE(std::fabs(got_t.value - want), got_t.abs_error + 1e-14 * test::naive_permanent(abs_b) + 1e-300) << it;
   }
   auto ones = to<double>(complete_bipartite(6));
   for (auto& e : ones.entries) e.value = 1e100;
@@ -189,13 +193,21 @@ TEST(FrontierKnown, AllOnesDerangementsBand) {
     EXPECT_EQ(f->permanent(complete_loopless_digraph(n), {}), derange) << n;
   }
   Integer fa = 1, fb = 1;  // perm of the tridiagonal 0-1 matrix: Fibonacci
-  for (int n = 1; n <= 200; ++n) {
-    if (n == 200) {
-      EXPECT_EQ(f->permanent(band_matrix(n, 1), {}), fb);
+  for (int n = 1; n <= 3000; ++n) {
+    if (n == 200 || n == 3000) {  // n = 3000: 627 digits, 52 primes, width 2
+      EXPECT_EQ(f->permanent(band_matrix(n, 1), {}), fb) << n;
     }
     Integer next = fa + fb;
     fa = fb, fb = next;
   }
+  EXPECT_EQ(f->permanent(band_matrix(31, 2), {}), Integer("116471963129"));
+  // The circulant I + P + P^2 (n = 27): a wrap-around band.
+  SparseMatrix<Integer> circ;
+  circ.rows = circ.cols = 27;
+  for (int i = 0; i < 27; ++i)
+    for (int d = 0; d < 3; ++d) circ.entries.push_back({i, (i + d) % 27, Integer(1)});
+  circ.normalize();
+  EXPECT_EQ(f->permanent(circ, {}), 439206);
 }
 
 TEST(FrontierPlanner, OrdersWidthsAndRefusals) {
@@ -236,17 +248,23 @@ TEST(FrontierThreads, ResultsDoNotDependOnThreadCount) {
   EXPECT_EQ(f->permanent(c, threads(1)).value, f->permanent(c, threads(3)).value);
 }
 
-// Exact counts with the primes split over several passes (the memory fallback).
-TEST(FrontierRandom, PrimesInSeveralPasses) {
+// The memory fallbacks: primes split over several passes, rows sized by a counting merge.
+TEST(FrontierRandom, PrimesInSeveralPassesAndCountingMerge) {
   std::mt19937_64 rng(16);
   auto ryser = make_engine("ryser");
   for (int it = 0; it < 12; ++it) {
     auto a = random_shape(rng, 9 + it, it % 4, -1000000000000L, 1000000000000L);
     Integer want = ryser->permanent(a, {});
-    EXPECT_EQ(engines::frontier_permanent(a, {}, 1 + std::size_t(it % 3)), want) << it;
+    engines::FrontierTuning tune;
+    tune.max_primes_per_pass = 1 + std::size_t(it % 3);
+    tune.count_first = it % 2 == 1;
+    EXPECT_EQ(engines::frontier_permanent(a, threads(1 + it % 3), tune), want) << it;
   }
-  auto g = biadjacency(grid_graph(10, 10));
-  EXPECT_EQ(engines::frontier_permanent(g, {}, 1), Integer("258584046368"));
+  engines::FrontierTuning one;
+  one.max_primes_per_pass = 1, one.count_first = true;
+  EXPECT_EQ(engines::frontier_permanent(biadjacency(grid_graph(10, 10)), {}, one), Integer("258584046368"));
+  auto w = random_shape(rng, 20, 2, -3, 3);
+  EXPECT_EQ(engines::frontier_permanent(w, threads(3), one), ryser->permanent(w, {}));
 }
 
 TEST(FrontierProgress, ReportsFractions) {

@@ -72,4 +72,18 @@ std::string choose_engine(int n, std::size_t nnz, NumberKind kind, DevicePolicy 
 /// True when a CUDA device can be used (cached after the first call).
 bool gpu_available();
 
+/// The planner's choice for one block: the engine with the least predicted time among the
+/// Ryser-type engines (CPU or GPU) and the frontier DP (from the best row order found).
+struct EnginePlan {
+  std::string engine;
+  double predicted_seconds = 0;
+  /// The same in units of one CPU Ryser row-step on one core (for limits and progress).
+  double work = 0;
+  /// Largest frontier of the best row order (-1 when not computed: small blocks).
+  int frontier_width = -1;
+};
+EnginePlan plan_engine(const SparseMatrix<Integer>& block, DevicePolicy device, int threads);
+EnginePlan plan_engine(const SparseMatrix<double>& block, DevicePolicy device, int threads);
+EnginePlan plan_engine(const SparseMatrix<Complex>& block, DevicePolicy device, int threads);
+
 }  // namespace matchcount

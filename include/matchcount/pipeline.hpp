@@ -41,6 +41,8 @@ struct BlockRun {
   double seconds = 0.0;
   /// Where it ran, which kernel (GPU) and the seconds spent compiling it (part of `seconds`).
   EngineStats stats;
+  /// The planner's prediction of `seconds` (0 when the engine was forced).
+  double predicted_seconds = 0.0;
 };
 
 struct CountReport {

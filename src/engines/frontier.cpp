@@ -2,10 +2,10 @@
 // counts modulo primes below 2^50 with CRT, and floating counts with a DP of |A| that bounds
 // their rounding error.
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -20,25 +20,29 @@ namespace {
 __extension__ typedef unsigned __int128 u128;
 using frontier_detail::FrontierRun;
 
-/// Residues modulo primes below 2^50 (Shoup multiplication by the fixed entry residues).
+/// Residues modulo primes below 2^50 (Shoup multiplication by the fixed entry residues;
+/// none for 0-1 matrices).
 template <bool Unit>
 struct ModPolicy {
   using Word = std::uint64_t;
   int words = 0, abs_word = -1;
-  std::vector<std::uint64_t> p, w, wq;  // primes; per entry and prime: residue, Shoup quotient
+  std::vector<std::uint64_t> p, w, wq;  // primes; per distinct value and prime: residue, Shoup quotient
+  const std::vector<std::uint32_t>* value_of = nullptr;  // entry -> distinct value
   std::vector<Word> one() const { return std::vector<Word>(std::size_t(words), 1); }
   static std::uint64_t addmod(std::uint64_t a, std::uint64_t b, std::uint64_t q) { return a + b >= q ? a + b - q : a + b; }
   std::uint64_t mul(std::uint64_t x, std::size_t i, std::size_t j) const {
-    auto q = std::uint64_t((u128(x) * wq[i]) >> 64);
-    std::uint64_t r = x * w[i] - q * p[j];
+    auto q = std::uint64_t((u128(x) * wq[i + j]) >> 64);
+    std::uint64_t r = x * w[i + j] - q * p[j];
     return r >= p[j] ? r - p[j] : r;
   }
+  std::size_t row(int e) const { return Unit ? 0 : std::size_t((*value_of)[std::size_t(e)]) * std::size_t(words); }
   void set(Word* d, const Word* s, int e) const {
-    for (std::size_t j = 0; j < std::size_t(words); ++j) d[j] = Unit ? s[j] : mul(s[j], std::size_t(e) * std::size_t(words) + j, j);
+    const std::size_t i = row(e);
+    for (std::size_t j = 0; j < std::size_t(words); ++j) d[j] = Unit ? s[j] : mul(s[j], i, j);
   }
   void add(Word* d, const Word* s, int e) const {
-    for (std::size_t j = 0; j < std::size_t(words); ++j)
-      d[j] = addmod(d[j], Unit ? s[j] : mul(s[j], std::size_t(e) * std::size_t(words) + j, j), p[j]);
+    const std::size_t i = row(e);
+    for (std::size_t j = 0; j < std::size_t(words); ++j) d[j] = addmod(d[j], Unit ? s[j] : mul(s[j], i, j), p[j]);
   }
 };
 
@@ -53,8 +57,9 @@ struct FloatPolicy {
   std::vector<Word> one() const { return cplx ? std::vector<Word>{1, 0, 1} : std::vector<Word>{1, 1}; }
   void set(Word* d, const Word* s, int e) const {
     if constexpr (cplx) {
-      Complex v = Complex(s[0], s[1]) * a[std::size_t(e)];
-      d[0] = v.real(), d[1] = v.imag(), d[2] = s[2] * abs_a[std::size_t(e)];
+      const Complex& v = a[std::size_t(e)];  // written out: no __muldc3 call per term
+      d[0] = s[0] * v.real() - s[1] * v.imag(), d[1] = s[0] * v.imag() + s[1] * v.real();
+      d[2] = s[2] * abs_a[std::size_t(e)];
     } else {
       d[0] = s[0] * a[std::size_t(e)], d[1] = s[1] * abs_a[std::size_t(e)];
     }
@@ -161,30 +166,43 @@ Approx<T> float_permanent(const SparseMatrix<T>& a, const EngineOptions& opt) {
   return {value, 2 * kEps * ops * up(r[std::size_t(pol.abs_word)])};
 }
 
-/// perm(a) modulo each prime, as many primes per pass as the memory limit allows.
+/// perm(a) modulo each prime, as many primes per pass as the memory limit allows (states
+/// and the residue tables of the distinct entry values).
 template <bool Unit>
 std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, const std::vector<std::uint64_t>& primes,
-                                    const EngineOptions& opt, std::size_t max_per_pass) {
+                                    const EngineOptions& opt, const FrontierTuning& tuning) {
   FrontierPlan plan = checked_plan(a, 1);
   const auto steps = steps_for(a, plan);
-  double fit = std::floor(kFrontierMemoryLimit / (8.0 * plan.peak_states)) - 1;
+  std::vector<Integer> values;  // distinct entry values
+  std::vector<std::uint32_t> value_of;
+  if (!Unit) {
+    std::map<Integer, std::uint32_t> index;
+    for (const auto& e : a.entries) {
+      auto it = index.try_emplace(e.value, std::uint32_t(values.size())).first;
+      if (it->second == values.size()) values.push_back(e.value);
+      value_of.push_back(it->second);
+    }
+  }
+  const double per_word = 8.0 * plan.peak_states + 16.0 * double(values.size());
+  const double fit = std::floor((kFrontierMemoryLimit - 8.0 * plan.peak_states) / per_word);
   const std::size_t K = primes.size();
   std::size_t per_pass = std::size_t(std::clamp(fit, 1.0, double(K)));
-  if (max_per_pass > 0) per_pass = std::min(per_pass, max_per_pass);
+  if (tuning.max_primes_per_pass > 0) per_pass = std::min(per_pass, tuning.max_primes_per_pass);
   const std::size_t passes = (K + per_pass - 1) / per_pass;
   std::vector<std::uint64_t> out;
   for (std::size_t b = 0; b < passes; ++b) {
     ModPolicy<Unit> pol;
     pol.p.assign(primes.begin() + std::ptrdiff_t(b * per_pass), primes.begin() + std::ptrdiff_t(std::min(K, (b + 1) * per_pass)));
     pol.words = int(pol.p.size());
-    for (const auto& e : a.entries)
+    pol.value_of = &value_of;
+    for (const auto& v : values)
       for (std::uint64_t p : pol.p) {
-        std::uint64_t r = mpz_fdiv_ui(e.value.get_mpz_t(), p);
+        std::uint64_t r = mpz_fdiv_ui(v.get_mpz_t(), p);
         pol.w.push_back(r), pol.wq.push_back(std::uint64_t((u128(r) << 64) / p));
       }
     EngineOptions o = opt;
     if (opt.progress) o.progress = [&](double f) { opt.progress((double(b) + f) / double(passes)); };
-    auto r = FrontierRun<ModPolicy<Unit>>(pol, o).run(steps);
+    auto r = FrontierRun<ModPolicy<Unit>>(pol, o, tuning.count_first).run(steps);
     out.insert(out.end(), r.begin(), r.end());
   }
   return out;
@@ -196,7 +214,7 @@ class FrontierEngine final : public Engine {
   int max_n() const override { return 1 << 20; }
 
   Integer permanent(const SparseMatrix<Integer>& a, const EngineOptions& opt) const override {
-    return frontier_permanent(a, opt, 0);
+    return frontier_permanent(a, opt, {});
   }
 
   Approx<double> permanent(const SparseMatrix<double>& a, const EngineOptions& opt) const override {
@@ -216,15 +234,14 @@ class FrontierEngine final : public Engine {
 
 }  // namespace
 
-Integer frontier_permanent(const SparseMatrix<Integer>& a, const EngineOptions& opt, std::size_t max_primes_per_pass) {
+Integer frontier_permanent(const SparseMatrix<Integer>& a, const EngineOptions& opt, const FrontierTuning& tuning) {
   check_block(a, "frontier", FrontierEngine().max_n());
   if (a.rows == 0) return 1;
   if (has_empty_line(a)) return 0;
   std::vector<std::uint64_t> primes;
   for (double p : choose_primes(permanent_bound(a))) primes.push_back(std::uint64_t(p));
   bool unit = std::all_of(a.entries.begin(), a.entries.end(), [](const auto& e) { return e.value == 1; });
-  return crt_symmetric(unit ? residues<true>(a, primes, opt, max_primes_per_pass)
-                            : residues<false>(a, primes, opt, max_primes_per_pass), primes);
+  return crt_symmetric(unit ? residues<true>(a, primes, opt, tuning) : residues<false>(a, primes, opt, tuning), primes);
 }
 
 std::unique_ptr<Engine> make_frontier() { return std::make_unique<FrontierEngine>(); }

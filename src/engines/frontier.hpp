@@ -101,9 +101,17 @@ std::vector<FrontierStep> frontier_steps(const std::vector<std::vector<std::pair
 
 std::unique_ptr<Engine> make_frontier();
 
-/// The engine's exact count with at most `max_primes_per_pass` primes carried per DP pass
-/// (0: as many as kFrontierMemoryLimit allows, usually all of them in one pass).
+/// Knobs of the exact count that tests use to reach the memory fallbacks on small input.
+struct FrontierTuning {
+  /// Most primes carried per DP pass (0: as many as kFrontierMemoryLimit allows, usually all).
+  std::size_t max_primes_per_pass = 0;
+  /// Size every row's output with a counting merge first (else only rows whose bound on the
+  /// output, with the previous row's states, exceeds a quarter of the memory limit).
+  bool count_first = false;
+};
+
+/// The engine's exact count (what permanent(SparseMatrix<Integer>) returns) with knobs.
 Integer frontier_permanent(const SparseMatrix<Integer>& a, const EngineOptions& opt,
-                           std::size_t max_primes_per_pass);
+                           const FrontierTuning& tuning);
 
 }  // namespace matchcount::engines

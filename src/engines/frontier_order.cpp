@@ -158,10 +158,11 @@ FrontierPlan frontier_profile(const Adj& rows, int n, std::vector<int> order) {
     auto d = double(rows[std::size_t(plan.row_order[std::size_t(k)])].size());
     w += opens[std::size_t(k)] - closes[std::size_t(k)];
     closed += ends[std::size_t(k)];
+    plan.width = std::max(plan.width, w);
+    if (plan.width > kFrontierMaxWidth) continue;  // not runnable: only the width is wanted
     double next = std::min(binomial(w, k + 1 - closed), states * d);
     plan.cost += states * d + next;
     plan.peak_states = std::max(plan.peak_states, states + next);
-    plan.width = std::max(plan.width, w);
     states = next;
   }
   if (plan.width > kFrontierMaxWidth) plan.cost = plan.peak_states = std::numeric_limits<double>::infinity();

@@ -3,14 +3,15 @@
 //
 // For one entry (r, c) of the row, the map from an old key to its new key is increasing on
 // the old keys it accepts (c unused, every closing column used), so the new array is the
-// merge of one sorted stream per entry: no hashing and no buffer beyond the two arrays. A
-// column opening at this row owns the new keys with its bit: its stream needs no merging.
-// Chunks of the new key range are merged in parallel, each new value summing its terms in
-// entry order, so results do not depend on the thread count.
+// merge of one sorted stream per entry: no hashing, no sorting. A column opening at this row
+// owns the new keys with its bit: its stream needs no merging. Chunks of the new key range
+// are merged in parallel, each new value summing its terms in entry order, so results do
+// not depend on the thread count.
 #pragma once
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <memory>
 #include <string>
@@ -30,9 +31,9 @@ using Step = FrontierStep;
 using Move = FrontierMove;
 constexpr Key kNone = ~Key{0};  // larger than every key (keys have at most 63 bits)
 
-/// An uninitialised array that keeps its allocation unless it is far too large or small.
-/// Large ones ask for transparent huge pages: a big row otherwise spends much of its time
-/// in page faults.
+/// An uninitialised array that keeps its allocation for the whole count and grows it
+/// geometrically: fresh pages cost a fault and zeroing each, while capacity never written
+/// costs nothing. Large ones ask for transparent huge pages.
 template <class T>
 struct Buffer {
   struct Free {
@@ -41,9 +42,9 @@ struct Buffer {
   std::unique_ptr<T[], Free> p;
   std::size_t n = 0, cap = 0;
   void resize(std::size_t k) {  // the contents are lost
-    if (k > cap || 2 * k + 1024 < cap) {
+    if (k > cap) {
       p.reset();
-      cap = k + k / 8;
+      cap = std::max(k + k / 4, cap * 2);
       std::size_t bytes = std::max<std::size_t>(cap, 1) * sizeof(T);
       const std::size_t align = bytes >= (std::size_t{8} << 20) ? std::size_t{2} << 20 : 64;
       bytes = (bytes + align - 1) / align * align;
@@ -66,7 +67,8 @@ template <class Policy>
 class FrontierRun {
  public:
   using Word = typename Policy::Word;
-  FrontierRun(const Policy& pol, const EngineOptions& opt) : pol_(pol), opt_(opt), K_(std::size_t(pol.words)) {}
+  FrontierRun(const Policy& pol, const EngineOptions& opt, bool count_first = false)
+      : pol_(pol), opt_(opt), K_(std::size_t(pol.words)), count_first_(count_first) {}
 
   std::vector<Word> run(const std::vector<Step>& steps) {
     keys_.resize(1), vals_.resize(K_);
@@ -177,26 +179,46 @@ class FrontierRun {
         begin[j * M + m] = j == 0 ? 0 : start_of(st, st.moves[m], piv[j - 1]);
         end[j * M + m] = j + 1 == C ? N : start_of(st, st.moves[m], piv[j]);
       }
-    int th = C > 1 ? threads : 1;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(th)
+    const int th = C > 1 ? threads : 1;
+    const double state_bytes = 8.0 * double(K_ + 1);
+    // Chunk j writes from at[j]. Its sources in range bound its output: when those bounds
+    // leave room (a quarter of the limit), one merge fills the bounded slots and the chunks
+    // are then packed; otherwise a counting merge first sizes every chunk exactly.
+    std::vector<std::size_t> at(C + 1);
     for (std::size_t j = 0; j < C; ++j) {
-      std::copy_n(begin.data() + j * M, M, idx.data() + j * M);
-      counts[j + 1] = merge<false>(st, idx.data() + j * M, end.data() + j * M, cur.data() + j * M, act.data() + j * M, 0);
+      at[j + 1] = at[j];
+      for (std::size_t m = 0; m < M; ++m) at[j + 1] += end[j * M + m] - begin[j * M + m];
     }
-    for (std::size_t j = 0; j < C; ++j) counts[j + 1] += counts[j];
-    const double bytes = double(N + counts[C]) * 8.0 * double(K_ + 1);
-    if (bytes > kFrontierMemoryLimit)
-      throw RefusedError("frontier: " + std::to_string(counts[C]) + " live states need " + std::to_string(bytes / double(1ull << 30)) + " GiB");
-    new_keys_.resize(counts[C]);
-    new_vals_.resize(counts[C] * K_);
+    const bool tight = count_first_ || double(N + at[C]) * state_bytes > kFrontierMemoryLimit / 4;
+    if (tight) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(th)
+      for (std::size_t j = 0; j < C; ++j) {
+        std::copy_n(begin.data() + j * M, M, idx.data() + j * M);
+        counts[j + 1] = merge<false>(st, idx.data() + j * M, end.data() + j * M, cur.data() + j * M, act.data() + j * M, 0);
+      }
+      for (std::size_t j = 0; j < C; ++j) at[j + 1] = at[j] + counts[j + 1];
+      const double gib = double(N + at[C]) * state_bytes / double(1ull << 30);
+      if (gib * double(1ull << 30) > kFrontierMemoryLimit)  // the plan's bound should prevent this
+        throw RefusedError("frontier: a row reached " + std::to_string(at[C]) + " live states (" + std::to_string(gib) +
+                           " GiB with the previous row's), over the memory limit");
+    }
+    new_keys_.resize(at[C]);
+    new_vals_.resize(at[C] * K_);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(th)
     for (std::size_t j = 0; j < C; ++j) {
       std::copy_n(begin.data() + j * M, M, idx.data() + j * M);
-      merge<true>(st, idx.data() + j * M, end.data() + j * M, cur.data() + j * M, act.data() + j * M, counts[j]);
+      counts[j + 1] = merge<true>(st, idx.data() + j * M, end.data() + j * M, cur.data() + j * M, act.data() + j * M, at[j]);
       if (pol_.abs_word >= 0)
-        for (std::size_t i = counts[j]; i < counts[j + 1]; ++i)
+        for (std::size_t i = at[j]; i < at[j] + counts[j + 1]; ++i)
           chunk_max[j] = std::max(chunk_max[j], double(new_vals_[i * K_ + std::size_t(pol_.abs_word)]));
     }
+    std::size_t total = 0;
+    for (std::size_t j = 0; j < C; total += counts[++j])
+      if (at[j] != total) {
+        std::memmove(&new_keys_[total], &new_keys_[at[j]], counts[j + 1] * sizeof(Key));
+        std::memmove(&new_vals_[total * K_], &new_vals_[at[j] * K_], counts[j + 1] * K_ * sizeof(Word));
+      }
+    new_keys_.n = total, new_vals_.n = total * K_;
     row_max_.push_back(*std::max_element(chunk_max.begin(), chunk_max.end()));
     std::swap(keys_, new_keys_);
     std::swap(vals_, new_vals_);
@@ -205,6 +227,7 @@ class FrontierRun {
   const Policy& pol_;
   const EngineOptions& opt_;
   std::size_t K_;
+  bool count_first_;
   std::vector<double> row_max_;
   Buffer<Key> keys_, new_keys_;
   Buffer<Word> vals_, new_vals_;

@@ -1,10 +1,17 @@
 // The engine registry and the default choice of engine for a block.
+#include <omp.h>
+
+#include <cmath>
+
 #include "common.hpp"
+#include "frontier.hpp"
 #include "matchcount/gpu.hpp"
 
 namespace matchcount {
 
-std::vector<std::string> engine_names() { return {"ryser", "sparyser", "skipper", "brute", "gpu-ryser"}; }
+std::vector<std::string> engine_names() {
+  return {"ryser", "sparyser", "skipper", "brute", "gpu-ryser", "frontier"};
+}
 
 bool gpu_available() {
   static const bool available = !gpu_devices().empty();
@@ -17,7 +24,9 @@ std::unique_ptr<Engine> make_engine(std::string_view name) {
   if (name == "skipper") return engines::make_skipper();
   if (name == "brute") return engines::make_brute();
   if (name == "gpu-ryser") return engines::make_gpu_ryser();
-  throw UsageError("unknown engine '" + std::string(name) + "' (choose ryser, sparyser, skipper, brute or gpu-ryser)");
+  if (name == "frontier") return engines::make_frontier();
+  throw UsageError("unknown engine '" + std::string(name) +
+                   "' (choose ryser, sparyser, skipper, brute, gpu-ryser or frontier)");
 }
 
 // Measured on the 2-core AVX2 machine (exact 0-1, one thread, core-seconds), n = 30:
@@ -40,5 +49,45 @@ std::string choose_engine(int n, std::size_t nnz, NumberKind kind, DevicePolicy 
   if (n <= 16) return "ryser";
   return double(nnz) < 5.0 * n ? "skipper" : "ryser";
 }
+
+namespace {
+
+// Seconds per unit of predicted work, measured (docs/benchmarks.md): CPU Ryser 2.6e-10
+// core-seconds per row-step (1.3e-10 per n 2^n); GPU Ryser 2 FP64 operations per row-step at
+// about 70% of 17e12 per second plus about 20 ms per block (context, launch, copies); the
+// frontier DP about 1e-9 s per unit of FrontierPlan::cost on one core.
+constexpr double kCpuRyserStep = 2.6e-10, kGpuRyserStep = 2.0 / (0.7 * 17e12), kGpuOverhead = 0.02;
+constexpr double kFrontierUnit = 1e-9;
+
+template <class T>
+EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int threads) {
+  const int n = a.rows;
+  EnginePlan best;
+  best.engine = choose_engine(n, a.nnz(), number_kind<T>(), device);
+  const double steps = std::ldexp(static_cast<double>(n), std::max(n - 1, 0));
+  const int cores = threads > 0 ? threads : omp_get_max_threads();
+  best.predicted_seconds = best.engine == "gpu-ryser" ? steps * kGpuRyserStep + kGpuOverhead
+                                                      : steps * kCpuRyserStep / cores;
+  best.work = best.predicted_seconds * cores / kCpuRyserStep;
+  if (n <= 16) return best;  // Ryser takes microseconds; not worth planning an order
+  const engines::FrontierPlan fp = engines::plan_frontier(engines::pattern_of(a), n);
+  best.frontier_width = fp.width;
+  const int words = std::is_same_v<T, Integer> ? 4 : std::is_same_v<T, Complex> ? 3 : 2;
+  if (fp.width > engines::kFrontierMaxWidth || engines::frontier_bytes(fp, words) > engines::kFrontierMemoryLimit)
+    return best;
+  const double frontier_seconds = fp.cost * kFrontierUnit;
+  if (frontier_seconds < best.predicted_seconds) {
+    best.engine = "frontier";
+    best.predicted_seconds = frontier_seconds;
+  }
+  best.work = best.predicted_seconds * cores / kCpuRyserStep;
+  return best;
+}
+
+}  // namespace
+
+EnginePlan plan_engine(const SparseMatrix<Integer>& a, DevicePolicy d, int t) { return plan_engine_impl(a, d, t); }
+EnginePlan plan_engine(const SparseMatrix<double>& a, DevicePolicy d, int t) { return plan_engine_impl(a, d, t); }
+EnginePlan plan_engine(const SparseMatrix<Complex>& a, DevicePolicy d, int t) { return plan_engine_impl(a, d, t); }
 
 }  // namespace matchcount

@@ -105,8 +105,13 @@ class PlanBuilder {
       return k;
     }
     Branch<T> br;
-    const bool may_branch = r.rest.rows >= options_.reduce.branch_min_size &&
-                            plan.leaves.size() + open_branches_ < options_.reduce.max_leaves;
+    bool may_branch = r.rest.rows >= options_.reduce.branch_min_size &&
+                      plan.leaves.size() + open_branches_ < options_.reduce.max_leaves;
+    // Branching multiplies blocks; a block of small frontier width is cheaper whole. Checked
+    // where branching would start (not at every node of a branching tree: planning costs).
+    if (may_branch && open_branches_ == 0 && (options_.engine.empty() || options_.engine == "frontier") &&
+        plan_engine(r.rest, options_.device, options_.threads).engine == "frontier")
+      may_branch = false;
     if (may_branch && branch_on_sparse_line(r.rest, options_.reduce.branch_max_degree, br)) {
       ++report_.reduce.branches;
       ++open_branches_;
@@ -143,6 +148,21 @@ double predicted_work(const SparseMatrix<auto>& leaf) {
   return std::ldexp(static_cast<double>(leaf.rows) + 1.0, std::max(leaf.rows - 1, 0));
 }
 
+// The engine and predicted work (in CPU Ryser row-steps) of every leaf.
+template <class T>
+std::vector<EnginePlan> plan_leaves(const detail::Plan<T>& plan, const CountOptions& options) {
+  std::vector<EnginePlan> out;
+  for (const auto& leaf : plan.leaves) {
+    if (options.engine.empty()) {
+      out.push_back(plan_engine(leaf, options.device, options.threads));
+      out.back().work = std::max(out.back().work, 1.0);
+    } else {
+      out.push_back({options.engine, 0.0, predicted_work(leaf), -1});
+    }
+  }
+  return out;
+}
+
 template <class T>
 typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOptions& options,
                                         CountReport& report) {
@@ -160,21 +180,20 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
   // Engines count the leaves, the largest first so that progress reflects the real work.
   const auto t0 = Clock::now();
   double total_work = 0, done_work = 0;
-  for (const auto& leaf : plan.leaves) total_work += predicted_work(leaf);
+  const std::vector<EnginePlan> plans = plan_leaves(plan, options);
+  for (const auto& p : plans) total_work += p.work;
   if (total_work > options.max_work) {
     int largest = 0;
     for (const auto& leaf : plan.leaves) largest = std::max(largest, leaf.rows);
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%zu block(s) up to %dx%d remain after preprocessing: about %.3g Ryser steps, "
+    std::snprintf(buf, sizeof buf, "%zu block(s) up to %dx%d remain after preprocessing: the work of about %.3g Ryser steps, "
                   "more than the limit of %.3g", plan.leaves.size(), largest, largest, total_work, options.max_work);
     throw RefusedError(buf);
   }
   std::vector<E> leaf_value(plan.leaves.size());
   for (std::size_t i = 0; i < plan.leaves.size(); ++i) {
     const auto& leaf = plan.leaves[i];
-    const std::string name = options.engine.empty()
-        ? choose_engine(leaf.rows, leaf.nnz(), number_kind<T>(), options.device)
-        : options.engine;
+    const std::string& name = plans[i].engine;
     const auto engine = make_engine(name);
     if (leaf.rows > engine->max_n())
       throw RefusedError("a block of size " + std::to_string(leaf.rows) + " remains after preprocessing; engine '" +
@@ -184,13 +203,13 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
     eo.specialise = options.specialise;
     EngineStats stats;
     eo.stats = &stats;
-    const double work = predicted_work(leaf);
+    const double work = plans[i].work;
     if (options.progress)
       eo.progress = [&, work](double f) { options.progress((done_work + f * work) / total_work); };
     const auto t1 = Clock::now();
     if constexpr (std::is_same_v<T, Integer>) leaf_value[i] = engine->permanent(leaf, eo);
     else leaf_value[i] = engine->permanent(leaf, eo);
-    report.engine_runs.push_back({leaf.rows, leaf.nnz(), name, seconds_since(t1), stats});
+    report.engine_runs.push_back({leaf.rows, leaf.nnz(), name, seconds_since(t1), stats, plans[i].predicted_seconds});
     if (!stats.note.empty()) report.notes.push_back(name + ": " + stats.note);
     done_work += work;
   }

@@ -44,6 +44,7 @@ struct RunGroup {
   int count = 0;
   std::size_t nnz = 0;
   double seconds = 0.0;
+  double predicted_seconds = 0.0;
   double compile_seconds = 0.0;
   std::string device, kernel;
 };
@@ -54,6 +55,7 @@ std::map<std::tuple<std::string, int>, RunGroup> group_runs(const CountReport& r
     ++g.count;
     g.nnz += run.nnz;
     g.seconds += run.seconds;
+    g.predicted_seconds += run.predicted_seconds;
     g.compile_seconds += run.stats.compile_seconds;
     g.device = run.stats.device;
     if (!run.stats.kernel.empty()) g.kernel = run.stats.kernel;
@@ -82,7 +84,7 @@ std::string report_json(const CountReport& r, const ReadResult& in, const RunInf
   for (const auto& [key, g] : group_runs(r)) {
     o << (first ? "" : ",") << "{\"engine\":" << json_quote(std::get<0>(key)) << ",\"n\":" << std::get<1>(key)
       << ",\"count\":" << g.count << ",\"nnz\":" << g.nnz << ",\"seconds\":" << number(g.seconds)
-      << ",\"device\":" << json_quote(g.device);
+      << ",\"predicted_seconds\":" << number(g.predicted_seconds) << ",\"device\":" << json_quote(g.device);
     if (!g.kernel.empty())
       o << ",\"kernel\":" << json_quote(g.kernel) << ",\"compile_seconds\":" << number(g.compile_seconds);
     o << "}";

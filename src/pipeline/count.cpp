@@ -307,6 +307,9 @@ CountReport count_permanent(const AnyMatrix& input, const CountOptions& options)
           report.notes.push_back("every row is a multiple of a row of small integers: counted exactly, then scaled");
         } else {
           const auto v = count_typed(m, options, report);
+          if (!std::isfinite(std::abs(v.value)))
+            throw RefusedError("the permanent is beyond the range of double precision (about 1e308); "
+                               "--exact counts it exactly");
           report.value.value = v.value;
           report.value.abs_error = v.abs_error;
         }

@@ -93,57 +93,49 @@ class GpuRyserEngine final : public Engine {
   int max_n() const override { return 63; }
 
   Integer permanent(const SparseMatrix<Integer>& a, const EngineOptions& opt) const override {
-    check_block(a, name(), max_n());
-    if (a.rows < kGpuMinN || has_empty_line(a)) return cpu_->permanent(a, opt);
-    try {
-      return exact(a, opt);
-    } catch (const GpuError& e) {
-      warn(e, opt);
-      return cpu_->permanent(a, opt);
-    }
+    return guarded(a, opt, [&] { return exact(a, opt); });
   }
-
   Approx<double> permanent(const SparseMatrix<double>& a, const EngineOptions& opt) const override {
-    check_block(a, name(), max_n());
-    if (a.rows < kGpuMinN || has_empty_line(a)) return cpu_->permanent(a, opt);
-    try {
-      SparseMatrix<double> b = a;
-      const long shift = normalise_rows(b);
-      gpu::WalkJob job = base_job(b, opt, gpu::WalkKind::Real);
-      nw_columns(b, 1, [](double v, int) { return v; }, job);
-      const auto r = run(job, opt);
-      const long e = job.q + shift + 1 - b.rows;
-      const double sign = (b.rows - 1) % 2 ? -1.0 : 1.0;
-      return {sign * scaled(sum_fixed(r, 0), e),
-              error_factor(b, job.k) * std::ldexp(sum_doubles(r, kLimbs), static_cast<int>(shift + 1 - b.rows))};
-    } catch (const GpuError& e) {
-      warn(e, opt);
-      return cpu_->permanent(a, opt);
-    }
+    return guarded(a, opt, [&] { return floating(a, opt); });
   }
-
   Approx<Complex> permanent(const SparseMatrix<Complex>& a, const EngineOptions& opt) const override {
-    check_block(a, name(), max_n());
-    if (a.rows < kGpuMinN || has_empty_line(a)) return cpu_->permanent(a, opt);
-    try {
-      SparseMatrix<Complex> b = a;
-      const long shift = normalise_rows(b);
-      gpu::WalkJob job = base_job(b, opt, gpu::WalkKind::Complex);
-      nw_columns(b, 2, [](const Complex& v, int w) { return w ? v.imag() : v.real(); }, job);
-      const auto r = run(job, opt);
-      const long e = job.q + shift + 1 - b.rows;
-      const double sign = (b.rows - 1) % 2 ? -1.0 : 1.0;
-      Complex v(scaled(sum_fixed(r, 0), e), scaled(sum_fixed(r, kLimbs), e));
-      return {sign * v, 2 * error_factor(b, job.k) *
-                            std::ldexp(sum_doubles(r, 2 * kLimbs), static_cast<int>(shift + 1 - b.rows))};
-    } catch (const GpuError& e) {
-      warn(e, opt);
-      return cpu_->permanent(a, opt);
-    }
+    return guarded(a, opt, [&] { return floating(a, opt); });
   }
 
  private:
   std::unique_ptr<Engine> cpu_ = make_ryser();
+
+  /// Small blocks, and any block whose GPU run fails, go to the CPU engine.
+  template <class T, class Run>
+  auto guarded(const SparseMatrix<T>& a, const EngineOptions& opt, Run run_gpu) const -> decltype(run_gpu()) {
+    check_block(a, name(), max_n());
+    if (a.rows < kGpuMinN || has_empty_line(a)) return cpu_->permanent(a, opt);
+    try {
+      return run_gpu();
+    } catch (const GpuError& e) {
+      warn(e, opt);
+      return cpu_->permanent(a, opt);
+    }
+  }
+
+  /// Real and complex walks: rows scaled by powers of two, exact fixed-point sums.
+  template <class T>
+  static Approx<T> floating(const SparseMatrix<T>& a, const EngineOptions& opt) {
+    constexpr bool cplx = std::is_same_v<T, Complex>;
+    constexpr int W = cplx ? 2 : 1;
+    SparseMatrix<T> b = a;
+    const long shift = normalise_rows(b);
+    gpu::WalkJob job = base_job(b, opt, cplx ? gpu::WalkKind::Complex : gpu::WalkKind::Real);
+    nw_columns(b, W, [](const T& v, int w) { return w ? std::imag(v) : std::real(v); }, job);
+    const auto r = run(job, opt);
+    const long e = job.q + shift + 1 - b.rows;
+    const double sign = (b.rows - 1) % 2 ? -1.0 : 1.0;
+    T v;
+    if constexpr (cplx) v = Complex(scaled(sum_fixed(r, 0), e), scaled(sum_fixed(r, kLimbs), e));
+    else v = scaled(sum_fixed(r, 0), e);
+    const double abs_sum = std::ldexp(sum_doubles(r, W * kLimbs), static_cast<int>(shift + 1 - b.rows));
+    return {sign * v, W * error_factor(b, job.k) * abs_sum};
+  }
 
   /// A real failure is reported on stderr; with no device at all the block quietly goes to
   /// the CPU engine (the stats say so), as on every machine without a GPU.

@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
   bool no_jit = false;
   int threads = 0;
   bool no_preprocess = false, exact = false, sum_duplicates = false, verbose = false, json = false,
-       progress = false;
+       progress = false, explain = false;
   CountOptions count;
 
   app.add_option("FILE", file, "graph or matrix file, - for standard input")->required();
@@ -139,6 +139,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("-v,--verbose", verbose, "describe the input, each stage and the engines on stderr");
   app.add_flag("--json", json, "print one JSON object (value, exactness, blocks, engines, times) instead of the value");
+  app.add_flag("--explain", explain, "print the plan (blocks, widths, engines, predicted times) and count nothing");
   app.add_flag("--progress", progress, "show progress on stderr even when it is not a terminal");
   app.set_version_flag("--version", version_text());
 
@@ -180,8 +181,14 @@ int main(int argc, char** argv) {
                                            : "--device gpu: matchcount was built without CUDA");
     Progress bar(progress || isatty(STDERR_FILENO));
     count.progress = [&bar](double f) { bar.update(f); };
+    count.explain = explain;
     const CountReport report = count_permanent(input.matrix, count);
     bar.finish();
+    if (report.explained) {
+      if (json) std::cout << report_json(report, input, info) << std::endl;
+      else std::cout << report_plan(report, input, info);
+      return 0;
+    }
 
     if (verbose) std::cerr << report_text(report, input, info);
     if (json) std::cout << report_json(report, input, info) << std::endl;

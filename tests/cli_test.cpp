@@ -154,3 +154,16 @@ TEST(Cli, DeviceChoice) {
     EXPECT_EQ(forced.err, "");
   }
 }
+
+TEST(Cli, ExplainPrintsThePlanAndCountsNothing) {
+  const std::string grid = " --as graph " + source("datasets/grid8x8.edges");
+  const auto r = run_matchcount("--explain" + grid);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* part : {"plan for", "block(s) of size", "predicted", "not run"})
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << " in " << r.out;
+  EXPECT_EQ(r.out.find("12988816"), std::string::npos);
+  const auto j = run_matchcount("--explain --json" + grid);
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  EXPECT_NE(j.out.find("\"value\":null"), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"predicted_seconds\""), std::string::npos) << j.out;
+}

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "matchcount/engine.hpp"
+#include "matchcount/generate.hpp"
 #include "matchcount/error.hpp"
 #include "test_support.hpp"
 
@@ -231,4 +232,30 @@ TEST(EngineProgress, ReportsFractions) {
 }
 
 }  // namespace
+}  // namespace matchcount
+
+namespace matchcount {
+
+TEST(EnginePlanner, PicksByPredictedTime) {
+  // A 12 x 12 grid's biadjacency block (n = 72) has frontier width about 12: the frontier DP.
+  const auto grid = grid_graph(12, 12);
+  SparseMatrix<Integer> g;
+  g.rows = g.cols = 72;
+  for (const auto& [u, v] : grid.edges) {
+    // Colours alternate along a row of even length: u / 2 numbers each colour class.
+    const int black = (u / 12 + u % 12) % 2 == 0 ? u : v, white = black == u ? v : u;
+    g.entries.push_back({black / 2, white / 2, Integer(1)});
+  }
+  g.normalize();
+  const EnginePlan pg = plan_engine(g, DevicePolicy::Cpu, 2);
+  EXPECT_EQ(pg.engine, "frontier");
+  EXPECT_GE(pg.frontier_width, 6);
+  EXPECT_LE(pg.frontier_width, 14);
+  // A dense block has width n - 1: Ryser.
+  const auto dense = from_dense(20, [](int i, int j) { return (i * 7 + j * 3) % 5 != 0 ? 1 : 0; });
+  EXPECT_EQ(plan_engine(dense, DevicePolicy::Cpu, 2).engine, "ryser");
+  // Small blocks are not planned.
+  EXPECT_EQ(plan_engine(from_dense(8, [](int, int) { return 1; }), DevicePolicy::Cpu, 2).frontier_width, -1);
+}
+
 }  // namespace matchcount

@@ -29,6 +29,9 @@ struct CountOptions {
   /// Refuse (RefusedError) instead of running engines whose predicted work, in units of one
   /// Ryser step n * 2^(n-1) summed over blocks, exceeds this.
   double max_work = std::numeric_limits<double>::infinity();
+  /// Preprocess and plan, but run no engine: engine_runs hold the plan (seconds 0) and the
+  /// value is not computed (CountReport::explained).
+  bool explain = false;
   /// Fraction of the predicted engine work done so far (0..1); may be empty.
   std::function<void(double)> progress;
 };
@@ -43,6 +46,8 @@ struct BlockRun {
   EngineStats stats;
   /// The planner's prediction of `seconds` (0 when the engine was forced).
   double predicted_seconds = 0.0;
+  /// Largest frontier of the best row order the planner found (-1: not planned).
+  int frontier_width = -1;
 };
 
 struct CountReport {
@@ -59,6 +64,8 @@ struct CountReport {
   std::vector<BlockRun> engine_runs;
   /// Seconds per stage: "matching", "decompose", "reduce", "engines", "total".
   std::vector<std::pair<std::string, double>> stage_seconds;
+  /// True when CountOptions::explain stopped the count after planning (value unset).
+  bool explained = false;
   /// Human-readable remarks (why the count is 0, what was refused, ...).
   std::vector<std::string> notes;
 };

@@ -19,6 +19,8 @@ struct RunInfo {
 std::string report_json(const CountReport& report, const ReadResult& input, const RunInfo& info);
 /// Several "matchcount: ..." lines for stderr.
 std::string report_text(const CountReport& report, const ReadResult& input, const RunInfo& info);
+/// The plan of a CountOptions::explain run: blocks per engine, sizes, widths, predicted times.
+std::string report_plan(const CountReport& report, const ReadResult& input, const RunInfo& info);
 
 /// Escapes a string for JSON.
 std::string json_quote(const std::string& s);

@@ -190,6 +190,13 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
                   "more than the limit of %.3g", plan.leaves.size(), largest, largest, total_work, options.max_work);
     throw RefusedError(buf);
   }
+  if (options.explain) {
+    for (std::size_t i = 0; i < plan.leaves.size(); ++i)
+      report.engine_runs.push_back({plan.leaves[i].rows, plan.leaves[i].nnz(), plans[i].engine, 0.0, {},
+                                    plans[i].predicted_seconds, plans[i].frontier_width});
+    report.explained = true;
+    return lift(T(0));
+  }
   std::vector<E> leaf_value(plan.leaves.size());
   for (std::size_t i = 0; i < plan.leaves.size(); ++i) {
     const auto& leaf = plan.leaves[i];
@@ -209,7 +216,8 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
     const auto t1 = Clock::now();
     if constexpr (std::is_same_v<T, Integer>) leaf_value[i] = engine->permanent(leaf, eo);
     else leaf_value[i] = engine->permanent(leaf, eo);
-    report.engine_runs.push_back({leaf.rows, leaf.nnz(), name, seconds_since(t1), stats, plans[i].predicted_seconds});
+    report.engine_runs.push_back(
+        {leaf.rows, leaf.nnz(), name, seconds_since(t1), stats, plans[i].predicted_seconds, plans[i].frontier_width});
     if (!stats.note.empty()) report.notes.push_back(name + ": " + stats.note);
     done_work += work;
   }

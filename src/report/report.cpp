@@ -46,6 +46,7 @@ struct RunGroup {
   double seconds = 0.0;
   double predicted_seconds = 0.0;
   double compile_seconds = 0.0;
+  int width = -1;
   std::string device, kernel;
 };
 std::map<std::tuple<std::string, int>, RunGroup> group_runs(const CountReport& r) {
@@ -56,6 +57,7 @@ std::map<std::tuple<std::string, int>, RunGroup> group_runs(const CountReport& r
     g.nnz += run.nnz;
     g.seconds += run.seconds;
     g.predicted_seconds += run.predicted_seconds;
+    g.width = std::max(g.width, run.frontier_width);
     g.compile_seconds += run.stats.compile_seconds;
     g.device = run.stats.device;
     if (!run.stats.kernel.empty()) g.kernel = run.stats.kernel;
@@ -69,7 +71,8 @@ std::string report_json(const CountReport& r, const ReadResult& in, const RunInf
   std::ostringstream o;
   o << "{\"file\":" << json_quote(info.file) << ",\"format\":" << json_quote(in.format)
     << ",\"number_kind\":" << json_quote(to_string(kind_of(in.matrix))) << ",\"rows\":" << r.rows
-    << ",\"cols\":" << r.cols << ",\"nnz\":" << r.nnz << ",\"value\":" << json_quote(r.value.to_string())
+    << ",\"cols\":" << r.cols << ",\"nnz\":" << r.nnz << ",\"value\":" << (r.explained ? std::string("null") : json_quote(r.value.to_string()))
+    << ",\"explained\":" << (r.explained ? "true" : "false")
     << ",\"exact\":" << (r.value.exact() ? "true" : "false");
   if (!r.value.exact())
     o << ",\"abs_error\":" << number(r.value.abs_error) << ",\"rel_error\":" << number(r.value.rel_error());
@@ -133,6 +136,25 @@ std::string report_text(const CountReport& r, const ReadResult& in, const RunInf
   else
     o << "matchcount: the value is approximate (double precision); estimated absolute error "
       << number(r.value.abs_error) << ", relative " << number(r.value.rel_error()) << "\n";
+  return o.str();
+}
+
+std::string report_plan(const CountReport& r, const ReadResult& in, const RunInfo& info) {
+  std::ostringstream o;
+  o << "plan for " << info.file << ": " << in.format << ", " << to_string(kind_of(in.matrix)) << " " << r.rows
+    << "x" << r.cols << ", " << r.nnz << " entries\n";
+  for (const auto& note : r.notes) o << "note: " << note << "\n";
+  o << "Dulmage-Mendelsohn: " << r.dm_blocks << " block(s); Forbert-Marx: " << r.reduce.branches << " branches, "
+    << r.engine_runs.size() << " block(s) left for engines\n";
+  double total = 0;
+  for (const auto& [key, g] : group_runs(r)) {
+    o << "  " << std::get<0>(key) << ": " << g.count << " block(s) of size " << std::get<1>(key) << ", "
+      << g.nnz << " entries";
+    if (g.width >= 0) o << ", frontier width " << g.width;
+    o << ", predicted " << number(g.predicted_seconds) << " s\n";
+    total += g.predicted_seconds;
+  }
+  o << "predicted engine time " << number(total) << " s (not run: --explain)\n";
   return o.str();
 }
 

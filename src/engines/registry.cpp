@@ -72,10 +72,14 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
   if (n <= 16) return best;  // Ryser takes microseconds; not worth planning an order
   const engines::FrontierPlan fp = engines::plan_frontier(engines::pattern_of(a), n);
   best.frontier_width = fp.width;
-  const int words = std::is_same_v<T, Integer> ? 4 : std::is_same_v<T, Complex> ? 3 : 2;
+  // Exact counts split their primes over passes when the tables would not fit (one prime a
+  // pass at least); floats need their value and bound words at once.
+  const bool exact = std::is_same_v<T, Integer>;
+  const int words = exact ? 1 : std::is_same_v<T, Complex> ? 3 : 2;
   if (fp.width > engines::kFrontierMaxWidth || engines::frontier_bytes(fp, words) > engines::kFrontierMemoryLimit)
     return best;
-  const double frontier_seconds = fp.cost * kFrontierUnit;
+  const double passes = exact ? std::max(1.0, std::ceil(engines::frontier_bytes(fp, 4) / engines::kFrontierMemoryLimit)) : 1.0;
+  const double frontier_seconds = fp.cost * kFrontierUnit * passes;
   if (frontier_seconds < best.predicted_seconds) {
     best.engine = "frontier";
     best.predicted_seconds = frontier_seconds;

@@ -210,11 +210,17 @@ struct ComplexNum {
   }
 };
 
-/// Integer entries with small row sums: y stays an exact integer in a double; products of a
-/// group of rows (fold mask: kFold, or WalkArgs.fold_mask when kFold is 0) are exact in FP64
-/// and below 2^49, then multiplied modulo NP primes.
-template <int R, int NP, u64 kFold = 0>
+/// Number of set bits, at compile time.
+__host__ __device__ constexpr int bit_count(u64 m) { return m ? 1 + bit_count(m & (m - 1)) : 0; }
+
+/// Integer entries with small row sums: y stays an exact integer in a double; the products of
+/// the row groups of kFold (bit i set = a group ends at row i; the last row always ends one)
+/// are exact in FP64 and below 2^49, and are multiplied modulo each of NP primes in a tree
+/// (depth log2 of the group count instead of a chain).
+template <int R, int NP, u64 kFold>
 struct ModSharedNum {
+  static constexpr u64 kMask = kFold | (1ULL << (R - 1));
+  static constexpr int G = bit_count(kMask & (R >= 64 ? ~0ULL : (1ULL << R) - 1));
   static constexpr int W = 1;
   static constexpr int words = NP;
   struct Y { double v[R]; };
@@ -225,22 +231,28 @@ struct ModSharedNum {
     y.v[i] = __fma_rn(dir, a, y.v[i]);
   }
   static __device__ __forceinline__ void term(const Y& y, Acc& a, const WalkArgs& A, bool neg) {
-    const u64 mask = kFold ? kFold : A.fold_mask;
-    double r[NP];
+    double gp[G];
     double p = 1.0;
-    bool first = true;
+    int g = 0;
 #pragma unroll
     for (int i = 0; i < R; ++i) {
       p *= y.v[i];
-      if (i == R - 1 || ((mask >> i) & 1)) {
-#pragma unroll
-        for (int k = 0; k < NP; ++k) r[k] = first ? p : modmul(r[k], p, A.prime[k], A.pinv[k]);
-        first = false;
+      if ((kMask >> i) & 1) {
+        gp[g++] = p;
         p = 1.0;
       }
     }
 #pragma unroll
-    for (int k = 0; k < NP; ++k) a.s[k] = modreduce(neg ? a.s[k] - r[k] : a.s[k] + r[k], A.prime[k], A.pinv[k]);
+    for (int k = 0; k < NP; ++k) {
+      double t[G];
+#pragma unroll
+      for (int j = 0; j < G; ++j) t[j] = gp[j];
+#pragma unroll
+      for (int w = 1; w < G; w *= 2)
+#pragma unroll
+        for (int c = 0; c + w < G; c += 2 * w) t[c] = modmul(t[c], t[c + w], A.prime[k], A.pinv[k]);
+      a.s[k] = modreduce(neg ? a.s[k] - t[0] : a.s[k] + t[0], A.prime[k], A.pinv[k]);
+    }
   }
   static __device__ __forceinline__ void start_chunk(Acc&) {}
   static __device__ __forceinline__ void end_chunk(Acc&, const WalkArgs&) {}

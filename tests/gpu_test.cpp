@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "matchcount/engine.hpp"
+#include "matchcount/generate.hpp"
 #include "matchcount/gpu.hpp"
 #include "test_support.hpp"
 
@@ -61,6 +62,24 @@ TEST(GpuRyser, IntegersAgreeWithCpuExactly) {
   for (int i = 2; i <= 30; ++i) f30 *= i;
   EXPECT_EQ(gpu->permanent(ones, gpu_options(true)), f30);
   EXPECT_EQ(gpu->permanent(ones, gpu_options(false)), f30);
+}
+
+// Sparse blocks of n >= 20 get kernels with their columns baked in and Gray steps unrolled
+// in groups of 16, and sparse 0-1 ones skip the modular products of zero terms.
+TEST(GpuRyser, SparseBakedKernelsAgreeWithCpu) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(57);
+  auto gpu = make_engine("gpu-ryser"), cpu = make_engine("ryser");
+  for (int n : {20, 21, 23, 26})
+    for (double density : {0.12, 0.2, 0.3}) {
+      auto z = test::random_integer(rng, n, density, 1, 1);
+      EXPECT_EQ(gpu->permanent(z, gpu_options(true)), cpu->permanent(z, {})) << "0-1 n=" << n;
+      auto w = test::random_integer(rng, n, density, -3, 3);
+      EXPECT_EQ(gpu->permanent(w, gpu_options(true)), cpu->permanent(w, {})) << "integer n=" << n;
+      auto r = test::random_real(rng, n, density, -1.0, 1.0);
+      const auto g = gpu->permanent(r, gpu_options(true)), c = cpu->permanent(r, {});
+      EXPECT_TRUE(close(g.value, c.value, 1e-12 * std::abs(c.value) + g.abs_error + c.abs_error)) << "real n=" << n;
+    }
 }
 
 TEST(GpuRyser, RealsAgreeWithCpu) {
@@ -151,4 +170,34 @@ TEST(GpuDevices, ListIsConsistent) {
     EXPECT_FALSE(d.name.empty());
     EXPECT_GT(d.multiprocessors, 0);
   }
+}
+
+// Host-side estimate behind the zero-term skip (no GPU needed).
+TEST(GpuWalkPlan, WarpNonzeroFraction) {
+  // Doubled Nijenhuis-Wilf columns of a 0-1 matrix: a2 = 2 A(:, j), x0 = 2 A(:, n-1) - row sums.
+  auto job_of = [](const SparseMatrix<Integer>& a) {
+    gpu::WalkJob job;
+    job.n = a.rows;
+    job.a2.assign(static_cast<std::size_t>(a.rows - 1) * a.rows, 0.0);
+    job.x0.assign(static_cast<std::size_t>(a.rows), 0.0);
+    for (const auto& e : a.entries) {
+      job.x0[static_cast<std::size_t>(e.row)] -= 1;
+      if (e.col == a.rows - 1) job.x0[static_cast<std::size_t>(e.row)] += 2;
+      else job.a2[static_cast<std::size_t>(e.col) * a.rows + e.row] = 2;
+    }
+    return job;
+  };
+  // All-ones of odd order: every y_i is odd, no term is ever zero.
+  EXPECT_EQ(gpu::warp_nonzero_fraction(job_of(complete_bipartite(21))), 1.0);
+  // I + P (a cycle cover matrix), n = 40: each y_i is 0 with probability 1/2, so a nonzero
+  // term is about a 2^-40 event; the estimate stays small (it never claims exactly 0).
+  SparseMatrix<Integer> c{40, 40, {}};
+  for (int i = 0; i < 40; ++i) {
+    c.entries.push_back({i, i, 1});
+    c.entries.push_back({i, (i + 1) % 40, 1});
+  }
+  c.normalize();
+  const double f = gpu::warp_nonzero_fraction(job_of(c));
+  EXPECT_GT(f, 0.0);
+  EXPECT_LT(f, 0.01);
 }

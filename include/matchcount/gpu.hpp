@@ -80,6 +80,10 @@ struct WalkResult {
 
 /// The chunk exponent used for a walk over m Gray columns.
 int chunk_log2(int m);
+/// For integer walks (W = 1): the estimated fraction of warps (32 random Gray subsets) in
+/// which some term is nonzero, from 4096 sampled subsets. Kernels skip the modular products
+/// of zero terms when this is small (0-1 matrices of low density: most y_i sets hold a 0).
+double warp_nonzero_fraction(const WalkJob& job);
 /// Runs the walk on the GPU; throws GpuError on any CUDA failure.
 WalkResult run_walk(const WalkJob& job);
 

@@ -86,12 +86,12 @@ bool bake_columns(const WalkJob& job) {
     if (std::string(c) == "shared") return false;
   }
   std::size_t nonzero = 0;
-  for (double v : job.a2) {
-    if (v != std::trunc(v) || std::fabs(v) > 0x1p20) return false;
-    nonzero += v != 0.0;
-  }
-  return job.kind != WalkKind::Complex && double(nonzero) <= 0.25 * double(job.a2.size());
+  for (double v : job.a2) nonzero += v != 0.0;
+  return job.kind != WalkKind::Complex && double(nonzero) <= 0.3 * double(job.a2.size());
 }
+
+/// Warp fraction with a nonzero term below which exact kernels skip zero terms.
+constexpr double kSkipZeroBelow = 0.3;
 
 struct Source {
   std::string text;
@@ -123,7 +123,7 @@ Source source_for(const WalkJob& job) {
   std::string cols = "mcgpu::SharedColumns<" + std::to_string(R) + ">";
   if (!out.shared) {
     cols = "BakedColumns";
-    s << "struct BakedColumns {\n  template <class Num>\n"
+    s << "struct BakedColumns {\n  static constexpr bool kUnrolled = true;\n  template <class Num>\n"
       << "  static __device__ __forceinline__ void add(typename Num::Y& y, int col, double dir, const double*,"
       << " const mcgpu::WalkArgs& A) {\n    switch (col) {\n";
     for (int j = 0; j < m; ++j) {
@@ -147,7 +147,10 @@ Source source_for(const WalkJob& job) {
     case WalkKind::ModPrime: num = "mcgpu::ModPrimeNum<" + r + ">"; break;
     case WalkKind::ModShared: {
       const unsigned long long mask = job.fold_mask | (1ULL << (R - 1));
-      num = "mcgpu::ModSharedNum<" + r + ", " + std::to_string(job.primes.size()) + ", " + std::to_string(mask) + "ULL>";
+      // Skipping zero terms pays when few warps have a nonzero one (see ModSharedNum).
+      const bool skip = warp_nonzero_fraction(job) < kSkipZeroBelow;
+      num = "mcgpu::ModSharedNum<" + r + ", " + std::to_string(job.primes.size()) + ", " + std::to_string(mask) +
+            "ULL, " + (skip ? "true" : "false") + ">";
       break;
     }
   }

@@ -2,8 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 
 #include "matchcount/engine.hpp"
+#include "matchcount/generate.hpp"
 #include "test_support.hpp"
 
 using matchcount::test::run_matchcount;
@@ -128,6 +130,28 @@ TEST(Cli, RefusalsExitThree) {
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err.rfind("matchcount: error: ", 0), 0u);
+}
+
+TEST(Cli, KasteleynOnANonPlanarGraphIsRefused) {
+  // The 6 x 6 torus is not planar: --engine kasteleyn exits 3 with one line saying so.
+  std::ostringstream torus;
+  matchcount::write_edge_list(torus, matchcount::torus_graph(6, 6));
+  const std::string path = temp_file(torus.str(), ".edges");
+  const auto r = run_matchcount("--engine kasteleyn --as graph '" + path + "'");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("matchcount: error: kasteleyn: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("not planar"), std::string::npos) << r.err;
+  // The grid is planar: the same engine counts it (and the planner picks it for a large grid).
+  std::ostringstream grid;
+  matchcount::write_edge_list(grid, matchcount::grid_graph(20, 20));
+  const std::string gpath = temp_file(grid.str(), ".edges");
+  const auto g = run_matchcount("--engine kasteleyn --as graph '" + gpath + "'");
+  EXPECT_EQ(g.exit_code, 0) << g.err;
+  EXPECT_EQ(g.out, "1269984011256235834242602753102293934298576249856\n");
+  const auto j = run_matchcount("--json --as graph '" + gpath + "'");
+  EXPECT_NE(j.out.find("\"engine\":\"kasteleyn\""), std::string::npos) << j.out;
 }
 
 TEST(Cli, DeviceChoice) {

@@ -116,6 +116,13 @@ TEST(Pipeline, EveryEngineAgreesOnBlocksLeftAfterPreprocessing) {
       const auto a = test::random_integer(rng, n, 0.3 + 0.1 * (trial % 6), -2, 3);
       CountOptions o;
       o.engine = engine;
+      if (engine == "kasteleyn") {  // planar blocks only; others are refused, never miscounted
+        try {
+          ASSERT_EQ(count_int(a, o), naive_permanent(a)) << engine << " trial " << trial;
+        } catch (const RefusedError&) {
+        }
+        continue;
+      }
       ASSERT_EQ(count_int(a, o), naive_permanent(a)) << engine << " trial " << trial;
     }
   }

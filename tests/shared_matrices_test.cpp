@@ -44,5 +44,8 @@ TEST(SharedMatrices, ExactValuesFromValuesTable) {
       std::cout << "[ skipped  ] " << f[0] << ": " << e.what() << "\n";
     }
   }
-  EXPECT_GE(checked, 4);
+  // All known values but complex.mtx (complex entries count in floating point): the all-0.91
+  // matrices (dense.mtx, world_record_62.mtx) by the repeated-lines engine, mesh1e1 and
+  // mycielskian6 by the frontier DP, the rest after preprocessing.
+  EXPECT_GE(checked, 10);
 }

@@ -73,7 +73,8 @@ std::string choose_engine(int n, std::size_t nnz, NumberKind kind, DevicePolicy 
 bool gpu_available();
 
 /// The planner's choice for one block: the engine with the least predicted time among the
-/// Ryser-type engines (CPU or GPU) and the frontier DP (from the best row order found).
+/// Ryser-type engines (CPU or GPU), the frontier DP (from the best row order found) and, for
+/// planar blocks, the Kasteleyn determinant.
 struct EnginePlan {
   std::string engine;
   double predicted_seconds = 0;

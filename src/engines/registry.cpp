@@ -5,12 +5,14 @@
 
 #include "common.hpp"
 #include "frontier.hpp"
+#include "kasteleyn.hpp"
+#include "repeated.hpp"
 #include "matchcount/gpu.hpp"
 
 namespace matchcount {
 
 std::vector<std::string> engine_names() {
-  return {"ryser", "sparyser", "skipper", "brute", "gpu-ryser", "frontier"};
+  return {"ryser", "sparyser", "skipper", "brute", "gpu-ryser", "frontier", "kasteleyn", "repeated"};
 }
 
 bool gpu_available() {
@@ -25,8 +27,10 @@ std::unique_ptr<Engine> make_engine(std::string_view name) {
   if (name == "brute") return engines::make_brute();
   if (name == "gpu-ryser") return engines::make_gpu_ryser();
   if (name == "frontier") return engines::make_frontier();
+  if (name == "kasteleyn") return engines::make_kasteleyn();
+  if (name == "repeated") return engines::make_repeated();
   throw UsageError("unknown engine '" + std::string(name) +
-                   "' (choose ryser, sparyser, skipper, brute, gpu-ryser or frontier)");
+                   "' (choose ryser, sparyser, skipper, brute, gpu-ryser, frontier, kasteleyn or repeated)");
 }
 
 // Measured on the 2-core AVX2 machine (exact 0-1, one thread, core-seconds), n = 30:
@@ -58,6 +62,31 @@ namespace {
 // frontier DP about 1e-9 s per unit of FrontierPlan::cost on one core.
 constexpr double kCpuRyserStep = 2.6e-10, kGpuRyserStep = 2.0 / (0.7 * 17e12), kGpuOverhead = 0.02;
 constexpr double kFrontierUnit = 1e-9;
+// Repeated lines: about 5 ns per modular multiplication (RepeatedPlan::cost counts them per
+// prime); floats rebuild each y_r from the K classes in double-double, about 2 ns per class.
+constexpr double kRepeatedModUnit = 5e-9, kRepeatedFloatUnit = 2e-9;
+
+/// About how many CRT primes an exact count of `a` takes: permanent_bound's logarithm in
+/// floating point (the bound itself multiplies n big integers: 0.04 s at n = 5000).
+double predicted_primes(const SparseMatrix<Integer>& a) {
+  std::vector<Integer> row(static_cast<std::size_t>(a.rows)), col(static_cast<std::size_t>(a.cols));
+  bool zero_one = true;
+  for (const auto& e : a.entries) {
+    row[static_cast<std::size_t>(e.row)] += abs(e.value), col[static_cast<std::size_t>(e.col)] += abs(e.value);
+    zero_one = zero_one && e.value == 1;
+  }
+  auto log2_of = [](const Integer& x) {
+    long e = 0;
+    const double m = mpz_get_d_2exp(&e, x.get_mpz_t());
+    return m > 0 ? std::log2(m) + double(e) : 0.0;
+  };
+  double by_rows = 0, by_cols = 0, bregman_rows = 0, bregman_cols = 0;
+  for (const auto& r : row) by_rows += log2_of(r), bregman_rows += std::lgamma(r.get_d() + 1) / std::max(1.0, r.get_d());
+  for (const auto& c : col) by_cols += log2_of(c), bregman_cols += std::lgamma(c.get_d() + 1) / std::max(1.0, c.get_d());
+  double bits = std::min(by_rows, by_cols);
+  if (zero_one) bits = std::min(bits, std::min(bregman_rows, bregman_cols) / std::log(2.0));
+  return std::ceil((bits + 2) / 49.0);  // primes lie in (2^49, 2^50); the product must exceed 2 bound
+}
 
 template <class T>
 EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int threads) {
@@ -70,19 +99,43 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
                                                       : steps * kCpuRyserStep / cores;
   best.work = best.predicted_seconds * cores / kCpuRyserStep;
   if (n <= 16) return best;  // Ryser takes microseconds; not worth planning an order
-  const engines::FrontierPlan fp = engines::plan_frontier(engines::pattern_of(a), n);
+  const auto pattern = engines::pattern_of(a);
+  const engines::FrontierPlan fp = engines::plan_frontier(pattern, n);
   best.frontier_width = fp.width;
   // Exact counts split their primes over passes when the tables would not fit (one prime a
   // pass at least); floats need their value and bound words at once.
-  const bool exact = std::is_same_v<T, Integer>;
-  const int words = exact ? 1 : std::is_same_v<T, Complex> ? 3 : 2;
-  if (fp.width > engines::kFrontierMaxWidth || engines::frontier_bytes(fp, words) > engines::kFrontierMemoryLimit)
-    return best;
-  const double passes = exact ? std::max(1.0, std::ceil(engines::frontier_bytes(fp, 4) / engines::kFrontierMemoryLimit)) : 1.0;
-  const double frontier_seconds = fp.cost * kFrontierUnit * passes;
-  if (frontier_seconds < best.predicted_seconds) {
-    best.engine = "frontier";
-    best.predicted_seconds = frontier_seconds;
+  const bool exact = std::is_same_v<T, Integer>, cplx = std::is_same_v<T, Complex>;
+  const int words = exact ? 1 : cplx ? 3 : 2;
+  if (fp.width <= engines::kFrontierMaxWidth && engines::frontier_bytes(fp, words) <= engines::kFrontierMemoryLimit) {
+    const double passes = exact ? std::max(1.0, std::ceil(engines::frontier_bytes(fp, 4) / engines::kFrontierMemoryLimit)) : 1.0;
+    const double frontier_seconds = fp.cost * kFrontierUnit * passes;
+    if (frontier_seconds < best.predicted_seconds) {
+      best.engine = "frontier";
+      best.predicted_seconds = frontier_seconds;
+    }
+  }
+  // Planar blocks: a determinant (one per prime for exact counts), polynomial in n.
+  const engines::KasteleynPlan kp = engines::plan_kasteleyn(pattern, n);
+  if (kp.planar && kp.bytes * (cplx ? 2 : 1) <= engines::kKasteleynMemoryLimit) {
+    // Floats: one LU on one core (complex entries cost about three real ones).
+    double primes = (cplx ? 3 : 1) * engines::kKasteleynFloatPrimes;
+    if constexpr (std::is_same_v<T, Integer>) primes = predicted_primes(a);
+    const double seconds = engines::kasteleyn_seconds(kp, primes, exact ? cores : 1);
+    if (seconds < best.predicted_seconds) {
+      best.engine = "kasteleyn";
+      best.predicted_seconds = seconds;
+    }
+  }
+  // Repeated lines: Glynn's sum over class counts (n + 1 terms for an all-a matrix).
+  const engines::RepeatedPlan rp = engines::plan_repeated(a);
+  if (rp.terms <= engines::kRepeatedMaxTerms) {
+    double seconds = rp.cost * double(rp.col_rep.size()) * kRepeatedFloatUnit / cores;
+    if constexpr (std::is_same_v<T, Integer>)
+      seconds = rp.cost * double(choose_primes(permanent_bound(a)).size()) * kRepeatedModUnit / cores;
+    if (seconds < best.predicted_seconds) {
+      best.engine = "repeated";
+      best.predicted_seconds = seconds;
+    }
   }
   best.work = best.predicted_seconds * cores / kCpuRyserStep;
   return best;

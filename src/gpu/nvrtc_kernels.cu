@@ -87,7 +87,7 @@ bool bake_columns(const WalkJob& job) {
   }
   std::size_t nonzero = 0;
   for (double v : job.a2) nonzero += v != 0.0;
-  return job.kind != WalkKind::Complex && double(nonzero) <= 0.3 * double(job.a2.size());
+  return job.kind != WalkKind::Complex && double(nonzero) <= 0.4 * double(job.a2.size());
 }
 
 /// Warp fraction with a nonzero term below which exact kernels skip zero terms.

@@ -21,6 +21,11 @@ namespace matchcount {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/// Engines that count a block whole in polynomial time or by width, for which branching
+/// would only multiply the blocks.
+bool whole_block_engine(const std::string& name) { return name == "frontier" || name == "kasteleyn"; }
+
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
@@ -107,11 +112,13 @@ class PlanBuilder {
     Branch<T> br;
     bool may_branch = r.rest.rows >= options_.reduce.branch_min_size &&
                       plan.leaves.size() + open_branches_ < options_.reduce.max_leaves;
-    // Branching multiplies blocks; a block of small frontier width is cheaper whole. Checked
-    // where branching would start (not at every node of a branching tree: planning costs).
-    if (may_branch && open_branches_ == 0 && (options_.engine.empty() || options_.engine == "frontier") &&
-        plan_engine(r.rest, options_.device, options_.threads).engine == "frontier")
-      may_branch = false;
+    // Branching multiplies blocks; a block of small frontier width, or a planar one (a
+    // Kasteleyn determinant), is cheaper whole. Checked where branching would start (not at
+    // every node of a branching tree: planning costs).
+    if (may_branch && open_branches_ == 0 && (options_.engine.empty() || whole_block_engine(options_.engine))) {
+      const std::string planned = plan_engine(r.rest, options_.device, options_.threads).engine;
+      if (whole_block_engine(planned)) may_branch = false;
+    }
     if (may_branch && branch_on_sparse_line(r.rest, options_.reduce.branch_max_degree, br)) {
       ++report_.reduce.branches;
       ++open_branches_;

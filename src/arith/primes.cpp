@@ -22,7 +22,16 @@ std::uint64_t pow_mod(std::uint64_t a, std::uint64_t e, std::uint64_t p) {
   return r;
 }
 
-std::uint64_t inv_mod(std::uint64_t a, std::uint64_t p) { return pow_mod(a, p - 2, p); }
+// Extended Euclid: about 30 divisions against pow_mod's 100 multiplications (the Kasteleyn
+// engine inverts every pivot, n per prime).
+std::uint64_t inv_mod(std::uint64_t a, std::uint64_t p) {
+  std::int64_t t = 0, nt = 1, r = static_cast<std::int64_t>(p), nr = static_cast<std::int64_t>(a % p);
+  while (nr != 0) {
+    const std::int64_t q = r / nr, t2 = t - q * nt, r2 = r - q * nr;
+    t = nt, nt = t2, r = nr, nr = r2;
+  }
+  return static_cast<std::uint64_t>(t < 0 ? t + static_cast<std::int64_t>(p) : t);
+}
 
 bool is_prime(std::uint64_t n) {
   if (n < 2) return false;

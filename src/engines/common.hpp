@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -31,6 +32,13 @@ std::unique_ptr<Engine> make_gpu_ryser();
 inline int thread_count(const EngineOptions& opt, double work) {
   if (work < 1e6) return 1;
   return opt.threads > 0 ? opt.threads : omp_get_max_threads();
+}
+
+/// x with three significant digits, for messages ("4.5e+09").
+inline std::string three_digits(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", x);
+  return buf;
 }
 
 /// Throws unless `a` is square and at most max_n wide.

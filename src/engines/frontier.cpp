@@ -71,12 +71,6 @@ struct FloatPolicy {
   }
 };
 
-std::string fmt(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", x);
-  return buf;
-}
-
 /// The best plan for `a`; RefusedError when its width exceeds the keys or the states with
 /// `words` value words each would not fit kFrontierMemoryLimit.
 template <class T>
@@ -88,8 +82,8 @@ FrontierPlan checked_plan(const SparseMatrix<T>& a, int words) {
   double bytes = frontier_bytes(plan, words);
   if (bytes > kFrontierMemoryLimit)
     throw RefusedError("frontier: the best row order found has frontier width " + std::to_string(plan.width) +
-                       " and up to " + fmt(plan.peak_states) + " live states: " + fmt(bytes / double(1ull << 30)) +
-                       " GiB predicted, over the limit of " + fmt(kFrontierMemoryLimit / double(1ull << 30)) + " GiB");
+                       " and up to " + three_digits(plan.peak_states) + " live states: " + three_digits(bytes / double(1ull << 30)) +
+                       " GiB predicted, over the limit of " + three_digits(kFrontierMemoryLimit / double(1ull << 30)) + " GiB");
   return plan;
 }
 

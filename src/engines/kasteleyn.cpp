@@ -4,14 +4,13 @@
 // condition-based error estimate.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string>
-#include <tuple>
 #include <type_traits>
 
 #include "common.hpp"
+#include "frontier.hpp"
 #include "kasteleyn.hpp"
 #include "matchcount/matching.hpp"
 
@@ -21,12 +20,6 @@ namespace {
 using arith::broadcast;
 using arith::modmul;
 using arith::modreduce;
-
-std::string fmt(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", x);
-  return buf;
-}
 
 /// The block signed and reordered: perm(A) = sign * det(K'), K' banded (kasteleyn.hpp).
 struct SignedBlock {
@@ -55,9 +48,7 @@ int permutation_sign(const std::vector<int>& p) {
 template <class T>
 SignedBlock prepare(const SparseMatrix<T>& a, const Matching& m, std::size_t value_size) {
   const int n = a.rows;
-  PatternRC pattern;
-  pattern.reserve(a.entries.size());
-  for (const auto& e : a.entries) pattern.emplace_back(e.row, e.col);
+  const PatternRC pattern = pattern_of(a);
   SignedBlock b;
   b.n = n;
   b.s = kasteleyn_signing(pattern, n);
@@ -71,8 +62,8 @@ SignedBlock prepare(const SparseMatrix<T>& a, const Matching& m, std::size_t val
   if (bytes > kKasteleynMemoryLimit)
     throw RefusedError("kasteleyn: banded elimination of this " + std::to_string(n) + " x " + std::to_string(n) +
                        " block (bandwidths " + std::to_string(o.kl) + " and " + std::to_string(o.ku) + ") needs " +
-                       fmt(bytes / double(1ull << 30)) + " GiB, over the limit of " +
-                       fmt(kKasteleynMemoryLimit / double(1ull << 30)) + " GiB");
+                       three_digits(bytes / double(1ull << 30)) + " GiB, over the limit of " +
+                       three_digits(kKasteleynMemoryLimit / double(1ull << 30)) + " GiB");
   for (const auto& e : a.entries) {
     const int r = e.row, c = e.col;
     b.row.push_back(o.transposed ? o.row_pos[std::size_t(c)] : o.row_pos[std::size_t(r)]);
@@ -89,17 +80,6 @@ SignedBlock prepare(const SparseMatrix<T>& a, const Matching& m, std::size_t val
   }
   b.sign *= permutation_sign(tau);
   return b;
-}
-
-/// x^-1 mod p for 0 < x < p (extended Euclid in 64-bit integers: far cheaper than a power).
-std::int64_t inverse_mod(std::int64_t x, std::int64_t p) {
-  std::int64_t t = 0, nt = 1, r = p, nr = x;
-  while (nr != 0) {
-    const std::int64_t q = r / nr;
-    std::tie(t, nt) = std::make_tuple(nt, t - q * nt);
-    std::tie(r, nr) = std::make_tuple(nr, r - q * nr);
-  }
-  return t < 0 ? t + p : t;
 }
 
 inline v4d load(const double* p) {
@@ -153,8 +133,7 @@ std::uint64_t det_mod(const SignedBlock& b, const std::vector<double>& cell, dou
     }
     const double pivot = modreduce(at(c, c), p, pinv);
     det = modmul(det, pivot, p, pinv);
-    const auto pi = static_cast<std::int64_t>(p);
-    const double inv = double(inverse_mod(std::int64_t(to_residue(pivot, std::uint64_t(p))), pi));
+    const double inv = double(inv_mod(to_residue(pivot, std::uint64_t(p)), std::uint64_t(p)));
     const double* prow = &at(c, c + 1);
     // Only the pivot row's extent is updated: without interchanges U keeps bandwidth ku, and
     // the work is kl * ku a column instead of gbtrf's kl * (kl + ku).

@@ -202,46 +202,41 @@ class RepeatedEngine final : public Engine {
   Integer permanent(const SparseMatrix<Integer>& a, const EngineOptions& opt) const override {
     const int n = a.rows;
     if (n == 0) return 1;
-    const auto raw = prepare<Integer, Integer>(a, [](const Integer& v) { return v; });
-    Classes<double> in;
-    in.K = raw.K, in.R = raw.R, in.mult = raw.mult, in.mu = raw.mu, in.range = raw.range;
-    in.c.resize(raw.c.size());
-    const std::vector<double> primes = choose_primes(permanent_bound(a));
-    const int tasks = in.range.back() + 1, total = tasks * static_cast<int>(primes.size());
+    const Classes<Integer> in = prepare(a);
+    const auto binoms = binomials(in.range);
+    ModPlan plan;
+    plan.primes = choose_primes(permanent_bound(a));
+    for (double p : plan.primes) plan.pinv.push_back(1.0 / p);
+    // Per prime: the classes' entries and the binomials as residues, made once.
+    std::vector<Classes<double>> mod(plan.primes.size());
+    std::vector<ModOps> ops(plan.primes.size());
+    for (std::size_t k = 0; k < plan.primes.size(); ++k) {
+      const double p = plan.primes[k];
+      mod[k].K = in.K, mod[k].R = in.R, mod[k].mult = in.mult, mod[k].mu = in.mu, mod[k].range = in.range;
+      for (const Integer& v : in.c) mod[k].c.push_back(residue_of(v, p));
+      ops[k].p = p;
+      ops[k].pinv = plan.pinv[k];
+      ops[k].in = &mod[k];
+      for (const auto& row : binoms) {
+        ops[k].binoms.emplace_back();
+        for (const Integer& c : row) ops[k].binoms.back().push_back(residue_of(c, p));
+      }
+    }
+    const int tasks = in.range.back() + 1, total = tasks * static_cast<int>(plan.primes.size());
     std::vector<double> part(static_cast<std::size_t>(total));
     Progress progress(opt, static_cast<std::uint64_t>(total));
-#pragma omp parallel for schedule(dynamic) num_threads(thread_count(opt, terms(in) * in.R * primes.size()))
+#pragma omp parallel for schedule(dynamic) num_threads(thread_count(opt, terms(in.range) * in.R * plan.primes.size()))
     for (int job = 0; job < total; ++job) {
-      const double p = primes[static_cast<std::size_t>(job / tasks)];
-      Classes<double> mod = in;
-      for (std::size_t k = 0; k < mod.c.size(); ++k) mod.c[k] = residue_of(raw.c[k], p);
-      ModOps ops;
-      ops.p = p;
-      ops.pinv = 1.0 / p;
-      ops.in = &mod;
-      for (int m : mod.range) {
-        std::vector<double> b;
-        for (int x = 0; x <= m; ++x) {
-          Integer c;
-          mpz_bin_uiui(c.get_mpz_t(), static_cast<unsigned long>(m), static_cast<unsigned long>(x));
-          b.push_back(residue_of(c, p));
-        }
-        ops.binoms.push_back(std::move(b));
-      }
-      part[static_cast<std::size_t>(job)] = walk(ops, mod, job % tasks).s;
+      const auto k = static_cast<std::size_t>(job / tasks);
+      part[static_cast<std::size_t>(job)] = walk(ops[k], mod[k], job % tasks).s;
       progress.tick();
     }
-    std::vector<std::uint64_t> res, ps;
-    for (std::size_t k = 0; k < primes.size(); ++k) {
-      const auto p = static_cast<std::uint64_t>(primes[k]);
-      __extension__ unsigned __int128 s = 0;
-      for (int t = 0; t < tasks; ++t) s += to_residue(std::fmod(part[k * static_cast<std::size_t>(tasks) + static_cast<std::size_t>(t)], primes[k]), p);
-      s %= p;
-      s = s * inv_mod(pow_mod(2, static_cast<std::uint64_t>(n - 1), p), p) % p;  // Glynn's 2^(1-n)
-      res.push_back(static_cast<std::uint64_t>(s));
-      ps.push_back(p);
-    }
-    return crt_symmetric(res, ps);
+    std::vector<double> sums(plan.primes.size(), 0.0);
+    for (std::size_t k = 0; k < plan.primes.size(); ++k)
+      for (int t = 0; t < tasks; ++t)
+        sums[k] = arith::modreduce(sums[k] + part[k * static_cast<std::size_t>(tasks) + static_cast<std::size_t>(t)],
+                                   plan.primes[k], plan.pinv[k]);
+    return finish_mod(sums, plan, false, n - 1);  // Glynn's 2^(1-n)
   }
   Approx<double> permanent(const SparseMatrix<double>& a, const EngineOptions& opt) const override {
     return floating(a, opt);
@@ -251,15 +246,27 @@ class RepeatedEngine final : public Engine {
   }
 
  private:
-  static double terms(const Classes<double>& in) {
+  static double terms(const std::vector<int>& range) {
     double t = 1;
-    for (int m : in.range) t *= m + 1;
+    for (int m : range) t *= m + 1;
     return t;
   }
 
+  /// C(m, x) for x = 0..m, for each m of `range`.
+  static std::vector<std::vector<Integer>> binomials(const std::vector<int>& range) {
+    std::vector<std::vector<Integer>> out;
+    for (int m : range) {
+      out.emplace_back(static_cast<std::size_t>(m) + 1);
+      for (int x = 0; x <= m; ++x)
+        mpz_bin_uiui(out.back()[static_cast<std::size_t>(x)].get_mpz_t(), static_cast<unsigned long>(m),
+                     static_cast<unsigned long>(x));
+    }
+    return out;
+  }
+
   /// The classes of a, with the largest column class last (its values split the work).
-  template <class T, class V, class F>
-  static Classes<V> prepare(const SparseMatrix<T>& a, F convert) {
+  template <class T>
+  static Classes<T> prepare(const SparseMatrix<T>& a) {
     check_block(a, "repeated", 1 << 20);
     RepeatedPlan p = plan_repeated(a);
     if (!(p.terms <= kRepeatedMaxTerms))
@@ -271,7 +278,7 @@ class RepeatedEngine final : public Engine {
     std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return p.col_mult[x] < p.col_mult[y]; });
     const std::vector<T> d = a.dense();
     const auto n = static_cast<std::size_t>(a.rows);
-    Classes<V> in;
+    Classes<T> in;
     in.K = static_cast<int>(p.col_rep.size());
     in.R = static_cast<int>(p.row_rep.size());
     for (std::size_t t : order) in.mult.push_back(p.col_mult[t]);
@@ -281,7 +288,7 @@ class RepeatedEngine final : public Engine {
     for (std::size_t t : order)
       for (int r : p.row_rep) {
         const auto i = static_cast<std::size_t>(r), j = static_cast<std::size_t>(p.col_rep[t]);
-        in.c.push_back(convert(p.transposed ? d[j * n + i] : d[i * n + j]));
+        in.c.push_back(p.transposed ? d[j * n + i] : d[i * n + j]);
       }
     return in;
   }
@@ -289,19 +296,14 @@ class RepeatedEngine final : public Engine {
   template <class T>
   static Approx<T> floating(const SparseMatrix<T>& a, const EngineOptions& opt) {
     if (a.rows == 0) return {T(1), 0.0};
-    const auto in = prepare<T, T>(a, [](const T& v) { return v; });
+    const auto in = prepare(a);
     FloatOps<T> ops;
     ops.in = &in;
-    for (int m : in.range) {
-      std::vector<double> b;
-      for (int x = 0; x <= m; ++x) {
-        Integer c;
-        mpz_bin_uiui(c.get_mpz_t(), static_cast<unsigned long>(m), static_cast<unsigned long>(x));
-        b.push_back(c.get_d());
-      }
-      if (!std::isfinite(b[static_cast<std::size_t>(m / 2)]))
+    for (const auto& row : binomials(in.range)) {
+      ops.binoms.emplace_back();
+      for (const Integer& c : row) ops.binoms.back().push_back(c.get_d());
+      if (!std::isfinite(ops.binoms.back()[row.size() / 2]))
         throw RefusedError("repeated: binomial coefficients beyond double range; count exactly (--exact)");
-      ops.binoms.push_back(std::move(b));
     }
     const int tasks = in.range.back() + 1;
     std::vector<typename FloatOps<T>::Acc> part(static_cast<std::size_t>(tasks));

@@ -363,25 +363,22 @@ __device__ __forceinline__ void start_values(typename Num::Y& y, u64 g, const do
   }
 }
 
-/// One Gray step inside a chunk: local step s (1 <= s < 2^k) of the chunk starting at `base`.
+/// Gray code g flips column `col` (its lowest set bit): add the column with the sign of the
+/// flipped bit, then add the term. Inlined with a constant col (unrolled walks), a baked
+/// column source's switch folds away.
 template <class Num, class Cols>
-__device__ __forceinline__ void step(typename Num::Y& y, typename Num::Acc& acc, u64 base, u64 s,
-                                     bool neg, const double* cols, const WalkArgs& A) {
-  int col = __ffsll((long long)s) - 1;
-  u64 g = base | s;
+__device__ __forceinline__ void flip(typename Num::Y& y, typename Num::Acc& acc, int col, u64 g, bool neg,
+                                     const double* cols, const WalkArgs& A) {
   double dir = ((g >> (col + 1)) & 1) ? -1.0 : 1.0;  // the flipped bit turns on or off
   Cols::template add<Num>(y, col, dir, cols, A);
   Num::term(y, acc, A, neg);
 }
 
-/// The same step with its column known at compile time, for column sources with kUnrolled
-/// (a baked column's switch folds away).
-template <class Num, class Cols, int Col>
-__device__ __forceinline__ void step_at(typename Num::Y& y, typename Num::Acc& acc, u64 g, bool neg,
-                                        const double* cols, const WalkArgs& A) {
-  double dir = ((g >> (Col + 1)) & 1) ? -1.0 : 1.0;
-  Cols::template add<Num>(y, Col, dir, cols, A);
-  Num::term(y, acc, A, neg);
+/// One Gray step inside a chunk: local step s (1 <= s < 2^k) of the chunk starting at `base`.
+template <class Num, class Cols>
+__device__ __forceinline__ void step(typename Num::Y& y, typename Num::Acc& acc, u64 base, u64 s,
+                                     bool neg, const double* cols, const WalkArgs& A) {
+  flip<Num, Cols>(y, acc, __ffsll((long long)s) - 1, base | s, neg, cols, A);
 }
 
 #ifndef MCGPU_UNROLL_LOG2
@@ -397,7 +394,7 @@ template <class Num, class Cols, int O>
 __device__ __forceinline__ void static_steps(typename Num::Y& y, typename Num::Acc& acc, u64 g0,
                                              const double* cols, const WalkArgs& A) {
   if constexpr (O < kUnroll) {
-    step_at<Num, Cols, trailing_zeros(O)>(y, acc, g0 | O, O & 1, cols, A);
+    flip<Num, Cols>(y, acc, trailing_zeros(O), g0 | O, O & 1, cols, A);
     static_steps<Num, Cols, O + 1>(y, acc, g0, cols, A);
   }
 }

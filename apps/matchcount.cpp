@@ -11,6 +11,7 @@
 
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
+#include "matchcount/estimate.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/io.hpp"
 #include "matchcount/pipeline.hpp"
@@ -141,6 +142,34 @@ int main(int argc, char** argv) {
   app.add_flag("--json", json, "print one JSON object (value, exactness, blocks, engines, times) instead of the value");
   app.add_flag("--explain", explain, "print the plan (blocks, widths, engines, predicted times) and count nothing");
   app.add_flag("--progress", progress, "show progress on stderr even when it is not a terminal");
+  bool estimate = false;
+  std::string method = "scaling+";
+  EstimateOptions est;
+  auto* g = app.add_option_group("Estimation", "an unbiased random estimate with error bars, for nonnegative matrices");
+  g->add_flag("--estimate", estimate, "estimate instead of counting exactly (blocks beyond exact reach)");
+  g->add_option("--method", method, "estimator: rasmussen, rasmussen+, scaling, scaling+")
+      ->check(CLI::IsMember(estimate_method_names()))
+      ->capture_default_str();
+  auto* samples = g->add_option("--samples", est.samples, "samples per estimated block (default: until --rel-error)")
+                      ->check(CLI::PositiveNumber);
+  auto* rel = g->add_option("--rel-error", est.rel_error, "stop when the relative standard error falls below this")
+                  ->check(CLI::PositiveNumber)
+                  ->capture_default_str();
+  g->add_option("--max-seconds", est.max_seconds, "time cap of a --rel-error run (0: none)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  g->add_option("--max-samples", est.max_samples, "sample cap per block of a --rel-error run")->capture_default_str();
+  g->add_option("--seed", est.seed, "random seed (the same seed, options and device give the same result)")->capture_default_str();
+  g->add_option("--scale-interval", est.scale_interval, "scaling methods: rescale every this many rows (SInterval)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  g->add_option("--scale-sweeps", est.scale_iterations, "scaling methods: Sinkhorn sweeps per rescale")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  g->add_option("--exact-up-to", est.exact_up_to, "count blocks up to this size exactly (0: estimate every block)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  samples->excludes(rel);
   app.set_version_flag("--version", version_text());
 
   try {
@@ -180,6 +209,22 @@ int main(int argc, char** argv) {
       throw RefusedError(built_with_cuda() ? "--device gpu: no CUDA device is visible"
                                            : "--device gpu: matchcount was built without CUDA");
     Progress bar(progress || isatty(STDERR_FILENO));
+    if (estimate) {
+      if (explain || engine != "auto") throw UsageError("--estimate does not take --explain or --engine");
+      parse_estimate_method(method, est.method);
+      est.threads = threads;
+      est.device = count.device;
+      est.progress = [&bar](double f) { bar.update(f); };
+      const EstimateReport report = estimate_permanent(input.matrix, est);
+      bar.finish();
+      if (json) {
+        std::cout << estimate_json(report, input, info) << std::endl;
+      } else {
+        std::cout << report.estimate.to_string(report.significant_digits()) << std::endl;
+        std::cerr << estimate_text(report, input, info, verbose);
+      }
+      return 0;
+    }
     count.progress = [&bar](double f) { bar.update(f); };
     count.explain = explain;
     const CountReport report = count_permanent(input.matrix, count);

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "matchcount/estimate.hpp"
 #include "matchcount/io.hpp"
 #include "matchcount/pipeline.hpp"
 
@@ -24,5 +25,12 @@ std::string report_plan(const CountReport& report, const ReadResult& input, cons
 
 /// Escapes a string for JSON.
 std::string json_quote(const std::string& s);
+/// A double for JSON with 6 significant digits ("null" when not finite).
+std::string json_number(double x);
+
+/// An estimate (--estimate) as one JSON object, and as "matchcount: ..." lines for stderr
+/// (the summary with error bars always; blocks and diagnostics with `verbose`).
+std::string estimate_json(const EstimateReport& report, const ReadResult& input, const RunInfo& info);
+std::string estimate_text(const EstimateReport& report, const ReadResult& input, const RunInfo& info, bool verbose);
 
 }  // namespace matchcount

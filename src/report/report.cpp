@@ -30,14 +30,16 @@ std::string json_quote(const std::string& s) {
   return out + "\"";
 }
 
-namespace {
-
-std::string number(double x) {
+std::string json_number(double x) {
   if (!std::isfinite(x)) return "null";
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.6g", x);
   return buf;
 }
+
+namespace {
+
+std::string number(double x) { return json_number(x); }
 
 // Engine runs grouped by (engine, n): thousands of Forbert-Marx leaves stay readable.
 struct RunGroup {

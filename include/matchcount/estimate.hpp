@@ -1,0 +1,117 @@
+// Estimation with error bars: unbiased random estimators of the permanent of a nonnegative
+// matrix (Rasmussen, Rasmussen+, Scaling, Scaling+), for blocks far beyond exact reach.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "matchcount/engine.hpp"
+#include "matchcount/matrix.hpp"
+
+namespace matchcount {
+
+/// Rasmussen: rows in order, a column drawn with probability proportional to its entry.
+/// The "+" variants take the row with the fewest available entries next and propagate forced
+/// choices (a column left with one row). Scaling variants draw by the entries of the remaining
+/// matrix scaled towards doubly stochastic (Sinkhorn), and weight by 1/probability.
+enum class EstimateMethod { Rasmussen, RasmussenPlus, Scaling, ScalingPlus };
+
+std::string to_string(EstimateMethod m);
+/// Accepts "rasmussen", "rasmussen+", "scaling", "scaling+" (and "-plus" spellings).
+bool parse_estimate_method(const std::string& text, EstimateMethod& out);
+std::vector<std::string> estimate_method_names();
+
+/// A nonnegative number mant * 2^exp: dimer counts of large graphs overflow a double
+/// (the 100 x 100 grid has 1254 digits). mant is 0 or in [0.5, 1).
+struct WideReal {
+  double mant = 0.0;
+  std::int64_t exp = 0;
+
+  static WideReal from(double x);
+  bool zero() const { return mant == 0.0; }
+  double log10() const;  // -inf for 0
+  /// The value as a double (inf beyond range).
+  double to_double() const;
+  /// Scientific notation with `digits` significant digits, e.g. "1.23e+1254".
+  std::string to_string(int digits) const;
+  WideReal operator*(const WideReal& o) const;
+  WideReal operator*(double x) const;
+};
+
+struct EstimateOptions {
+  EstimateMethod method = EstimateMethod::ScalingPlus;
+  /// Samples per estimated block (0: sample until rel_error is met or a cap is reached).
+  std::uint64_t samples = 0;
+  /// Target relative standard error of the whole estimate (used when samples is 0).
+  double rel_error = 0.01;
+  /// Caps for rel_error runs: samples per block and seconds in all.
+  std::uint64_t max_samples = 1'000'000'000;
+  double max_seconds = 60.0;
+  /// Runs with the same seed, options and device give the same bits.
+  std::uint64_t seed = 1;
+  int threads = 0;
+  DevicePolicy device = DevicePolicy::Auto;
+  /// Scaling methods: rescale the remaining matrix every `scale_interval` rows with
+  /// `scale_iterations` Sinkhorn sweeps (each sweep: rows, then columns).
+  int scale_interval = 1;
+  int scale_iterations = 5;
+  /// Blocks up to this size after the Dulmage-Mendelsohn split are counted exactly (an
+  /// exact factor has no error); 0 estimates every block.
+  int exact_up_to = 20;
+  /// Fraction of the work done (0..1), now and then; may be empty.
+  std::function<void(double)> progress;
+};
+
+/// One estimated (or exactly counted) block.
+struct BlockEstimate {
+  int n = 0;
+  std::size_t nnz = 0;
+  bool exact = false;   // counted by an exact engine: rel_std_error 0
+  WideReal mean;        // the block's estimate
+  double rel_std_error = 0.0;
+  std::uint64_t samples = 0;
+  std::uint64_t zero_samples = 0;
+  /// Largest single sample over the sum of all samples.
+  double max_weight_share = 0.0;
+  /// Variance of ln(sample) over the nonzero samples: about exp(this) samples are needed
+  /// before the mean settles (heavy tails when it exceeds ln(samples)).
+  double log_weight_variance = 0.0;
+  bool heavy_tail = false;
+  std::string device = "cpu";
+  double seconds = 0.0;
+};
+
+struct EstimateReport {
+  WideReal estimate;
+  double rel_std_error = 0.0;
+  /// 95% normal confidence interval (lower end clamped at 0).
+  WideReal ci_low, ci_high;
+  /// True when the count is known exactly (no perfect matching, or every block exact).
+  bool exact = false;
+  std::uint64_t samples = 0;       // over all estimated blocks
+  std::uint64_t zero_samples = 0;
+  bool heavy_tail = false;
+  /// Whether the rel_error target was met (true for fixed sample counts).
+  bool target_met = true;
+  EstimateMethod method = EstimateMethod::ScalingPlus;
+  int rows = 0, cols = 0;
+  std::size_t nnz = 0;
+  int matching_size = 0;
+  std::vector<BlockEstimate> blocks;
+  double seconds = 0.0;
+  std::vector<std::string> notes;
+  /// Digits of the estimate the standard error justifies (for printing).
+  int significant_digits() const;
+};
+
+/// Estimates the permanent of a nonnegative matrix. Throws RefusedError for negative or
+/// complex entries and UsageError for inconsistent options.
+EstimateReport estimate_permanent(const AnyMatrix& m, const EstimateOptions& options = {});
+
+/// Expected value of one sample of `method` on a small nonnegative block, computed by
+/// enumerating every sample path with its probability (for tests: it equals the permanent).
+double estimator_expectation(const SparseMatrix<double>& block, const EstimateOptions& options);
+
+}  // namespace matchcount

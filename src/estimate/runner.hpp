@@ -1,0 +1,57 @@
+// Internal to the estimation stage: a block's arrays on the host, and the samplers that run
+// samples of it on the CPU (OpenMP) or a GPU (src/gpu/estimate_launch.cu).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sample_path.hpp"
+
+namespace matchcount {
+template <class T>
+struct SparseMatrix;  // matchcount/matrix.hpp needs C++20, the CUDA sources are C++17
+}  // namespace matchcount
+
+namespace matchcount::estimate {
+
+/// CSR and CSC of a nonnegative square block, with the Sinkhorn column scaling of the whole.
+struct BlockData {
+  int n = 0;
+  int max_degree = 0;
+  std::vector<int> row_start, col_of, col_start, row_of;
+  std::vector<double> row_val, col_val, col_scale0;
+
+  /// `a` square, entries positive and finite, every row and column nonempty.
+  static BlockData from(const SparseMatrix<double>& a);
+  BlockView view() const;
+};
+
+struct SamplerConfig {
+  Method method = Method::ScalingPlus;
+  SampleParams params;
+  std::uint64_t seed = 1;
+  std::uint32_t block_id = 0;  // part of every sample's random stream
+  int threads = 0;             // CPU
+  int device = 0;              // GPU
+};
+
+/// Runs samples first .. first + count - 1 of a block and returns their sums; the same
+/// (config, first, count) gives the same bits.
+class Sampler {
+ public:
+  virtual ~Sampler() = default;
+  virtual SampleSums run(std::uint64_t first, std::uint64_t count) = 0;
+  /// "cpu" or the GPU's name.
+  virtual std::string device() const = 0;
+};
+
+std::unique_ptr<Sampler> make_cpu_sampler(const BlockData& block, const SamplerConfig& config);
+/// Throws GpuError when no GPU can run it (or the build has no CUDA).
+std::unique_ptr<Sampler> make_gpu_sampler(const BlockData& block, const SamplerConfig& config);
+
+/// E[one sample] by enumerating every sample path (small blocks only: the paths multiply).
+double path_expectation(const BlockData& block, const SamplerConfig& config);
+
+}  // namespace matchcount::estimate

@@ -1,0 +1,361 @@
+// One sample of the Rasmussen-type estimators, written once for the CPU and the GPU (a GPU
+// thread runs exactly this code; its scratch arrays are interleaved with its neighbours').
+//
+// A sample places the rows one at a time: row r takes an available column c with probability
+// p_c > 0 on every available entry, and the sample is multiplied by a_rc / p_c. Whatever the
+// row order and the probabilities (as long as they depend only on the choices made so far),
+// the expected product is perm(A): E = sum_c p_c * (a_rc / p_c) * perm(rest) by induction.
+//  - Rasmussen: p_c proportional to a_rc (the factor is then the row's available mass).
+//  - Scaling: p_c proportional to a_rc * s_c, s the column scaling that brings the remaining
+//    matrix towards doubly stochastic (a few Sinkhorn sweeps every `scale_interval` rows).
+//  - The "+" variants place next the row with the fewest available entries, and a column left
+//    with one unused row is given to that row at once (factor a_rc, no draw): its other
+//    entries are in no perfect matching of the rest. A row or column left with no entry ends
+//    the sample with 0 as soon as it happens.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "philox.hpp"
+
+namespace matchcount::estimate {
+
+enum class Method : int { Rasmussen = 0, RasmussenPlus = 1, Scaling = 2, ScalingPlus = 3 };
+constexpr bool is_plus(Method m) { return m == Method::RasmussenPlus || m == Method::ScalingPlus; }
+constexpr bool is_scaling(Method m) { return m == Method::Scaling || m == Method::ScalingPlus; }
+
+/// A block in CSR and CSC form with values in both, wherever it lives (host or device).
+struct BlockView {
+  int n = 0;
+  int max_degree = 0;  // most entries in one row
+  const int* row_start = nullptr;
+  const int* col_of = nullptr;
+  const double* row_val = nullptr;
+  const int* col_start = nullptr;
+  const int* row_of = nullptr;
+  const double* col_val = nullptr;
+  /// Sinkhorn column scaling of the whole block (scaling methods start from it).
+  const double* col_scale0 = nullptr;
+};
+
+struct SampleParams {
+  int scale_interval = 1;
+  int scale_iterations = 5;
+};
+
+/// Element k at base[k * stride].
+template <class T>
+struct Strided {
+  T* base = nullptr;
+  std::size_t stride = 1;
+  MC_HD T& operator[](int k) const { return base[static_cast<std::size_t>(k) * stride]; }
+};
+
+/// A sample's scratch arrays: ints(n, d) ints and doubles(n) doubles, element k of array a at
+/// (offset_a + k) * stride.
+struct Workspace {
+  Strided<int> row_deg;  // -1: placed; else available entries ("+"; 0 for plain methods)
+  Strided<int> col_deg;  // -1: taken; else unused rows holding it ("+"; 0 for plain methods)
+  Strided<int> next, prev, head;  // "+": unused rows in lists by degree, head[d] first row
+  Strided<int> stack;             // "+": columns whose degree fell to 1
+  Strided<double> rscale, cscale;
+
+  static constexpr std::size_t ints(int n, int max_degree) { return 5 * std::size_t(n) + max_degree + 1; }
+  static constexpr std::size_t doubles(int n) { return 2 * std::size_t(n); }
+  MC_HD static Workspace bind(int* ib, double* db, std::size_t stride, int n) {
+    Workspace w;
+    const std::size_t s = stride, un = static_cast<std::size_t>(n);
+    w.row_deg = {ib, s};
+    w.col_deg = {ib + un * s, s};
+    w.next = {ib + 2 * un * s, s};
+    w.prev = {ib + 3 * un * s, s};
+    w.stack = {ib + 4 * un * s, s};
+    w.head = {ib + 5 * un * s, s};
+    w.rscale = {db, s};
+    w.cscale = {db + un * s, s};
+    return w;
+  }
+};
+
+/// A nonnegative sample value m * 2^e (m in (2^-500, 1] while nonzero): products of n row
+/// masses overflow a double long before n = 5000.
+struct WideValue {
+  double m = 1.0;
+  long long e = 0;
+  MC_HD void mul(double f) {
+    int k;
+    m *= ::frexp(f, &k);
+    e += k;
+    if (m < 0x1p-500) {
+      m = ::frexp(m, &k);
+      e += k;
+    }
+  }
+};
+
+/// The next placement: `row` takes a drawn column, or the forced `col` with factor `value`.
+struct Step {
+  int row = 0;
+  int col = -1;
+  double value = 0.0;
+};
+constexpr int kDone = -1, kDead = -2;
+
+template <Method M>
+class Path {
+ public:
+  MC_HD Path(const BlockView& b, const Workspace& w, const SampleParams& p) : b_(b), w_(w), p_(p) {}
+
+  MC_HD void start() {
+    const int n = b_.n;
+    step_ = 0, sp_ = 0, min_ = 1, last_scale_ = 0, dead_ = false;
+    if constexpr (is_plus(M)) {
+      for (int d = 0; d <= b_.max_degree; ++d) w_.head[d] = -1;
+      for (int i = 0; i < n; ++i) {
+        w_.row_deg[i] = b_.row_start[i + 1] - b_.row_start[i];
+        dead_ = dead_ || w_.row_deg[i] == 0;
+        link(i);
+      }
+      for (int j = 0; j < n; ++j) {
+        w_.col_deg[j] = b_.col_start[j + 1] - b_.col_start[j];
+        dead_ = dead_ || w_.col_deg[j] == 0;
+        if (w_.col_deg[j] == 1) w_.stack[sp_++] = j;
+      }
+    } else {
+      for (int i = 0; i < n; ++i) w_.row_deg[i] = 0, w_.col_deg[i] = 0;
+    }
+    if constexpr (is_scaling(M))
+      for (int j = 0; j < n; ++j) w_.cscale[j] = b_.col_scale0[j];
+  }
+
+  /// The next row to place (kDone when all are, kDead when the sample is 0).
+  MC_HD Step next() {
+    if (dead_) return {kDead};
+    if (step_ == b_.n) return {kDone};
+    Step s;
+    if constexpr (is_plus(M)) {
+      while (sp_ > 0) {
+        const int c = w_.stack[--sp_];
+        if (w_.col_deg[c] != 1) continue;  // taken since it was pushed
+        for (int k = b_.col_start[c]; k < b_.col_start[c + 1]; ++k)
+          if (w_.row_deg[b_.row_of[k]] >= 0) return {b_.row_of[k], c, b_.col_val[k]};
+      }
+      while (w_.head[min_] < 0) ++min_;
+      s.row = w_.head[min_];
+    } else {
+      s.row = step_;
+    }
+    if constexpr (is_scaling(M)) {
+      if (step_ - last_scale_ >= p_.scale_interval) {
+        rescale();
+        last_scale_ = step_;
+      }
+    }
+    return s;
+  }
+
+  /// Calls f(col, probability, factor) for every available column of row r (f returns true
+  /// to stop); returns false when the row has none.
+  template <class F>
+  MC_HD bool for_each_choice(int r, F&& f) const {
+    double total = 0.0;
+    int count = 0;
+    for (int k = b_.row_start[r]; k < b_.row_start[r + 1]; ++k)
+      if (w_.col_deg[b_.col_of[k]] >= 0) total += weight(k), ++count;
+    if (count == 0) return false;
+    // Scaled weights that under- or overflow fall back to the entries themselves (any
+    // positive probabilities keep the estimator unbiased).
+    const bool fallback = is_scaling(M) && !(total > 0.0 && total < INFINITY);
+    const bool plain = !is_scaling(M) || fallback;
+    if (fallback) {
+      total = 0.0;
+      for (int k = b_.row_start[r]; k < b_.row_start[r + 1]; ++k)
+        if (w_.col_deg[b_.col_of[k]] >= 0) total += b_.row_val[k];
+    }
+    for (int k = b_.row_start[r]; k < b_.row_start[r + 1]; ++k) {
+      const int c = b_.col_of[k];
+      if (w_.col_deg[c] < 0) continue;
+      const double wk = plain ? b_.row_val[k] : weight(k);
+      if (f(c, wk / total, b_.row_val[k] * (total / wk))) break;
+    }
+    return true;
+  }
+
+  /// Draws row r's column with a uniform u in [0, 1); col -1 when the row has none.
+  MC_HD Step draw(int r, double u) const {
+    Step s{r, -1, 0.0};
+    double acc = 0.0;
+    for_each_choice(r, [&](int c, double p, double factor) {
+      s.col = c, s.value = factor;  // the last one also catches rounding at the top end
+      acc += p;
+      return u < acc;
+    });
+    return s;
+  }
+
+  /// Places row r on column c; false when that leaves a row or column with no entry.
+  MC_HD bool assign(int r, int c) {
+    ++step_;
+    if constexpr (!is_plus(M)) {
+      w_.row_deg[r] = -1, w_.col_deg[c] = -1;
+      return true;
+    } else {
+      unlink(r);
+      w_.row_deg[r] = -1, w_.col_deg[c] = -1;
+      for (int k = b_.col_start[c]; k < b_.col_start[c + 1]; ++k) {
+        const int i = b_.row_of[k];
+        if (w_.row_deg[i] <= 0) continue;
+        unlink(i);
+        if (--w_.row_deg[i] == 0) return false;
+        link(i);
+        if (w_.row_deg[i] < min_) min_ = w_.row_deg[i];
+      }
+      for (int k = b_.row_start[r]; k < b_.row_start[r + 1]; ++k) {
+        const int j = b_.col_of[k];
+        if (w_.col_deg[j] <= 0) continue;
+        if (--w_.col_deg[j] == 0) return false;
+        dead_ = dead_ || w_.col_deg[j] == 0;
+        if (w_.col_deg[j] == 1) w_.stack[sp_++] = j;
+      }
+      return true;
+    }
+  }
+
+  MC_HD int placed() const { return step_; }
+  /// Points the path at other scratch arrays (a copy of the state, for enumeration).
+  MC_HD void rebind(const Workspace& w) { w_ = w; }
+
+ private:
+  MC_HD double weight(int k) const {
+    if constexpr (is_scaling(M)) return b_.row_val[k] * w_.cscale[b_.col_of[k]];
+    else return b_.row_val[k];
+  }
+
+  // Sinkhorn sweeps over the unplaced rows and untaken columns. A sum that is 0 or not finite
+  // (a dead line, or under/overflow) stops the sweeps: the scales stay positive either way.
+  MC_HD void rescale() {
+    const int n = b_.n;
+    for (int it = 0; it < p_.scale_iterations; ++it) {
+      for (int i = 0; i < n; ++i) {
+        if (w_.row_deg[i] < 0) continue;
+        double s = 0.0;
+        for (int k = b_.row_start[i]; k < b_.row_start[i + 1]; ++k)
+          if (w_.col_deg[b_.col_of[k]] >= 0) s += b_.row_val[k] * w_.cscale[b_.col_of[k]];
+        if (!(s > 0.0 && s < INFINITY)) return;
+        w_.rscale[i] = 1.0 / s;
+      }
+      for (int j = 0; j < n; ++j) {
+        if (w_.col_deg[j] < 0) continue;
+        double s = 0.0;
+        for (int k = b_.col_start[j]; k < b_.col_start[j + 1]; ++k)
+          if (w_.row_deg[b_.row_of[k]] >= 0) s += b_.col_val[k] * w_.rscale[b_.row_of[k]];
+        if (!(s > 0.0 && s < INFINITY)) return;
+        w_.cscale[j] = 1.0 / s;
+      }
+    }
+  }
+
+  // Bucket lists of unplaced rows by available degree (doubly linked, O(1) moves).
+  MC_HD void link(int i) {
+    const int d = w_.row_deg[i];
+    w_.prev[i] = -1;
+    w_.next[i] = w_.head[d];
+    if (w_.head[d] >= 0) w_.prev[w_.head[d]] = i;
+    w_.head[d] = i;
+  }
+  MC_HD void unlink(int i) {
+    const int d = w_.row_deg[i];
+    if (w_.prev[i] >= 0) w_.next[w_.prev[i]] = w_.next[i];
+    else w_.head[d] = w_.next[i];
+    if (w_.next[i] >= 0) w_.prev[w_.next[i]] = w_.prev[i];
+  }
+
+  BlockView b_;
+  Workspace w_;
+  SampleParams p_;
+  int step_ = 0, sp_ = 0, min_ = 1, last_scale_ = 0;
+  bool dead_ = false;  // a row or column without entries: the permanent is 0
+};
+
+/// One sample (0 when the path dies).
+template <Method M>
+MC_HD WideValue run_sample(Path<M>& path, SampleRng& rng) {
+  path.start();
+  WideValue x;
+  for (;;) {
+    Step s = path.next();
+    if (s.row == kDone) return x;
+    if (s.row == kDead) return {0.0, 0};
+    if (s.col < 0) s = path.draw(s.row, rng.uniform());
+    if (s.col < 0) return {0.0, 0};
+    x.mul(s.value);
+    if (!path.assign(s.row, s.col)) return {0.0, 0};
+  }
+}
+
+/// Sums over samples: the mean and its standard error, and heavy-tail diagnostics. Merging
+/// in a fixed order makes results independent of how samples were spread over threads.
+struct SampleSums {
+  std::uint64_t count = 0, zeros = 0;
+  double sum_m = 0.0, sq_m = 0.0, max_m = 0.0;  // sum, sum of squares, largest: m * 2^e
+  long long sum_e = 0, sq_e = 0, max_e = 0;
+  std::uint64_t log_n = 0;  // Welford over ln(sample), nonzero samples
+  double log_mean = 0.0, log_m2 = 0.0;
+
+  MC_HD static void add_to(double& sm, long long& se, double m, long long e) {
+    if (m == 0.0) return;
+    if (sm == 0.0) {
+      sm = m, se = e;
+      return;
+    }
+    if (e > se) {
+      sm = ::ldexp(sm, static_cast<int>(se - e < -4000 ? -4000 : se - e)) + m;
+      se = e;
+    } else {
+      sm += ::ldexp(m, static_cast<int>(e - se < -4000 ? -4000 : e - se));
+    }
+    if (sm >= 0x1p64) {
+      int k;
+      sm = ::frexp(sm, &k);
+      se += k;
+    }
+  }
+  MC_HD static bool greater(double am, long long ae, double bm, long long be) {
+    if (bm == 0.0) return am > 0.0;
+    if (am == 0.0) return false;
+    int ka, kb;
+    const double fa = ::frexp(am, &ka), fb = ::frexp(bm, &kb);
+    return ae + ka != be + kb ? ae + ka > be + kb : fa > fb;
+  }
+  MC_HD void add_log(std::uint64_t n, double mean, double m2) {
+    if (n == 0) return;
+    const std::uint64_t t = log_n + n;
+    const double d = mean - log_mean;
+    log_mean += d * static_cast<double>(n) / static_cast<double>(t);
+    log_m2 += m2 + d * d * static_cast<double>(log_n) * static_cast<double>(n) / static_cast<double>(t);
+    log_n = t;
+  }
+
+  MC_HD void add(const WideValue& x) {
+    ++count;
+    if (x.m == 0.0) {
+      ++zeros;
+      return;
+    }
+    add_to(sum_m, sum_e, x.m, x.e);
+    add_to(sq_m, sq_e, x.m * x.m, 2 * x.e);
+    if (greater(x.m, x.e, max_m, max_e)) max_m = x.m, max_e = x.e;
+    add_log(1, ::log(x.m) + static_cast<double>(x.e) * 0.69314718055994530942, 0.0);
+  }
+  MC_HD void merge(const SampleSums& o) {
+    count += o.count, zeros += o.zeros;
+    add_to(sum_m, sum_e, o.sum_m, o.sum_e);
+    add_to(sq_m, sq_e, o.sq_m, o.sq_e);
+    if (greater(o.max_m, o.max_e, max_m, max_e)) max_m = o.max_m, max_e = o.max_e;
+    add_log(o.log_n, o.log_mean, o.log_m2);
+  }
+};
+
+}  // namespace matchcount::estimate

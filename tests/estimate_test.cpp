@@ -1,0 +1,289 @@
+// Estimation: the random stream, the exact expectation of every estimator (enumerating
+// sample paths), unbiasedness on random matrices and grids, reproducibility, refusals.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "../src/estimate/philox.hpp"
+#include "matchcount/error.hpp"
+#include "matchcount/estimate.hpp"
+#include "matchcount/generate.hpp"
+#include "matchcount/gpu.hpp"
+#include "matchcount/pipeline.hpp"
+#include "test_support.hpp"
+
+namespace matchcount {
+namespace {
+
+const EstimateMethod kMethods[] = {EstimateMethod::Rasmussen, EstimateMethod::RasmussenPlus, EstimateMethod::Scaling,
+                                   EstimateMethod::ScalingPlus};
+
+double exact_permanent(const SparseMatrix<double>& a) {
+  CountOptions o;
+  o.device = DevicePolicy::Cpu;
+  return std::get<double>(count_permanent(AnyMatrix(a), o).value.value);
+}
+
+SparseMatrix<double> as_double(const SparseMatrix<Integer>& a) {
+  return convert<double>(a, [](const Integer& v) { return v.get_d(); });
+}
+
+TEST(EstimatePhilox, MatchesRandom123KnownAnswers) {
+  // Random123's tests/kat_vectors, the three "philox4x32 10" lines.
+  using estimate::Philox4x32;
+  auto r = estimate::philox4x32_10(Philox4x32{{0, 0, 0, 0}}, 0, 0);
+  EXPECT_EQ(r.v[0], 0x6627e8d5u);
+  EXPECT_EQ(r.v[3], 0x9b00dbd8u);
+  r = estimate::philox4x32_10(Philox4x32{{~0u, ~0u, ~0u, ~0u}}, ~0u, ~0u);
+  EXPECT_EQ(r.v[0], 0x408f276du);
+  EXPECT_EQ(r.v[1], 0x41c83b0eu);
+  EXPECT_EQ(r.v[2], 0xa20bc7c6u);
+  EXPECT_EQ(r.v[3], 0x6d5451fdu);
+  r = estimate::philox4x32_10(Philox4x32{{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}}, 0xa4093822, 0x299f31d0);
+  EXPECT_EQ(r.v[0], 0xd16cfe09u);
+  EXPECT_EQ(r.v[1], 0x94fdccebu);
+  EXPECT_EQ(r.v[2], 0x5001e420u);
+  EXPECT_EQ(r.v[3], 0x24126ea1u);
+  estimate::SampleRng rng(7, 1, 2);
+  for (int i = 0; i < 1000; ++i) {
+    const double u = rng.uniform();
+    ASSERT_GE(u, 0.0);
+    ASSERT_LT(u, 1.0);
+  }
+}
+
+// The expectation over every sample path is the permanent, for every method and scaling
+// schedule: the estimators are unbiased by construction, not only on average over runs.
+TEST(Estimate, EveryEstimatorsExpectationIsThePermanent) {
+  std::mt19937_64 rng(11);
+  int checked = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const int n = 2 + trial % 6;
+    const double density = 0.35 + 0.1 * (trial % 7);
+    const SparseMatrix<double> a =
+        trial % 2 ? test::random_real(rng, n, density, 0.1, 3.0) : as_double(test::random_integer(rng, n, density, 1, 1));
+    const double exact = exact_permanent(a);
+    for (EstimateMethod m : kMethods) {
+      EstimateOptions o;
+      o.method = m;
+      o.scale_interval = 1 + trial % 3;
+      o.scale_iterations = trial % 4;
+      const double e = estimator_expectation(a, o);
+      ASSERT_NEAR(e, exact, 1e-10 * std::max(1.0, exact)) << "n=" << n << " trial " << trial << " " << to_string(m);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 240);
+}
+
+// Random matrices with known permanents: each estimate lies within 4 standard errors.
+TEST(Estimate, EstimatesLieWithinFourStandardErrors) {
+  for (int trial = 0; trial < 12; ++trial) {
+    const int n = 8 + trial % 5;
+    const SparseMatrix<Integer> a = erdos_renyi_bipartite(n, 0.3 + 0.05 * (trial % 4), 100 + trial);
+    const double exact = exact_permanent(as_double(a));
+    if (exact == 0) continue;
+    for (EstimateMethod m : kMethods) {
+      EstimateOptions o;
+      o.method = m;
+      o.samples = 4000;
+      o.exact_up_to = 0;
+      o.seed = 5 + trial;
+      const EstimateReport r = estimate_permanent(AnyMatrix(a), o);
+      const double est = r.estimate.to_double();
+      EXPECT_LE(std::fabs(est - exact), 4 * r.rel_std_error * est + 1e-9 * exact)
+          << "trial " << trial << " " << to_string(m) << " est " << est << " exact " << exact;
+      EXPECT_EQ(r.samples, 4000u * r.blocks.size() - 4000u * std::count_if(r.blocks.begin(), r.blocks.end(), [](auto& b) { return b.exact; }));
+    }
+  }
+}
+
+// Independent runs (different seeds): their mean converges to the permanent.
+TEST(Estimate, MeanOfIndependentRunsConverges) {
+  const SparseMatrix<Integer> a = erdos_renyi_bipartite(12, 0.35, 3);
+  const double exact = exact_permanent(as_double(a));
+  ASSERT_GT(exact, 0);
+  for (EstimateMethod m : {EstimateMethod::Rasmussen, EstimateMethod::ScalingPlus}) {
+    const int runs = 40;
+    double sum = 0, sq = 0;
+    for (int s = 0; s < runs; ++s) {
+      EstimateOptions o;
+      o.method = m;
+      o.samples = 300;
+      o.exact_up_to = 0;
+      o.seed = 1000 + s;
+      const double est = estimate_permanent(AnyMatrix(a), o).estimate.to_double();
+      sum += est, sq += est * est;
+    }
+    const double mean = sum / runs, sd = std::sqrt(std::max(0.0, sq / runs - mean * mean));
+    EXPECT_LE(std::fabs(mean - exact), 4 * sd / std::sqrt(runs)) << to_string(m);
+    EXPECT_GT(sd, 0.0);
+  }
+}
+
+TEST(Estimate, SeedsReproduceWhateverTheThreadCount) {
+  const AnyMatrix a = biadjacency(grid_graph(6, 6));
+  EstimateOptions o;
+  o.samples = 3000;
+  o.exact_up_to = 0;
+  o.threads = 1;
+  const EstimateReport one = estimate_permanent(a, o);
+  o.threads = 2;
+  const EstimateReport two = estimate_permanent(a, o);
+  EXPECT_EQ(one.estimate.mant, two.estimate.mant);
+  EXPECT_EQ(one.estimate.exp, two.estimate.exp);
+  EXPECT_EQ(one.rel_std_error, two.rel_std_error);
+  o.seed = 2;
+  const EstimateReport other = estimate_permanent(a, o);
+  EXPECT_NE(one.estimate.mant, other.estimate.mant);
+}
+
+// Grids against the Kasteleyn product (known-families.tsv): 12 x 12 has 53060477521960000.
+TEST(Estimate, GridDimersAgreeWithTheExactCount) {
+  const AnyMatrix a = biadjacency(grid_graph(12, 12));
+  const double exact = 53060477521960000.0;
+  for (EstimateMethod m : {EstimateMethod::Scaling, EstimateMethod::ScalingPlus}) {
+    EstimateOptions o;
+    o.method = m;
+    o.samples = 8000;
+    const EstimateReport r = estimate_permanent(a, o);
+    EXPECT_LE(std::fabs(r.estimate.to_double() / exact - 1), 4 * r.rel_std_error) << to_string(m);
+    EXPECT_LT(r.rel_std_error, 0.05) << to_string(m);
+    EXPECT_FALSE(r.heavy_tail) << to_string(m);
+  }
+}
+
+// Rasmussen on a 16 x 16 grid: almost every sample dies, a handful carry the sum. The report
+// must say the error bar is unreliable instead of printing a confident interval.
+TEST(Estimate, HeavyTailsAreReported) {
+  const AnyMatrix a = biadjacency(grid_graph(16, 16));
+  EstimateOptions o;
+  o.method = EstimateMethod::Rasmussen;
+  o.samples = 2000;
+  const EstimateReport r = estimate_permanent(a, o);
+  EXPECT_TRUE(r.heavy_tail);
+  ASSERT_EQ(r.blocks.size(), 1u);
+  EXPECT_TRUE(r.blocks[0].heavy_tail);
+  EXPECT_GT(r.zero_samples, 1900u);
+}
+
+TEST(Estimate, BlocksMultiplyAndSmallBlocksAreExact) {
+  // Block diagonal: J_3 (perm 6), a 4-cycle (2) and a 10x10 grid-like block.
+  SparseMatrix<Integer> a;
+  a.rows = a.cols = 3 + 2 + 30;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) a.entries.push_back({i, j, 1});
+  a.entries.push_back({3, 3, 1}), a.entries.push_back({3, 4, 1}), a.entries.push_back({4, 3, 1}), a.entries.push_back({4, 4, 1});
+  const SparseMatrix<Integer> g = biadjacency(grid_graph(6, 10));
+  for (const auto& e : g.entries) a.entries.push_back({5 + e.row, 5 + e.col, e.value});
+  a.normalize();
+  const double exact = 12.0 * exact_permanent(as_double(g));
+  EstimateOptions o;
+  o.samples = 5000;
+  EstimateReport r = estimate_permanent(AnyMatrix(a), o);
+  EXPECT_EQ(r.blocks.size(), 3u);
+  EXPECT_FALSE(r.exact);
+  EXPECT_LE(std::fabs(r.estimate.to_double() / exact - 1), 4 * r.rel_std_error);
+  o.exact_up_to = 30;
+  r = estimate_permanent(AnyMatrix(a), o);
+  EXPECT_TRUE(r.exact);
+  EXPECT_EQ(r.rel_std_error, 0.0);
+  EXPECT_NEAR(r.estimate.to_double(), exact, 1e-9 * exact);
+}
+
+TEST(Estimate, RelativeErrorTargetStopsSampling) {
+  const AnyMatrix a = biadjacency(grid_graph(8, 8));
+  EstimateOptions o;
+  o.rel_error = 0.02;
+  const EstimateReport r = estimate_permanent(a, o);
+  EXPECT_TRUE(r.target_met);
+  EXPECT_LE(r.rel_std_error, 0.02);
+  EXPECT_LT(r.samples, 1'000'000u);
+}
+
+TEST(Estimate, RefusesNegativeAndComplexAndCountsZeroExactly) {
+  SparseMatrix<double> neg;
+  neg.rows = neg.cols = 2;
+  neg.entries = {{0, 0, 1.0}, {0, 1, -1.0}, {1, 0, 1.0}, {1, 1, 1.0}};
+  EXPECT_THROW(estimate_permanent(AnyMatrix(neg)), RefusedError);
+  SparseMatrix<Complex> c;
+  c.rows = c.cols = 1;
+  c.entries = {{0, 0, Complex(1, 1)}};
+  EXPECT_THROW(estimate_permanent(AnyMatrix(c)), RefusedError);
+  SparseMatrix<Integer> none;  // two rows share their only column
+  none.rows = none.cols = 2;
+  none.entries = {{0, 0, 1}, {1, 0, 1}};
+  const EstimateReport r = estimate_permanent(AnyMatrix(none));
+  EXPECT_TRUE(r.exact);
+  EXPECT_TRUE(r.estimate.zero());
+}
+
+TEST(Estimate, WideRealsPrintBeyondDoubleRange) {
+  WideReal x = WideReal::from(1.5);
+  for (int i = 0; i < 40; ++i) x = x * WideReal::from(1e100);  // 1.5e4000
+  EXPECT_EQ(x.to_string(3), "1.50e+4000");
+  EXPECT_EQ(WideReal::from(9.996).to_string(3), "1.00e+1");
+  EXPECT_EQ(WideReal::from(0.0).to_string(3), "0");
+  EXPECT_EQ(WideReal::from(12345.0).to_string(1), "1e+4");
+  EstimateMethod m;
+  EXPECT_TRUE(parse_estimate_method("Scaling-plus", m));
+  EXPECT_EQ(m, EstimateMethod::ScalingPlus);
+  EXPECT_TRUE(parse_estimate_method("rasmussen", m));
+  EXPECT_EQ(m, EstimateMethod::Rasmussen);
+  EXPECT_FALSE(parse_estimate_method("glauber", m));
+}
+
+// The GPU runs the same sample paths with the same random streams; its estimates agree with
+// the CPU's (to rounding, or statistically where contracted arithmetic flips a draw).
+TEST(EstimateGpu, AgreesWithTheCpu) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device";
+  const AnyMatrix grid = biadjacency(grid_graph(12, 12));
+  std::vector<AnyMatrix> cases = {grid};
+  for (int t = 0; t < 6; ++t) cases.push_back(AnyMatrix(erdos_renyi_bipartite(20 + 4 * t, 0.25, 40 + t)));
+  int close = 0, total = 0;
+  for (const auto& a : cases)
+    for (EstimateMethod m : kMethods) {
+      EstimateOptions o;
+      o.method = m;
+      o.samples = 20000;
+      o.exact_up_to = 0;
+      o.device = DevicePolicy::Cpu;
+      const EstimateReport cpu = estimate_permanent(a, o);
+      o.device = DevicePolicy::Gpu;
+      const EstimateReport gpu = estimate_permanent(a, o);
+      const EstimateReport again = estimate_permanent(a, o);
+      EXPECT_EQ(gpu.estimate.mant, again.estimate.mant);
+      EXPECT_EQ(gpu.samples, cpu.samples);
+      ASSERT_FALSE(gpu.blocks.empty());
+      EXPECT_NE(gpu.blocks.back().device, "cpu");
+      const double c = cpu.estimate.to_double(), g = gpu.estimate.to_double();
+      const double se = std::hypot(cpu.rel_std_error * c, gpu.rel_std_error * g);
+      EXPECT_LE(std::fabs(c - g), 4 * se + 1e-12 * c) << to_string(m);
+      close += std::fabs(c - g) <= 1e-9 * c;
+      ++total;
+    }
+  EXPECT_GE(close, total / 2) << "GPU and CPU should draw the same samples";
+}
+
+TEST(EstimateCli, PrintsTheEstimateAndErrorBars) {
+  const std::string grid = test::temp_file("0 1\n1 2\n2 3\n3 0\n0 4\n1 5\n2 6\n3 7\n4 5\n5 6\n6 7\n7 4\n", ".edges");
+  auto r = test::run_matchcount("--estimate --samples 2000 --exact-up-to 0 --as graph " + grid);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("relative standard error"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("e+"), std::string::npos) << r.out;
+  r = test::run_matchcount("--estimate --json --samples 2000 --method rasmussen+ --as graph " + grid);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"method\":\"rasmussen+\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"ci95\""), std::string::npos) << r.out;
+  r = test::run_matchcount("--estimate --method glauber " + grid);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.out.empty());
+  const std::string neg = test::temp_file("%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 1\n1 2 -1\n2 1 1\n2 2 1\n", ".mtx");
+  r = test::run_matchcount("--estimate " + neg);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("nonnegative"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace matchcount

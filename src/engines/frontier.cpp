@@ -87,16 +87,6 @@ FrontierPlan checked_plan(const SparseMatrix<T>& a, int words) {
   return plan;
 }
 
-template <class T>
-std::vector<FrontierStep> steps_for(const SparseMatrix<T>& a, const FrontierPlan& plan) {
-  std::vector<std::vector<std::pair<int, int>>> rows(static_cast<std::size_t>(a.rows));
-  for (std::size_t i = 0; i < a.entries.size(); ++i) {
-    const auto& e = a.entries[i];
-    rows[std::size_t(plan.transposed ? e.col : e.row)].emplace_back(plan.transposed ? e.row : e.col, int(i));
-  }
-  return frontier_steps(rows, plan.row_order, a.rows);
-}
-
 /// The DP on a matrix scaled exactly by powers of two (every |entry| <= 1, each row's and
 /// column's largest near 1; integer matrices by rows only), so that states neither over- nor
 /// underflow unless terms are tiny beside the largest; the result is scaled back.
@@ -140,7 +130,7 @@ Approx<T> float_permanent(const SparseMatrix<T>& a, const EngineOptions& opt) {
     pol.abs_a.push_back(std::abs(pol.a.back()));
   }
   FrontierRun<FloatPolicy<T>> run(pol, opt);
-  auto r = run.run(steps_for(a, plan));
+  auto r = run.run(frontier_steps(a, plan));
   // Integral entries and every state's |terms| sum below 2^52: no operation rounded (the
   // states after k rows all carry the same scale 2^-(shifts of those rows)).
   bool exact = integral;
@@ -166,7 +156,7 @@ template <bool Unit>
 std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, const std::vector<std::uint64_t>& primes,
                                     const EngineOptions& opt, const FrontierTuning& tuning) {
   FrontierPlan plan = checked_plan(a, 1);
-  const auto steps = steps_for(a, plan);
+  const auto steps = frontier_steps(a, plan);
   std::vector<Integer> values;  // distinct entry values
   std::vector<std::uint32_t> value_of;
   if (!Unit) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "matchcount/engine.hpp"
+#include "matchcount/gpu.hpp"
 
 namespace matchcount::engines {
 
@@ -99,7 +100,31 @@ struct FrontierStep {
 std::vector<FrontierStep> frontier_steps(const std::vector<std::vector<std::pair<int, int>>>& rows,
                                          const std::vector<int>& order, int n);
 
+/// The steps of `plan` over the matrix's entries (entry indices into a.entries).
+template <class T>
+std::vector<FrontierStep> frontier_steps(const SparseMatrix<T>& a, const FrontierPlan& plan) {
+  std::vector<std::vector<std::pair<int, int>>> rows(static_cast<std::size_t>(a.rows));
+  for (std::size_t i = 0; i < a.entries.size(); ++i) {
+    const auto& e = a.entries[i];
+    rows[std::size_t(plan.transposed ? e.col : e.row)].emplace_back(plan.transposed ? e.row : e.col, int(i));
+  }
+  return frontier_steps(rows, plan.row_order, a.rows);
+}
+
 std::unique_ptr<Engine> make_frontier();
+std::unique_ptr<Engine> make_gpu_frontier();
+
+/// The rows of a row order as the GPU engine runs them (new layouts, popcounts, pull moves);
+/// empty when some row leaves no state alive (the permanent is 0).
+std::vector<gpu::FrontierRowDesc> gpu_frontier_rows(const std::vector<FrontierStep>& steps);
+
+/// The GPU engine's exact count without its CPU fallback (GpuError when no device can run it);
+/// max_primes_per_pass > 0 caps the primes per pass (tests reach the multi-pass path with it).
+Integer gpu_frontier_permanent(const SparseMatrix<Integer>& a, const EngineOptions& opt, std::size_t max_primes_per_pass);
+
+/// Predicted seconds of the GPU frontier engine for an exact count of `a` with `primes` CRT
+/// primes on a device of `device_gib` GiB (infinity when one prime's tables do not fit).
+double gpu_frontier_seconds(const SparseMatrix<Integer>& a, const FrontierPlan& plan, double primes, double device_gib);
 
 /// Knobs of the exact count that tests use to reach the memory fallbacks on small input.
 struct FrontierTuning {

@@ -12,7 +12,7 @@
 namespace matchcount {
 
 std::vector<std::string> engine_names() {
-  return {"ryser", "sparyser", "skipper", "brute", "gpu-ryser", "frontier", "kasteleyn", "repeated"};
+  return {"ryser", "sparyser", "skipper", "brute", "gpu-ryser", "frontier", "gpu-frontier", "kasteleyn", "repeated"};
 }
 
 bool gpu_available() {
@@ -27,10 +27,11 @@ std::unique_ptr<Engine> make_engine(std::string_view name) {
   if (name == "brute") return engines::make_brute();
   if (name == "gpu-ryser") return engines::make_gpu_ryser();
   if (name == "frontier") return engines::make_frontier();
+  if (name == "gpu-frontier") return engines::make_gpu_frontier();
   if (name == "kasteleyn") return engines::make_kasteleyn();
   if (name == "repeated") return engines::make_repeated();
   throw UsageError("unknown engine '" + std::string(name) +
-                   "' (choose ryser, sparyser, skipper, brute, gpu-ryser, frontier, kasteleyn or repeated)");
+                   "' (choose ryser, sparyser, skipper, brute, gpu-ryser, frontier, gpu-frontier, kasteleyn or repeated)");
 }
 
 // Measured on the 2-core AVX2 machine (exact 0-1, one thread, core-seconds), n = 30:
@@ -65,6 +66,12 @@ constexpr double kFrontierUnit = 1e-9;
 // Repeated lines: about 5 ns per modular multiplication (RepeatedPlan::cost counts them per
 // prime); floats rebuild each y_r from the K classes in double-double, about 2 ns per class.
 constexpr double kRepeatedModUnit = 5e-9, kRepeatedFloatUnit = 2e-9;
+
+/// Memory of the first CUDA device in GiB (0 without one), looked up once.
+double device_gib() {
+  static const double gib = gpu_devices().empty() ? 0.0 : gpu_devices().front().memory_gib;
+  return gib;
+}
 
 /// About how many CRT primes an exact count of `a` takes: permanent_bound's logarithm in
 /// floating point (the bound itself multiplies n big integers: 0.04 s at n = 5000).
@@ -112,6 +119,19 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
     if (frontier_seconds < best.predicted_seconds) {
       best.engine = "frontier";
       best.predicted_seconds = frontier_seconds;
+    }
+  }
+  // Exact counts of wide frontiers on the GPU: dense tables of all p-subsets of the open
+  // columns, as many primes a pass as the card's memory holds (narrow ones stay on the CPU,
+  // which finishes before a GPU context is up).
+  if constexpr (std::is_same_v<T, Integer>) {
+    const bool gpu = device == DevicePolicy::Gpu || (device == DevicePolicy::Auto && gpu_available());
+    if (gpu && fp.width <= engines::kFrontierMaxWidth && device_gib() > 0) {
+      const double seconds = engines::gpu_frontier_seconds(a, fp, predicted_primes(a), device_gib());
+      if (seconds < best.predicted_seconds) {
+        best.engine = "gpu-frontier";
+        best.predicted_seconds = seconds;
+      }
     }
   }
   // Planar blocks: a determinant (one per prime for exact counts), polynomial in n.

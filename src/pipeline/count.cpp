@@ -24,7 +24,9 @@ using Clock = std::chrono::steady_clock;
 
 /// Engines that count a block whole in polynomial time or by width, for which branching
 /// would only multiply the blocks.
-bool whole_block_engine(const std::string& name) { return name == "frontier" || name == "kasteleyn"; }
+bool whole_block_engine(const std::string& name) {
+  return name == "frontier" || name == "gpu-frontier" || name == "kasteleyn";
+}
 
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();

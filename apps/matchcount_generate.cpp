@@ -327,6 +327,28 @@ int main(int argc, char** argv) {
     f.matrix = [&] { return AnyMatrix(erdos_renyi_bipartite(er_n, er_p, er_seed)); };
   }
 
+  int reg_n = 0, reg_d = 3;
+  std::uint64_t reg_seed = 1;
+  {
+    auto& f = add("regular", "random D-regular bipartite graph on N + N vertices", Kind::IntegerMatrix);
+    f.app->description(
+        "A random D-regular bipartite graph: the union of D random permutation matrices, repaired\n"
+        "where two would share an entry, so every row and column has exactly D entries. Sparse\n"
+        "test cases far beyond exact reach (N = 10^5) for matchcount --estimate.");
+    f.app->add_option("N", reg_n, "side size (>= 0)")->required();
+    f.app->add_option("D", reg_d, "degree (1..N)")->required();
+    f.app->add_option("--seed", reg_seed, "random seed (same seed, same graph)")->capture_default_str();
+    f.command = [&] {
+      return std::string(kProgram) + " regular " + std::to_string(reg_n) + " " + std::to_string(reg_d) + " --seed " +
+             std::to_string(reg_seed);
+    };
+    f.describe = [&] {
+      return "random " + std::to_string(reg_d) + "-regular bipartite graph, " + std::to_string(reg_n) + " + " +
+             std::to_string(reg_n) + " vertices; permanent = perfect matchings";
+    };
+    f.matrix = [&] { return AnyMatrix(random_regular_bipartite(reg_n, reg_d, reg_seed)); };
+  }
+
   // --- digraphs ------------------------------------------------------------------------------
   int dg_n = 0;
   double dg_p = 0;
@@ -412,30 +434,30 @@ int main(int argc, char** argv) {
     };
     f.matrix = [&] { return AnyMatrix(random_integer_matrix(ri_n, ri_density, ri_lo, ri_hi, ri_seed)); };
   }
-  int rr_n = 0;
-  double rr_density = 1.0, rr_lo = -1.0, rr_hi = 1.0;
-  std::uint64_t rr_seed = 1;
+  int rg_n = 0;
+  double rg_density = 1.0, rr_lo = -1.0, rr_hi = 1.0;
+  std::uint64_t rg_seed = 1;
   {
     auto& f = add("random-real", "random sparse real matrix (floating permanent)", Kind::FloatMatrix);
     f.app->description(
         "A random N x N real matrix: each entry is nonzero with probability DENSITY, with a value\n"
         "uniform in [LO, HI). Values are written with 17 significant digits at most, exactly as\n"
         "generated; matchcount reports a floating permanent with an error estimate.");
-    f.app->add_option("N", rr_n, "matrix size (>= 0)")->required();
-    f.app->add_option("--density", rr_density, "probability that an entry is nonzero")->capture_default_str();
+    f.app->add_option("N", rg_n, "matrix size (>= 0)")->required();
+    f.app->add_option("--density", rg_density, "probability that an entry is nonzero")->capture_default_str();
     f.app->add_option("--lo", rr_lo, "lower end of the value range")->capture_default_str();
     f.app->add_option("--hi", rr_hi, "upper end of the value range")->capture_default_str();
-    f.app->add_option("--seed", rr_seed, "random seed (same seed, same matrix)")->capture_default_str();
+    f.app->add_option("--seed", rg_seed, "random seed (same seed, same matrix)")->capture_default_str();
     f.command = [&] {
-      return std::string(kProgram) + " random-real " + std::to_string(rr_n) + " --density " +
-             num(rr_density) + " --lo " + num(rr_lo) + " --hi " + num(rr_hi) + " --seed " +
-             std::to_string(rr_seed);
+      return std::string(kProgram) + " random-real " + std::to_string(rg_n) + " --density " +
+             num(rg_density) + " --lo " + num(rr_lo) + " --hi " + num(rr_hi) + " --seed " +
+             std::to_string(rg_seed);
     };
     f.describe = [&] {
-      return "random real matrix, density " + num(rr_density) + ", values uniform in [" + num(rr_lo) +
+      return "random real matrix, density " + num(rg_density) + ", values uniform in [" + num(rr_lo) +
              ", " + num(rr_hi) + ")";
     };
-    f.matrix = [&] { return AnyMatrix(random_real_matrix(rr_n, rr_density, rr_lo, rr_hi, rr_seed)); };
+    f.matrix = [&] { return AnyMatrix(random_real_matrix(rg_n, rg_density, rr_lo, rr_hi, rg_seed)); };
   }
   int rc_n = 0;
   double rc_density = 1.0;

@@ -27,6 +27,8 @@ SparseMatrix<Integer> biadjacency(const EdgeList& g);
 
 SparseMatrix<Integer> complete_bipartite(int n);                      ///< all-ones J_n
 SparseMatrix<Integer> erdos_renyi_bipartite(int n, double p, std::uint64_t seed);
+/// Random d-regular bipartite graph on n + n vertices (union of d repaired random permutations).
+SparseMatrix<Integer> random_regular_bipartite(int n, int d, std::uint64_t seed);
 SparseMatrix<Integer> random_digraph(int n, double p, std::uint64_t seed, bool loops);
 SparseMatrix<Integer> complete_loopless_digraph(int n);               ///< J - I
 SparseMatrix<Integer> band_matrix(int n, int half_width);             ///< |i-j| <= w

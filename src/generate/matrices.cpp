@@ -140,6 +140,37 @@ SparseMatrix<Integer> erdos_renyi_bipartite(int n, double p, std::uint64_t seed)
   return m;
 }
 
+SparseMatrix<Integer> random_regular_bipartite(int n, int d, std::uint64_t seed) {
+  check_n("regular", n);
+  if (d < 1 || d > n) throw UsageError("regular: D must be in [1, N] (got " + std::to_string(d) + ")");
+  check_entries("regular", std::int64_t(n) * d);
+  // The union of d random permutations (Fisher-Yates on mt19937_64, index = x mod (k+1)), each
+  // repaired where it repeats an earlier entry of its row by swapping with random other rows
+  // until no row repeats: every row and column then has exactly d entries.
+  std::mt19937_64 rng(seed);
+  std::vector<std::vector<int>> rows(static_cast<std::size_t>(n));
+  auto taken = [&](int i, int j) { return std::find(rows[i].begin(), rows[i].end(), j) != rows[i].end(); };
+  std::vector<int> perm(static_cast<std::size_t>(n));
+  for (int k = 0; k < d; ++k) {
+    for (int i = 0; i < n; ++i) perm[i] = i;
+    for (int i = n - 1; i > 0; --i) std::swap(perm[i], perm[rng() % static_cast<std::uint64_t>(i + 1)]);
+    for (int i = 0; i < n; ++i)
+      for (int tries = 0; taken(i, perm[i]); ++tries) {
+        if (tries > 100 * n) throw RefusedError("regular: no repair found (D too close to N)");
+        const int o = static_cast<int>(rng() % static_cast<std::uint64_t>(n));
+        if (!taken(o, perm[i]) && !taken(i, perm[o])) std::swap(perm[i], perm[o]);
+      }
+    for (int i = 0; i < n; ++i) rows[i].push_back(perm[i]);
+  }
+  auto m = square(n);
+  m.entries.reserve(static_cast<std::size_t>(n) * d);
+  for (int i = 0; i < n; ++i) {
+    std::sort(rows[i].begin(), rows[i].end());
+    for (int j : rows[i]) m.entries.push_back({i, j, Integer(1)});
+  }
+  return m;
+}
+
 SparseMatrix<Integer> random_digraph(int n, double p, std::uint64_t seed, bool loops) {
   check_random("digraph", n, p, "P");
   Draws draws(seed);

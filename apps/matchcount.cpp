@@ -160,8 +160,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   g->add_option("--max-samples", est.max_samples, "sample cap per block of a --rel-error run")->capture_default_str();
   g->add_option("--seed", est.seed, "random seed (the same seed, options and device give the same result)")->capture_default_str();
-  g->add_option("--scale-interval", est.scale_interval, "scaling methods: rescale every this many rows (SInterval)")
-      ->check(CLI::PositiveNumber)
+  g->add_option("--scale-interval", est.scale_interval, "scaling methods: rescale every this many rows (SInterval; 0: max(1, n/256))")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   g->add_option("--scale-sweeps", est.scale_iterations, "scaling methods: Sinkhorn sweeps per rescale")
       ->check(CLI::NonNegativeNumber)

@@ -57,7 +57,23 @@ BlockData BlockData::from(const SparseMatrix<double>& a) {
     b.row_of[cnext[e.col]] = e.row, b.col_val[cnext[e.col]++] = e.value;
   }
   b.col_scale0 = column_scaling(b);
+  if (b.small()) {
+    b.row_bits.assign(n, 0), b.col_bits.assign(n, 0), b.dense.assign(std::size_t(n) * n, 0.0);
+    b.unit = true;
+    for (const auto& e : a.entries) {
+      b.row_bits[e.row] |= std::uint64_t{1} << e.col;
+      b.col_bits[e.col] |= std::uint64_t{1} << e.row;
+      b.dense[std::size_t(e.row) * n + e.col] = e.value;
+      b.unit = b.unit && e.value == 1.0;
+    }
+  }
   return b;
+}
+
+SmallBlock BlockData::small_view() const {
+  SmallBlock s;
+  s.n = n, s.unit = unit, s.rows = row_bits.data(), s.cols = col_bits.data(), s.val = dense.data();
+  return s;
 }
 
 BlockView BlockData::view() const {

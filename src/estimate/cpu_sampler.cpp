@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <type_traits>
 
 #include "runner.hpp"
 
@@ -28,22 +29,50 @@ struct HostPath {
   HostPath& operator=(const HostPath&) = delete;
 };
 
+/// SmallPath keeps its state in the object: copies are independent.
 template <Method M>
-SampleSums run_batches(const BlockData& block, const SamplerConfig& cfg, std::uint64_t first, std::uint64_t count) {
+struct SmallHolder {
+  SmallPath<M> path;
+};
+
+/// Calls f(holder factory) with the path kind that runs this block and method.
+template <Method M, class F>
+decltype(auto) with_path(const BlockData& block, const SamplerConfig& cfg, F&& f) {
+  if constexpr (!is_scaling(M))
+    if (uses_small_path(block, cfg)) {
+      const SmallBlock sb = block.small_view();
+      return f([sb] { return SmallHolder<M>{SmallPath<M>(sb)}; });
+    }
   const BlockView view = block.view();
+  const SampleParams params = cfg.params;
+  return f([view, params] { return HostPath<M>(view, params); });
+}
+
+template <class F>
+decltype(auto) with_method(Method m, F&& f) {
+  switch (m) {
+    case Method::Rasmussen: return f(std::integral_constant<Method, Method::Rasmussen>{});
+    case Method::RasmussenPlus: return f(std::integral_constant<Method, Method::RasmussenPlus>{});
+    case Method::Scaling: return f(std::integral_constant<Method, Method::Scaling>{});
+    default: return f(std::integral_constant<Method, Method::ScalingPlus>{});
+  }
+}
+
+template <class Make>
+SampleSums run_batches(const SamplerConfig& cfg, std::uint64_t first, std::uint64_t count, Make make) {
   const std::uint64_t batches = (count + kBatch - 1) / kBatch;
   std::vector<SampleSums> part(batches);
   const int threads = cfg.threads > 0 ? cfg.threads : omp_get_max_threads();
 #pragma omp parallel num_threads(threads)
   {
-    HostPath<M> hp(view, cfg.params);
+    auto holder = make();
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < static_cast<std::int64_t>(batches); ++b) {
       const std::uint64_t lo = first + static_cast<std::uint64_t>(b) * kBatch;
       const std::uint64_t hi = std::min(lo + kBatch, first + count);
       for (std::uint64_t s = lo; s < hi; ++s) {
         SampleRng rng(cfg.seed, cfg.block_id, s);
-        part[b].add(run_sample(hp.path, rng));
+        part[b].add(run_sample(holder.path, rng));
       }
     }
   }
@@ -56,13 +85,9 @@ class CpuSampler final : public Sampler {
  public:
   CpuSampler(const BlockData& block, const SamplerConfig& cfg) : block_(block), cfg_(cfg) {}
   SampleSums run(std::uint64_t first, std::uint64_t count) override {
-    switch (cfg_.method) {
-      case Method::Rasmussen: return run_batches<Method::Rasmussen>(block_, cfg_, first, count);
-      case Method::RasmussenPlus: return run_batches<Method::RasmussenPlus>(block_, cfg_, first, count);
-      case Method::Scaling: return run_batches<Method::Scaling>(block_, cfg_, first, count);
-      case Method::ScalingPlus: return run_batches<Method::ScalingPlus>(block_, cfg_, first, count);
-    }
-    return {};
+    return with_method(cfg_.method, [&](auto m) {
+      return with_path<decltype(m)::value>(block_, cfg_, [&](auto make) { return run_batches(cfg_, first, count, make); });
+    });
   }
   std::string device() const override { return "cpu"; }
 
@@ -72,27 +97,25 @@ class CpuSampler final : public Sampler {
 };
 
 // Depth-first over every choice: E = sum over paths of probability * product of factors.
-template <Method M>
-double expectation_from(const HostPath<M>& at, double weight) {
-  HostPath<M> hp(at);
-  const Step s = hp.path.next();
+template <class H>
+double expectation_from(const H& at, double weight) {
+  H hp(at);
+  Step s = hp.path.next();
+  if (s.row == kRescale) {
+    hp.path.rescale(0, 1, [] {});
+    hp.path.rescaled();
+    s = hp.path.next();
+  }
   if (s.row == kDone) return weight;
   if (s.row == kDead) return 0.0;
   if (s.col >= 0) return hp.path.assign(s.row, s.col) ? expectation_from(hp, weight * s.value) : 0.0;
   double total = 0.0;
   hp.path.for_each_choice(s.row, [&](int c, double p, double factor) {
-    HostPath<M> child(hp);
+    H child(hp);
     if (child.path.assign(s.row, c)) total += p * expectation_from(child, weight * factor);
     return false;
   });
   return total;
-}
-
-template <Method M>
-double expectation(const BlockData& block, const SamplerConfig& cfg) {
-  HostPath<M> hp(block.view(), cfg.params);
-  hp.path.start();
-  return expectation_from(hp, 1.0);
 }
 
 }  // namespace
@@ -102,13 +125,13 @@ std::unique_ptr<Sampler> make_cpu_sampler(const BlockData& block, const SamplerC
 }
 
 double path_expectation(const BlockData& block, const SamplerConfig& config) {
-  switch (config.method) {
-    case Method::Rasmussen: return expectation<Method::Rasmussen>(block, config);
-    case Method::RasmussenPlus: return expectation<Method::RasmussenPlus>(block, config);
-    case Method::Scaling: return expectation<Method::Scaling>(block, config);
-    case Method::ScalingPlus: return expectation<Method::ScalingPlus>(block, config);
-  }
-  return 0.0;
+  return with_method(config.method, [&](auto m) {
+    return with_path<decltype(m)::value>(block, config, [](auto make) {
+      auto holder = make();
+      holder.path.start();
+      return expectation_from(holder, 1.0);
+    });
+  });
 }
 
 }  // namespace matchcount::estimate

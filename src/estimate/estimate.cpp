@@ -84,7 +84,9 @@ void sample_block(estimate::Sampler& sampler, const EstimateOptions& o, double t
   const bool fixed = o.samples > 0;
   const std::uint64_t cap = fixed ? o.samples : std::max<std::uint64_t>(o.max_samples, 2);
   estimate::SampleSums sums;
-  std::uint64_t next = std::min<std::uint64_t>(cap, fixed ? std::max<std::uint64_t>(cap / 64, 4096) : 4096);
+  // The first round is small: a sample of a large block with global rescaling can take a
+  // second, and the rate it measures sizes the rounds that the time cap allows.
+  std::uint64_t next = std::min<std::uint64_t>(cap, fixed ? std::max<std::uint64_t>(cap / 64, 1024) : 256);
   for (;;) {
     if (budget.limited) {  // this block's share of the time left
       const double left = std::chrono::duration<double>(budget.deadline - Clock::now()).count() / blocks_left;
@@ -122,7 +124,7 @@ void sample_block(estimate::Sampler& sampler, const EstimateOptions& o, double t
 EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions& o) {
   const auto start = Clock::now();
   if (o.samples == 0 && !(o.rel_error > 0.0)) throw UsageError("estimation needs a sample count or a relative error target > 0");
-  if (o.scale_interval < 1 || o.scale_iterations < 0) throw UsageError("the scaling interval must be >= 1 and the sweeps >= 0");
+  if (o.scale_interval < 0 || o.scale_iterations < 0) throw UsageError("the scaling interval and sweeps must be >= 0");
   EstimateReport rep;
   rep.method = o.method;
   rep.rows = rows_of(input), rep.cols = cols_of(input), rep.nnz = nnz_of(input);
@@ -174,7 +176,7 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
       const estimate::BlockData data = estimate::BlockData::from(b);
       estimate::SamplerConfig cfg;
       cfg.method = static_cast<estimate::Method>(static_cast<int>(o.method));
-      cfg.params = {o.scale_interval, o.scale_iterations};
+      cfg.params = {o.scale_interval > 0 ? o.scale_interval : std::max(1, b.rows / 256), o.scale_iterations};
       cfg.seed = o.seed;
       cfg.block_id = static_cast<std::uint32_t>(bi);
       cfg.threads = o.threads;
@@ -221,7 +223,7 @@ double estimator_expectation(const SparseMatrix<double>& block, const EstimateOp
   const estimate::BlockData data = estimate::BlockData::from(block);
   estimate::SamplerConfig cfg;
   cfg.method = static_cast<estimate::Method>(static_cast<int>(o.method));
-  cfg.params = {o.scale_interval, o.scale_iterations};
+  cfg.params = {std::max(o.scale_interval, 1), o.scale_iterations};
   return estimate::path_expectation(data, cfg);
 }
 

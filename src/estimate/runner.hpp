@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sample_path.hpp"
+#include "small_path.hpp"
 
 namespace matchcount {
 template <class T>
@@ -22,10 +23,16 @@ struct BlockData {
   int max_degree = 0;
   std::vector<int> row_start, col_of, col_start, row_of;
   std::vector<double> row_val, col_val, col_scale0;
+  /// Blocks of at most 64 rows: patterns as bit masks, dense values unless all are 1.
+  std::vector<std::uint64_t> row_bits, col_bits;
+  std::vector<double> dense;
+  bool unit = false;
 
   /// `a` square, entries positive and finite, every row and column nonempty.
   static BlockData from(const SparseMatrix<double>& a);
   BlockView view() const;
+  bool small() const { return n <= 64; }
+  SmallBlock small_view() const;
 };
 
 struct SamplerConfig {
@@ -35,7 +42,15 @@ struct SamplerConfig {
   std::uint32_t block_id = 0;  // part of every sample's random stream
   int threads = 0;             // CPU
   int device = 0;              // GPU
+  /// Rasmussen methods on blocks of <= 64 rows use SmallPath (bit masks); tests turn it off
+  /// to exercise Path on small blocks too.
+  bool small_paths = true;
 };
+
+/// Whether a sampler runs SmallPath for this block and config.
+inline bool uses_small_path(const BlockData& b, const SamplerConfig& c) {
+  return c.small_paths && b.small() && !is_scaling(c.method);
+}
 
 /// Runs samples first .. first + count - 1 of a block and returns their sums; the same
 /// (config, first, count) gives the same bits.

@@ -101,7 +101,7 @@ struct Step {
   int col = -1;
   double value = 0.0;
 };
-constexpr int kDone = -1, kDead = -2;
+constexpr int kDone = -1, kDead = -2, kRescale = -3;
 
 template <Method M>
 class Path {
@@ -130,7 +130,8 @@ class Path {
       for (int j = 0; j < n; ++j) w_.cscale[j] = b_.col_scale0[j];
   }
 
-  /// The next row to place (kDone when all are, kDead when the sample is 0).
+  /// The next row to place (kDone when all are, kDead when the sample is 0, kRescale when
+  /// the scaling methods want rescale() before the draw).
   MC_HD Step next() {
     if (dead_) return {kDead};
     if (step_ == b_.n) return {kDone};
@@ -142,16 +143,14 @@ class Path {
         for (int k = b_.col_start[c]; k < b_.col_start[c + 1]; ++k)
           if (w_.row_deg[b_.row_of[k]] >= 0) return {b_.row_of[k], c, b_.col_val[k]};
       }
+    }
+    if constexpr (is_scaling(M))
+      if (step_ - last_scale_ >= p_.scale_interval) return {kRescale};
+    if constexpr (is_plus(M)) {
       while (w_.head[min_] < 0) ++min_;
       s.row = w_.head[min_];
     } else {
       s.row = step_;
-    }
-    if constexpr (is_scaling(M)) {
-      if (step_ - last_scale_ >= p_.scale_interval) {
-        rescale();
-        last_scale_ = step_;
-      }
     }
     return s;
   }
@@ -227,34 +226,39 @@ class Path {
   /// Points the path at other scratch arrays (a copy of the state, for enumeration).
   MC_HD void rebind(const Workspace& w) { w_ = w; }
 
- private:
-  MC_HD double weight(int k) const {
-    if constexpr (is_scaling(M)) return b_.row_val[k] * w_.cscale[b_.col_of[k]];
-    else return b_.row_val[k];
-  }
-
-  // Sinkhorn sweeps over the unplaced rows and untaken columns. A sum that is 0 or not finite
-  // (a dead line, or under/overflow) stops the sweeps: the scales stay positive either way.
-  MC_HD void rescale() {
+  /// Sinkhorn sweeps over the unplaced rows and untaken columns, lines lane, lane + lanes, ...
+  /// of each kind by this caller (a GPU warp shares them out); sync() orders the phases. A
+  /// sum that is 0 or not finite (under/overflow) leaves that scale as it was: scales only
+  /// need to stay positive.
+  template <class Sync>
+  MC_HD void rescale(int lane, int lanes, Sync&& sync) {
     const int n = b_.n;
     for (int it = 0; it < p_.scale_iterations; ++it) {
-      for (int i = 0; i < n; ++i) {
+      for (int i = lane; i < n; i += lanes) {
         if (w_.row_deg[i] < 0) continue;
         double s = 0.0;
         for (int k = b_.row_start[i]; k < b_.row_start[i + 1]; ++k)
           if (w_.col_deg[b_.col_of[k]] >= 0) s += b_.row_val[k] * w_.cscale[b_.col_of[k]];
-        if (!(s > 0.0 && s < INFINITY)) return;
-        w_.rscale[i] = 1.0 / s;
+        if (s > 0.0 && s < INFINITY) w_.rscale[i] = 1.0 / s;
       }
-      for (int j = 0; j < n; ++j) {
+      sync();
+      for (int j = lane; j < n; j += lanes) {
         if (w_.col_deg[j] < 0) continue;
         double s = 0.0;
         for (int k = b_.col_start[j]; k < b_.col_start[j + 1]; ++k)
           if (w_.row_deg[b_.row_of[k]] >= 0) s += b_.col_val[k] * w_.rscale[b_.row_of[k]];
-        if (!(s > 0.0 && s < INFINITY)) return;
-        w_.cscale[j] = 1.0 / s;
+        if (s > 0.0 && s < INFINITY) w_.cscale[j] = 1.0 / s;
       }
+      sync();
     }
+  }
+  /// Marks the rescale that next() asked for as done.
+  MC_HD void rescaled() { last_scale_ = step_; }
+
+ private:
+  MC_HD double weight(int k) const {
+    if constexpr (is_scaling(M)) return b_.row_val[k] * w_.cscale[b_.col_of[k]];
+    else return b_.row_val[k];
   }
 
   // Bucket lists of unplaced rows by available degree (doubly linked, O(1) moves).
@@ -279,20 +283,33 @@ class Path {
   bool dead_ = false;  // a row or column without entries: the permanent is 0
 };
 
-/// One sample (0 when the path dies).
-template <Method M>
-MC_HD WideValue run_sample(Path<M>& path, SampleRng& rng) {
-  path.start();
-  WideValue x;
+/// Runs a sample on until it is complete (kDone; x is 0 when the path died) or wants a
+/// rescale (kRescale): the part of a sample that one thread does.
+template <class P>
+MC_HD int advance(P& path, SampleRng& rng, WideValue& x) {
   for (;;) {
     Step s = path.next();
-    if (s.row == kDone) return x;
-    if (s.row == kDead) return {0.0, 0};
+    if (s.row == kDone || s.row == kRescale) return s.row;
+    if (s.row == kDead) break;
     if (s.col < 0) s = path.draw(s.row, rng.uniform());
-    if (s.col < 0) return {0.0, 0};
+    if (s.col < 0) break;
     x.mul(s.value);
-    if (!path.assign(s.row, s.col)) return {0.0, 0};
+    if (!path.assign(s.row, s.col)) break;
   }
+  x = {0.0, 0};
+  return kDone;
+}
+
+/// One sample by one thread (0 when the path dies).
+template <class P>
+MC_HD WideValue run_sample(P& path, SampleRng& rng) {
+  path.start();
+  WideValue x;
+  while (advance(path, rng, x) == kRescale) {
+    path.rescale(0, 1, [] {});
+    path.rescaled();
+  }
+  return x;
 }
 
 /// Sums over samples: the mean and its standard error, and heavy-tail diagnostics. Merging

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "matchcount/matrix.hpp"
@@ -82,6 +83,8 @@ struct EnginePlan {
   double work = 0;
   /// Largest frontier of the best row order (-1 when not computed: small blocks).
   int frontier_width = -1;
+  /// Every engine the planner considered, with its predicted seconds (the chosen one too).
+  std::vector<std::pair<std::string, double>> candidates;
 };
 EnginePlan plan_engine(const SparseMatrix<Integer>& block, DevicePolicy device, int threads);
 EnginePlan plan_engine(const SparseMatrix<double>& block, DevicePolicy device, int threads);

@@ -32,6 +32,9 @@ struct CountOptions {
   /// Preprocess and plan, but run no engine: engine_runs hold the plan (seconds 0) and the
   /// value is not computed (CountReport::explained).
   bool explain = false;
+  /// With `explain`: receives a copy of every block left for the engines (benchmarks time
+  /// engines on them); may be null.
+  std::vector<AnyMatrix>* leaves = nullptr;
   /// Fraction of the predicted engine work done so far (0..1); may be empty.
   std::function<void(double)> progress;
 };

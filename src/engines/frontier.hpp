@@ -6,6 +6,8 @@
 // columns of which p are used, so the engine suits blocks of small path-width at any n.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -61,6 +63,36 @@ inline double frontier_bytes(const FrontierPlan& plan, int words) {
 
 /// Refusal threshold of the engine: predicted peak bytes of the state tables.
 constexpr double kFrontierMemoryLimit = 8.0 * (1ull << 30);
+
+/// Time model of the CPU engine (measured with matchcount-bench --planner-check on the 2-core
+/// development machine, docs/benchmarks.md): per unit of FrontierPlan::cost, a base for the
+/// merge (key compare, compact, advance) plus a cost per value word: a Shoup product and a
+/// modular sum per prime (0-1 blocks: the sum only), two doubles for reals (value and bound),
+/// three for complex numbers; plus a fixed cost (the engine plans its order again, sets up
+/// primes and CRT) and a little per row. Tables beyond the caches run slower: the rate grows
+/// by half for each doubling beyond 8 MiB of the peak states at 24 bytes each (a key and two
+/// words; the further words of many primes are read in the same stream): the 12 x 12 torus,
+/// 32 MB: 2x; Erdos-Renyi n = 28, width 25, 125 MB: 3x; mesh1e1 with 37 primes, 17 MB: 1.5x. Second threads gain little here
+/// (the merges are memory-bound and rows are short), so the model is for one core.
+constexpr double kFrontierBase = 2.5e-9, kFrontierModWord = 1.5e-9, kFrontierUnitWord = 0.75e-9,
+                 kFrontierRealWord = 1.0e-9, kFrontierComplexWord = 1.0e-9;
+constexpr double kFrontierFixed = 1e-4, kFrontierPerRow = 1e-6;
+
+/// Predicted seconds of the CPU engine on an n-row block with `plan`: exact counts with
+/// `primes` CRT primes (`unit`: every entry 1), or floats (primes 0; `complex_values`).
+/// Exact counts split the primes over passes as the engine does when the tables would not
+/// fit kFrontierMemoryLimit; each pass repeats the merge.
+inline double frontier_seconds(const FrontierPlan& plan, int n, double primes, bool unit, bool complex_values) {
+  double per_unit = kFrontierBase + (complex_values ? 3 * kFrontierComplexWord : 2 * kFrontierRealWord);
+  if (primes > 0) {
+    const double fit = std::floor((kFrontierMemoryLimit - 8.0 * plan.peak_states) / (8.0 * plan.peak_states));
+    const double passes = std::ceil(primes / std::max(1.0, fit));
+    per_unit = passes * kFrontierBase + primes * (unit ? kFrontierUnitWord : kFrontierModWord);
+  }
+  const double bytes = frontier_bytes(plan, 2);  // a key and two words a state: many primes stream
+  const double memory = 1 + 0.5 * std::max(0.0, std::log2(bytes / double(8 << 20)));
+  return kFrontierFixed + kFrontierPerRow * n + plan.cost * per_unit * memory;
+}
 
 /// DP state keys: bit b set = the column at layout position b is used.
 using FrontierKey = std::uint64_t;

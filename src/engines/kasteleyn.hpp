@@ -66,13 +66,17 @@ KasteleynPlan plan_kasteleyn(const PatternRC& pattern, int n);
 
 /// Predicted seconds on `cores` cores for `primes` moduli (a real float LU, on one core,
 /// costs about as much as kKasteleynFloatPrimes primes), measured on the 2-core development
-/// machine: one modular row-update entry 0.45 ns; planarity, embedding, signing and ordering
-/// about 30 us per row of the block (Boyer-Myrvold dominates: 0.1 s for the 100 x 100 grid's
-/// n = 5000).
-constexpr double kKasteleynUpdate = 0.45e-9, kKasteleynPerRow = 3e-5, kKasteleynFloatPrimes = 1.0;
+/// machine (matchcount-bench --planner-check): one modular row-update entry 0.45 ns;
+/// planarity, embedding, signing and ordering 10 us per row plus 2.5 ns per row and row (the
+/// serial part grows faster than n: about 1.3 ms for the 16 x 16 grid's n = 124, 0.12 s for
+/// the 100 x 100 grid's n = 5000; a flat 30 us per row overpredicted small blocks 3x), and
+/// 0.1 ms a block (matching, the bound, CRT).
+constexpr double kKasteleynUpdate = 0.45e-9, kKasteleynPerRow = 1e-5, kKasteleynPerRowRow = 2.5e-9,
+                 kKasteleynFloatPrimes = 1.0, kKasteleynFixed = 1e-4;
 inline double kasteleyn_seconds(const KasteleynPlan& p, double primes, int cores) {
   const double parallel = std::min<double>(cores, std::max(1.0, primes));
-  return kKasteleynPerRow * p.n + p.updates * primes * kKasteleynUpdate / parallel;
+  return kKasteleynFixed + (kKasteleynPerRow + kKasteleynPerRowRow * p.n) * p.n +
+         p.updates * primes * kKasteleynUpdate / parallel;
 }
 
 std::unique_ptr<Engine> make_kasteleyn();

@@ -58,11 +58,16 @@ std::string choose_engine(int n, std::size_t nnz, NumberKind kind, DevicePolicy 
 namespace {
 
 // Seconds per unit of predicted work, measured (docs/benchmarks.md): CPU Ryser 2.6e-10
-// core-seconds per row-step (1.3e-10 per n 2^n); GPU Ryser 2 FP64 operations per row-step at
-// about 70% of 17e12 per second plus about 20 ms per block (context, launch, copies); the
-// frontier DP about 1e-9 s per unit of FrontierPlan::cost on one core.
-constexpr double kCpuRyserStep = 2.6e-10, kGpuRyserStep = 2.0 / (0.7 * 17e12), kGpuOverhead = 0.02;
-constexpr double kFrontierUnit = 1e-9;
+// core-seconds per row-step (1.3e-10 per n 2^n), SkipPer predicted at the same rate (its
+// jumps make it 7x faster on random blocks of about 4 entries a row, but 4-5x slower on
+// regular ones: the 8 x 8 torus 27 s against Ryser's 5.8 s); GPU Ryser 2 FP64 operations per row-step
+// at about 70% of 17e12 per second plus about 20 ms per block (context, launch, copies). The
+// frontier DP's model is frontier_seconds (frontier.hpp), Kasteleyn's kasteleyn_seconds.
+// Real (double) blocks walk without primes: 1.4e-10 to 1.7e-10 core-s per row-step measured
+// at n = 27 (planner check), exact ones 1.8e-10 (one prime, 0-1) to 2.6e-10 (three primes).
+constexpr double kCpuRyserRealStep = 1.6e-10;
+constexpr double kCpuRyserStep = 2.6e-10, kGpuRyserStep = 2.0 / (0.7 * 17e12),
+                 kGpuOverhead = 0.02;
 // Repeated lines: about 5 ns per modular multiplication (RepeatedPlan::cost counts them per
 // prime); floats rebuild each y_r from the K classes in double-double, about 2 ns per class.
 constexpr double kRepeatedModUnit = 5e-9, kRepeatedFloatUnit = 2e-9;
@@ -102,10 +107,27 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
   best.engine = choose_engine(n, a.nnz(), number_kind<T>(), device);
   const double steps = std::ldexp(static_cast<double>(n), std::max(n - 1, 0));
   const int cores = threads > 0 ? threads : omp_get_max_threads();
+  const double cpu_step = std::is_same_v<T, double> ? kCpuRyserRealStep : kCpuRyserStep;
   best.predicted_seconds = best.engine == "gpu-ryser" ? steps * kGpuRyserStep + kGpuOverhead
-                                                      : steps * kCpuRyserStep / cores;
+                                                      : steps * cpu_step / cores;
   best.work = best.predicted_seconds * cores / kCpuRyserStep;
+  best.candidates.emplace_back(best.engine, best.predicted_seconds);
   if (n <= 16) return best;  // Ryser takes microseconds; not worth planning an order
+  auto consider = [&](const char* engine, double seconds) {
+    best.candidates.emplace_back(engine, seconds);
+    if (seconds < best.predicted_seconds) {
+      best.engine = engine;
+      best.predicted_seconds = seconds;
+    }
+  };
+  // Dense Ryser on the CPU or the GPU by predicted time (choose_engine's n >= 28 rule is the
+  // crossover on 2 cores; a many-core host keeps smaller blocks on the CPU, and on a host
+  // with few cores the GPU repays its launch from about n = 24).
+  const bool gpu_auto = device == DevicePolicy::Auto && gpu_available();
+  if ((gpu_auto || device == DevicePolicy::Gpu) && n <= 63 && best.engine != "gpu-ryser")
+    consider("gpu-ryser", steps * kGpuRyserStep + kGpuOverhead);
+  else if (gpu_auto && n <= 62 && best.engine == "gpu-ryser")
+    consider("ryser", steps * cpu_step / cores);
   const auto pattern = engines::pattern_of(a);
   const engines::FrontierPlan fp = engines::plan_frontier(pattern, n);
   best.frontier_width = fp.width;
@@ -113,38 +135,28 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
   // pass at least); floats need their value and bound words at once.
   const bool exact = std::is_same_v<T, Integer>, cplx = std::is_same_v<T, Complex>;
   const int words = exact ? 1 : cplx ? 3 : 2;
-  if (fp.width <= engines::kFrontierMaxWidth && engines::frontier_bytes(fp, words) <= engines::kFrontierMemoryLimit) {
-    const double passes = exact ? std::max(1.0, std::ceil(engines::frontier_bytes(fp, 4) / engines::kFrontierMemoryLimit)) : 1.0;
-    const double frontier_seconds = fp.cost * kFrontierUnit * passes;
-    if (frontier_seconds < best.predicted_seconds) {
-      best.engine = "frontier";
-      best.predicted_seconds = frontier_seconds;
-    }
+  double primes = 0;  // CRT primes of an exact count (0 for floats)
+  bool unit = true;
+  if constexpr (std::is_same_v<T, Integer>) {
+    primes = predicted_primes(a);
+    for (const auto& e : a.entries) unit = unit && e.value == 1;
   }
+  if (fp.width <= engines::kFrontierMaxWidth && engines::frontier_bytes(fp, words) <= engines::kFrontierMemoryLimit)
+    consider("frontier", engines::frontier_seconds(fp, n, primes, unit, cplx));
   // Exact counts of wide frontiers on the GPU: dense tables of all p-subsets of the open
   // columns, as many primes a pass as the card's memory holds (narrow ones stay on the CPU,
   // which finishes before a GPU context is up).
   if constexpr (std::is_same_v<T, Integer>) {
     const bool gpu = device == DevicePolicy::Gpu || (device == DevicePolicy::Auto && gpu_available());
-    if (gpu && fp.width <= engines::kFrontierMaxWidth && device_gib() > 0) {
-      const double seconds = engines::gpu_frontier_seconds(a, fp, predicted_primes(a), device_gib());
-      if (seconds < best.predicted_seconds) {
-        best.engine = "gpu-frontier";
-        best.predicted_seconds = seconds;
-      }
-    }
+    if (gpu && fp.width <= engines::kFrontierMaxWidth && device_gib() > 0)
+      consider("gpu-frontier", engines::gpu_frontier_seconds(a, fp, primes, device_gib()));
   }
   // Planar blocks: a determinant (one per prime for exact counts), polynomial in n.
   const engines::KasteleynPlan kp = engines::plan_kasteleyn(pattern, n);
   if (kp.planar && kp.bytes * (cplx ? 2 : 1) <= engines::kKasteleynMemoryLimit) {
     // Floats: one LU on one core (complex entries cost about three real ones).
-    double primes = (cplx ? 3 : 1) * engines::kKasteleynFloatPrimes;
-    if constexpr (std::is_same_v<T, Integer>) primes = predicted_primes(a);
-    const double seconds = engines::kasteleyn_seconds(kp, primes, exact ? cores : 1);
-    if (seconds < best.predicted_seconds) {
-      best.engine = "kasteleyn";
-      best.predicted_seconds = seconds;
-    }
+    const double moduli = exact ? primes : (cplx ? 3 : 1) * engines::kKasteleynFloatPrimes;
+    consider("kasteleyn", engines::kasteleyn_seconds(kp, moduli, exact ? cores : 1));
   }
   // Repeated lines: Glynn's sum over class counts (n + 1 terms for an all-a matrix).
   const engines::RepeatedPlan rp = engines::plan_repeated(a);
@@ -152,10 +164,7 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
     double seconds = rp.cost * double(rp.col_rep.size()) * kRepeatedFloatUnit / cores;
     if constexpr (std::is_same_v<T, Integer>)
       seconds = rp.cost * double(choose_primes(permanent_bound(a)).size()) * kRepeatedModUnit / cores;
-    if (seconds < best.predicted_seconds) {
-      best.engine = "repeated";
-      best.predicted_seconds = seconds;
-    }
+    consider("repeated", seconds);
   }
   best.work = best.predicted_seconds * cores / kCpuRyserStep;
   return best;

@@ -166,7 +166,7 @@ std::vector<EnginePlan> plan_leaves(const detail::Plan<T>& plan, const CountOpti
       out.push_back(plan_engine(leaf, options.device, options.threads));
       out.back().work = std::max(out.back().work, 1.0);
     } else {
-      out.push_back({options.engine, 0.0, predicted_work(leaf), -1});
+      out.push_back({options.engine, 0.0, predicted_work(leaf), -1, {}});
     }
   }
   return out;
@@ -204,6 +204,8 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
       report.engine_runs.push_back({plan.leaves[i].rows, plan.leaves[i].nnz(), plans[i].engine, 0.0, {},
                                     plans[i].predicted_seconds, plans[i].frontier_width});
     report.explained = true;
+    if (options.leaves)
+      for (const auto& leaf : plan.leaves) options.leaves->push_back(AnyMatrix(leaf));
     return lift(T(0));
   }
   std::vector<E> leaf_value(plan.leaves.size());

@@ -38,16 +38,16 @@ int main(int argc, char** argv) {
   CLI::App app("matchcount-estimate-bench: estimator speed and accuracy (see docs/estimation.md)",
                "matchcount-estimate-bench");
   std::vector<std::string> methods = estimate_method_names();
-  std::vector<int> grids = {16, 24, 32, 48, 64, 100};
-  std::vector<double> er = {0.1, 0.2, 0.3, 0.4};
+  // Lists as text: CLI11 turns an empty argument ("--er \"\"", no cases) into one zero.
+  std::vector<std::string> grid_list = {"16", "24", "32", "48", "64", "100"}, er_list = {"0.1", "0.2", "0.3", "0.4"};
   std::string device = "auto";
   std::uint64_t samples = 1'000'000;
   double max_seconds = 30, max_exact_seconds = 5;
   int regular_n = 100000, sweeps = 5, interval = 0;
   bool dense = true;
   app.add_option("--methods", methods, "estimators")->delimiter(',');
-  app.add_option("--grids", grids, "grid sides (k x k grids)")->delimiter(',');
-  app.add_option("--er", er, "densities of the Erdos-Renyi n = 40 cases")->delimiter(',');
+  app.add_option("--grids", grid_list, "grid sides (k x k grids; \"\" for none)")->delimiter(',');
+  app.add_option("--er", er_list, "densities of the Erdos-Renyi n = 40 cases (\"\" for none)")->delimiter(',');
   app.add_option("--regular", regular_n, "n of the random 3-regular case (0: none)")->capture_default_str();
   app.add_option("--dense", dense, "the dense 40 x 40 case (density 0.8)")->capture_default_str();
   app.add_option("--samples", samples, "samples per case (fewer when --max-seconds runs out first)")->capture_default_str();
@@ -58,6 +58,18 @@ int main(int argc, char** argv) {
   app.add_option("--scale-sweeps", sweeps, "Sinkhorn sweeps per rescale")->capture_default_str();
   app.add_option("--scale-interval", interval, "rows between rescales")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+
+  std::vector<int> grids;
+  std::vector<double> er;
+  try {
+    for (const auto& g : grid_list)
+      if (!g.empty()) grids.push_back(std::stoi(g));
+    for (const auto& p : er_list)
+      if (!p.empty()) er.push_back(std::stod(p));
+  } catch (const std::exception&) {
+    std::fprintf(stderr, "matchcount-estimate-bench: --grids and --er take comma-separated numbers\n");
+    return 2;
+  }
 
   std::vector<Case> cases;
   if (dense) cases.push_back({"dense40 p=0.8", erdos_renyi_bipartite(40, 0.8, 1)});

@@ -1,6 +1,8 @@
 // Helpers shared by the CPU engines (private to src/engines).
 #pragma once
 
+#include <algorithm>
+
 #include <omp.h>
 
 #include <atomic>
@@ -27,11 +29,13 @@ std::unique_ptr<Engine> make_skipper();
 std::unique_ptr<Engine> make_brute();
 std::unique_ptr<Engine> make_gpu_ryser();
 
-/// Threads for a job of about `work` basic steps: one for small jobs, where starting and
-/// joining a team costs more than it saves (and far more on an oversubscribed machine).
+/// Threads for a job of about `work` basic steps: at most one per 2e6 steps (about half a
+/// millisecond), because starting and joining a team costs more than it saves on small jobs:
+/// on a 16-core host, waking all threads for blocks of n = 17-19 (1-5e6 steps) took 4-11 ms
+/// against 0.1 ms on one (planner check, docs/benchmarks.md), and far more when oversubscribed.
 inline int thread_count(const EngineOptions& opt, double work) {
-  if (work < 1e6) return 1;
-  return opt.threads > 0 ? opt.threads : omp_get_max_threads();
+  const int most = opt.threads > 0 ? opt.threads : omp_get_max_threads();
+  return static_cast<int>(std::clamp(work / 2e6, 1.0, static_cast<double>(std::max(most, 1))));
 }
 
 /// x with three significant digits, for messages ("4.5e+09").

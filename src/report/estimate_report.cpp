@@ -11,7 +11,8 @@ namespace {
 std::string percent(double x) {
   char buf[40];
   if (!std::isfinite(x)) return "inf";
-  std::snprintf(buf, sizeof buf, x >= 0.1 ? "%.0f%%" : x >= 0.001 ? "%.2g%%" : "%.1e%%", 100.0 * x);
+  // 12%, 0.36%, 0.0036%; scientific notation only for shares below a millionth.
+  std::snprintf(buf, sizeof buf, x == 0 ? "0%%" : x >= 0.1 ? "%.0f%%" : x >= 1e-6 ? "%.2g%%" : "%.1e%%", 100.0 * x);
   return buf;
 }
 

@@ -187,3 +187,24 @@ TEST(Pipeline, ThreadCountDoesNotChangeResults) {
   EXPECT_EQ(std::get<double>(count_permanent(AnyMatrix(a), one).value.value),
             std::get<double>(count_permanent(AnyMatrix(a), two).value.value));
 }
+
+// Forbert-Marx branching that would cost more than the block whole is undone: the value is
+// the same, and the block goes whole to an engine.
+TEST(Pipeline, CostlyBranchingIsUndone) {
+  std::mt19937_64 rng(17);
+  int undone = 0, kept = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const int n = 14 + static_cast<int>(rng() % 5);
+    const SparseMatrix<Integer> a = test::random_integer(rng, n, 0.18 + 0.02 * (trial % 8), 1, 1);
+    CountOptions o, whole;
+    o.reduce.branch_min_size = 8;
+    o.engine = whole.engine = "ryser";  // no frontier or Kasteleyn shortcut: branching decides
+    whole.reduce.branch_max_degree = 2;
+    const CountReport r = count_permanent(AnyMatrix(a), o);
+    ASSERT_EQ(std::get<Integer>(r.value.value), count_int(a, whole)) << "trial " << trial;
+    undone += r.reduce.branchings_undone > 0;
+    kept += r.reduce.branches > 0;
+  }
+  EXPECT_GT(undone, 0);
+  EXPECT_GT(kept, 0);
+}

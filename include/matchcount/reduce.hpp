@@ -29,6 +29,7 @@ struct ReduceStats {
   std::size_t branches = 0;               // degree-3/4 splits
   std::size_t leaves = 0;                 // blocks handed to engines
   std::size_t zero_branches = 0;          // branches found to have no perfect matching
+  std::size_t branchings_undone = 0;      // branching trees that cost more than their block whole
 };
 
 }  // namespace matchcount

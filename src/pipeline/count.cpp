@@ -122,11 +122,25 @@ class PlanBuilder {
       if (whole_block_engine(planned)) may_branch = false;
     }
     if (may_branch && branch_on_sparse_line(r.rest, options_.reduce.branch_max_degree, br)) {
+      const std::size_t nodes_before = plan.nodes.size(), leaves_before = plan.leaves.size();
+      const ReduceStats stats_before = report_.reduce;
+      const bool tree_root = open_branches_ == 0;
       ++report_.reduce.branches;
       ++open_branches_;
       const int minor = options_.reduce.redecompose ? matrix(br.minor, false) : block_or_leaf(br.minor);
       const int rest = options_.reduce.redecompose ? matrix(br.rest, false) : block_or_leaf(br.rest);
       --open_branches_;
+      // A branching tree whose leaves cost more than the block whole is undone: a line of d
+      // entries makes d minors of n - 1 rows, each half of the block's n 2^(n-1) Ryser steps,
+      // and the tree pays only when later reductions shrink them (the sparsify ey35_03 matrix,
+      // n = 35: 135 leaves of n = 28-32 predicted 4.5x the whole block's time).
+      if (tree_root && branching_costs_more(r.rest, leaves_before)) {
+        plan.nodes.resize(nodes_before);
+        plan.leaves.resize(leaves_before);
+        report_.reduce = stats_before;
+        ++report_.reduce.branchings_undone;
+        return plan.leaf(std::move(r.rest), r.factor);
+      }
       plan.nodes[minor].scale *= br.weight;
       std::vector<int> kids;
       if (!plan.is_zero(minor)) kids.push_back(minor);
@@ -135,6 +149,16 @@ class PlanBuilder {
       return plan.combine(detail::Plan<T>::Kind::Sum, std::move(kids), r.factor);
     }
     return plan.leaf(std::move(r.rest), r.factor);
+  }
+
+  /// True when the leaves made since `first_leaf` cost more than `whole` counted as one
+  /// block, both in Ryser steps (the engines' common currency: the planner may still send
+  /// either side to a cheaper engine, which this comparison does not see).
+  bool branching_costs_more(const SparseMatrix<T>& whole, std::size_t first_leaf) const {
+    double leaves = 0;
+    for (std::size_t i = first_leaf; i < plan.leaves.size(); ++i)
+      leaves += std::ldexp(static_cast<double>(plan.leaves[i].rows), std::max(plan.leaves[i].rows - 1, 0));
+    return leaves > std::ldexp(static_cast<double>(whole.rows), std::max(whole.rows - 1, 0));
   }
 
   void record_times() {

@@ -84,6 +84,7 @@ std::string report_json(const CountReport& r, const ReadResult& in, const RunInf
   o << "]},\"forbert_marx\":{\"multiplied_out\":" << r.reduce.lines_multiplied_out
     << ",\"merges\":" << r.reduce.merges << ",\"branches\":" << r.reduce.branches
     << ",\"leaves\":" << r.reduce.leaves << ",\"zero_branches\":" << r.reduce.zero_branches
+    << ",\"branchings_undone\":" << r.reduce.branchings_undone
     << "},\"engine_runs\":[";
   bool first = true;
   for (const auto& [key, g] : group_runs(r)) {

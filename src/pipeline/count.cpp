@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "matchcount/decompose.hpp"
 #include "matchcount/engine.hpp"
@@ -112,29 +113,44 @@ class PlanBuilder {
       return k;
     }
     Branch<T> br;
-    bool may_branch = r.rest.rows >= options_.reduce.branch_min_size &&
+    bool may_branch = r.rest.rows >= options_.reduce.branch_min_size && !tree_over_ &&
                       plan.leaves.size() + open_branches_ < options_.reduce.max_leaves;
     // Branching multiplies blocks; a block of small frontier width, or a planar one (a
     // Kasteleyn determinant), is cheaper whole. Checked where branching would start (not at
     // every node of a branching tree: planning costs).
-    if (may_branch && open_branches_ == 0 && (options_.engine.empty() || whole_block_engine(options_.engine))) {
-      const std::string planned = plan_engine(r.rest, options_.device, options_.threads).engine;
-      if (whole_block_engine(planned)) may_branch = false;
+    double whole_seconds = 0;  // the block counted whole, when a branching tree would start here
+    if (may_branch && open_branches_ == 0) {
+      whole_seconds = leaf_seconds(r.rest);
+      if (options_.engine.empty() || whole_block_engine(options_.engine)) {
+        const EnginePlan planned = plan_engine(r.rest, options_.device, options_.threads);
+        if (whole_block_engine(planned.engine)) may_branch = false;
+        whole_seconds = planned.predicted_seconds;
+      }
     }
     if (may_branch && branch_on_sparse_line(r.rest, options_.reduce.branch_max_degree, br)) {
       const std::size_t nodes_before = plan.nodes.size(), leaves_before = plan.leaves.size();
       const ReduceStats stats_before = report_.reduce;
       const bool tree_root = open_branches_ == 0;
+      if (tree_root) {
+        tree_budget_ = whole_seconds, tree_seconds_ = 0, tree_over_ = false;
+        // Planning the tree may take a twentieth of the time it could save, or 0.2 s.
+        tree_deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                            std::chrono::duration<double>(std::max(0.2, 0.05 * whole_seconds)));
+      }
       ++report_.reduce.branches;
       ++open_branches_;
       const int minor = options_.reduce.redecompose ? matrix(br.minor, false) : block_or_leaf(br.minor);
       const int rest = options_.reduce.redecompose ? matrix(br.rest, false) : block_or_leaf(br.rest);
       --open_branches_;
-      // A branching tree whose leaves cost more than the block whole is undone: a line of d
-      // entries makes d minors of n - 1 rows, each half of the block's n 2^(n-1) Ryser steps,
-      // and the tree pays only when later reductions shrink them (the sparsify ey35_03 matrix,
-      // n = 35: 135 leaves of n = 28-32 predicted 4.5x the whole block's time).
-      if (tree_root && branching_costs_more(r.rest, leaves_before)) {
+      // A branching tree whose leaves are predicted to take longer than the block whole is
+      // undone: a line of d entries makes d minors of n - 1 rows, each half of the block's
+      // n 2^(n-1) Ryser steps, and the tree pays only when later reductions shrink them (the
+      // sparsify ey35_03 matrix, n = 35: 135 leaves of n = 28-32 predicted 4.5x the whole
+      // block's time; ey36_02 with exact decimals: 65536 leaves, most of them small blocks
+      // that each pay a fixed cost per prime, where the GPU counts the whole in 6 s). The tree
+      // stops branching once over that budget or its planning deadline, so an undone tree
+      // costs little planning (ey35_02 with exact decimals: 7.9 s before).
+      if (tree_root && std::exchange(tree_over_, false)) {
         plan.nodes.resize(nodes_before);
         plan.leaves.resize(leaves_before);
         report_.reduce = stats_before;
@@ -148,17 +164,16 @@ class PlanBuilder {
       if (kids.empty()) return plan.constant(T(0));
       return plan.combine(detail::Plan<T>::Kind::Sum, std::move(kids), r.factor);
     }
+    if (open_branches_ > 0 && ((tree_seconds_ += leaf_seconds(r.rest)) > tree_budget_ || Clock::now() > tree_deadline_))
+      tree_over_ = true;
     return plan.leaf(std::move(r.rest), r.factor);
   }
 
-  /// True when the leaves made since `first_leaf` cost more than `whole` counted as one
-  /// block, both in Ryser steps (the engines' common currency: the planner may still send
-  /// either side to a cheaper engine, which this comparison does not see).
-  bool branching_costs_more(const SparseMatrix<T>& whole, std::size_t first_leaf) const {
-    double leaves = 0;
-    for (std::size_t i = first_leaf; i < plan.leaves.size(); ++i)
-      leaves += std::ldexp(static_cast<double>(plan.leaves[i].rows), std::max(plan.leaves[i].rows - 1, 0));
-    return leaves > std::ldexp(static_cast<double>(whole.rows), std::max(whole.rows - 1, 0));
+  /// Predicted seconds of a leaf: the planner's for large blocks, or (small blocks, a forced
+  /// engine) CPU Ryser steps at 2.6e-10 s plus 20 us for setting the block up (primes, CRT).
+  double leaf_seconds(const SparseMatrix<T>& b) const {
+    if (b.rows > 16 && options_.engine.empty()) return plan_engine(b, options_.device, options_.threads).predicted_seconds;
+    return 2e-5 + 2.6e-10 * std::ldexp(static_cast<double>(b.rows), std::max(b.rows - 1, 0));
   }
 
   void record_times() {
@@ -173,6 +188,11 @@ class PlanBuilder {
   const CountOptions& options_;
   CountReport& report_;
   std::size_t open_branches_ = 0;
+  // The branching tree being built: its budget (the block whole, predicted seconds), its
+  // leaves' predicted seconds so far, and its planning deadline.
+  double tree_budget_ = 0, tree_seconds_ = 0;
+  Clock::time_point tree_deadline_{};
+  bool tree_over_ = false;
   double matching_seconds_ = 0, decompose_seconds_ = 0, reduce_seconds_ = 0;
 };
 

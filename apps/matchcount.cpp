@@ -1,14 +1,20 @@
 // matchcount: prints the number of perfect matchings (the permanent) of the graph or matrix
-// in FILE. Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 refused (a limit).
+// in FILE. Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 refused (a limit),
+// 128 + signal when SIGINT/SIGTERM stopped a count that saved a --checkpoint.
 #include <unistd.h>
 
+#include <csignal>
+
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <omp.h>
 
+#include "matchcount/checkpoint.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/estimate.hpp"
@@ -43,21 +49,27 @@ Examples:
   matchcount --as graph datasets/grid8x8.edges     # 12988816 dimer coverings
   matchcount --as digraph datasets/derangements8.arcs
   matchcount --json matrix.mtx                      # value, blocks, engines, timings
-Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 refused (a limit).)";
+  matchcount --checkpoint run.ckpt big.mtx          # resumable: run it again after a stop
+Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 refused (a limit),
+130/143 stopped by SIGINT/SIGTERM with the progress saved (--checkpoint).)";
 
-// Progress on stderr: shown once a run has taken 2 seconds, at most twice a second.
+// Progress on stderr: shown once a run has taken 2 seconds, at most twice a second. The rate
+// counts only the work of this run (a resumed run starts from the checkpoint's fraction); the
+// fraction comes from all threads and devices at once.
 class Progress {
  public:
   explicit Progress(bool enabled) : enabled_(enabled), start_(Clock::now()) {}
   void update(double fraction) {
     if (!enabled_) return;
     std::lock_guard<std::mutex> lock(mutex_);
+    if (first_ < 0) first_ = fraction;
     const double elapsed = seconds(start_);
-    if (elapsed < 2.0 || seconds(last_) < 0.5 || fraction <= 0.0) return;
+    if (elapsed < 2.0 || seconds(last_) < 0.5 || fraction <= first_) return;
     last_ = Clock::now();
-    const double eta = elapsed * (1.0 - fraction) / fraction;
-    std::fprintf(stderr, "\rmatchcount: %5.1f%% done, %s elapsed, about %s left   ", 100.0 * fraction,
-                 duration(elapsed).c_str(), duration(eta).c_str());
+    const double rate = (fraction - first_) / elapsed;  // fraction per second
+    const double eta = (1.0 - fraction) / rate;
+    std::fprintf(stderr, "\rmatchcount: %5.1f%% done, %s, %s elapsed, about %s left   ", 100.0 * fraction,
+                 rate_text(rate).c_str(), duration(elapsed).c_str(), duration(eta).c_str());
     shown_ = true;
   }
   void finish() {
@@ -75,11 +87,45 @@ class Progress {
     else std::snprintf(buf, sizeof buf, "%.0f days", s / 86400);
     return buf;
   }
+  static std::string rate_text(double per_second) {
+    char buf[32];
+    if (per_second >= 0.01) std::snprintf(buf, sizeof buf, "%.1f%%/s", 100 * per_second);
+    else if (per_second * 60 >= 0.01) std::snprintf(buf, sizeof buf, "%.1f%%/min", 6000 * per_second);
+    else std::snprintf(buf, sizeof buf, "%.2f%%/h", 360000 * per_second);
+    return buf;
+  }
   bool enabled_;
   bool shown_ = false;
+  double first_ = -1;
   Clock::time_point start_, last_{};
   std::mutex mutex_;
 };
+
+// SIGINT/SIGTERM with --checkpoint: the first asks the count to save and stop (within a unit
+// of work, about a second); a second one exits at once (the last periodic save stands).
+Checkpoint* g_checkpoint = nullptr;
+std::atomic<int> g_signals{0};  // lock-free, so safe in a handler
+
+extern "C" void on_stop_signal(int sig) {
+  if (g_signals.fetch_add(1) > 0) {
+    const char msg[] = "\nmatchcount: second signal: exiting without a final checkpoint\n";
+    if (::write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {}
+    _exit(128 + sig);
+  }
+  if (g_checkpoint) g_checkpoint->request_stop(sig);
+}
+
+/// "all" or a positive count of GPUs; 0 stands for all.
+int parse_gpus(const std::string& s) {
+  if (s == "all") return 0;
+  try {
+    std::size_t used = 0;
+    const int n = std::stoi(s, &used);
+    if (used == s.size() && n > 0) return n;
+  } catch (const std::exception&) {
+  }
+  throw UsageError("--gpus takes a positive number or 'all', not '" + s + "'");
+}
 
 int fail(int code, const std::string& message) {
   std::cerr << "matchcount: error: " << message << "\n";
@@ -126,6 +172,16 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}))
       ->capture_default_str();
   app.add_flag("--no-jit", no_jit, "GPU: use only the kernels built into the program (no run-time compilation)");
+  std::string gpus = "all";
+  app.add_option("--gpus", gpus, "GPU: how many of the visible devices to use (N or all; CUDA_VISIBLE_DEVICES picks which)")
+      ->capture_default_str();
+  std::string checkpoint_file;
+  double checkpoint_every = 60;
+  app.add_option("--checkpoint", checkpoint_file,
+                 "save progress to FILE now and then and on SIGINT/SIGTERM; resume from it if it exists");
+  app.add_option("--checkpoint-every", checkpoint_every, "seconds between checkpoint saves")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app.add_flag("--exact", exact, "read decimal values as exact fractions and print an exact fraction");
   app.add_flag("--sum-duplicates", sum_duplicates, "add the weights of repeated edges instead of rejecting them");
   app.add_flag("--no-preprocess", no_preprocess,
@@ -184,6 +240,7 @@ int main(int argc, char** argv) {
     return fail(2, std::string(e.what()) + " (see matchcount --help)");
   }
 
+  Progress bar(progress || isatty(STDERR_FILENO));
   try {
     ReadOptions read;
     read.as = as == "bipartite" ? InputFormat::Bipartite
@@ -208,7 +265,18 @@ int main(int argc, char** argv) {
     if (count.device == DevicePolicy::Gpu && !gpu_available())
       throw RefusedError(built_with_cuda() ? "--device gpu: no CUDA device is visible"
                                            : "--device gpu: matchcount was built without CUDA");
-    Progress bar(progress || isatty(STDERR_FILENO));
+    count.gpus = parse_gpus(gpus);
+    if (count.gpus > 0 && count.device != DevicePolicy::Cpu && gpu_available() &&
+        count.gpus > static_cast<int>(gpu_devices().size()))
+      throw UsageError("--gpus " + gpus + ": only " + std::to_string(gpu_devices().size()) + " GPU(s) are visible");
+    std::unique_ptr<Checkpoint> checkpoint;
+    if (!checkpoint_file.empty()) {
+      if (estimate || explain) throw UsageError("--checkpoint applies to exact counts, not --estimate or --explain");
+      checkpoint = std::make_unique<Checkpoint>(checkpoint_file, checkpoint_every);
+      count.checkpoint = g_checkpoint = checkpoint.get();
+      std::signal(SIGINT, on_stop_signal);
+      std::signal(SIGTERM, on_stop_signal);
+    }
     if (estimate) {
       if (explain || engine != "auto") throw UsageError("--estimate does not take --explain or --engine");
       parse_estimate_method(method, est.method);
@@ -240,8 +308,14 @@ int main(int argc, char** argv) {
     else std::cout << report.value.to_string() << std::endl;
     if (!report.value.exact() && !json && !verbose)
       std::cerr << "matchcount: note: approximate value (double precision), estimated relative error "
-                << report.value.rel_error() << "; --exact gives the exact fraction\n";
+                << report.value.rel_error()
+                << (exact ? " (--exact covers integer and decimal real values, not complex ones)\n"
+                          : "; --exact gives the exact fraction\n");
     return 0;
+  } catch (const Interrupted& e) {
+    bar.finish();
+    std::cerr << "matchcount: " << e.what() << "\n";
+    return 128 + e.signal();
   } catch (const InputError& e) {
     return fail(2, e.what());
   } catch (const UsageError& e) {

@@ -15,6 +15,8 @@
 
 namespace matchcount {
 
+class WalkJournal;  // matchcount/checkpoint.hpp
+
 /// Run-time compilation of GPU kernels specialised to a block (NVRTC): never, when the run is
 /// long enough to repay the compilation (or a compiled kernel is cached), or always.
 enum class Specialise { Never, Auto, Always };
@@ -40,6 +42,10 @@ struct EngineOptions {
   Specialise specialise = Specialise::Auto;
   /// Where the engine records what it did; may be null.
   EngineStats* stats = nullptr;
+  /// GPU engines: use the first `gpus` visible devices (0: all).
+  int gpus = 0;
+  /// Checkpoints: the Ryser-type walks resume from and save their progress to it; may be null.
+  WalkJournal* journal = nullptr;
 };
 
 /// Counts the permanent of one square block. Implementations are stateless and thread-safe.

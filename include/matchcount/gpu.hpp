@@ -12,6 +12,8 @@
 
 namespace matchcount {
 
+class WalkJournal;  // matchcount/checkpoint.hpp
+
 struct GpuDevice {
   int index = 0;
   std::string name;
@@ -64,15 +66,23 @@ struct WalkJob {
   /// Run-time compilation of a kernel specialised to this matrix: 0 never, 1 when the walk is
   /// long enough to repay it (or the kernel is in the disk cache), 2 always.
   int specialise = 1;
-  int device = 0;
+  /// Devices: the first `gpus` visible ones (0: all). Long walks are shared out in units
+  /// (unit_log2) through a queue from which every device takes runs of about a second.
+  int gpus = 0;
+  /// Called with the fraction of units done, from one thread at a time.
   std::function<void(double)> progress;
+  /// Checkpoints: the walk resumes from and saves its state to `journal` under `tag` (a name
+  /// that identifies this walk, its input and primes); may be null.
+  WalkJournal* journal = nullptr;
+  std::string tag;
 };
 
 struct WalkResult {
-  /// Per-thread accumulators, `words` 64-bit words each (see the number policies); empty
-  /// when a ModShared walk needed a specialised kernel and none could be had (see note).
+  /// The walk's sum in the format of sum_words(); empty when a ModShared walk needed a
+  /// specialised kernel and none could be had (see note).
   std::vector<std::uint64_t> words;
-  int words_per_thread = 0;
+  /// Units of the walk done by each device used in this run (resumed units not counted).
+  std::vector<std::uint64_t> units_per_device;
   KernelSource source = KernelSource::Generic;
   double compile_seconds = 0.0;
   double run_seconds = 0.0;
@@ -81,6 +91,21 @@ struct WalkResult {
 
 /// The chunk exponent used for a walk over m Gray columns.
 int chunk_log2(int m);
+/// A walk's work unit is 2^unit_log2(m, k) chunks: at most 2^14 units, fixed by m and k alone
+/// so that the sums and checkpoints do not depend on the devices.
+int unit_log2(int m, int k);
+
+/// Words of a walk's sum: Real (W = 1) and Complex (W = 2): W 512-bit two's-complement
+/// fixed-point integers (8 limbs each, least significant first, added modulo 2^512) and the sum
+/// of |terms| as a double; ModShared and ModPrime: the sum modulo each prime, in [0, p).
+std::size_t sum_words(WalkKind kind, std::size_t primes);
+/// total += the sums of `threads` per-thread accumulators as a kernel leaves them (mod kinds:
+/// doubles in (-p, p)); total has sum_words() words.
+void add_thread_sums(WalkKind kind, const std::vector<double>& primes, const std::uint64_t* raw,
+                     std::size_t threads, std::vector<std::uint64_t>& total);
+/// total += sum, both in the format of sum_words(): exact, and independent of the order.
+void add_sums(WalkKind kind, const std::vector<double>& primes, std::vector<std::uint64_t>& total,
+              const std::vector<std::uint64_t>& sum);
 /// For integer walks (W = 1): the estimated fraction of warps (32 random Gray subsets) in
 /// which some term is nonzero, from 4096 sampled subsets. Kernels skip the modular products
 /// of zero terms when this is small (0-1 matrices of low density: most y_i sets hold a 0).

@@ -15,6 +15,8 @@
 
 namespace matchcount {
 
+class Checkpoint;  // matchcount/checkpoint.hpp
+
 struct CountOptions {
   /// Engine name for every block; empty = chosen per block by choose_engine().
   std::string engine;
@@ -37,6 +39,11 @@ struct CountOptions {
   std::vector<AnyMatrix>* leaves = nullptr;
   /// Fraction of the predicted engine work done so far (0..1); may be empty.
   std::function<void(double)> progress;
+  /// GPU engines: use the first `gpus` visible devices (0: all).
+  int gpus = 0;
+  /// Resume from and save progress to this checkpoint (block values and the running walk);
+  /// may be null. The count throws Interrupted after a stop request (Checkpoint::request_stop).
+  Checkpoint* checkpoint = nullptr;
 };
 
 /// One block handed to an engine.

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "common.hpp"
+#include "matchcount/checkpoint.hpp"
 #include "matchcount/gpu.hpp"
 
 namespace matchcount::engines {
@@ -34,29 +35,34 @@ void nw_columns(const SparseMatrix<T>& a, int W, Part part, gpu::WalkJob& job) {
 
 constexpr int kLimbs = 8;  // as mcgpu::kLimbs in src/gpu/ryser_kernel.cuh
 
-/// Sum over threads of the 512-bit two's-complement integers at word offset `at`.
-Integer sum_fixed(const gpu::WalkResult& r, int at) {
-  Integer total = 0, v;
-  const std::size_t per = static_cast<std::size_t>(r.words_per_thread), threads = r.words.size() / per;
-  for (std::size_t t = 0; t < threads; ++t) {
-    const std::uint64_t* w = &r.words[t * per + static_cast<std::size_t>(at)];
-    mpz_import(v.get_mpz_t(), kLimbs, -1, sizeof(std::uint64_t), 0, 0, w);  // least significant first
-    if (w[kLimbs - 1] >> 63) v -= Integer(1) << (64 * kLimbs);
-    total += v;
-  }
-  return total;
+/// The 512-bit two's-complement integer at word offset `at` of a walk's sum.
+Integer fixed_at(const gpu::WalkResult& r, int at) {
+  Integer v;
+  mpz_import(v.get_mpz_t(), kLimbs, -1, sizeof(std::uint64_t), 0, 0, &r.words[static_cast<std::size_t>(at)]);
+  if (r.words[static_cast<std::size_t>(at + kLimbs - 1)] >> 63) v -= Integer(1) << (64 * kLimbs);
+  return v;
 }
 
-/// Sum over threads of the double at word offset `at` (sums of |terms|, for error bounds).
-double sum_doubles(const gpu::WalkResult& r, int at) {
-  const std::size_t per = static_cast<std::size_t>(r.words_per_thread), threads = r.words.size() / per;
-  double total = 0;
-  for (std::size_t t = 0; t < threads; ++t) {
-    double v;
-    std::memcpy(&v, &r.words[t * per + static_cast<std::size_t>(at)], sizeof v);
-    total += v;
-  }
-  return total;
+/// The double at word offset `at` (the sum of |terms|, for error bounds).
+double double_at(const gpu::WalkResult& r, int at) {
+  double v;
+  std::memcpy(&v, &r.words[static_cast<std::size_t>(at)], sizeof v);
+  return v;
+}
+
+/// A checkpoint name for the walk: kind, size, chunking and a hash of everything the sums
+/// depend on (columns, start values, primes, fold pattern, fixed-point exponent).
+std::string walk_tag(const gpu::WalkJob& job) {
+  std::uint64_t h = fnv1a64(job.a2.data(), job.a2.size() * sizeof(double));
+  h = fnv1a64(job.x0.data(), job.x0.size() * sizeof(double), h);
+  h = fnv1a64(job.primes.data(), job.primes.size() * sizeof(double), h);
+  h = fnv1a64(&job.fold_mask, sizeof job.fold_mask, h);
+  h = fnv1a64(&job.q, sizeof job.q, h);
+  static const char* kinds[] = {"real", "complex", "exact-shared", "exact-prime"};
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "gpu-ryser/%s/n=%d/k=%d/input=%016llx", kinds[static_cast<int>(job.kind)], job.n, job.k,
+                static_cast<unsigned long long>(h));
+  return buf;
 }
 
 /// x * 2^e as a double, rounded once.
@@ -151,9 +157,9 @@ class GpuRyserEngine final : public Engine {
     const long e = job.q + shift + 1 - b.rows;
     const double sign = (b.rows - 1) % 2 ? -1.0 : 1.0;
     T v;
-    if constexpr (cplx) v = Complex(scaled(sum_fixed(r, 0), e), scaled(sum_fixed(r, kLimbs), e));
-    else v = scaled(sum_fixed(r, 0), e);
-    const double abs_sum = std::ldexp(sum_doubles(r, W * kLimbs), static_cast<int>(shift + 1 - b.rows));
+    if constexpr (cplx) v = Complex(scaled(fixed_at(r, 0), e), scaled(fixed_at(r, kLimbs), e));
+    else v = scaled(fixed_at(r, 0), e);
+    const double abs_sum = std::ldexp(double_at(r, W * kLimbs), static_cast<int>(shift + 1 - b.rows));
     return {sign * v, W * error_factor(b, job.k) * abs_sum};
   }
 
@@ -171,6 +177,8 @@ class GpuRyserEngine final : public Engine {
     job.k = gpu::chunk_log2(a.rows - 1);
     job.progress = opt.progress;
     job.specialise = static_cast<int>(opt.specialise);
+    job.gpus = opt.gpus;
+    job.journal = opt.journal;
     if constexpr (!std::is_same_v<T, Integer>) job.q = fixed_exponent(a);
     return job;
   }
@@ -183,13 +191,20 @@ class GpuRyserEngine final : public Engine {
     return 2 * kEps * (2.0 * a.rows + 2 + drift);
   }
 
-  static gpu::WalkResult run(const gpu::WalkJob& job, const EngineOptions& opt) {
+  static gpu::WalkResult run(gpu::WalkJob& job, const EngineOptions& opt) {
+    job.tag = walk_tag(job);
     gpu::WalkResult r = gpu::run_walk(job);
     if (opt.stats) {
       opt.stats->device = "gpu";
       opt.stats->kernel = gpu::to_string(r.source);
       opt.stats->compile_seconds += r.compile_seconds;
       if (!r.kernel_note.empty()) opt.stats->note = r.kernel_note;
+      if (r.units_per_device.size() > 1) {
+        std::string split = std::to_string(r.units_per_device.size()) + " GPUs took";
+        for (std::size_t d = 0; d < r.units_per_device.size(); ++d)
+          split += (d ? " + " : " ") + std::to_string(r.units_per_device[d]);
+        opt.stats->note += (opt.stats->note.empty() ? "" : "; ") + split + " units";
+      }
     }
     return r;
   }
@@ -200,18 +215,8 @@ class GpuRyserEngine final : public Engine {
     for (int i = 0; i < n; ++i) rows[static_cast<std::size_t>(i)] = i;
     const ModPlan mod = make_mod_plan(a, rows);
     std::vector<double> sums;
-    auto add_sums = [&](const gpu::WalkResult& r, const std::vector<double>& primes) {
-      const std::size_t np = primes.size(), threads = r.words.size() / np;
-      for (std::size_t k = 0; k < np; ++k) {
-        const auto p = static_cast<std::uint64_t>(primes[k]);
-        __extension__ unsigned __int128 s = 0;
-        for (std::size_t t = 0; t < threads; ++t) {
-          double v;
-          std::memcpy(&v, &r.words[t * np + k], sizeof v);
-          s = (s + to_residue(modulo(v, primes[k]), p)) % p;
-        }
-        sums.push_back(static_cast<double>(static_cast<std::uint64_t>(s)));
-      }
+    auto add_sums = [&](const gpu::WalkResult& r) {  // residues in [0, p)
+      for (std::uint64_t w : r.words) sums.push_back(static_cast<double>(w));
     };
     bool prime_walks = !mod.shared;
     if (mod.shared) {
@@ -226,7 +231,7 @@ class GpuRyserEngine final : public Engine {
         job.pinv.assign(mod.pinv.begin() + static_cast<long>(k), mod.pinv.begin() + static_cast<long>(e));
         const auto r = run(job, opt);
         if (r.words.empty()) prime_walks = true;  // no specialised kernel: walk on residues
-        else add_sums(r, job.primes);
+        else add_sums(r);
       }
       if (prime_walks) sums.clear();
     }
@@ -245,7 +250,7 @@ class GpuRyserEngine final : public Engine {
         }
         job.primes = {p};
         job.pinv = {mod.pinv[k]};
-        add_sums(run(job, opt), job.primes);
+        add_sums(run(job, opt));
       }
     }
     return finish_mod(sums, mod, (n - 1) % 2 == 1, n - 1);
@@ -264,9 +269,6 @@ class GpuRyserEngine final : public Engine {
     }
     return true;
   }
-
-  /// An exact integer double |v| < 2^52 reduced into (-p, p).
-  static double modulo(double v, double p) { return std::fmod(v, p); }
 };
 
 }  // namespace

@@ -4,6 +4,8 @@
 // an integer for integer input and |y_i| <= r_i = sum_j |a_ij|):
 //   perm(A) = (-1)^(n-1) 2^(1-n) sum_{S subset of [n-1]} (-1)^|S| prod_i y_i(S).
 #include <bit>
+#include <cstdio>
+#include <cstdlib>
 
 #include "direct.hpp"
 #include "ryser_policies.hpp"
@@ -48,6 +50,21 @@ DenseInput nw_input_mod(const SparseMatrix<Integer>& a, double p) {
   return in;
 }
 
+/// A checkpoint name for the walk: engine, number policy, chunking and a hash of the walk's
+/// input (and primes), so that a saved state is only ever resumed by the same walk.
+std::string walk_tag(const char* policy, int m, const GrayPlan& plan, const std::vector<const DenseInput*>& inputs,
+                     const std::vector<double>& primes = {}) {
+  std::uint64_t h = fnv1a64(primes.data(), primes.size() * sizeof(double));
+  for (const DenseInput* in : inputs) {
+    h = fnv1a64(in->a2.data(), in->a2.size() * sizeof(double), h);
+    h = fnv1a64(in->x0.data(), in->x0.size() * sizeof(double), h);
+  }
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "ryser/%s/m=%d/k=%d/blocks=%llu/input=%016llx", policy, m, plan.k,
+                static_cast<unsigned long long>(plan.blocks), static_cast<unsigned long long>(h));
+  return buf;
+}
+
 /// The walk's error estimate in units of sum |terms|: products of n factors (n u), start
 /// sums of up to n additions (n u), and the drift of y over the T = 2^k steps of a chunk,
 /// modelled as a random walk of roundings (sqrt(n T) u); no drift for integral input,
@@ -80,11 +97,13 @@ class RyserEngine final : public Engine {
     if (mod.shared) {
       // Entries and row sums are < 2^49: exact as doubles, and every y stays exact.
       DenseInput in = nw_input(n, convert<double>(a, [](const Integer& v) { return v.get_d(); }).dense());
-      sums = gray_walk(ModSharedPolicy<kExactV>{in, mod}, n - 1, plan, opt);
+      sums = gray_walk(ModSharedPolicy<kExactV>{in, mod}, n - 1, plan, opt,
+                       walk_tag("exact-shared", n - 1, plan, {&in}, mod.primes));
     } else {
       for (std::size_t k = 0; k < mod.primes.size(); ++k) {
         DenseInput in = nw_input_mod(a, mod.primes[k]);
-        sums.push_back(gray_walk(ModPrimePolicy<kExactV>{in, mod.primes[k], mod.pinv[k]}, n - 1, plan, opt));
+        sums.push_back(gray_walk(ModPrimePolicy<kExactV>{in, mod.primes[k], mod.pinv[k]}, n - 1, plan, opt,
+                                 walk_tag("exact-prime", n - 1, plan, {&in}, {mod.primes[k]})));
       }
     }
     return finish_mod(sums, mod, (n - 1) % 2 == 1, n - 1);
@@ -101,7 +120,7 @@ class RyserEngine final : public Engine {
       return {n % 2 ? -s.value() : s.value(), (2.0 * n + 4) * kEps * s.abs};
     }
     DenseInput in = nw_input(n, a.dense());
-    DDSum s = gray_walk(RealPolicy<kRealV>{in}, n - 1, plan, opt);
+    DDSum s = gray_walk(RealPolicy<kRealV>{in}, n - 1, plan, opt, walk_tag("real", n - 1, plan, {&in}));
     double scale = std::ldexp((n - 1) % 2 ? -1.0 : 1.0, 1 - n);
     return {s.value() * scale, walk_error_factor(a, plan) * s.abs * std::fabs(scale)};
   }
@@ -121,7 +140,8 @@ class RyserEngine final : public Engine {
     std::vector<double> re(d.size()), im(d.size());
     for (std::size_t k = 0; k < d.size(); ++k) re[k] = d[k].real(), im[k] = d[k].imag();
     DenseInput in_re = nw_input(n, re), in_im = nw_input(n, im);
-    auto s = gray_walk(ComplexPolicy<kComplexV>{in_re, in_im}, n - 1, plan, opt);
+    auto s = gray_walk(ComplexPolicy<kComplexV>{in_re, in_im}, n - 1, plan, opt,
+                       walk_tag("complex", n - 1, plan, {&in_re, &in_im}));
     double scale = std::ldexp((n - 1) % 2 ? -1.0 : 1.0, 1 - n);
     return {Complex(s.re.value(), s.im.value()) * scale,
             2 * walk_error_factor(a, plan) * (s.re.abs + s.im.abs) * std::fabs(scale)};
@@ -129,6 +149,14 @@ class RyserEngine final : public Engine {
 };
 
 }  // namespace
+
+std::uint64_t test_block_delay_us() {
+  static const std::uint64_t us = [] {
+    const char* s = std::getenv("MATCHCOUNT_TEST_BLOCK_DELAY_US");
+    return s ? std::strtoull(s, nullptr, 10) : 0ULL;
+  }();
+  return us;
+}
 
 std::unique_ptr<Engine> make_ryser() { return std::make_unique<RyserEngine>(); }
 

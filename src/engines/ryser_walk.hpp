@@ -9,13 +9,22 @@
 // The sign (-1)^|S| = (-1)^(g&1) = (-1)^(t&1) is shared by all lanes.
 //
 // Blocks go to OpenMP threads dynamically but their number and the order in which their
-// sums are combined depend only on n, so results do not depend on the thread count.
+// sums are combined depend only on n, so results do not depend on the thread count, nor on
+// whether the walk was interrupted and resumed from a checkpoint.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <type_traits>
 
 #include "common.hpp"
+#include "matchcount/checkpoint.hpp"
 
 namespace matchcount::engines {
 
@@ -37,50 +46,101 @@ inline GrayPlan gray_plan(int m, int lanes) {
   return g;
 }
 
+/// Sums as checkpoint words: every Sum of the policies is made of doubles.
+template <class Sum>
+std::vector<std::uint64_t> sum_words(const Sum& s) {
+  if constexpr (std::is_same_v<Sum, std::vector<double>>) {
+    std::vector<std::uint64_t> w(s.size());
+    std::memcpy(w.data(), s.data(), s.size() * sizeof(double));
+    return w;
+  } else {
+    static_assert(std::is_trivially_copyable_v<Sum> && sizeof(Sum) % 8 == 0);
+    std::vector<std::uint64_t> w(sizeof(Sum) / 8);
+    std::memcpy(w.data(), &s, sizeof(Sum));
+    return w;
+  }
+}
+template <class Sum>
+Sum sum_from_words(const std::vector<std::uint64_t>& w) {
+  Sum s{};
+  if constexpr (std::is_same_v<Sum, std::vector<double>>) {
+    s.resize(w.size());
+    std::memcpy(s.data(), w.data(), w.size() * sizeof(double));
+  } else {
+    std::memcpy(static_cast<void*>(&s), w.data(), std::min(w.size() * 8, sizeof(Sum)));
+  }
+  return s;
+}
+
+/// Tests may slow every block down by this many microseconds (MATCHCOUNT_TEST_BLOCK_DELAY_US)
+/// to interrupt a walk at leisure.
+std::uint64_t test_block_delay_us();
+
 /// Walks all 2^m iterations with the policy; returns the combined Sum.
 /// Policy: lanes, State make_state(), start(State&, const uint64_t* masks) (sets the lanes'
 /// row sums for the subsets `masks` and adds their terms), step(State&, int j, v4d dir,
 /// bool odd) (column j added with direction dir per lane, term added with sign -1 if odd),
 /// Sum finish(const State&), combine(Sum&, const Sum&).
+///
+/// Blocks are the walk's work units: threads take them in order, and their sums are combined
+/// into the total strictly in block order (blocks that finish early wait in `pending`), so the
+/// total after the first b blocks is well defined. That prefix, with its total, is what a
+/// checkpoint saves (`tag` names the walk in opt.journal), so a resumed walk gives the same
+/// bits as one that ran through.
 template <class Policy>
-typename Policy::Sum gray_walk(const Policy& pol, int m, const GrayPlan& plan,
-                               const EngineOptions& opt) {
+typename Policy::Sum gray_walk(const Policy& pol, int m, const GrayPlan& plan, const EngineOptions& opt,
+                               const std::string& tag) {
+  using Sum = typename Policy::Sum;
   constexpr int L = Policy::lanes;
   const int k = plan.k;
   const std::uint64_t chunk = std::uint64_t{1} << k;
-  // Block sums are kept for one window of blocks at a time (2^61 iterations would otherwise
-  // need 2^41 of them); every block is still combined in block order.
-  constexpr std::uint64_t kWindow = 4096;
-  std::vector<typename Policy::Sum> sums(std::min(plan.blocks, kWindow));
-  typename Policy::Sum total{};
-  Progress progress(opt, plan.blocks);
   const v4d alternate{1.0, -1.0, 1.0, -1.0};
+  const std::size_t words = sum_words(pol.finish(pol.make_state())).size();
+  WalkLedger ledger(opt.journal, tag, plan.blocks, words, opt.progress);
+  const auto& saved = ledger.state().done;
+  if (saved.size() > 1 || (saved.size() == 1 && saved[0].begin != 0))
+    throw InputError("checkpoint", 0, "the saved state of walk " + tag + " is not a prefix of its blocks");
+  std::uint64_t frontier = saved.empty() ? 0 : saved[0].end;  // blocks [0, frontier) are in total
+  Sum total = frontier ? sum_from_words<Sum>(ledger.state().sum) : Sum{};
+  std::atomic<std::uint64_t> next{frontier};
+  std::mutex mutex;
+  std::map<std::uint64_t, Sum> pending;
+  const std::uint64_t delay_us = test_block_delay_us();
 #pragma omp parallel num_threads(thread_count(opt, std::ldexp(double(m), m)))
   {
     auto st = pol.make_state();
-    for (std::uint64_t base = 0; base < plan.blocks; base += kWindow) {
-      const std::uint64_t count = std::min(kWindow, plan.blocks - base);
-#pragma omp for schedule(dynamic)
-      for (std::int64_t i = 0; i < static_cast<std::int64_t>(count); ++i) {
-        const std::uint64_t b = base + static_cast<std::uint64_t>(i);
-        std::uint64_t masks[L];
-        for (int l = 0; l < L; ++l) {
-          std::uint64_t g0 = (b * L + static_cast<std::uint64_t>(l)) << k;
-          masks[l] = g0 ^ (g0 >> 1);
-        }
-        pol.start(st, masks);
-        for (std::uint64_t t = 1; t < chunk; ++t) {
-          int j = std::countr_zero(t);
-          double d = ((t ^ (t >> 1)) >> j) & 1 ? 1.0 : -1.0;
-          pol.step(st, j, j == k - 1 ? alternate : v4d{d, d, d, d}, t & 1);
-        }
-        sums[static_cast<std::size_t>(i)] = pol.finish(st);
-        progress.tick();
+    while (!ledger.stopping()) {
+      const std::uint64_t b = next.fetch_add(1, std::memory_order_relaxed);
+      if (b >= plan.blocks) break;
+      std::uint64_t masks[L];
+      for (int l = 0; l < L; ++l) {
+        std::uint64_t g0 = (b * L + static_cast<std::uint64_t>(l)) << k;
+        masks[l] = g0 ^ (g0 >> 1);
       }
-#pragma omp single
-      for (std::uint64_t i = 0; i < count; ++i) pol.combine(total, sums[static_cast<std::size_t>(i)]);
+      pol.start(st, masks);
+      for (std::uint64_t t = 1; t < chunk; ++t) {
+        int j = std::countr_zero(t);
+        double d = ((t ^ (t >> 1)) >> j) & 1 ? 1.0 : -1.0;
+        pol.step(st, j, j == k - 1 ? alternate : v4d{d, d, d, d}, t & 1);
+      }
+      Sum s = pol.finish(st);
+      if (delay_us) std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
+      std::lock_guard<std::mutex> lock(mutex);
+      if (b != frontier) {
+        pending.emplace(b, std::move(s));
+        continue;
+      }
+      const std::uint64_t first = frontier;
+      pol.combine(total, s);
+      for (++frontier; !pending.empty() && pending.begin()->first == frontier; ++frontier) {
+        pol.combine(total, pending.begin()->second);
+        pending.erase(pending.begin());
+      }
+      ledger.done({first, frontier}, [&] { return sum_words(total); });
     }
   }
+  if (frontier < plan.blocks) ledger.interrupted(sum_words(total));
+  ledger.finished(sum_words(total));
   return total;
 }
 

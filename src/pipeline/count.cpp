@@ -10,6 +10,7 @@
 #include <optional>
 #include <utility>
 
+#include "matchcount/checkpoint.hpp"
 #include "matchcount/decompose.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
@@ -17,6 +18,7 @@
 #include "matchcount/pipeline.hpp"
 #include "integer_rows.hpp"
 #include "plan.hpp"
+#include "resume.hpp"
 
 namespace matchcount {
 namespace {
@@ -252,10 +254,26 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
       for (const auto& leaf : plan.leaves) options.leaves->push_back(AnyMatrix(leaf));
     return lift(T(0));
   }
+  Checkpoint* checkpoint = options.checkpoint;
+  if (checkpoint) {
+    checkpoint->open(detail::count_fingerprint(a, options, plan.leaves, plans), plan.leaves.size());
+    if (checkpoint->resumed()) report.notes.push_back("resumed from the checkpoint " + checkpoint->path());
+  }
   std::vector<E> leaf_value(plan.leaves.size());
   for (std::size_t i = 0; i < plan.leaves.size(); ++i) {
     const auto& leaf = plan.leaves[i];
     const std::string& name = plans[i].engine;
+    if (checkpoint) {
+      if (const std::string saved = checkpoint->block_value(i); !saved.empty()) {
+        if (!detail::decode_value(saved, leaf_value[i]))
+          throw InputError(checkpoint->path(), 0, "the checkpoint holds a malformed block value");
+        report.engine_runs.push_back({leaf.rows, leaf.nnz(), name, 0.0, {}, plans[i].predicted_seconds, plans[i].frontier_width});
+        report.engine_runs.back().stats.note = "value from the checkpoint";
+        done_work += plans[i].work;
+        continue;
+      }
+      checkpoint->begin_block(i);
+    }
     const auto engine = make_engine(name);
     if (leaf.rows > engine->max_n())
       throw RefusedError("a block of size " + std::to_string(leaf.rows) + " remains after preprocessing; engine '" +
@@ -263,6 +281,8 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
     EngineOptions eo;
     eo.threads = options.threads;
     eo.specialise = options.specialise;
+    eo.gpus = options.gpus;
+    eo.journal = checkpoint;
     EngineStats stats;
     eo.stats = &stats;
     const double work = plans[i].work;
@@ -275,7 +295,9 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
         {leaf.rows, leaf.nnz(), name, seconds_since(t1), stats, plans[i].predicted_seconds, plans[i].frontier_width});
     if (!stats.note.empty()) report.notes.push_back(name + ": " + stats.note);
     done_work += work;
+    if (checkpoint) checkpoint->finish_block(i, detail::encode_value(leaf_value[i]));
   }
+  if (checkpoint) checkpoint->complete();
   report.stage_seconds.push_back({"engines", seconds_since(t0)});
 
   // Children precede parents, so one forward pass evaluates every node.

@@ -1,0 +1,31 @@
+#!/bin/bash
+# Multi-GPU scaling of gpu-ryser (docs/benchmarks.md): dense blocks, exact (random 0-1 of
+# density 0.5, three primes in one walk) and double (uniform [0,1) reals), each counted with
+# --gpus 1 and --gpus 2 (or the counts in $GPUS). "seconds" is the engine's time less the
+# NVRTC compilation (the first run of a matrix compiles, later ones load the cached kernel).
+# Usage: scripts/multigpu_bench.sh [sizes] [bin dir]      (defaults "42 44" and build/bin)
+set -u
+sizes=${1-42 44}
+bin=${2-build/bin}
+gpus=${GPUS-1 2}
+export MATCHCOUNT_KERNEL_CACHE=${MATCHCOUNT_KERNEL_CACHE-/tmp/multigpu-bench-cache-$$}
+nvidia-smi --query-gpu=index,name,clocks.sm,clocks.max.sm --format=csv,noheader || true
+tmp=$(mktemp -d)
+printf '%4s %-6s %4s %8s %8s  %-40s %s\n' n mode gpus seconds compile value note
+for n in $sizes; do
+  $bin/matchcount-generate er "$n" 0.5 --seed 7 -o "$tmp/exact.mtx"
+  $bin/matchcount-generate random-real "$n" --density 1 --lo 0 --hi 1 --seed 7 -o "$tmp/float.mtx"
+  for mode in exact float; do
+    for g in $gpus; do
+      json=$($bin/matchcount --json --engine gpu-ryser --device gpu --gpus "$g" "$tmp/$mode.mtx")
+      value=$(sed -n 's/.*"value":"\([^"]*\)".*/\1/p' <<<"$json")
+      run=$(grep -o '"engine_runs":\[{[^]]*' <<<"$json")
+      seconds=$(grep -o '"seconds":[0-9.e+-]*' <<<"$run" | head -1 | cut -d: -f2)
+      compile=$(grep -o '"compile_seconds":[0-9.e+-]*' <<<"$run" | head -1 | cut -d: -f2)
+      note=$(grep -o '"notes":\[[^]]*\]' <<<"$json" | cut -c10-)
+      printf '%4s %-6s %4s %8.2f %8.2f  %-40s %s\n' "$n" "$mode" "$g" \
+        "$(awk -v s="$seconds" -v c="${compile:-0}" 'BEGIN { print s - c }')" "${compile:-0}" "$value" "$note"
+    done
+  done
+done
+rm -rf "$tmp"

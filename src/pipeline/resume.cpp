@@ -1,0 +1,91 @@
+// Fingerprints of counts and the text form of block values in checkpoints.
+#include "resume.hpp"
+
+#include <bit>
+#include <cinttypes>
+#include <cstdio>
+#include <sstream>
+
+#include "matchcount/checkpoint.hpp"
+
+namespace matchcount::detail {
+namespace {
+
+std::string bits(double x) {
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, std::bit_cast<std::uint64_t>(x));
+  return buf;
+}
+
+bool unbits(const std::string& s, double& x) {
+  if (s.size() != 16 || s.find_first_not_of("0123456789abcdef") != std::string::npos) return false;
+  x = std::bit_cast<double>(static_cast<std::uint64_t>(std::stoull(s, nullptr, 16)));
+  return true;
+}
+
+std::string entry_text(const Integer& v) { return v.get_str(16); }
+std::string entry_text(const double& v) { return bits(v); }
+std::string entry_text(const Complex& v) { return bits(v.real()) + ":" + bits(v.imag()); }
+
+/// Words of `text` after `kind`, or empty when the kind differs.
+std::vector<std::string> fields(const std::string& text, const std::string& kind) {
+  std::istringstream in(text);
+  std::string k, w;
+  std::vector<std::string> out;
+  if (!(in >> k) || k != kind) return out;
+  while (in >> w) out.push_back(w);
+  return out;
+}
+
+}  // namespace
+
+template <class T>
+std::uint64_t count_fingerprint(const SparseMatrix<T>& a, const CountOptions& o,
+                                const std::vector<SparseMatrix<T>>& blocks, const std::vector<EnginePlan>& plans) {
+  auto matrix_hash = [](const SparseMatrix<T>& m, std::uint64_t h) {
+    h = fnv1a64(std::to_string(m.rows) + "x" + std::to_string(m.cols) + ";", h);
+    for (const auto& e : m.entries)
+      h = fnv1a64(std::to_string(e.row) + "," + std::to_string(e.col) + "=" + entry_text(e.value) + ";", h);
+    return h;
+  };
+  std::uint64_t h = fnv1a64("matchcount count v1;" + to_string(number_kind<T>()) + ";engine=" + o.engine +
+                            ";preprocess=" + std::to_string(o.preprocess) +
+                            ";device=" + std::to_string(static_cast<int>(o.device)) +
+                            ";branch=" + std::to_string(o.reduce.branch_max_degree) + "," +
+                            std::to_string(o.reduce.branch_min_size) + "," + std::to_string(o.reduce.max_leaves) +
+                            "," + std::to_string(o.reduce.redecompose) + ";");
+  h = matrix_hash(a, h);
+  for (std::size_t i = 0; i < blocks.size(); ++i) h = fnv1a64("block " + plans[i].engine + ";", matrix_hash(blocks[i], h));
+  return h;
+}
+
+template std::uint64_t count_fingerprint(const SparseMatrix<Integer>&, const CountOptions&,
+                                         const std::vector<SparseMatrix<Integer>>&, const std::vector<EnginePlan>&);
+template std::uint64_t count_fingerprint(const SparseMatrix<double>&, const CountOptions&,
+                                         const std::vector<SparseMatrix<double>>&, const std::vector<EnginePlan>&);
+template std::uint64_t count_fingerprint(const SparseMatrix<Complex>&, const CountOptions&,
+                                         const std::vector<SparseMatrix<Complex>>&, const std::vector<EnginePlan>&);
+
+std::string encode_value(const Integer& v) { return "int " + v.get_str(16); }
+std::string encode_value(const Approx<double>& v) { return "real " + bits(v.value) + " " + bits(v.abs_error); }
+std::string encode_value(const Approx<Complex>& v) {
+  return "complex " + bits(v.value.real()) + " " + bits(v.value.imag()) + " " + bits(v.abs_error);
+}
+
+bool decode_value(const std::string& text, Integer& v) {
+  const auto f = fields(text, "int");
+  return f.size() == 1 && v.set_str(f[0], 16) == 0;
+}
+bool decode_value(const std::string& text, Approx<double>& v) {
+  const auto f = fields(text, "real");
+  return f.size() == 2 && unbits(f[0], v.value) && unbits(f[1], v.abs_error);
+}
+bool decode_value(const std::string& text, Approx<Complex>& v) {
+  const auto f = fields(text, "complex");
+  double re = 0, im = 0;
+  if (f.size() != 3 || !unbits(f[0], re) || !unbits(f[1], im) || !unbits(f[2], v.abs_error)) return false;
+  v.value = Complex(re, im);
+  return true;
+}
+
+}  // namespace matchcount::detail

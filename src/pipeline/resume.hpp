@@ -1,0 +1,31 @@
+// Private to the pipeline: what ties a checkpoint to one count (a fingerprint of the input,
+// the options and the plan) and the text form of the block values it stores.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "matchcount/engine.hpp"
+#include "matchcount/pipeline.hpp"
+#include "matchcount/value.hpp"
+
+namespace matchcount::detail {
+
+/// Hash of the matrix counted, the options that shape the plan, and the blocks with their
+/// planned engines: a checkpoint is resumed only by the count that wrote it.
+template <class T>
+std::uint64_t count_fingerprint(const SparseMatrix<T>& a, const CountOptions& options,
+                                const std::vector<SparseMatrix<T>>& blocks, const std::vector<EnginePlan>& plans);
+
+/// Block values as checkpoint text ("int <hex>", "real <bits> <bits>", "complex ..."); exact
+/// for every value (doubles as their bit patterns).
+std::string encode_value(const Integer& v);
+std::string encode_value(const Approx<double>& v);
+std::string encode_value(const Approx<Complex>& v);
+/// False when `text` is not the encoding of a value of this type.
+bool decode_value(const std::string& text, Integer& v);
+bool decode_value(const std::string& text, Approx<double>& v);
+bool decode_value(const std::string& text, Approx<Complex>& v);
+
+}  // namespace matchcount::detail

@@ -2,6 +2,7 @@
 // sample paths), unbiasedness on random matrices and grids, reproducibility, refusals.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -28,6 +29,44 @@ double exact_permanent(const SparseMatrix<double>& a) {
 
 SparseMatrix<double> as_double(const SparseMatrix<Integer>& a) {
   return convert<double>(a, [](const Integer& v) { return v.get_d(); });
+}
+
+/// A sparse n x n matrix with a perfect matching (a random permutation) and about `extra`
+/// more entries per row: many of its entries lie in no perfect matching.
+SparseMatrix<double> sparse_with_matching(std::mt19937_64& rng, int n, double extra) {
+  std::vector<int> perm(n);
+  for (int i = 0; i < n; ++i) perm[i] = i;
+  std::shuffle(perm.begin(), perm.end(), rng);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  SparseMatrix<double> a;
+  a.rows = a.cols = n;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (perm[i] == j || u(rng) < extra / n) a.entries.push_back({i, j, j % 3 == 0 ? 1.0 : 0.5 + u(rng)});
+  a.normalize();
+  return a;
+}
+
+/// The k x k grid with the given cells removed (cells numbered row-major), as a biadjacency matrix.
+SparseMatrix<double> grid_with_holes(int k, const std::vector<int>& holes) {
+  const EdgeList g = grid_graph(k, k);
+  std::vector<int> index(g.vertices, 0);
+  for (int h : holes) index[h] = -1;
+  EdgeList h;
+  for (int v = 0; v < g.vertices; ++v)
+    if (index[v] == 0) index[v] = h.vertices++;
+  for (const auto& [a, b] : g.edges)
+    if (index[a] >= 0 && index[b] >= 0) h.edges.push_back({index[a], index[b]});
+  return as_double(biadjacency(h));
+}
+
+estimate::SamplerConfig sampler_config(EstimateMethod m, bool small_paths) {
+  estimate::SamplerConfig cfg;
+  cfg.method = static_cast<estimate::Method>(static_cast<int>(m));
+  cfg.params = {4, 3};
+  cfg.small_paths = small_paths;
+  cfg.threads = 1;
+  return cfg;
 }
 
 TEST(EstimatePhilox, MatchesRandom123KnownAnswers) {
@@ -83,6 +122,73 @@ TEST(Estimate, EveryEstimatorsExpectationIsThePermanent) {
     }
   }
   EXPECT_EQ(checked, 240);
+}
+
+// Sparse matrices with a perfect matching, where most entries lie in none: the expectation is
+// still the permanent, and the "+" methods (which leave those entries out) never reach a
+// dead end on any path, in both sample-path implementations.
+TEST(Estimate, PlusPathsNeverDieAndStayExact) {
+  std::mt19937_64 rng(23);
+  int dead_plain = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const int n = 3 + trial % 9;
+    const SparseMatrix<double> a = sparse_with_matching(rng, n, 1.0 + 0.5 * (trial % 4));
+    const double exact = exact_permanent(a);
+    ASSERT_GT(exact, 0);
+    const estimate::BlockData data = estimate::BlockData::from(a);
+    for (EstimateMethod m : kMethods)
+      for (bool small : {true, false}) {
+        std::uint64_t dead = 0;
+        const double e = estimate::path_expectation(data, sampler_config(m, small), &dead);
+        ASSERT_NEAR(e, exact, 1e-10 * exact) << "n=" << n << " trial " << trial << " " << to_string(m);
+        if (m == EstimateMethod::RasmussenPlus || m == EstimateMethod::ScalingPlus) {
+          ASSERT_EQ(dead, 0u) << "n=" << n << " trial " << trial << " " << to_string(m) << " small " << small;
+        } else {
+          dead_plain += dead > 0;
+        }
+      }
+  }
+  EXPECT_GT(dead_plain, 20);  // the plain methods do walk into dead ends here
+}
+
+// Grids with holes and the 12 x 12 and 16 x 16 grids, sampled whole (no Dulmage-Mendelsohn
+// split first, so entries in no perfect matching are there from the start): no "+" sample
+// is 0, and the estimate agrees with the exact count.
+TEST(Estimate, PlusSamplesOnGridsAreNeverZero) {
+  struct Case {
+    SparseMatrix<double> a;
+    double exact;
+  };
+  // Holes, as many of each colour: 8 x 8 without cells (1,1) and (4,5); 10 x 10 without
+  // three 2 x 1 bars (cells row-major); the full 12 x 12 and 16 x 16 grids.
+  std::vector<Case> cases;
+  for (auto holes : {std::vector<int>{9, 37}, std::vector<int>{22, 23, 44, 45, 71, 81}}) {
+    const int k = holes.size() == 2 ? 8 : 10;
+    SparseMatrix<double> a = grid_with_holes(k, holes);
+    cases.push_back({a, exact_permanent(a)});
+    ASSERT_GT(cases.back().exact, 0);
+  }
+  cases.push_back({as_double(biadjacency(grid_graph(12, 12))), 53060477521960000.0});
+  cases.push_back({as_double(biadjacency(grid_graph(16, 16))), 0});
+  for (const auto& [a, exact] : cases) {
+    ASSERT_EQ(a.rows, a.cols);
+    const estimate::BlockData data = estimate::BlockData::from(a);
+    for (EstimateMethod m : {EstimateMethod::RasmussenPlus, EstimateMethod::ScalingPlus})
+      for (bool small : {true, false}) {
+        if (small && a.rows > 64) continue;
+        const std::uint64_t count = m == EstimateMethod::ScalingPlus && a.rows > 64 ? 200 : 2000;
+        auto sampler = estimate::make_cpu_sampler(data, sampler_config(m, small));
+        const estimate::SampleSums s = sampler->run(0, count);
+        EXPECT_EQ(s.count, count);
+        EXPECT_EQ(s.zeros, 0u) << a.rows << " rows, " << to_string(m) << " small " << small;
+        if (exact > 0) {
+          const double mean = std::ldexp(s.sum_m, static_cast<int>(s.sum_e)) / static_cast<double>(count);
+          const double sq = std::ldexp(s.sq_m, static_cast<int>(s.sq_e)) / static_cast<double>(count);
+          const double se = std::sqrt(std::max(0.0, sq - mean * mean) / static_cast<double>(count - 1));
+          EXPECT_LE(std::fabs(mean - exact), 5 * se) << a.rows << " rows, " << to_string(m) << " small " << small;
+        }
+      }
+  }
 }
 
 // Random matrices with known permanents: each estimate lies within 4 standard errors.

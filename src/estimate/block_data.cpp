@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "matchcount/matching.hpp"
 #include "matchcount/matrix.hpp"
 #include "runner.hpp"
 
@@ -57,6 +58,8 @@ BlockData BlockData::from(const SparseMatrix<double>& a) {
     b.row_of[cnext[e.col]] = e.row, b.col_val[cnext[e.col]++] = e.value;
   }
   b.col_scale0 = column_scaling(b);
+  const Matching m = hopcroft_karp(Pattern::of(a));
+  if (m.perfect()) b.match0 = m.col_of_row;
   if (b.small()) {
     b.row_bits.assign(n, 0), b.col_bits.assign(n, 0), b.dense.assign(std::size_t(n) * n, 0.0);
     b.unit = true;
@@ -73,6 +76,7 @@ BlockData BlockData::from(const SparseMatrix<double>& a) {
 SmallBlock BlockData::small_view() const {
   SmallBlock s;
   s.n = n, s.unit = unit, s.rows = row_bits.data(), s.cols = col_bits.data(), s.val = dense.data();
+  s.match0 = match0.empty() ? nullptr : match0.data();
   return s;
 }
 
@@ -83,6 +87,7 @@ BlockView BlockData::view() const {
   v.row_start = row_start.data(), v.col_of = col_of.data(), v.row_val = row_val.data();
   v.col_start = col_start.data(), v.row_of = row_of.data(), v.col_val = col_val.data();
   v.col_scale0 = col_scale0.data();
+  v.match0 = match0.empty() ? nullptr : match0.data();
   return v;
 }
 

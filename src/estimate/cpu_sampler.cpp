@@ -16,15 +16,15 @@ constexpr std::uint64_t kBatch = 256;
 /// A sample path with its own scratch arrays (contiguous, stride 1).
 template <Method M>
 struct HostPath {
-  int n;
+  int n, d;
   std::vector<int> ints;
   std::vector<double> doubles;
   Path<M> path;
   HostPath(const BlockView& b, const SampleParams& p)
-      : n(b.n), ints(Workspace::ints(b.n, b.max_degree)), doubles(Workspace::doubles(b.n)),
-        path(b, Workspace::bind(ints.data(), doubles.data(), 1, b.n), p) {}
-  HostPath(const HostPath& o) : n(o.n), ints(o.ints), doubles(o.doubles), path(o.path) {
-    path.rebind(Workspace::bind(ints.data(), doubles.data(), 1, n));
+      : n(b.n), d(b.max_degree), ints(Workspace::ints(b.n, b.max_degree, M)), doubles(Workspace::doubles(b.n, M)),
+        path(b, Workspace::bind(ints.data(), doubles.data(), 1, b.n, b.max_degree, M), p) {}
+  HostPath(const HostPath& o) : n(o.n), d(o.d), ints(o.ints), doubles(o.doubles), path(o.path) {
+    path.rebind(Workspace::bind(ints.data(), doubles.data(), 1, n, d, M));
   }
   HostPath& operator=(const HostPath&) = delete;
 };
@@ -96,9 +96,10 @@ class CpuSampler final : public Sampler {
   SamplerConfig cfg_;
 };
 
-// Depth-first over every choice: E = sum over paths of probability * product of factors.
+// Depth-first over every choice: E = sum over paths of probability * product of factors;
+// paths that end in a dead end (a sample of 0) are counted in `dead`.
 template <class H>
-double expectation_from(const H& at, double weight) {
+double expectation_from(const H& at, double weight, std::uint64_t& dead) {
   H hp(at);
   Step s = hp.path.next();
   if (s.row == kRescale) {
@@ -107,14 +108,19 @@ double expectation_from(const H& at, double weight) {
     s = hp.path.next();
   }
   if (s.row == kDone) return weight;
-  if (s.row == kDead) return 0.0;
-  if (s.col >= 0) return hp.path.assign(s.row, s.col) ? expectation_from(hp, weight * s.value) : 0.0;
+  if (s.row == kDead) return ++dead, 0.0;
+  if (s.col >= 0) {
+    if (hp.path.assign(s.row, s.col)) return expectation_from(hp, weight * s.value, dead);
+    return ++dead, 0.0;
+  }
   double total = 0.0;
-  hp.path.for_each_choice(s.row, [&](int c, double p, double factor) {
+  const bool any = hp.path.for_each_choice(s.row, [&](int c, double p, double factor) {
     H child(hp);
-    if (child.path.assign(s.row, c)) total += p * expectation_from(child, weight * factor);
+    if (child.path.assign(s.row, c)) total += p * expectation_from(child, weight * factor, dead);
+    else ++dead;
     return false;
   });
+  if (!any) ++dead;
   return total;
 }
 
@@ -124,14 +130,17 @@ std::unique_ptr<Sampler> make_cpu_sampler(const BlockData& block, const SamplerC
   return std::make_unique<CpuSampler>(block, config);
 }
 
-double path_expectation(const BlockData& block, const SamplerConfig& config) {
-  return with_method(config.method, [&](auto m) {
-    return with_path<decltype(m)::value>(block, config, [](auto make) {
+double path_expectation(const BlockData& block, const SamplerConfig& config, std::uint64_t* dead_paths) {
+  std::uint64_t dead = 0;
+  const double e = with_method(config.method, [&](auto m) {
+    return with_path<decltype(m)::value>(block, config, [&](auto make) {
       auto holder = make();
       holder.path.start();
-      return expectation_from(holder, 1.0);
+      return expectation_from(holder, 1.0, dead);
     });
   });
+  if (dead_paths) *dead_paths = dead;
+  return e;
 }
 
 }  // namespace matchcount::estimate

@@ -23,12 +23,15 @@ struct BlockData {
   int max_degree = 0;
   std::vector<int> row_start, col_of, col_start, row_of;
   std::vector<double> row_val, col_val, col_scale0;
+  /// A perfect matching, row -> column (Hopcroft-Karp), the "+" methods' start; empty when
+  /// the block has none (then their samples are 0).
+  std::vector<int> match0;
   /// Blocks of at most 64 rows: patterns as bit masks, dense values unless all are 1.
   std::vector<std::uint64_t> row_bits, col_bits;
   std::vector<double> dense;
   bool unit = false;
 
-  /// `a` square, entries positive and finite, every row and column nonempty.
+  /// `a` square, entries positive and finite.
   static BlockData from(const SparseMatrix<double>& a);
   BlockView view() const;
   bool small() const { return n <= 64; }
@@ -66,7 +69,8 @@ std::unique_ptr<Sampler> make_cpu_sampler(const BlockData& block, const SamplerC
 /// Throws GpuError when no GPU can run it (or the build has no CUDA).
 std::unique_ptr<Sampler> make_gpu_sampler(const BlockData& block, const SamplerConfig& config);
 
-/// E[one sample] by enumerating every sample path (small blocks only: the paths multiply).
-double path_expectation(const BlockData& block, const SamplerConfig& config);
+/// E[one sample] by enumerating every sample path (small blocks only: the paths multiply);
+/// `dead_paths`, when given, receives the number of paths that end in a sample of 0.
+double path_expectation(const BlockData& block, const SamplerConfig& config, std::uint64_t* dead_paths = nullptr);
 
 }  // namespace matchcount::estimate

@@ -8,16 +8,18 @@
 //  - Rasmussen: p_c proportional to a_rc (the factor is then the row's available mass).
 //  - Scaling: p_c proportional to a_rc * s_c, s the column scaling that brings the remaining
 //    matrix towards doubly stochastic (a few Sinkhorn sweeps every `scale_interval` rows).
-//  - The "+" variants place next the row with the fewest available entries, and a column left
-//    with one unused row is given to that row at once (factor a_rc, no draw): its other
-//    entries are in no perfect matching of the rest. A row or column left with no entry ends
-//    the sample with 0 as soon as it happens.
+//  - The "+" variants place next the row with the fewest available entries, a column left
+//    with one unused row is given to that row at once (factor a_rc, no draw), and the drawn
+//    row's entries that lie in no perfect matching of the rest (perm(rest) = 0) are left out
+//    of the draw (live_matching.hpp): a "+" sample of a block with a perfect matching never
+//    dies. The plain variants end a sample with 0 when a row is left with no entry.
 #pragma once
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 
+#include "live_matching.hpp"
 #include "philox.hpp"
 
 namespace matchcount::estimate {
@@ -38,6 +40,8 @@ struct BlockView {
   const double* col_val = nullptr;
   /// Sinkhorn column scaling of the whole block (scaling methods start from it).
   const double* col_scale0 = nullptr;
+  /// A perfect matching, row -> column ("+" methods); null when the block has none.
+  const int* match0 = nullptr;
 };
 
 struct SampleParams {
@@ -53,28 +57,43 @@ struct Strided {
   MC_HD T& operator[](int k) const { return base[static_cast<std::size_t>(k) * stride]; }
 };
 
-/// A sample's scratch arrays: ints(n, d) ints and doubles(n) doubles, element k of array a at
-/// (offset_a + k) * stride.
+/// A sample's scratch arrays: ints(n, d, M) ints and doubles(n, M) doubles, element k of
+/// array a at (offset_a + k) * stride. Plain methods need only the degrees, Rasmussen methods
+/// no doubles.
 struct Workspace {
   Strided<int> row_deg;  // -1: placed; else available entries ("+"; 0 for plain methods)
   Strided<int> col_deg;  // -1: taken; else unused rows holding it ("+"; 0 for plain methods)
   Strided<int> next, prev, head;  // "+": unused rows in lists by degree, head[d] first row
   Strided<int> stack;             // "+": columns whose degree fell to 1
+  Strided<int> ok;                // "+": whether entry k of the row to place is possible
+  Strided<int> match, match_inv, mark, parent, queue;  // "+": LiveMatching
   Strided<double> rscale, cscale;
 
-  static constexpr std::size_t ints(int n, int max_degree) { return 5 * std::size_t(n) + max_degree + 1; }
-  static constexpr std::size_t doubles(int n) { return 2 * std::size_t(n); }
-  MC_HD static Workspace bind(int* ib, double* db, std::size_t stride, int n) {
+  static constexpr std::size_t ints(int n, int max_degree, Method m) {
+    return is_plus(m) ? 10 * std::size_t(n) + 2 * std::size_t(max_degree) + 1 : 2 * std::size_t(n);
+  }
+  static constexpr std::size_t doubles(int n, Method m) { return is_scaling(m) ? 2 * std::size_t(n) : 0; }
+  MC_HD static Workspace bind(int* ib, double* db, std::size_t stride, int n, int max_degree, Method m) {
     Workspace w;
     const std::size_t s = stride, un = static_cast<std::size_t>(n);
-    w.row_deg = {ib, s};
-    w.col_deg = {ib + un * s, s};
-    w.next = {ib + 2 * un * s, s};
-    w.prev = {ib + 3 * un * s, s};
-    w.stack = {ib + 4 * un * s, s};
-    w.head = {ib + 5 * un * s, s};
-    w.rscale = {db, s};
-    w.cscale = {db + un * s, s};
+    std::size_t at = 0;
+    auto take = [&](std::size_t count) {
+      Strided<int> a{ib + at * s, s};
+      at += count;
+      return a;
+    };
+    w.row_deg = take(un);
+    w.col_deg = take(un);
+    if (is_plus(m)) {
+      w.next = take(un), w.prev = take(un), w.stack = take(un);
+      w.match = take(un), w.match_inv = take(un), w.mark = take(un), w.parent = take(un), w.queue = take(un);
+      w.head = take(std::size_t(max_degree) + 1);
+      w.ok = take(std::size_t(max_degree));
+    }
+    if (is_scaling(m)) {
+      w.rscale = {db, s};
+      w.cscale = {db + un * s, s};
+    }
     return w;
   }
 };
@@ -106,12 +125,17 @@ constexpr int kDone = -1, kDead = -2, kRescale = -3;
 template <Method M>
 class Path {
  public:
-  MC_HD Path(const BlockView& b, const Workspace& w, const SampleParams& p) : b_(b), w_(w), p_(p) {}
+  MC_HD Path(const BlockView& b, const Workspace& w, const SampleParams& p) : b_(b), w_(w), p_(p) { bind_live(); }
 
   MC_HD void start() {
     const int n = b_.n;
     step_ = 0, sp_ = 0, min_ = 1, last_scale_ = 0, dead_ = false;
     if constexpr (is_plus(M)) {
+      if (!b_.match0) {  // no perfect matching: every sample is 0
+        dead_ = true;
+        return;
+      }
+      live_.start(b_, b_.match0);
       for (int d = 0; d <= b_.max_degree; ++d) w_.head[d] = -1;
       for (int i = 0; i < n; ++i) {
         w_.row_deg[i] = b_.row_start[i + 1] - b_.row_start[i];
@@ -148,7 +172,7 @@ class Path {
       if (step_ - last_scale_ >= p_.scale_interval) return {kRescale};
     if constexpr (is_plus(M)) {
       while (w_.head[min_] < 0) ++min_;
-      s.row = w_.head[min_];
+      return possible_choices(w_.head[min_]);
     } else {
       s.row = step_;
     }
@@ -162,7 +186,7 @@ class Path {
     double total = 0.0;
     int count = 0;
     for (int k = b_.row_start[r]; k < b_.row_start[r + 1]; ++k)
-      if (w_.col_deg[b_.col_of[k]] >= 0) total += weight(k), ++count;
+      if (choice(r, k)) total += weight(k), ++count;
     if (count == 0) return false;
     // Scaled weights that under- or overflow fall back to the entries themselves (any
     // positive probabilities keep the estimator unbiased).
@@ -171,11 +195,11 @@ class Path {
     if (fallback) {
       total = 0.0;
       for (int k = b_.row_start[r]; k < b_.row_start[r + 1]; ++k)
-        if (w_.col_deg[b_.col_of[k]] >= 0) total += b_.row_val[k];
+        if (choice(r, k)) total += b_.row_val[k];
     }
     for (int k = b_.row_start[r]; k < b_.row_start[r + 1]; ++k) {
       const int c = b_.col_of[k];
-      if (w_.col_deg[c] < 0) continue;
+      if (!choice(r, k)) continue;
       const double wk = plain ? b_.row_val[k] : weight(k);
       if (f(c, wk / total, b_.row_val[k] * (total / wk))) break;
     }
@@ -201,6 +225,7 @@ class Path {
       w_.row_deg[r] = -1, w_.col_deg[c] = -1;
       return true;
     } else {
+      live_.place(b_, w_.row_deg, w_.col_deg, r, c);
       unlink(r);
       w_.row_deg[r] = -1, w_.col_deg[c] = -1;
       for (int k = b_.col_start[c]; k < b_.col_start[c + 1]; ++k) {
@@ -224,7 +249,10 @@ class Path {
 
   MC_HD int placed() const { return step_; }
   /// Points the path at other scratch arrays (a copy of the state, for enumeration).
-  MC_HD void rebind(const Workspace& w) { w_ = w; }
+  MC_HD void rebind(const Workspace& w) {
+    w_ = w;
+    bind_live();
+  }
 
   /// Sinkhorn sweeps over the unplaced rows and untaken columns, lines lane, lane + lanes, ...
   /// of each kind by this caller (a GPU warp shares them out); sync() orders the phases. A
@@ -256,6 +284,40 @@ class Path {
   MC_HD void rescaled() { last_scale_ = step_; }
 
  private:
+  MC_HD void bind_live() {
+    live_.match = w_.match, live_.match_inv = w_.match_inv, live_.mark = w_.mark;
+    live_.parent = w_.parent, live_.queue = w_.queue;
+  }
+
+  // "+": the row to place, with its possible columns marked in ok (entries in no perfect
+  // matching of the rest are left out, so the sample cannot die). A row with one possible
+  // column takes it without a draw.
+  MC_HD Step possible_choices(int r) {
+    const int rs = b_.row_start[r];
+    int count = 0, last = -1;
+    if (w_.row_deg[r] == 1) {  // its one column is M(r)
+      for (int k = rs; k < b_.row_start[r + 1]; ++k)
+        if (w_.col_deg[b_.col_of[k]] >= 0) last = k;
+      return {r, b_.col_of[last], b_.row_val[last]};
+    }
+    live_.begin_row(r);
+    for (int k = rs; k < b_.row_start[r + 1]; ++k) {
+      const int c = b_.col_of[k];
+      if (w_.col_deg[c] < 0) continue;
+      const bool ok = live_.possible(b_, w_.row_deg, w_.col_deg, c);
+      w_.ok[k - rs] = ok;
+      if (ok) ++count, last = k;
+    }
+    if (count == 1) return {r, b_.col_of[last], b_.row_val[last]};
+    return {r};
+  }
+  /// Whether entry k of row r (the row next() returned) is a choice.
+  MC_HD bool choice(int r, int k) const {
+    if (w_.col_deg[b_.col_of[k]] < 0) return false;
+    if constexpr (is_plus(M)) return w_.ok[k - b_.row_start[r]] != 0;
+    else return true;
+  }
+
   MC_HD double weight(int k) const {
     if constexpr (is_scaling(M)) return b_.row_val[k] * w_.cscale[b_.col_of[k]];
     else return b_.row_val[k];
@@ -279,6 +341,7 @@ class Path {
   BlockView b_;
   Workspace w_;
   SampleParams p_;
+  LiveMatching<BlockView, Strided<int>> live_;
   int step_ = 0, sp_ = 0, min_ = 1, last_scale_ = 0;
   bool dead_ = false;  // a row or column without entries: the permanent is 0
 };

@@ -32,7 +32,7 @@ __global__ void sample_kernel(BlockView b, SampleParams p, int* ints, double* do
                               unsigned block_id, unsigned long long first, unsigned long long count, SampleSums* out) {
   const unsigned threads = gridDim.x * blockDim.x;
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  Path<M> path(b, Workspace::bind(ints + t, doubles + t, threads, b.n), p);
+  Path<M> path(b, Workspace::bind(ints + t, doubles + t, threads, b.n, b.max_degree, M), p);
   SampleSums sums;
   for (unsigned long long k = t; k < count; k += threads) {
     SampleRng rng(seed, block_id, first + k);
@@ -42,7 +42,8 @@ __global__ void sample_kernel(BlockView b, SampleParams p, int* ints, double* do
 }
 
 // Rasmussen methods on blocks of <= 64 rows: one sample per thread with SmallPath (used
-// rows and columns in registers), the patterns (and values) in shared memory.
+// rows and columns in registers, Rasmussen+'s live matching in local memory), the patterns,
+// values and the starting matching in shared memory.
 template <Method M>
 __global__ void sample_small_kernel(SmallBlock b, unsigned long long seed, unsigned block_id, unsigned long long first,
                                     unsigned long long count, SampleSums* out) {
@@ -50,11 +51,15 @@ __global__ void sample_small_kernel(SmallBlock b, unsigned long long seed, unsig
   std::uint64_t* rows = reinterpret_cast<std::uint64_t*>(smem);
   std::uint64_t* cols = rows + b.n;
   double* val = smem + 2 * b.n;
-  for (int i = threadIdx.x; i < b.n; i += blockDim.x) rows[i] = b.rows[i], cols[i] = b.cols[i];
+  int* match0 = reinterpret_cast<int*>(val + (b.unit ? 0 : b.n * b.n));
+  for (int i = threadIdx.x; i < b.n; i += blockDim.x) {
+    rows[i] = b.rows[i], cols[i] = b.cols[i];
+    if (b.match0) match0[i] = b.match0[i];
+  }
   if (!b.unit)
     for (int i = threadIdx.x; i < b.n * b.n; i += blockDim.x) val[i] = b.val[i];
   __syncthreads();
-  SmallPath<M> path(SmallBlock{b.n, b.unit, rows, cols, val});
+  SmallPath<M> path(SmallBlock{b.n, b.unit, rows, cols, val, b.match0 ? match0 : nullptr});
   const unsigned threads = gridDim.x * blockDim.x;
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   SampleSums sums;
@@ -87,7 +92,7 @@ __global__ void sample_warp_kernel(BlockView b, SampleParams p, int* ints, doubl
     db = doubles + warp * doubles_per_warp;
     ib = ints + warp * ints_per_warp;
   }
-  Path<M> path(b, Workspace::bind(ib, db, 1, b.n), p);
+  Path<M> path(b, Workspace::bind(ib, db, 1, b.n, b.max_degree, M), p);
   SampleSums sums;
   for (unsigned long long k = warp; k < count; k += warps) {
     SampleRng rng(seed, block_id, first + k);
@@ -114,10 +119,11 @@ class GpuSampler final : public Sampler {
  public:
   GpuSampler(const BlockData& b, const SamplerConfig& cfg)
       : cfg_(cfg), rs_(b.row_start), co_(b.col_of), rv_(b.row_val), cs_(b.col_start), ro_(b.row_of), cv_(b.col_val),
-        sc_(b.col_scale0), rbits_(b.row_bits), cbits_(b.col_bits), dense_(b.dense) {
+        sc_(b.col_scale0), rbits_(b.row_bits), cbits_(b.col_bits), dense_(b.dense), m0_(b.match0) {
+    const int* match0 = b.match0.empty() ? nullptr : m0_.ptr;
     if (uses_small_path(b, cfg)) {
       small_.n = b.n, small_.unit = b.unit;
-      small_.rows = rbits_.ptr, small_.cols = cbits_.ptr, small_.val = dense_.ptr;
+      small_.rows = rbits_.ptr, small_.cols = cbits_.ptr, small_.val = dense_.ptr, small_.match0 = match0;
     }
     check(cudaSetDevice(cfg.device), "cudaSetDevice");
     cudaDeviceProp prop{};
@@ -127,9 +133,10 @@ class GpuSampler final : public Sampler {
     view_.n = b.n, view_.max_degree = b.max_degree;
     view_.row_start = rs_.ptr, view_.col_of = co_.ptr, view_.row_val = rv_.ptr;
     view_.col_start = cs_.ptr, view_.row_of = ro_.ptr, view_.col_val = cv_.ptr, view_.col_scale0 = sc_.ptr;
+    view_.match0 = match0;
     // Threads: enough to fill every SM, fewer when the scratch arrays would take more than a
     // quarter of the card (total memory, not free memory, so the count is reproducible).
-    ints_ = Workspace::ints(b.n, b.max_degree), doubles_ = Workspace::doubles(b.n);
+    ints_ = Workspace::ints(b.n, b.max_degree, cfg.method), doubles_ = Workspace::doubles(b.n, cfg.method);
     const double per_thread = 4.0 * ints_ + 8.0 * doubles_ + sizeof(SampleSums);
     const double by_memory = 0.25 * static_cast<double>(prop.totalGlobalMem) / per_thread;
     const double full = static_cast<double>(prop.multiProcessorCount) * prop.maxThreadsPerMultiProcessor;
@@ -157,7 +164,8 @@ class GpuSampler final : public Sampler {
     const std::uint64_t threads = std::min<std::uint64_t>(
         static_cast<std::uint64_t>(sms_) * 2048, (count + kBlockThreads - 1) / kBlockThreads * kBlockThreads);
     DeviceArray<SampleSums> out(threads);
-    const std::size_t smem = 8 * (2 * static_cast<std::size_t>(small_.n) + (small_.unit ? 0 : small_.n * small_.n));
+    const std::size_t n = static_cast<std::size_t>(small_.n);
+    const std::size_t smem = 8 * (2 * n + (small_.unit ? 0 : n * n)) + 4 * n;
     auto go = [&](auto kernel) {
       check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
             "cudaFuncSetAttribute");
@@ -221,6 +229,7 @@ class GpuSampler final : public Sampler {
   DeviceArray<double> cv_, sc_;
   DeviceArray<std::uint64_t> rbits_, cbits_;
   DeviceArray<double> dense_;
+  DeviceArray<int> m0_;
   SmallBlock small_;  // n = 0: Path for this block
   BlockView view_;
   std::size_t ints_ = 0, doubles_ = 0;

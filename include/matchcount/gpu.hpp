@@ -87,6 +87,7 @@ struct WalkResult {
   double compile_seconds = 0.0;
   double run_seconds = 0.0;
   std::string kernel_note;  // why NVRTC was not used, if it was not
+  int memory_rows = 0;      // > 0: the hybrid register/memory variant ran
 };
 
 /// The chunk exponent used for a walk over m Gray columns.
@@ -112,6 +113,23 @@ void add_sums(WalkKind kind, const std::vector<double>& primes, std::vector<std:
 double warp_nonzero_fraction(const WalkJob& job);
 /// Runs the walk on the GPU; throws GpuError on any CUDA failure.
 WalkResult run_walk(const WalkJob& job);
+
+/// How a specialised kernel holds y: rows 0..memory_rows-1 (in the job's order) in a
+/// per-thread slice of global or shared memory, the rest in registers; memory_rows = 0 is the
+/// register-only variant. See docs/gpu.md ("Hybrid kernels").
+struct RowSplit {
+  int memory_rows = 0;  // the choice: the hybrid when the register-only kernel would spill or
+                        // the hybrid is modelled at least 10% cheaper; else 0
+  int hybrid_rows = 1;  // the hybrid's split (>= 1), whether chosen or not
+  int register_estimate = 0;  // 32-bit registers the register-only kernel is estimated to need
+  double register_cost = 0.0, hybrid_cost = 0.0;  // modelled issue slots per Gray step
+};
+/// Plans the split for a kernel over `rows` >= n rows whose columns are baked into the code
+/// (`baked`: a memory row costs only when a column holding it flips) or read from shared
+/// memory (every step updates every row). Rows should come coldest first (see gpu_ryser.cpp).
+RowSplit plan_row_split(const WalkJob& job, int rows, bool baked);
+/// Estimated 32-bit registers of a specialised kernel with `register_rows` rows in registers.
+int register_estimate(const WalkJob& job, int register_rows, bool shared_columns);
 
 /// One row of the frontier DP as the GPU runs it (built by src/engines/gpu_frontier.cpp from a
 /// FrontierStep). Tables are dense over all p-subsets of the w open columns, in colex order.

@@ -3,6 +3,7 @@
 // the host. A CUDA failure is reported in one line and the block is counted on the CPU.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "common.hpp"
@@ -72,21 +73,54 @@ double scaled(const Integer& x, long e) {
   return std::ldexp(d, static_cast<int>(ex + e));
 }
 
-/// The block with its columns in order of increasing entry count: Gray column j flips in
-/// 2^-(j+1) of the steps, so the sparsest columns flip most often (a kernel with baked columns
-/// pays per entry), and the densest one is the Nijenhuis-Wilf column that never flips.
+/// The code-generation paper's permanent ordering. Gray column j flips in 2^-(j+1) of the
+/// steps, so columns are taken greedily, each time the one that adds the fewest rows not yet
+/// touched (then the sparsest): the frequently flipped columns share few rows, and a kernel
+/// with baked columns pays least per flip; the densest column ends up last, as the
+/// Nijenhuis-Wilf column that never flips. Rows then come coldest first (by the first column
+/// that touches them, latest first): a hybrid kernel keeps a prefix of them in memory with
+/// their product cached, and every kernel multiplies the rows in this order.
+/// MATCHCOUNT_GPU_ORDER=columns (for measurements): the earlier order, sparsest columns first,
+/// rows as given.
 template <class T>
-SparseMatrix<T> sparse_columns_first(const SparseMatrix<T>& a) {
-  std::vector<int> count(static_cast<std::size_t>(a.cols)), order(static_cast<std::size_t>(a.cols)),
-      where(static_cast<std::size_t>(a.cols));
-  for (const auto& e : a.entries) ++count[static_cast<std::size_t>(e.col)];
-  for (int j = 0; j < a.cols; ++j) order[static_cast<std::size_t>(j)] = j;
-  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-    return count[static_cast<std::size_t>(x)] < count[static_cast<std::size_t>(y)];
-  });
-  for (int j = 0; j < a.cols; ++j) where[static_cast<std::size_t>(order[static_cast<std::size_t>(j)])] = j;
+SparseMatrix<T> permanent_order(const SparseMatrix<T>& a) {
+  const char* knob = std::getenv("MATCHCOUNT_GPU_ORDER");
+  const bool greedy = !knob || std::string(knob) != "columns";
+  const auto n = static_cast<std::size_t>(a.cols);
+  std::vector<std::vector<int>> rows_of(n);
+  for (const auto& e : a.entries) rows_of[static_cast<std::size_t>(e.col)].push_back(e.row);
+  std::vector<bool> touched(static_cast<std::size_t>(a.rows)), used(n);
+  std::vector<int> col_at(n), first_col(static_cast<std::size_t>(a.rows), a.cols);
+  for (std::size_t pos = 0; pos < n; ++pos) {
+    std::size_t best = n;
+    int best_new = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (used[j]) continue;
+      int fresh = 0;
+      for (int r : rows_of[j]) fresh += greedy && !touched[static_cast<std::size_t>(r)];
+      if (best == n || fresh < best_new || (fresh == best_new && rows_of[j].size() < rows_of[best].size()))
+        best = j, best_new = fresh;
+    }
+    used[best] = true;
+    col_at[best] = static_cast<int>(pos);
+    for (int r : rows_of[best])
+      if (!touched[static_cast<std::size_t>(r)]) {
+        touched[static_cast<std::size_t>(r)] = true;
+        if (pos + 1 < n) first_col[static_cast<std::size_t>(r)] = static_cast<int>(pos);
+      }
+  }
+  std::vector<int> order(static_cast<std::size_t>(a.rows)), row_at(static_cast<std::size_t>(a.rows));
+  for (int i = 0; i < a.rows; ++i) order[static_cast<std::size_t>(i)] = i;
+  if (greedy)
+    std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+      return first_col[static_cast<std::size_t>(x)] > first_col[static_cast<std::size_t>(y)];
+    });
+  for (int i = 0; i < a.rows; ++i) row_at[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])] = i;
   SparseMatrix<T> b = a;
-  for (auto& e : b.entries) e.col = where[static_cast<std::size_t>(e.col)];
+  for (auto& e : b.entries) {
+    e.col = col_at[static_cast<std::size_t>(e.col)];
+    e.row = row_at[static_cast<std::size_t>(e.row)];
+  }
   b.normalize();
   return b;
 }
@@ -119,13 +153,13 @@ class GpuRyserEngine final : public Engine {
   int max_n() const override { return 63; }
 
   Integer permanent(const SparseMatrix<Integer>& a, const EngineOptions& opt) const override {
-    return guarded(a, opt, [&] { return exact(sparse_columns_first(a), opt); });
+    return guarded(a, opt, [&] { return exact(permanent_order(a), opt); });
   }
   Approx<double> permanent(const SparseMatrix<double>& a, const EngineOptions& opt) const override {
-    return guarded(a, opt, [&] { return floating(sparse_columns_first(a), opt); });
+    return guarded(a, opt, [&] { return floating(permanent_order(a), opt); });
   }
   Approx<Complex> permanent(const SparseMatrix<Complex>& a, const EngineOptions& opt) const override {
-    return guarded(a, opt, [&] { return floating(sparse_columns_first(a), opt); });
+    return guarded(a, opt, [&] { return floating(permanent_order(a), opt); });
   }
 
  private:
@@ -196,7 +230,7 @@ class GpuRyserEngine final : public Engine {
     gpu::WalkResult r = gpu::run_walk(job);
     if (opt.stats) {
       opt.stats->device = "gpu";
-      opt.stats->kernel = gpu::to_string(r.source);
+      opt.stats->kernel = gpu::to_string(r.source) + (r.memory_rows > 0 ? "-hybrid" : "");
       opt.stats->compile_seconds += r.compile_seconds;
       if (!r.kernel_note.empty()) opt.stats->note = r.kernel_note;
       if (r.units_per_device.size() > 1) {

@@ -18,7 +18,23 @@ struct Kernel {
   KernelSource source = KernelSource::Generic;
   double compile_seconds = 0.0;
   std::string note;
+  /// Hybrid kernels: rows 0..memory_rows-1 of y live in memory, memory_doubles (rows times W)
+  /// per thread, in dynamic shared memory after the columns or in WalkArgs::scratch.
+  int memory_rows = 0, memory_doubles = 0;
+  bool memory_shared = false;
 };
+
+/// Threads per block of the Ryser kernels.
+constexpr int kWalkBlock = 256;
+
+/// Dynamic shared memory a block needs besides the columns (hybrid kernels' memory rows).
+inline std::size_t row_memory_shared_bytes(const Kernel& k) {
+  return k.memory_shared ? std::size_t{kWalkBlock} * k.memory_doubles * sizeof(double) : 0;
+}
+/// Doubles of WalkArgs::scratch a launch of `threads` threads needs (0: none).
+inline std::size_t row_memory_global_doubles(const Kernel& k, std::uint64_t threads) {
+  return k.memory_shared ? 0 : static_cast<std::size_t>(threads) * k.memory_doubles;
+}
 
 /// Throws GpuError naming `what` unless e is cudaSuccess.
 void check(cudaError_t e, const char* what);

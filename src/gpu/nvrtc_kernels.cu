@@ -3,7 +3,8 @@
 // constants (zero entries produce no instruction at all), which removes the shared-memory
 // reads of the generic kernel. NVRTC is opened with dlopen, so the program runs where it is
 // missing; compiled kernels are cached on disk, keyed by a hash of the source, the NVRTC
-// version and the device's architecture.
+// version and the device's architecture. Each kernel comes as the register-only variant or
+// the hybrid one (rows 0..M-1 of y in shared or global memory; docs/gpu.md).
 #include <dlfcn.h>
 #include <nvrtc.h>
 #include <unistd.h>
@@ -93,19 +94,74 @@ bool bake_columns(const WalkJob& job) {
 /// Warp fraction with a nonzero term below which exact kernels skip zero terms.
 constexpr double kSkipZeroBelow = 0.3;
 
+/// Local memory per thread beyond which a register-only kernel counts as spilling y itself.
+/// Complex kernels spill from n = 24 (the accumulators: 240 bytes) and still beat the hybrid
+/// up to n = 50 (1016 bytes, H100), so only far larger spills switch.
+constexpr std::size_t kSpillBytes = 2048;
+
+/// Hybrid memory rows go to shared memory when a block's share (with the columns) fits the
+/// device's opt-in limit (227 KiB on Hopper; kernels of ~255 registers run one block of 256
+/// threads per SM anyway), else to global memory, which ran 3-4x slower (H100, complex n = 40).
+std::size_t shared_rows_max() {
+  int device = 0, bytes = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
+    cudaGetLastError();
+    return 48 * 1024;
+  }
+  return static_cast<std::size_t>(bytes);
+}
+
+/// Which variant to build: y all in registers (memory_rows = 0) or the hybrid split.
+struct Variant {
+  int memory_rows = 0;
+  bool memory_shared = false;
+  bool forced = false;  // by MATCHCOUNT_NVRTC_VARIANT / _MEMORY_ROWS: no spill check
+};
+
+/// Shared memory for the memory rows when it fits beside the columns, else global memory.
+void place_memory_rows(Variant& v, const WalkJob& job, int rows, bool shared_cols) {
+  const int W = job.kind == WalkKind::Complex ? 2 : 1;
+  const std::size_t cols = shared_cols ? static_cast<std::size_t>(job.n - 1) * rows * W * sizeof(double) : 0;
+  v.memory_shared = cols + std::size_t{kWalkBlock} * v.memory_rows * W * sizeof(double) <= shared_rows_max();
+  if (const char* where = std::getenv("MATCHCOUNT_NVRTC_HYBRID_MEMORY")) {
+    if (std::string(where) == "shared") v.memory_shared = true;
+    if (std::string(where) == "global") v.memory_shared = false;
+  }
+}
+
+/// The variant from the row split and the knobs (for measurements and tests):
+/// MATCHCOUNT_NVRTC_VARIANT=register|hybrid, MATCHCOUNT_NVRTC_MEMORY_ROWS=k (a hybrid with k
+/// memory rows), MATCHCOUNT_NVRTC_HYBRID_MEMORY=shared|global.
+Variant choose_variant(const WalkJob& job, int rows, bool shared_cols) {
+  const RowSplit split = plan_row_split(job, rows, !shared_cols);
+  Variant v;
+  v.memory_rows = split.memory_rows;
+  const char* want = std::getenv("MATCHCOUNT_NVRTC_VARIANT");
+  if (want && std::string(want) == "register") v.memory_rows = 0, v.forced = true;
+  if (want && std::string(want) == "hybrid") v.memory_rows = split.hybrid_rows, v.forced = true;
+  if (const char* k = std::getenv("MATCHCOUNT_NVRTC_MEMORY_ROWS"); k && *k && (!want || std::string(want) != "register"))
+    v.memory_rows = std::clamp(std::atoi(k), 1, job.n - 1), v.forced = true;
+  place_memory_rows(v, job, rows, shared_cols);
+  return v;
+}
+
 struct Source {
   std::string text;
   int rows = 0;
   bool shared = false;
+  Variant variant;
 };
 
-/// The specialised kernel's source: the kernel header, n fixed, and the columns baked or read
-/// from shared memory; one entry point, mc_ryser_specialised.
-Source source_for(const WalkJob& job) {
-  const int n = job.n, m = n - 1, W = job.kind == WalkKind::Complex ? 2 : 1;
+/// The specialised kernel's source: the kernel header, n fixed, the columns baked or read
+/// from shared memory, and rows 0..M-1 in memory for the hybrid variant; one entry point,
+/// mc_ryser_specialised.
+Source source_for(const WalkJob& job, bool shared_cols, int rows, const Variant& variant) {
+  const int n = job.n, m = n - 1, W = job.kind == WalkKind::Complex ? 2 : 1, M = variant.memory_rows;
   Source out;
-  out.shared = !bake_columns(job);
-  out.rows = out.shared ? (n + 1) / 2 * 2 : n;  // shared reads take rows in pairs
+  out.shared = shared_cols;
+  out.rows = rows;
+  out.variant = variant;
   const int R = out.rows;
   std::ostringstream s;
   // Experiments with the tuning knobs of ryser_kernel.cuh: MATCHCOUNT_NVRTC_DEFINES="A=1,B=2".
@@ -122,22 +178,27 @@ Source source_for(const WalkJob& job) {
   s << kRyserKernelSource << "\n";
   std::string cols = "mcgpu::SharedColumns<" + std::to_string(R) + ">";
   if (!out.shared) {
+    // A column holding a memory row marks the memory rows' cached product for a refresh, done
+    // once after the switch (a refresh per case made the code, and NVRTC's time, 4-10x larger).
     cols = "BakedColumns";
-    s << "struct BakedColumns {\n  static constexpr bool kUnrolled = true;\n  template <class Num>\n"
-      << "  static __device__ __forceinline__ void add(typename Num::Y& y, int col, double dir, const double*,"
-      << " const mcgpu::WalkArgs& A) {\n    switch (col) {\n";
+    s << "struct BakedColumns {\n  static constexpr bool kUnrolled = true;\n  template <class Num, class S>\n"
+      << "  static __device__ __forceinline__ void add(S& y, int col, double dir, const double*,"
+      << " const mcgpu::WalkArgs& A) {\n    bool memory = false;\n    switch (col) {\n";
     for (int j = 0; j < m; ++j) {
       s << "      case " << j << ":";
+      bool touches_memory = false;
       for (int i = 0; i < n; ++i) {
         const double* v = &job.a2[(static_cast<std::size_t>(j) * n + i) * W];
         if (v[0] == 0.0 && (W == 1 || v[1] == 0.0)) continue;
-        s << " Num::update(y, " << i << ", dir, " << literal(v[0]);
+        s << " mcgpu::row_update<Num>(y, " << i << ", dir, " << literal(v[0]);
         if (W == 2) s << ", " << literal(v[1]);
         s << ", A);";
+        touches_memory |= i < M;
       }
+      if (touches_memory) s << " memory = true;";
       s << " break;\n";
     }
-    s << "      default: break;\n    }\n  }\n};\n";
+    s << "      default: break;\n    }\n    if (memory) mcgpu::refresh<Num>(y, A);\n  }\n};\n";
   }
   const std::string r = std::to_string(R);
   std::string num;
@@ -154,13 +215,21 @@ Source source_for(const WalkJob& job) {
       break;
     }
   }
-  s << "extern \"C\" __global__ void __launch_bounds__(256, MCGPU_MIN_BLOCKS) mc_ryser_specialised(mcgpu::WalkArgs A) {\n";
+  const std::string col_doubles = std::to_string(static_cast<std::size_t>(m) * R * W);
+  s << "extern \"C\" __global__ void __launch_bounds__(" << kWalkBlock
+    << ", MCGPU_MIN_BLOCKS) mc_ryser_specialised(mcgpu::WalkArgs A) {\n"
+    << "  extern __shared__ double2 shared_dynamic[];\n"
+    << "  double* cols = reinterpret_cast<double*>(shared_dynamic);\n";
   if (out.shared)
-    s << "  extern __shared__ double2 shared_cols[];\n  double* cols = reinterpret_cast<double*>(shared_cols);\n"
-      << "  for (int i = threadIdx.x; i < A.m * " << R * W << "; i += blockDim.x) cols[i] = A.a2[i];\n"
-      << "  __syncthreads();\n  mcgpu::walk<" << num << ", " << cols << ", " << R << ">(A, cols, cols);\n}\n";
-  else
-    s << "  mcgpu::walk<" << num << ", " << cols << ", " << R << ">(A, nullptr, A.a2);\n}\n";
+    s << "  for (int i = threadIdx.x; i < " << col_doubles << "; i += blockDim.x) cols[i] = A.a2[i];\n"
+      << "  __syncthreads();\n";
+  std::string mem = "mcgpu::RowMemory{nullptr, 0}";
+  if (M > 0 && variant.memory_shared)
+    mem = "mcgpu::RowMemory{cols + " + (out.shared ? col_doubles : std::string("0")) + " + threadIdx.x, blockDim.x}";
+  else if (M > 0)
+    mem = "mcgpu::RowMemory{A.scratch + (blockIdx.x * blockDim.x + threadIdx.x), (unsigned)A.threads}";
+  s << "  mcgpu::walk<" << num << ", " << cols << ", " << R << ", " << M << ">(A, cols, "
+    << (out.shared ? "cols" : "A.a2") << ", " << mem << ");\n}\n";
   out.text = s.str();
   return out;
 }
@@ -232,18 +301,22 @@ std::string compile(const std::string& src, const std::string& arch, std::string
 std::mutex loaded_mutex;
 std::map<std::uint64_t, cudaKernel_t> loaded;
 
-}  // namespace
-
-Kernel specialised_kernel(const WalkJob& job, int cc_major, int cc_minor, bool compile_now) {
+/// Compiles (or finds) and loads one variant's kernel; fn stays null when there is none.
+Kernel load_variant(const WalkJob& job, const std::string& arch, bool shared_cols, int rows, const Variant& variant,
+                    bool compile_now) {
   Kernel k;
   const Nvrtc& l = nvrtc();
-  const std::string arch = "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
-  const Source source = source_for(job);
+  const Source source = source_for(job, shared_cols, rows, variant);
   const std::string& src = source.text;
   k.rows = source.rows;
   k.uses_shared = source.shared;
-  const std::uint64_t key =
-      fnv1a(src + "|" + arch + "|nvrtc" + std::to_string(l.major) + "." + std::to_string(l.minor));
+  k.memory_rows = variant.memory_rows;
+  k.memory_doubles = variant.memory_rows * (job.kind == WalkKind::Complex ? 2 : 1);
+  k.memory_shared = variant.memory_shared;
+  // The source holds n, the number kind, the columns (if baked) and the variant's split.
+  const std::string name_of_variant = variant.memory_rows ? "hybrid" + std::to_string(variant.memory_rows) : "register";
+  const std::uint64_t key = fnv1a(src + "|" + arch + "|nvrtc" + std::to_string(l.major) + "." +
+                                  std::to_string(l.minor) + "|" + name_of_variant);
   std::lock_guard<std::mutex> lock(loaded_mutex);
   if (auto it = loaded.find(key); it != loaded.end()) {
     k.fn = reinterpret_cast<const void*>(it->second);
@@ -278,6 +351,45 @@ Kernel specialised_kernel(const WalkJob& job, int cc_major, int cc_minor, bool c
   }
   loaded[key] = fn;
   k.fn = reinterpret_cast<const void*>(fn);
+  return k;
+}
+
+/// Registers and local (spill) bytes per thread of a loaded kernel, as ptxas left them.
+cudaFuncAttributes attributes(const Kernel& k) {
+  cudaFuncAttributes a{};
+  if (cudaFuncGetAttributes(&a, k.fn) != cudaSuccess) cudaGetLastError();
+  return a;
+}
+
+}  // namespace
+
+Kernel specialised_kernel(const WalkJob& job, int cc_major, int cc_minor, bool compile_now) {
+  const std::string arch = "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
+  const bool shared_cols = !bake_columns(job);
+  const int rows = shared_cols ? (job.n + 1) / 2 * 2 : job.n;  // shared reads take rows in pairs
+  const Variant variant = choose_variant(job, rows, shared_cols);
+  Kernel k = load_variant(job, arch, shared_cols, rows, variant, compile_now);
+  if (!k.fn) return k;
+  cudaFuncAttributes attr = attributes(k);
+  // The register estimate can be wrong: a register-only kernel that spilled y to local memory
+  // is replaced by the hybrid (compiled now too, if the first one was).
+  if (!variant.forced && variant.memory_rows == 0 && attr.localSizeBytes > kSpillBytes) {
+    Variant hybrid = variant;
+    hybrid.memory_rows = plan_row_split(job, rows, !shared_cols).hybrid_rows;
+    place_memory_rows(hybrid, job, rows, shared_cols);
+    Kernel h = load_variant(job, arch, shared_cols, rows, hybrid, compile_now || k.source == KernelSource::Compiled);
+    if (h.fn) {
+      h.compile_seconds += k.compile_seconds;
+      if (k.source == KernelSource::Compiled) h.source = KernelSource::Compiled;
+      k = h;
+      attr = attributes(k);
+    }
+  }
+  if (const char* v = std::getenv("MATCHCOUNT_GPU_VERBOSE"); v && *v && *v != '0')
+    std::fprintf(stderr, "matchcount: gpu-ryser kernel n=%d rows=%d columns=%s memory_rows=%d (%s): %d registers, %zu bytes local, compile %.2f s\n",
+                 job.n, rows, shared_cols ? "shared" : "baked", k.memory_rows,
+                 k.memory_rows == 0 ? "-" : k.memory_shared ? "shared" : "global", attr.numRegs,
+                 static_cast<std::size_t>(attr.localSizeBytes), k.compile_seconds);
   return k;
 }
 

@@ -107,7 +107,8 @@ void walk_on_device(int d, SharedWalk& sh) {
     const int m = job.n - 1, np = static_cast<int>(job.primes.size());
     std::vector<double> a2, x0;
     pad(job, kernel.rows, a2, x0);
-    const std::size_t shared = kernel.uses_shared ? a2.size() * sizeof(double) : 0;
+    const std::size_t shared =
+        (kernel.uses_shared ? a2.size() * sizeof(double) : 0) + detail::row_memory_shared_bytes(kernel);
     if (shared > 48 * 1024)
       check(cudaFuncSetAttribute(kernel.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
             "cudaFuncSetAttribute");
@@ -130,6 +131,8 @@ void walk_on_device(int d, SharedWalk& sh) {
     for (int i = 0; i < np; ++i) args.prime[i] = job.primes[i], args.pinv[i] = job.pinv[i];
     DeviceBuffer<double> d_a2(a2.size()), d_x0(x0.size());
     DeviceBuffer<std::uint64_t> d_out(threads * words);
+    DeviceBuffer<double> d_scratch(detail::row_memory_global_doubles(kernel, threads));  // hybrid kernels
+    args.scratch = d_scratch.ptr;
     check(cudaMemcpy(d_a2.ptr, a2.data(), a2.size() * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
     check(cudaMemcpy(d_x0.ptr, x0.data(), x0.size() * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
     args.a2 = d_a2.ptr;
@@ -199,6 +202,7 @@ WalkResult run_walk(const WalkJob& job) {
   if (!kernel.fn) kernel = detail::generic_kernel(job.kind, np, job.n);
   result.source = kernel.source;
   result.compile_seconds = kernel.compile_seconds;
+  result.memory_rows = kernel.memory_rows;
 
   const int m = job.n - 1;
   const int unit_log2 = gpu::unit_log2(m, job.k);

@@ -1,5 +1,6 @@
 // Host-only parts of the GPU walk shared by CUDA and CPU-only builds.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -104,6 +105,112 @@ double warp_nonzero_fraction(const WalkJob& job) {
   }
   const double p = (nonzero + 1.0) / (samples + 1.0);  // never 0: a lone nonzero term is likely
   return 1.0 - std::pow(1.0 - p, 32);
+}
+
+namespace {
+
+/// Registers: 255 per thread at most (blocks of 256 threads). The hybrid keeps as many rows in
+/// registers as fit under kHybridTarget. The register-only kernel is replaced by a hybrid one
+/// when its estimate passes kSpillAbove: not below n = 64 as measured on an H100, where the
+/// spilling register-only kernels still won (complex n = 40: estimate 396, 816 bytes of local
+/// memory, 62% of the FP64 floor against 37% for the hybrid; n = 50: estimate 476, 1.9x).
+constexpr int kSpillAbove = 600, kHybridTarget = 248;
+/// Otherwise the hybrid is chosen only when the model expects 10% less work (baked sparse
+/// blocks: measured 0-9% faster, e.g. real n = 40, p = 0.1: 0.64 s against 0.71 s).
+constexpr double kHybridGain = 0.9;
+
+/// Cost model in FP64 issue slots per thread and step (H100: a warp's FP64 instruction takes
+/// half a cycle of an SM, a warp's 8-byte load or store from shared memory or L1 two cycles).
+constexpr double kAccess = 4.0;
+
+int group_count(const WalkJob& job, int rows) {
+  const std::uint64_t mask = job.fold_mask | (std::uint64_t{1} << (rows - 1));
+  return std::popcount(rows >= 64 ? mask : mask & ((std::uint64_t{1} << rows) - 1));
+}
+
+/// Slots per row of a term's product, and per term outside the row loop.
+double row_slots(WalkKind kind) {
+  switch (kind) {
+    case WalkKind::Complex: return 4;  // two FMAs, two multiplications
+    case WalkKind::ModPrime: return 5;  // an FMA-based modular product
+    default: return 1;
+  }
+}
+double term_slots(const WalkJob& job, int rows) {
+  switch (job.kind) {
+    case WalkKind::Real: return 8;  // TwoSum, |term|
+    case WalkKind::Complex: return 16;
+    case WalkKind::ModPrime: return 8;
+    case WalkKind::ModShared: return 5.0 * group_count(job, rows) * static_cast<double>(job.primes.size());
+  }
+  return 8;
+}
+
+}  // namespace
+
+int register_estimate(const WalkJob& job, int register_rows, bool shared_columns) {
+  // y, and with shared-memory columns as much again: ptxas issues all of a column's loads
+  // before its updates (measured with -Xptxas -v: real n = 40 uses 242 registers, complex
+  // n = 32 spills). Then per kind: product chains, accumulators (the 512-bit fixed-point
+  // sums included), and about 24 for indices, pointers and the Gray counters.
+  const int W = width(job.kind), np = static_cast<int>(job.primes.size());
+  int extra = 0;
+  switch (job.kind) {
+    case WalkKind::Real: extra = 2 * (2 + 4 + 8); break;
+    case WalkKind::Complex: extra = 2 * (4 + 6 + 16); break;
+    case WalkKind::ModPrime: extra = 2 * (2 + 1); break;
+    case WalkKind::ModShared: extra = 2 * (2 * group_count(job, job.n) + 2 * np); break;
+  }
+  return (shared_columns ? 4 : 2) * W * register_rows + extra + 24;
+}
+
+RowSplit plan_row_split(const WalkJob& job, int rows, bool baked) {
+  const int n = job.n, m = n - 1, W = width(job.kind), R = rows;
+  // Gray column j flips in 2^-(j+1) of the steps; entries[j][i]: column j holds row i.
+  std::vector<std::vector<bool>> entries(static_cast<std::size_t>(m), std::vector<bool>(static_cast<std::size_t>(n)));
+  for (int j = 0; j < m; ++j)
+    for (int i = 0; i < n; ++i)
+      for (int w = 0; w < W; ++w)
+        if (job.a2[(static_cast<std::size_t>(j) * n + i) * W + w] != 0.0)
+          entries[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)] = true;
+  const double u = row_slots(job.kind), fixed = term_slots(job, R);
+  const double update = job.kind == WalkKind::ModPrime ? 3 : 1;  // ModPrime wraps into [0, p)
+  // Baked kernels unroll groups of 16 steps whose first 15 flip columns 0..3, so the compiler
+  // forms the product of the rows before the first row those columns touch once per group
+  // (measured: n = 40, p = 0.1, the register-only kernel ran at 183% of the n-multiplication
+  // floor). Rows come coldest first, so that prefix is long and the hybrid saves little more.
+  int hot = n;
+  for (int j = 0; j < std::min(m, 4); ++j)
+    for (int i = 0; i < n; ++i)
+      if (entries[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)]) hot = std::min(hot, i);
+  auto cost = [&](int M) {
+    if (!baked)  // every step: each register row one update, each memory row read and written
+      return fixed + u * (R - M) + W * update * (R - M) + M * (W * (2 * kAccess + update) + u);
+    double c = fixed + u * (R - std::max(M, hot) + std::max(hot - M, 0) / 16.0);
+    for (int j = 0; j < m; ++j) {
+      int reg = 0, mem = 0;
+      for (int i = 0; i < n; ++i)
+        if (entries[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)]) ++(i < M ? mem : reg);
+      double col = W * update * reg;
+      if (mem > 0) col += W * (2 * kAccess + update) * mem + M * (W * kAccess + u);  // and the refresh
+      c += std::ldexp(col, -(j + 1));
+    }
+    return c;
+  };
+  RowSplit split;
+  split.register_estimate = register_estimate(job, R, !baked);
+  split.register_cost = cost(0);
+  // The hybrid keeps at most kHybridTarget registers' worth of rows, and within that the
+  // split the model finds cheapest.
+  int fewest = 1;
+  while (fewest + 1 < n && register_estimate(job, R - fewest, !baked) > kHybridTarget) ++fewest;
+  split.hybrid_rows = fewest;
+  split.hybrid_cost = cost(fewest);
+  for (int M = fewest + 1; M < n; ++M)
+    if (const double c = cost(M); c < split.hybrid_cost) split.hybrid_cost = c, split.hybrid_rows = M;
+  const bool spills = split.register_estimate > kSpillAbove;
+  if (spills || split.hybrid_cost <= kHybridGain * split.register_cost) split.memory_rows = split.hybrid_rows;
+  return split;
 }
 
 }  // namespace matchcount::gpu

@@ -1,0 +1,192 @@
+// matchcount-kernel-bench: times the gpu-ryser engine's NVRTC kernel variants (register-only
+// and hybrid register/memory, docs/gpu.md) on random dense and sparse matrices. A benchmark,
+// not a test: it prints one line per run with the time, the FP64 floor and the fraction of it
+// reached, and checks that the variants of a case give the same value. Runs predicted longer
+// than --cap seconds are stopped after a few launches and their time extrapolated from the
+// progress rate. Sets MATCHCOUNT_GPU_VERBOSE=1: the kernels' registers and local (spill) bytes
+// appear on stderr before each run.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+#include "matchcount/engine.hpp"
+#include "matchcount/generate.hpp"
+
+using namespace matchcount;
+
+namespace {
+
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+struct Stop {};  // thrown from the progress callback to end an extrapolated run
+
+/// "kind:n[:density]", kind real, complex or exact (0-1).
+struct Case {
+  std::string kind;
+  int n = 0;
+  double density = 1.0;
+};
+Case parse_case(const std::string& s) {
+  Case c;
+  const auto a = s.find(':'), b = s.find(':', a + 1);
+  c.kind = s.substr(0, a);
+  c.n = std::stoi(s.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1));
+  if (b != std::string::npos) c.density = std::stod(s.substr(b + 1));
+  return c;
+}
+
+/// FP64 instructions of the register-only walk: per step the product over the n rows (one
+/// multiplication a row, complex 4) and the flipped column's entries (one FMA, complex 2),
+/// sparsest columns flipped most often.
+template <class T>
+double floor_ops(const SparseMatrix<T>& a, int W) {
+  std::vector<int> counts(static_cast<std::size_t>(a.cols));
+  for (const auto& e : a.entries) ++counts[static_cast<std::size_t>(e.col)];
+  std::sort(counts.begin(), counts.end());
+  double per_step = a.rows * W * W;
+  for (int j = 0; j + 1 < a.cols; ++j) per_step += W * counts[static_cast<std::size_t>(j)] * std::ldexp(1.0, -(j + 1));
+  return per_step * std::ldexp(1.0, a.rows - 1);
+}
+
+/// True when every row and column holds an entry (else the engine leaves the block to the CPU).
+template <class T>
+bool full_lines(const SparseMatrix<T>& a) {
+  std::vector<bool> row(static_cast<std::size_t>(a.rows)), col(static_cast<std::size_t>(a.cols));
+  for (const auto& e : a.entries) row[static_cast<std::size_t>(e.row)] = col[static_cast<std::size_t>(e.col)] = true;
+  return std::all_of(row.begin(), row.end(), [](bool b) { return b; }) &&
+         std::all_of(col.begin(), col.end(), [](bool b) { return b; });
+}
+
+/// The first matrix from seeds s, s + 1000, ... with no empty line.
+template <class Make>
+auto without_empty_lines(std::uint64_t s, Make make) {
+  auto a = make(s);
+  while (!full_lines(a)) a = make(s += 1000);
+  return a;
+}
+
+void set_variant(const std::string& v) {
+  // "register", "hybrid", "hybrid:K", "hybrid:K:global|shared", "auto"
+  unsetenv("MATCHCOUNT_NVRTC_VARIANT");
+  unsetenv("MATCHCOUNT_NVRTC_MEMORY_ROWS");
+  unsetenv("MATCHCOUNT_NVRTC_HYBRID_MEMORY");
+  if (v == "auto") return;
+  const auto a = v.find(':'), b = a == std::string::npos ? a : v.find(':', a + 1);
+  setenv("MATCHCOUNT_NVRTC_VARIANT", v.substr(0, a).c_str(), 1);
+  if (a == std::string::npos) return;
+  const std::string rows = v.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
+  if (!rows.empty()) setenv("MATCHCOUNT_NVRTC_MEMORY_ROWS", rows.c_str(), 1);
+  if (b != std::string::npos) setenv("MATCHCOUNT_NVRTC_HYBRID_MEMORY", v.substr(b + 1).c_str(), 1);
+}
+
+struct Timing {
+  double seconds = 0;
+  bool extrapolated = false;
+  std::string value, kernel;
+  double compile = 0;
+};
+
+/// One run; with a cap, stopped once the run has passed it with at least three progress
+/// reports, its total extrapolated from the rate between the first and the last report.
+template <class T, class Show>
+Timing time_run(const SparseMatrix<T>& a, double cap, Show show) {
+  Timing t;
+  std::vector<std::pair<double, double>> points;  // (time, fraction)
+  EngineOptions o;
+  o.specialise = Specialise::Always;
+  EngineStats stats;
+  o.stats = &stats;
+  o.progress = [&](double f) {
+    points.push_back({now(), f});
+    if (cap > 0 && points.size() >= 3 && points.back().first - points.front().first > cap) throw Stop{};
+  };
+  const double t0 = now();
+  try {
+    t.value = show(make_engine("gpu-ryser")->permanent(a, o));
+    t.seconds = now() - t0 - stats.compile_seconds;
+  } catch (const Stop&) {
+    const auto [t1, f1] = points.front();
+    const auto [t2, f2] = points.back();
+    t.seconds = (t2 - t1) / (f2 - f1);
+    t.extrapolated = true;
+  }
+  t.kernel = stats.kernel.empty() ? "?" : stats.kernel;
+  t.compile = stats.compile_seconds;
+  return t;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Times the register-only and hybrid NVRTC kernels of gpu-ryser"};
+  std::vector<std::string> cases{"real:40", "exact:40", "complex:36"}, variants{"register", "hybrid"};
+  double cap = 0, rate = 17e12;
+  std::uint64_t seed = 1;
+  app.add_option("--cases", cases, "kind:n[:density], kind real, complex or exact (0-1)")->delimiter(',');
+  app.add_option("--variants", variants, "register, hybrid, hybrid:K[:shared|global], auto")->delimiter(',');
+  app.add_option("--cap", cap, "extrapolate runs longer than this many seconds (0: never)");
+  app.add_option("--gpu-rate", rate, "FP64 instructions per second of the GPU, for the floor")->capture_default_str();
+  app.add_option("--seed", seed, "random seed")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  if (!gpu_available()) {
+    std::fprintf(stderr, "matchcount-kernel-bench: no CUDA device\n");
+    return 1;
+  }
+  // The first GPU run of a process pays one-time costs (module loading, first allocations):
+  // an untimed run first.
+  set_variant("register");
+  EngineOptions warm;
+  warm.specialise = Specialise::Always;
+  make_engine("gpu-ryser")->permanent(random_real_matrix(20, 1.0, 0.0, 1.0, seed), warm);
+  setenv("MATCHCOUNT_GPU_VERBOSE", "1", 1);
+  std::printf("%-8s %3s %5s %-20s %-16s %10s %9s %6s %s\n", "kind", "n", "dens", "variant", "kernel", "seconds",
+              "floor s", "floor%", "value");
+  for (const std::string& spec : cases) {
+    const Case c = parse_case(spec);
+    const auto s = seed + static_cast<std::uint64_t>(c.n);
+    std::string first_value;
+    for (const std::string& v : variants) {
+      set_variant(v);
+      std::fflush(stdout);
+      Timing t;
+      double ops = 0;
+      if (c.kind == "complex") {
+        const auto a = without_empty_lines(s, [&](std::uint64_t x) { return random_complex_matrix(c.n, c.density, x); });
+        ops = floor_ops(a, 2);
+        t = time_run(a, cap, [](const Approx<Complex>& x) {
+          char buf[64];
+          std::snprintf(buf, sizeof buf, "%.15g%+.15gi", x.value.real(), x.value.imag());
+          return std::string(buf);
+        });
+      } else if (c.kind == "real") {
+        const auto a = without_empty_lines(s, [&](std::uint64_t x) { return random_real_matrix(c.n, c.density, 0.0, 1.0, x); });
+        ops = floor_ops(a, 1);
+        t = time_run(a, cap, [](const Approx<double>& x) {
+          char buf[40];
+          std::snprintf(buf, sizeof buf, "%.17g", x.value);
+          return std::string(buf);
+        });
+      } else {
+        const auto a = without_empty_lines(s, [&](std::uint64_t x) { return erdos_renyi_bipartite(c.n, c.density, x); });
+        ops = floor_ops(a, 1);
+        t = time_run(a, cap, [](const Integer& x) { return x.get_str(); });
+      }
+      const double floor = ops / rate;
+      std::string value = t.extrapolated ? "-" : t.value;
+      if (!t.extrapolated) {
+        if (first_value.empty()) first_value = t.value;
+        else if (t.value != first_value) value += "  MISMATCH";
+      }
+      char secs[32];
+      std::snprintf(secs, sizeof secs, "%s%.3f", t.extrapolated ? "~" : "", t.seconds);
+      std::printf("%-8s %3d %5.2f %-20s %-16s %10s %9.3f %5.0f%% %s\n", c.kind.c_str(), c.n, c.density, v.c_str(),
+                  t.kernel.c_str(), secs, floor, 100 * floor / t.seconds, value.c_str());
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}

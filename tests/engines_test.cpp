@@ -37,7 +37,8 @@ Integer factorial(unsigned long n) {
 }
 
 TEST(EngineRegistry, NamesFactoryAndChoice) {
-  EXPECT_EQ(engine_names(), (std::vector<std::string>{"ryser", "sparyser", "skipper", "brute", "gpu-ryser", "frontier", "gpu-frontier", "kasteleyn", "repeated"}));
+  EXPECT_EQ(engine_names(), (std::vector<std::string>{"ryser", "sparyser", "skipper", "brute", "gpu-ryser", "gpu-skipper", "frontier",
+                                                     "gpu-frontier", "kasteleyn", "repeated"}));
   for (const auto& name : engine_names()) EXPECT_EQ(make_engine(name)->name(), name);
   EXPECT_THROW(make_engine("nope"), UsageError);
   for (int n : {0, 1, 5, 20, 40})

@@ -5,6 +5,7 @@
 
 #include "common.hpp"
 #include "frontier.hpp"
+#include "gpu_skipper.hpp"
 #include "kasteleyn.hpp"
 #include "repeated.hpp"
 #include "matchcount/gpu.hpp"
@@ -12,7 +13,7 @@
 namespace matchcount {
 
 std::vector<std::string> engine_names() {
-  return {"ryser", "sparyser", "skipper", "brute", "gpu-ryser", "frontier", "gpu-frontier", "kasteleyn", "repeated"};
+  return {"ryser", "sparyser", "skipper", "brute", "gpu-ryser", "gpu-skipper", "frontier", "gpu-frontier", "kasteleyn", "repeated"};
 }
 
 bool gpu_available() {
@@ -26,12 +27,13 @@ std::unique_ptr<Engine> make_engine(std::string_view name) {
   if (name == "skipper") return engines::make_skipper();
   if (name == "brute") return engines::make_brute();
   if (name == "gpu-ryser") return engines::make_gpu_ryser();
+  if (name == "gpu-skipper") return engines::make_gpu_skipper();
   if (name == "frontier") return engines::make_frontier();
   if (name == "gpu-frontier") return engines::make_gpu_frontier();
   if (name == "kasteleyn") return engines::make_kasteleyn();
   if (name == "repeated") return engines::make_repeated();
   throw UsageError("unknown engine '" + std::string(name) +
-                   "' (choose ryser, sparyser, skipper, brute, gpu-ryser, frontier, gpu-frontier, kasteleyn or repeated)");
+                   "' (choose ryser, sparyser, skipper, brute, gpu-ryser, gpu-skipper, frontier, gpu-frontier, kasteleyn or repeated)");
 }
 
 // Measured on the 2-core AVX2 machine (exact 0-1, one thread, core-seconds), n = 30:
@@ -128,6 +130,10 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
     consider("gpu-ryser", steps * kGpuRyserStep + kGpuOverhead);
   else if (gpu_auto && n <= 62 && best.engine == "gpu-ryser")
     consider("ryser", steps * cpu_step / cores);
+  // Sparse blocks on the GPU: the SkipPer walk (docs/gpu.md) by its own cost model, which
+  // counts the chunks its jumps leave and the rows that are constant within a chunk.
+  if ((gpu_auto || device == DevicePolicy::Gpu) && n >= 24 && double(a.nnz()) <= 0.4 * n * n)
+    consider("gpu-skipper", engines::gpu_skipper_seconds(a));
   const auto pattern = engines::pattern_of(a);
   const engines::FrontierPlan fp = engines::plan_frontier(pattern, n);
   best.frontier_width = fp.width;

@@ -1,0 +1,54 @@
+// The generic SkipPer kernels, compiled into the program for 32 and 64 slots (unused slots
+// hold 1): they run when NVRTC is missing or a walk is too short to repay a compilation.
+// The local columns are read from shared memory, dense over the slots; exact walks fold the
+// products every 8 slots (the host pads constant slots to groups of their own).
+#include "skipper_kernels.hpp"
+#include "skipper_kernel.cuh"
+
+namespace matchcount::gpu::detail {
+namespace {
+
+template <class Num, int R>
+__global__ void __launch_bounds__(256) skipper_generic(mcgpu::SkipArgs S) {
+  extern __shared__ double2 shared_cols[];
+  __shared__ mcgpu::u64 dead[64];
+  double* cols = reinterpret_cast<double*>(shared_cols);
+  const int total = S.walk.k * R * Num::W;
+  for (int i = threadIdx.x; i < total; i += blockDim.x) cols[i] = S.walk.a2[i];
+  for (int i = threadIdx.x; i < S.dead_rows; i += blockDim.x) dead[i] = S.dead_mask[i];
+  __syncthreads();
+  mcgpu::skip_walk<Num, mcgpu::SharedColumns<R>, mcgpu::DataStart, R>(S, cols, dead);
+}
+
+constexpr mcgpu::u64 kEvery8 = 0x8080808080808080ULL;
+
+template <int R>
+const void* pick(WalkKind kind, int primes) {
+  switch (kind) {
+    case WalkKind::Real: return reinterpret_cast<const void*>(&skipper_generic<mcgpu::RealNum<R>, R>);
+    case WalkKind::Complex: return reinterpret_cast<const void*>(&skipper_generic<mcgpu::ComplexNum<R>, R>);
+    case WalkKind::ModPrime: return reinterpret_cast<const void*>(&skipper_generic<mcgpu::ModPrimeNum<R>, R>);
+    case WalkKind::ModShared:
+      switch (primes) {
+        case 1: return reinterpret_cast<const void*>(&skipper_generic<mcgpu::ModSharedNum<R, 1, kEvery8>, R>);
+        case 2: return reinterpret_cast<const void*>(&skipper_generic<mcgpu::ModSharedNum<R, 2, kEvery8>, R>);
+        case 3: return reinterpret_cast<const void*>(&skipper_generic<mcgpu::ModSharedNum<R, 3, kEvery8>, R>);
+        case 4: return reinterpret_cast<const void*>(&skipper_generic<mcgpu::ModSharedNum<R, 4, kEvery8>, R>);
+        default: break;
+      }
+  }
+  throw GpuError("no generic SkipPer kernel for this walk (" + std::to_string(primes) + " primes)");
+}
+
+}  // namespace
+
+Kernel skipper_generic_kernel(WalkKind kind, int primes, int slots) {
+  Kernel k;
+  k.uses_shared = true;
+  if (slots <= 32) k.fn = pick<32>(kind, primes), k.rows = 32;
+  else if (slots <= 64) k.fn = pick<64>(kind, primes), k.rows = 64;
+  else throw GpuError("GPU SkipPer: more than 64 slots");
+  return k;
+}
+
+}  // namespace matchcount::gpu::detail

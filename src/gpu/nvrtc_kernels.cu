@@ -1,73 +1,23 @@
 // Kernels specialised to one matrix, compiled at run time by NVRTC: n is a constant, so the
 // row values live in registers, and every column's entries are baked into the code as
 // constants (zero entries produce no instruction at all), which removes the shared-memory
-// reads of the generic kernel. NVRTC is opened with dlopen, so the program runs where it is
-// missing; compiled kernels are cached on disk, keyed by a hash of the source, the NVRTC
-// version and the device's architecture. Each kernel comes as the register-only variant or
+// reads of the generic kernel. Compilation, the disk cache and loading are nvrtc_loader.cu's
+// (NVRTC opened with dlopen; cubins keyed by a hash of the source, the entry point, the
+// NVRTC version and the device's architecture). Each kernel comes as the register-only variant or
 // the hybrid one (rows 0..M-1 of y in shared or global memory; docs/gpu.md).
-#include <dlfcn.h>
-#include <nvrtc.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <map>
-#include <mutex>
 #include <sstream>
 
 #include "kernels.hpp"
+#include "nvrtc_loader.hpp"
 #include "ryser_kernel_source.hpp"
 
 namespace matchcount::gpu::detail {
 namespace {
-
-/// The NVRTC entry points we use, resolved once.
-struct Nvrtc {
-  bool ok = false;
-  std::string why;
-  decltype(&nvrtcVersion) version = nullptr;
-  decltype(&nvrtcCreateProgram) create = nullptr;
-  decltype(&nvrtcCompileProgram) compile = nullptr;
-  decltype(&nvrtcGetProgramLogSize) log_size = nullptr;
-  decltype(&nvrtcGetProgramLog) log = nullptr;
-  decltype(&nvrtcGetCUBINSize) cubin_size = nullptr;
-  decltype(&nvrtcGetCUBIN) cubin = nullptr;
-  decltype(&nvrtcDestroyProgram) destroy = nullptr;
-  decltype(&nvrtcGetErrorString) error = nullptr;
-  int major = 0, minor = 0;
-};
-
-const Nvrtc& nvrtc() {
-  static const Nvrtc lib = [] {
-    Nvrtc l;
-    void* h = nullptr;
-    for (const char* name : {"libnvrtc.so.13", "libnvrtc.so", "/usr/local/cuda/lib64/libnvrtc.so.13",
-                             "/usr/local/cuda/lib64/libnvrtc.so", "libnvrtc.so.12"})
-      if ((h = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
-    if (!h) {
-      l.why = "NVRTC library not found";
-      return l;
-    }
-    auto get = [&](auto& fn, const char* sym) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(h, sym));
-      return fn != nullptr;
-    };
-    l.ok = get(l.version, "nvrtcVersion") && get(l.create, "nvrtcCreateProgram") &&
-           get(l.compile, "nvrtcCompileProgram") && get(l.log_size, "nvrtcGetProgramLogSize") &&
-           get(l.log, "nvrtcGetProgramLog") && get(l.cubin_size, "nvrtcGetCUBINSize") &&
-           get(l.cubin, "nvrtcGetCUBIN") && get(l.destroy, "nvrtcDestroyProgram") &&
-           get(l.error, "nvrtcGetErrorString");
-    if (!l.ok) l.why = "NVRTC library lacks a needed function";
-    else l.version(&l.major, &l.minor);
-    return l;
-  }();
-  return lib;
-}
 
 std::string literal(double v) {
   char buf[40];
@@ -234,123 +184,18 @@ Source source_for(const WalkJob& job, bool shared_cols, int rows, const Variant&
   return out;
 }
 
-std::uint64_t fnv1a(const std::string& s) {
-  std::uint64_t h = 14695981039346656037ULL;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
-  return h;
-}
-
-std::filesystem::path cache_dir() {
-  if (const char* d = std::getenv("MATCHCOUNT_KERNEL_CACHE")) return d;
-  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return std::filesystem::path(d) / "matchcount" / "kernels";
-  if (const char* d = std::getenv("HOME"); d && *d) return std::filesystem::path(d) / ".cache" / "matchcount" / "kernels";
-  return {};
-}
-
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-/// Writes through a temporary file and a rename, so readers never see half a kernel.
-void write_atomically(const std::filesystem::path& p, const std::string& data) {
-  std::error_code ec;
-  std::filesystem::create_directories(p.parent_path(), ec);
-  if (ec) return;
-  const auto tmp = p.string() + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out.write(data.data(), static_cast<std::streamsize>(data.size()))) return;
-  }
-  std::filesystem::rename(tmp, p, ec);
-  if (ec) std::filesystem::remove(tmp, ec);
-}
-
-/// NVRTC compilation to a cubin; empty with `why` set on failure.
-std::string compile(const std::string& src, const std::string& arch, std::string& why) {
-  const Nvrtc& l = nvrtc();
-  nvrtcProgram prog = nullptr;
-  if (l.create(&prog, src.c_str(), "matchcount_ryser.cu", 0, nullptr, nullptr) != NVRTC_SUCCESS) {
-    why = "nvrtcCreateProgram failed";
-    return {};
-  }
-  const std::string arch_opt = "--gpu-architecture=" + arch;
-  const char* opts[] = {arch_opt.c_str(), "--std=c++17"};
-  std::string cubin;
-  nvrtcResult r = l.compile(prog, 2, opts);
-  if (r != NVRTC_SUCCESS) {
-    std::size_t size = 0;
-    l.log_size(prog, &size);
-    std::string log(size, '\0');
-    l.log(prog, log.data());
-    why = std::string("NVRTC compilation failed: ") + l.error(r) + ": " + log.substr(0, 300);
-  } else {
-    std::size_t size = 0;
-    l.cubin_size(prog, &size);
-    cubin.resize(size);
-    l.cubin(prog, cubin.data());
-  }
-  l.destroy(&prog);
-  return cubin;
-}
-
-/// Loaded libraries stay for the life of the process, one per distinct cubin.
-std::mutex loaded_mutex;
-std::map<std::uint64_t, cudaKernel_t> loaded;
-
 /// Compiles (or finds) and loads one variant's kernel; fn stays null when there is none.
-Kernel load_variant(const WalkJob& job, const std::string& arch, bool shared_cols, int rows, const Variant& variant,
+/// The source holds n, the number kind, the columns (if baked) and the variant's split, so
+/// it alone keys the caches (nvrtc_loader.cu).
+Kernel load_variant(const WalkJob& job, int cc_major, int cc_minor, bool shared_cols, int rows, const Variant& variant,
                     bool compile_now) {
-  Kernel k;
-  const Nvrtc& l = nvrtc();
   const Source source = source_for(job, shared_cols, rows, variant);
-  const std::string& src = source.text;
+  Kernel k = nvrtc_kernel(source.text, "mc_ryser_specialised", cc_major, cc_minor, compile_now);
   k.rows = source.rows;
   k.uses_shared = source.shared;
   k.memory_rows = variant.memory_rows;
   k.memory_doubles = variant.memory_rows * (job.kind == WalkKind::Complex ? 2 : 1);
   k.memory_shared = variant.memory_shared;
-  // The source holds n, the number kind, the columns (if baked) and the variant's split.
-  const std::string name_of_variant = variant.memory_rows ? "hybrid" + std::to_string(variant.memory_rows) : "register";
-  const std::uint64_t key = fnv1a(src + "|" + arch + "|nvrtc" + std::to_string(l.major) + "." +
-                                  std::to_string(l.minor) + "|" + name_of_variant);
-  std::lock_guard<std::mutex> lock(loaded_mutex);
-  if (auto it = loaded.find(key); it != loaded.end()) {
-    k.fn = reinterpret_cast<const void*>(it->second);
-    k.source = KernelSource::Cached;
-    return k;
-  }
-  char name[32];
-  std::snprintf(name, sizeof name, "%016llx.cubin", static_cast<unsigned long long>(key));
-  const auto dir = cache_dir();
-  std::string cubin = dir.empty() ? std::string() : read_file(dir / name);
-  k.source = KernelSource::Cached;
-  if (cubin.empty()) {
-    if (!compile_now) return k;  // not worth a compilation; the generic kernel runs
-    if (!l.ok) {
-      k.note = l.why;
-      return k;
-    }
-    auto t0 = std::chrono::steady_clock::now();
-    cubin = compile(src, arch, k.note);
-    k.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (cubin.empty()) return k;
-    if (!dir.empty()) write_atomically(dir / name, cubin);
-    k.source = KernelSource::Compiled;
-  }
-  cudaLibrary_t lib = nullptr;
-  cudaKernel_t fn = nullptr;
-  if (cudaLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0) != cudaSuccess ||
-      cudaLibraryGetKernel(&fn, lib, "mc_ryser_specialised") != cudaSuccess) {
-    cudaGetLastError();
-    k.note = "could not load the compiled kernel";
-    return k;
-  }
-  loaded[key] = fn;
-  k.fn = reinterpret_cast<const void*>(fn);
   return k;
 }
 
@@ -364,11 +209,10 @@ cudaFuncAttributes attributes(const Kernel& k) {
 }  // namespace
 
 Kernel specialised_kernel(const WalkJob& job, int cc_major, int cc_minor, bool compile_now) {
-  const std::string arch = "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
   const bool shared_cols = !bake_columns(job);
   const int rows = shared_cols ? (job.n + 1) / 2 * 2 : job.n;  // shared reads take rows in pairs
   const Variant variant = choose_variant(job, rows, shared_cols);
-  Kernel k = load_variant(job, arch, shared_cols, rows, variant, compile_now);
+  Kernel k = load_variant(job, cc_major, cc_minor, shared_cols, rows, variant, compile_now);
   if (!k.fn) return k;
   cudaFuncAttributes attr = attributes(k);
   // The register estimate can be wrong: a register-only kernel that spilled y to local memory
@@ -377,7 +221,7 @@ Kernel specialised_kernel(const WalkJob& job, int cc_major, int cc_minor, bool c
     Variant hybrid = variant;
     hybrid.memory_rows = plan_row_split(job, rows, !shared_cols).hybrid_rows;
     place_memory_rows(hybrid, job, rows, shared_cols);
-    Kernel h = load_variant(job, arch, shared_cols, rows, hybrid, compile_now || k.source == KernelSource::Compiled);
+    Kernel h = load_variant(job, cc_major, cc_minor, shared_cols, rows, hybrid, compile_now || k.source == KernelSource::Compiled);
     if (h.fn) {
       h.compile_seconds += k.compile_seconds;
       if (k.source == KernelSource::Compiled) h.source = KernelSource::Compiled;

@@ -7,13 +7,13 @@
 #include <cstring>
 
 #include "common.hpp"
+#include "gpu_common.hpp"
 #include "matchcount/checkpoint.hpp"
 #include "matchcount/gpu.hpp"
 
 namespace matchcount::engines {
 namespace {
 
-constexpr int kGpuMinN = 8;  // smaller blocks are not worth a launch: the CPU engine counts them
 
 /// Doubled NW columns a2[(j*n + i)*W + w] and start values x0 from a dense row-major matrix;
 /// `part(v, w)` gives the w-th double of an entry.
@@ -34,23 +34,6 @@ void nw_columns(const SparseMatrix<T>& a, int W, Part part, gpu::WalkJob& job) {
     }
 }
 
-constexpr int kLimbs = 8;  // as mcgpu::kLimbs in src/gpu/ryser_kernel.cuh
-
-/// The 512-bit two's-complement integer at word offset `at` of a walk's sum.
-Integer fixed_at(const gpu::WalkResult& r, int at) {
-  Integer v;
-  mpz_import(v.get_mpz_t(), kLimbs, -1, sizeof(std::uint64_t), 0, 0, &r.words[static_cast<std::size_t>(at)]);
-  if (r.words[static_cast<std::size_t>(at + kLimbs - 1)] >> 63) v -= Integer(1) << (64 * kLimbs);
-  return v;
-}
-
-/// The double at word offset `at` (the sum of |terms|, for error bounds).
-double double_at(const gpu::WalkResult& r, int at) {
-  double v;
-  std::memcpy(&v, &r.words[static_cast<std::size_t>(at)], sizeof v);
-  return v;
-}
-
 /// A checkpoint name for the walk: kind, size, chunking and a hash of everything the sums
 /// depend on (columns, start values, primes, fold pattern, fixed-point exponent).
 std::string walk_tag(const gpu::WalkJob& job) {
@@ -64,13 +47,6 @@ std::string walk_tag(const gpu::WalkJob& job) {
   std::snprintf(buf, sizeof buf, "gpu-ryser/%s/n=%d/k=%d/input=%016llx", kinds[static_cast<int>(job.kind)], job.n, job.k,
                 static_cast<unsigned long long>(h));
   return buf;
-}
-
-/// x * 2^e as a double, rounded once.
-double scaled(const Integer& x, long e) {
-  long ex = 0;
-  double d = mpz_get_d_2exp(&ex, x.get_mpz_t());
-  return std::ldexp(d, static_cast<int>(ex + e));
 }
 
 /// The code-generation paper's permanent ordering. Gray column j flips in 2^-(j+1) of the
@@ -165,18 +141,11 @@ class GpuRyserEngine final : public Engine {
  private:
   std::unique_ptr<Engine> cpu_ = make_ryser();
 
-  /// Small blocks, and any block whose GPU run fails, go to the CPU engine.
   template <class T, class Run>
   auto guarded(const SparseMatrix<T>& a, const EngineOptions& opt, Run run_gpu) const -> decltype(run_gpu()) {
-    check_block(a, name(), max_n());
-    if (a.rows < kGpuMinN || has_empty_line(a)) return cpu_->permanent(a, opt);
-    try {
-      return run_gpu();
-    } catch (const GpuError& e) {
-      warn(e, opt);
-      return cpu_->permanent(a, opt);
-    }
+    return gpu_or_cpu(*this, *cpu_, a, opt, run_gpu);
   }
+
 
   /// Real and complex walks: rows scaled by powers of two, exact fixed-point sums.
   template <class T>
@@ -191,17 +160,10 @@ class GpuRyserEngine final : public Engine {
     const long e = job.q + shift + 1 - b.rows;
     const double sign = (b.rows - 1) % 2 ? -1.0 : 1.0;
     T v;
-    if constexpr (cplx) v = Complex(scaled(fixed_at(r, 0), e), scaled(fixed_at(r, kLimbs), e));
-    else v = scaled(fixed_at(r, 0), e);
-    const double abs_sum = std::ldexp(double_at(r, W * kLimbs), static_cast<int>(shift + 1 - b.rows));
+    if constexpr (cplx) v = Complex(scaled(fixed_at(&r.words[0]), e), scaled(fixed_at(&r.words[kLimbs]), e));
+    else v = scaled(fixed_at(&r.words[0]), e);
+    const double abs_sum = std::ldexp(double_at(&r.words[W * kLimbs]), static_cast<int>(shift + 1 - b.rows));
     return {sign * v, W * error_factor(b, job.k) * abs_sum};
-  }
-
-  /// A real failure is reported on stderr; with no device at all the block quietly goes to
-  /// the CPU engine (the stats say so), as on every machine without a GPU.
-  static void warn(const GpuError& e, const EngineOptions& opt) {
-    if (opt.stats) opt.stats->note = std::string("GPU failed, counted on the CPU: ") + e.what();
-    if (gpu_available()) std::fprintf(stderr, "matchcount: warning: GPU failed (%s); counting on the CPU\n", e.what());
   }
 
   template <class T>

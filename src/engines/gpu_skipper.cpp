@@ -8,30 +8,24 @@
 #include <cstring>
 
 #include "common.hpp"
+#include "gpu_common.hpp"
 #include "gpu_skipper.hpp"
 #include "gpu_skipper_layout.hpp"
 
 namespace matchcount::engines {
 namespace {
 
-constexpr int kGpuMinN = 8;  // smaller blocks are not worth a launch: the CPU engine counts them
-constexpr int kLimbs = 8;    // as mcgpu::kLimbs in src/gpu/ryser_kernel.cuh
 // Modelled operations per second (plan_skipper's count, an upper bound per step) and the
 // launch, copies and a typical compilation (about a second; none when cached), fitted on an
 // H100 (docs/benchmarks.md): ER 40 p = 0.3 float 1.19 s run (model 1.19), exact 0.81 (1.19);
 // ER 44 p = 0.1 exact 0.59 (0.58); sparse.mtx exact 29.9 s (36).
 constexpr double kOpsPerSecond = 24e12, kOverhead = 0.5;
 
-/// Sum over threads of the 512-bit two's-complement integers at word offset `at`.
+/// Sum over threads of the 512-bit integers at word offset `at` of each thread's words.
 Integer sum_fixed(const gpu::SkipResult& r, int at) {
-  Integer total = 0, v;
+  Integer total = 0;
   const std::size_t per = static_cast<std::size_t>(r.words_per_thread), threads = r.words.size() / per;
-  for (std::size_t t = 0; t < threads; ++t) {
-    const std::uint64_t* w = &r.words[t * per + static_cast<std::size_t>(at)];
-    mpz_import(v.get_mpz_t(), kLimbs, -1, sizeof(std::uint64_t), 0, 0, w);  // least significant first
-    if (w[kLimbs - 1] >> 63) v -= Integer(1) << (64 * kLimbs);
-    total += v;
-  }
+  for (std::size_t t = 0; t < threads; ++t) total += fixed_at(&r.words[t * per + static_cast<std::size_t>(at)]);
   return total;
 }
 
@@ -39,19 +33,8 @@ Integer sum_fixed(const gpu::SkipResult& r, int at) {
 double sum_doubles(const gpu::SkipResult& r, int at) {
   const std::size_t per = static_cast<std::size_t>(r.words_per_thread), threads = r.words.size() / per;
   double total = 0;
-  for (std::size_t t = 0; t < threads; ++t) {
-    double v;
-    std::memcpy(&v, &r.words[t * per + static_cast<std::size_t>(at)], sizeof v);
-    total += v;
-  }
+  for (std::size_t t = 0; t < threads; ++t) total += double_at(&r.words[t * per + static_cast<std::size_t>(at)]);
   return total;
-}
-
-/// x * 2^e as a double, rounded once.
-double scaled(const Integer& x, long e) {
-  long ex = 0;
-  const double d = mpz_get_d_2exp(&ex, x.get_mpz_t());
-  return std::ldexp(d, static_cast<int>(ex + e));
 }
 
 template <class T>
@@ -90,19 +73,11 @@ class GpuSkipperEngine final : public Engine {
  private:
   std::unique_ptr<Engine> cpu_ = make_ryser();
 
-  /// Small blocks, and any block whose GPU run fails, go to the CPU engine.
   template <class T, class Run>
   auto guarded(const SparseMatrix<T>& a, const EngineOptions& opt, Run run_gpu) const -> decltype(run_gpu()) {
-    check_block(a, name(), max_n());
-    if (a.rows < kGpuMinN || has_empty_line(a)) return cpu_->permanent(a, opt);
-    try {
-      return run_gpu();
-    } catch (const GpuError& e) {
-      if (opt.stats) opt.stats->note = std::string("GPU failed, counted on the CPU: ") + e.what();
-      if (gpu_available()) std::fprintf(stderr, "matchcount: warning: GPU failed (%s); counting on the CPU\n", e.what());
-      return cpu_->permanent(a, opt);
-    }
+    return gpu_or_cpu(*this, *cpu_, a, opt, run_gpu);
   }
+
 
   static gpu::SkipResult run(gpu::SkipJob& job, const EngineOptions& opt) {
     job.specialise = static_cast<int>(opt.specialise);

@@ -1,0 +1,61 @@
+// Host helpers shared by the GPU engines (gpu-ryser, gpu-skipper): the CPU fallback around a
+// GPU run, and reading the kernels' exact fixed-point sums.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "common.hpp"
+#include "matchcount/gpu.hpp"
+
+namespace matchcount::engines {
+
+constexpr int kGpuMinN = 8;  // smaller blocks are not worth a launch: the CPU engine counts them
+constexpr int kLimbs = 8;    // as mcgpu::kLimbs in src/gpu/ryser_kernel.cuh
+
+/// Runs `run_gpu` for block `a`, or counts the block with the CPU engine `cpu`: small blocks,
+/// blocks with an empty line, and any block whose GPU run fails. A real failure is reported
+/// on stderr in one line; with no device at all the block quietly goes to the CPU (the
+/// stats say so), as on every machine without a GPU.
+template <class T, class Run>
+auto gpu_or_cpu(const Engine& gpu_engine, const Engine& cpu, const SparseMatrix<T>& a, const EngineOptions& opt,
+                Run run_gpu) -> decltype(run_gpu()) {
+  check_block(a, gpu_engine.name(), gpu_engine.max_n());
+  if (a.rows < kGpuMinN || has_empty_line(a)) return cpu.permanent(a, opt);
+  try {
+    return run_gpu();
+  } catch (const GpuError& e) {
+    if (opt.stats) opt.stats->note = std::string("GPU failed, counted on the CPU: ") + e.what();
+    if (gpu_available()) std::fprintf(stderr, "matchcount: warning: GPU failed (%s); counting on the CPU\n", e.what());
+    return cpu.permanent(a, opt);
+  }
+}
+
+/// The 512-bit two's-complement integer at `w` (kLimbs words, least significant first).
+inline Integer fixed_at(const std::uint64_t* w) {
+  Integer v;
+  mpz_import(v.get_mpz_t(), kLimbs, -1, sizeof(std::uint64_t), 0, 0, w);
+  if (w[kLimbs - 1] >> 63) v -= Integer(1) << (64 * kLimbs);
+  return v;
+}
+
+/// The double stored in the word at `w` (sums of |terms|, for error bounds).
+inline double double_at(const std::uint64_t* w) {
+  double v;
+  std::memcpy(&v, w, sizeof v);
+  return v;
+}
+
+/// x * 2^e as a double, rounded once.
+inline double scaled(const Integer& x, long e) {
+  long ex = 0;
+  const double d = mpz_get_d_2exp(&ex, x.get_mpz_t());
+  return std::ldexp(d, static_cast<int>(ex + e));
+}
+
+}  // namespace matchcount::engines

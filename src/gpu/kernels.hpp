@@ -39,6 +39,11 @@ inline std::size_t row_memory_global_doubles(const Kernel& k, std::uint64_t thre
 /// Throws GpuError naming `what` unless e is cudaSuccess.
 void check(cudaError_t e, const char* what);
 
+/// Blocks of `block` threads with `shared` bytes of dynamic shared memory that one
+/// multiprocessor holds (the kernel's limit is raised beyond 48 KiB where needed); throws
+/// GpuError naming `what` when not one fits.
+int blocks_per_sm(const void* fn, int block, std::size_t shared, const char* what);
+
 /// The precompiled kernel for this kind with the fewest rows >= n (n <= 64).
 Kernel generic_kernel(WalkKind kind, int primes, int n);
 

@@ -114,17 +114,7 @@ Source source_for(const WalkJob& job, bool shared_cols, int rows, const Variant&
   out.variant = variant;
   const int R = out.rows;
   std::ostringstream s;
-  // Experiments with the tuning knobs of ryser_kernel.cuh: MATCHCOUNT_NVRTC_DEFINES="A=1,B=2".
-  if (const char* defs = std::getenv("MATCHCOUNT_NVRTC_DEFINES")) {
-    std::string d = defs;
-    for (std::size_t p = 0; p < d.size();) {
-      const std::size_t q = std::min(d.find(',', p), d.size());
-      const std::string item = d.substr(p, q - p);
-      const std::size_t eq = item.find('=');
-      if (eq != std::string::npos) s << "#define " << item.substr(0, eq) << " " << item.substr(eq + 1) << "\n";
-      p = q + 1;
-    }
-  }
+  s << nvrtc_defines_from_env();  // experiments with the tuning knobs of ryser_kernel.cuh
   s << kRyserKernelSource << "\n";
   std::string cols = "mcgpu::SharedColumns<" + std::to_string(R) + ">";
   if (!out.shared) {

@@ -7,6 +7,7 @@
 #include <nvrtc.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -133,6 +134,21 @@ std::string nvrtc_compile(const std::string& src, const std::string& arch, std::
   }
   l.destroy(&prog);
   return cubin;
+}
+
+std::string nvrtc_defines_from_env() {
+  std::string out;
+  if (const char* defs = std::getenv("MATCHCOUNT_NVRTC_DEFINES")) {
+    const std::string d = defs;
+    for (std::size_t p = 0; p < d.size();) {
+      const std::size_t q = std::min(d.find(',', p), d.size());
+      const std::string item = d.substr(p, q - p);
+      const std::size_t eq = item.find('=');
+      if (eq != std::string::npos) out += "#define " + item.substr(0, eq) + " " + item.substr(eq + 1) + "\n";
+      p = q + 1;
+    }
+  }
+  return out;
 }
 
 Kernel nvrtc_kernel(const std::string& src, const char* entry, int cc_major, int cc_minor, bool compile_now) {

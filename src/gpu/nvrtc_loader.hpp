@@ -11,6 +11,10 @@ namespace matchcount::gpu::detail {
 /// or the compilation fails.
 std::string nvrtc_compile(const std::string& src, const std::string& arch, std::string& why);
 
+/// "#define A 1" lines from MATCHCOUNT_NVRTC_DEFINES="A=1,B=2" (tuning knobs of the kernel
+/// headers, for measurements); empty when it is not set.
+std::string nvrtc_defines_from_env();
+
 /// The kernel `entry` (extern "C") of `src`: already loaded in this process, from the disk
 /// cache, or compiled now when `compile_now` is set. fn is null, with note saying why where
 /// there is a reason, when there is none; source is Compiled or Cached otherwise.

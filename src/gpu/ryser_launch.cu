@@ -25,6 +25,17 @@ void check(cudaError_t e, const char* what) {
   }
 }
 
+int blocks_per_sm(const void* fn, int block, std::size_t shared, const char* what) {
+  if (shared > 48 * 1024)
+    check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
+          "cudaFuncSetAttribute");
+  int per_sm = 0;
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, block, shared),
+        "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  if (per_sm < 1) throw GpuError(std::string(what) + ": the kernel does not fit on a multiprocessor");
+  return per_sm;
+}
+
 }  // namespace detail
 
 namespace {
@@ -109,14 +120,8 @@ void walk_on_device(int d, SharedWalk& sh) {
     pad(job, kernel.rows, a2, x0);
     const std::size_t shared =
         (kernel.uses_shared ? a2.size() * sizeof(double) : 0) + detail::row_memory_shared_bytes(kernel);
-    if (shared > 48 * 1024)
-      check(cudaFuncSetAttribute(kernel.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
-            "cudaFuncSetAttribute");
     const int block = 256;
-    int per_sm = 0;
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel.fn, block, shared),
-          "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-    if (per_sm < 1) throw GpuError("GPU Ryser: the kernel does not fit on a multiprocessor");
+    const int per_sm = detail::blocks_per_sm(kernel.fn, block, shared, "GPU Ryser");
     const std::uint64_t max_threads = static_cast<std::uint64_t>(per_sm) * prop.multiProcessorCount * block;
     const std::size_t words = sum_words(job.kind, job.primes.size());
     const std::uint64_t unit_chunks = std::uint64_t{1} << sh.unit_log2;

@@ -89,17 +89,7 @@ std::string skipper_source(const SkipJob& job) {
   const int W = job.width(), R = job.slots();
   std::ostringstream s;
   s << "#define MCGPU_NVRTC 1\n";
-  // Tuning knobs of ryser_kernel.cuh, as for gpu-ryser: MATCHCOUNT_NVRTC_DEFINES="A=1,B=2".
-  if (const char* defs = std::getenv("MATCHCOUNT_NVRTC_DEFINES")) {
-    const std::string d = defs;
-    for (std::size_t p = 0; p < d.size();) {
-      const std::size_t q = std::min(d.find(',', p), d.size());
-      const std::string item = d.substr(p, q - p);
-      const std::size_t eq = item.find('=');
-      if (eq != std::string::npos) s << "#define " << item.substr(0, eq) << " " << item.substr(eq + 1) << "\n";
-      p = q + 1;
-    }
-  }
+  s << nvrtc_defines_from_env();  // tuning knobs of ryser_kernel.cuh, as for gpu-ryser
   s << kRyserKernelSource << "\n" << kSkipCursorSource << "\n" << kSkipperKernelSource << "\n";
   // The local columns baked in: zero entries produce no instruction, and the unrolled walk
   // inlines 15 of every 16 steps with their column known at compile time.
@@ -224,14 +214,8 @@ SkipResult run_skip(const SkipJob& input) {
               job.local[(static_cast<std::size_t>(j) * job.rows_l + i) * W + w];
   }
   const std::size_t shared = cols.size() * sizeof(double);
-  if (shared > 48 * 1024)
-    check(cudaFuncSetAttribute(kernel.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
-          "cudaFuncSetAttribute");
   const int block = 256;
-  int per_sm = 0;
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel.fn, block, shared),
-        "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  if (per_sm < 1) throw GpuError("GPU SkipPer: the kernel does not fit on a multiprocessor");
+  const int per_sm = detail::blocks_per_sm(kernel.fn, block, shared, "GPU SkipPer");
   const unsigned grid = static_cast<unsigned>(per_sm) * static_cast<unsigned>(prop.multiProcessorCount);
   const std::uint64_t threads = std::uint64_t{grid} * block;
   const int words = words_of(job.kind, np);

@@ -260,7 +260,7 @@ TEST(Estimate, GridDimersAgreeWithTheExactCount) {
   for (EstimateMethod m : {EstimateMethod::Scaling, EstimateMethod::ScalingPlus}) {
     EstimateOptions o;
     o.method = m;
-    o.samples = 8000;
+    o.samples = 4000;
     const EstimateReport r = estimate_permanent(a, o);
     EXPECT_LE(std::fabs(r.estimate.to_double() / exact - 1), 4 * r.rel_std_error) << to_string(m);
     EXPECT_LT(r.rel_std_error, 0.05) << to_string(m);

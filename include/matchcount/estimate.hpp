@@ -13,8 +13,9 @@
 namespace matchcount {
 
 /// Rasmussen: rows in order, a column drawn with probability proportional to its entry.
-/// The "+" variants take the row with the fewest available entries next and propagate forced
-/// choices (a column left with one row). Scaling variants draw by the entries of the remaining
+/// The "+" variants take the row with the fewest available entries next, propagate forced
+/// choices (a column left with one row) and discard the entries that lie in no perfect
+/// matching of the rest, so their samples never die. Scaling variants draw by the entries of the remaining
 /// matrix scaled towards doubly stochastic (Sinkhorn), and weight by 1/probability.
 enum class EstimateMethod { Rasmussen, RasmussenPlus, Scaling, ScalingPlus };
 

@@ -80,6 +80,15 @@ SparseMatrix<double> weighted(const SparseMatrix<T>& a, std::uint64_t seed) {
   });
 }
 
+/// The *.mtx files of a folder, in name order.
+std::vector<std::filesystem::path> mtx_files(const std::string& dir) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& f : std::filesystem::directory_iterator(dir))
+    if (f.path().extension() == ".mtx") files.push_back(f.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 std::vector<CheckCase> check_cases(const std::string& set, const std::string& matrices, std::uint64_t seed) {
   std::vector<CheckCase> out;
   auto both = [&](const std::string& label, const SparseMatrix<Integer>& a) {
@@ -112,10 +121,7 @@ std::vector<CheckCase> check_cases(const std::string& set, const std::string& ma
     out.push_back({"real 32 p=0.2 float", random_real_matrix(32, 0.2, 0.0, 1.0, seed + 32)});
   }
   if (!matrices.empty() && want("mtx")) {
-    std::vector<std::filesystem::path> files;
-    for (const auto& f : std::filesystem::directory_iterator(matrices))
-      if (f.path().extension() == ".mtx") files.push_back(f.path());
-    std::sort(files.begin(), files.end());
+    const std::vector<std::filesystem::path> files = mtx_files(matrices);
     for (const auto& f : files) {
       ReadOptions ro;
       ro.exact = true;
@@ -439,10 +445,7 @@ int main(int argc, char** argv) {
 
   if (!matrices.empty()) {
     std::printf("\n%-28s %4s %6s %-8s %10s %s\n", "matrix", "n", "nnz", "engines", "seconds", "value");
-    std::vector<std::filesystem::path> files;
-    for (const auto& f : std::filesystem::directory_iterator(matrices))
-      if (f.path().extension() == ".mtx") files.push_back(f.path());
-    std::sort(files.begin(), files.end());
+    const std::vector<std::filesystem::path> files = mtx_files(matrices);
     for (const auto& f : files) {
       ReadOptions ro;
       ro.exact = true;

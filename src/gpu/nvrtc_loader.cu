@@ -17,6 +17,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "matchcount/checkpoint.hpp"  // fnv1a64
 #include "nvrtc_loader.hpp"
 
 namespace matchcount::gpu::detail {
@@ -62,12 +63,6 @@ const Nvrtc& nvrtc() {
     return l;
   }();
   return lib;
-}
-
-std::uint64_t fnv1a(const std::string& s) {
-  std::uint64_t h = 14695981039346656037ULL;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
-  return h;
 }
 
 std::filesystem::path cache_dir() {
@@ -155,7 +150,7 @@ Kernel nvrtc_kernel(const std::string& src, const char* entry, int cc_major, int
   Kernel k;
   const Nvrtc& l = nvrtc();
   const std::string arch = "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
-  const std::uint64_t key = fnv1a(src + "|" + entry + "|" + arch + "|nvrtc" + std::to_string(l.major) + "." +
+  const std::uint64_t key = fnv1a64(src + "|" + entry + "|" + arch + "|nvrtc" + std::to_string(l.major) + "." +
                                   std::to_string(l.minor));
   std::lock_guard<std::mutex> lock(loaded_mutex);
   if (auto it = loaded.find(key); it != loaded.end()) {

@@ -3,6 +3,7 @@
 // The local columns are read from shared memory, dense over the slots; exact walks fold the
 // products every 8 slots (the host pads constant slots to groups of their own).
 #include "skipper_kernels.hpp"
+#include "generic_pick.cuh"
 #include "skipper_kernel.cuh"
 
 namespace matchcount::gpu::detail {
@@ -20,33 +21,19 @@ __global__ void __launch_bounds__(256) skipper_generic(mcgpu::SkipArgs S) {
   mcgpu::skip_walk<Num, mcgpu::SharedColumns<R>, mcgpu::DataStart, R>(S, cols, dead);
 }
 
-constexpr mcgpu::u64 kEvery8 = 0x8080808080808080ULL;
-
-template <int R>
-const void* pick(WalkKind kind, int primes) {
-  switch (kind) {
-    case WalkKind::Real: return reinterpret_cast<const void*>(&skipper_generic<mcgpu::RealNum<R>, R>);
-    case WalkKind::Complex: return reinterpret_cast<const void*>(&skipper_generic<mcgpu::ComplexNum<R>, R>);
-    case WalkKind::ModPrime: return reinterpret_cast<const void*>(&skipper_generic<mcgpu::ModPrimeNum<R>, R>);
-    case WalkKind::ModShared:
-      switch (primes) {
-        case 1: return reinterpret_cast<const void*>(&skipper_generic<mcgpu::ModSharedNum<R, 1, kEvery8>, R>);
-        case 2: return reinterpret_cast<const void*>(&skipper_generic<mcgpu::ModSharedNum<R, 2, kEvery8>, R>);
-        case 3: return reinterpret_cast<const void*>(&skipper_generic<mcgpu::ModSharedNum<R, 3, kEvery8>, R>);
-        case 4: return reinterpret_cast<const void*>(&skipper_generic<mcgpu::ModSharedNum<R, 4, kEvery8>, R>);
-        default: break;
-      }
-  }
-  throw GpuError("no generic SkipPer kernel for this walk (" + std::to_string(primes) + " primes)");
-}
+/// The kernel for number policy Num with R slots, for pick_generic.
+template <class Num, int R>
+struct Entry {
+  static const void* fn() { return reinterpret_cast<const void*>(&skipper_generic<Num, R>); }
+};
 
 }  // namespace
 
 Kernel skipper_generic_kernel(WalkKind kind, int primes, int slots) {
   Kernel k;
   k.uses_shared = true;
-  if (slots <= 32) k.fn = pick<32>(kind, primes), k.rows = 32;
-  else if (slots <= 64) k.fn = pick<64>(kind, primes), k.rows = 64;
+  if (slots <= 32) k.fn = pick_generic<Entry, 32>(kind, primes, "SkipPer"), k.rows = 32;
+  else if (slots <= 64) k.fn = pick_generic<Entry, 64>(kind, primes, "SkipPer"), k.rows = 64;
   else throw GpuError("GPU SkipPer: more than 64 slots");
   return k;
 }

@@ -13,19 +13,8 @@ namespace matchcount::estimate {
 namespace {
 
 using gpu::detail::check;
+using gpu::detail::DeviceBuffer;
 
-template <class T>
-struct DeviceArray {
-  T* ptr = nullptr;
-  std::size_t count = 0;
-  explicit DeviceArray(std::size_t n) : count(n) { check(cudaMalloc(&ptr, std::max<std::size_t>(n, 1) * sizeof(T)), "cudaMalloc"); }
-  DeviceArray(const std::vector<T>& host) : DeviceArray(host.size()) {
-    check(cudaMemcpy(ptr, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
-  }
-  ~DeviceArray() { if (ptr) cudaFree(ptr); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-};
 
 template <Method M>
 __global__ void sample_kernel(BlockView b, SampleParams p, int* ints, double* doubles, unsigned long long seed,
@@ -150,9 +139,9 @@ class GpuSampler final : public Sampler {
     if (small_.n > 0) return run_small(first, count);
     const std::uint64_t threads =
         std::min<std::uint64_t>(max_threads_, (count + kBlockThreads - 1) / kBlockThreads * kBlockThreads);
-    DeviceArray<int> ints(ints_ * threads);
-    DeviceArray<double> doubles(doubles_ * threads);
-    DeviceArray<SampleSums> out(threads);
+    DeviceBuffer<int> ints(ints_ * threads);
+    DeviceBuffer<double> doubles(doubles_ * threads);
+    DeviceBuffer<SampleSums> out(threads);
     const unsigned grid = static_cast<unsigned>(threads / kBlockThreads);
     launch(grid, ints.ptr, doubles.ptr, first, count, out.ptr);
     return collect(out, threads);
@@ -163,7 +152,7 @@ class GpuSampler final : public Sampler {
   SampleSums run_small(std::uint64_t first, std::uint64_t count) {
     const std::uint64_t threads = std::min<std::uint64_t>(
         static_cast<std::uint64_t>(sms_) * 2048, (count + kBlockThreads - 1) / kBlockThreads * kBlockThreads);
-    DeviceArray<SampleSums> out(threads);
+    DeviceBuffer<SampleSums> out(threads);
     const std::size_t n = static_cast<std::size_t>(small_.n);
     const std::size_t smem = 8 * (2 * n + (small_.unit ? 0 : n * n)) + 4 * n;
     auto go = [&](auto kernel) {
@@ -182,9 +171,9 @@ class GpuSampler final : public Sampler {
     const std::uint64_t warps_per_block = kBlockThreads / 32;
     const std::uint64_t warps = std::min<std::uint64_t>(max_warps(in_shared ? 0 : shared_per_warp),
                                                         (count + warps_per_block - 1) / warps_per_block * warps_per_block);
-    DeviceArray<int> ints(in_shared ? 0 : ints_ * warps);
-    DeviceArray<double> doubles(in_shared ? 0 : doubles_ * warps);
-    DeviceArray<SampleSums> out(warps);
+    DeviceBuffer<int> ints(in_shared ? 0 : ints_ * warps);
+    DeviceBuffer<double> doubles(in_shared ? 0 : doubles_ * warps);
+    DeviceBuffer<SampleSums> out(warps);
     const unsigned grid = static_cast<unsigned>(warps / warps_per_block);
     const std::size_t smem = in_shared ? shared_per_warp * warps_per_block : 0;
     const SampleParams p = cfg_.params;
@@ -204,7 +193,7 @@ class GpuSampler final : public Sampler {
     if (global_bytes_per_warp > 0) w = std::min(w, 0.25 * total_bytes_ / static_cast<double>(global_bytes_per_warp));
     return std::max<std::uint64_t>(4, static_cast<std::uint64_t>(w) / 4 * 4);
   }
-  SampleSums collect(const DeviceArray<SampleSums>& out, std::uint64_t n) {
+  SampleSums collect(const DeviceBuffer<SampleSums>& out, std::uint64_t n) {
     check(cudaGetLastError(), "launching the sample kernel");
     check(cudaDeviceSynchronize(), "the sample kernel");
     std::vector<SampleSums> host(n);
@@ -223,13 +212,13 @@ class GpuSampler final : public Sampler {
   }
 
   SamplerConfig cfg_;
-  DeviceArray<int> rs_, co_;
-  DeviceArray<double> rv_;
-  DeviceArray<int> cs_, ro_;
-  DeviceArray<double> cv_, sc_;
-  DeviceArray<std::uint64_t> rbits_, cbits_;
-  DeviceArray<double> dense_;
-  DeviceArray<int> m0_;
+  DeviceBuffer<int> rs_, co_;
+  DeviceBuffer<double> rv_;
+  DeviceBuffer<int> cs_, ro_;
+  DeviceBuffer<double> cv_, sc_;
+  DeviceBuffer<std::uint64_t> rbits_, cbits_;
+  DeviceBuffer<double> dense_;
+  DeviceBuffer<int> m0_;
   SmallBlock small_;  // n = 0: Path for this block
   BlockView view_;
   std::size_t ints_ = 0, doubles_ = 0;

@@ -18,20 +18,10 @@ namespace matchcount::gpu {
 namespace {
 
 using detail::check;
+using detail::DeviceBuffer;
 using subset_rank::u32;
 using subset_rank::u64;
 
-template <class T>
-struct DeviceBuffer {
-  T* ptr = nullptr;
-  explicit DeviceBuffer(std::size_t count) { check(cudaMalloc(&ptr, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc"); }
-  explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) {
-    check(cudaMemcpy(ptr, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
-  }
-  ~DeviceBuffer() { if (ptr) cudaFree(ptr); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
 
 struct Move {
   u64 need, drop;

@@ -3,7 +3,10 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <string>
+#include <vector>
 
 #include "matchcount/gpu.hpp"
 
@@ -38,6 +41,20 @@ inline std::size_t row_memory_global_doubles(const Kernel& k, std::uint64_t thre
 
 /// Throws GpuError naming `what` unless e is cudaSuccess.
 void check(cudaError_t e, const char* what);
+
+/// Device memory for `count` elements (at least one), freed on scope exit; or a copy of a
+/// host vector.
+template <class T>
+struct DeviceBuffer {
+  T* ptr = nullptr;
+  explicit DeviceBuffer(std::size_t count) { check(cudaMalloc(&ptr, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc"); }
+  explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) {
+    if (!host.empty()) check(cudaMemcpy(ptr, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
+  }
+  ~DeviceBuffer() { if (ptr) cudaFree(ptr); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
 
 /// Blocks of `block` threads with `shared` bytes of dynamic shared memory that one
 /// multiprocessor holds (the kernel's limit is raised beyond 48 KiB where needed); throws

@@ -42,18 +42,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using detail::check;
+using detail::DeviceBuffer;
 
 constexpr double kLaunchSeconds = 1.0;  // long enough to hide the launch and copy, short enough to balance
 
-/// Device memory freed on scope exit.
-template <class T>
-struct DeviceBuffer {
-  T* ptr = nullptr;
-  explicit DeviceBuffer(std::size_t count) { check(cudaMalloc(&ptr, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc"); }
-  ~DeviceBuffer() { if (ptr) cudaFree(ptr); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
 
 int width(WalkKind kind) { return kind == WalkKind::Complex ? 2 : 1; }
 

@@ -134,18 +134,8 @@ Kernel skipper_specialised_kernel(const SkipJob& job, int cc_major, int cc_minor
 namespace {
 
 using detail::check;
+using detail::DeviceBuffer;
 
-template <class T>
-struct DeviceBuffer {
-  T* ptr = nullptr;
-  explicit DeviceBuffer(std::size_t count) { check(cudaMalloc(&ptr, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc"); }
-  DeviceBuffer(const std::vector<T>& v) : DeviceBuffer(v.size()) {
-    if (!v.empty()) check(cudaMemcpy(ptr, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
-  }
-  ~DeviceBuffer() { if (ptr) cudaFree(ptr); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
 
 int words_of(WalkKind kind, int primes) {
   switch (kind) {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 #include <utility>
 
@@ -120,13 +121,15 @@ class PlanBuilder {
     // Branching multiplies blocks; a block of small frontier width, or a planar one (a
     // Kasteleyn determinant), is cheaper whole. Checked where branching would start (not at
     // every node of a branching tree: planning costs).
-    double whole_seconds = 0;  // the block counted whole, when a branching tree would start here
+    std::optional<EnginePlan> whole;  // the planner's choice for the block whole, where asked
+    double whole_seconds = 0;         // the block counted whole, when a branching tree would start here
     if (may_branch && open_branches_ == 0) {
-      whole_seconds = leaf_seconds(r.rest);
       if (options_.engine.empty() || whole_block_engine(options_.engine)) {
-        const EnginePlan planned = plan_engine(r.rest, options_.device, options_.threads);
-        if (whole_block_engine(planned.engine)) may_branch = false;
-        whole_seconds = planned.predicted_seconds;
+        whole = plan_engine(r.rest, options_.device, options_.threads);
+        if (whole_block_engine(whole->engine)) may_branch = false;
+        whole_seconds = whole->predicted_seconds;
+      } else {
+        whole_seconds = fixed_leaf_seconds(r.rest.rows);
       }
     }
     if (may_branch && branch_on_sparse_line(r.rest, options_.reduce.branch_max_degree, br)) {
@@ -155,9 +158,10 @@ class PlanBuilder {
       if (tree_root && std::exchange(tree_over_, false)) {
         plan.nodes.resize(nodes_before);
         plan.leaves.resize(leaves_before);
+        leaf_plans.erase(leaf_plans.lower_bound(leaves_before), leaf_plans.end());
         report_.reduce = stats_before;
         ++report_.reduce.branchings_undone;
-        return plan.leaf(std::move(r.rest), r.factor);
+        return leaf(std::move(r.rest), r.factor, whole);
       }
       plan.nodes[minor].scale *= br.weight;
       std::vector<int> kids;
@@ -166,16 +170,24 @@ class PlanBuilder {
       if (kids.empty()) return plan.constant(T(0));
       return plan.combine(detail::Plan<T>::Kind::Sum, std::move(kids), r.factor);
     }
-    if (open_branches_ > 0 && ((tree_seconds_ += leaf_seconds(r.rest)) > tree_budget_ || Clock::now() > tree_deadline_))
-      tree_over_ = true;
-    return plan.leaf(std::move(r.rest), r.factor);
+    if (open_branches_ > 0) {
+      // A leaf of a branching tree: the planner's prediction for large blocks (kept for
+      // plan_leaves), else the fixed estimate.
+      if (r.rest.rows > 16 && options_.engine.empty()) whole = plan_engine(r.rest, options_.device, options_.threads);
+      tree_seconds_ += whole ? whole->predicted_seconds : fixed_leaf_seconds(r.rest.rows);
+      if (tree_seconds_ > tree_budget_ || Clock::now() > tree_deadline_) tree_over_ = true;
+    }
+    return leaf(std::move(r.rest), r.factor, whole);
   }
 
-  /// Predicted seconds of a leaf: the planner's for large blocks, or (small blocks, a forced
-  /// engine) CPU Ryser steps at 2.6e-10 s plus 20 us for setting the block up (primes, CRT).
-  double leaf_seconds(const SparseMatrix<T>& b) const {
-    if (b.rows > 16 && options_.engine.empty()) return plan_engine(b, options_.device, options_.threads).predicted_seconds;
-    return 2e-5 + 2.6e-10 * std::ldexp(static_cast<double>(b.rows), std::max(b.rows - 1, 0));
+  /// The planner's choices for leaves, by leaf index, where preprocessing already asked for
+  /// them (plan_leaves does not ask again).
+  std::map<std::size_t, EnginePlan> leaf_plans;
+
+  /// Predicted seconds of a small block, or of any block under a forced engine: CPU Ryser
+  /// steps at 2.6e-10 s plus 20 us for setting the block up (primes, CRT).
+  static double fixed_leaf_seconds(int n) {
+    return 2e-5 + 2.6e-10 * std::ldexp(static_cast<double>(n), std::max(n - 1, 0));
   }
 
   void record_times() {
@@ -186,6 +198,12 @@ class PlanBuilder {
 
  private:
   int block_or_leaf(const SparseMatrix<T>& b) { return b.rows == 0 ? plan.constant(T(1)) : block(b); }
+
+  /// A leaf, with the planner's choice for it when one was made (and the engine is the planner's).
+  int leaf(SparseMatrix<T> b, const T& factor, const std::optional<EnginePlan>& planned) {
+    if (planned && options_.engine.empty()) leaf_plans[plan.leaves.size()] = *planned;
+    return plan.leaf(std::move(b), factor);
+  }
 
   const CountOptions& options_;
   CountReport& report_;
@@ -205,11 +223,14 @@ double predicted_work(const SparseMatrix<auto>& leaf) {
 
 // The engine and predicted work (in CPU Ryser row-steps) of every leaf.
 template <class T>
-std::vector<EnginePlan> plan_leaves(const detail::Plan<T>& plan, const CountOptions& options) {
+std::vector<EnginePlan> plan_leaves(const detail::Plan<T>& plan, const CountOptions& options,
+                                    const std::map<std::size_t, EnginePlan>& planned) {
   std::vector<EnginePlan> out;
-  for (const auto& leaf : plan.leaves) {
+  for (std::size_t i = 0; i < plan.leaves.size(); ++i) {
+    const auto& leaf = plan.leaves[i];
     if (options.engine.empty()) {
-      out.push_back(plan_engine(leaf, options.device, options.threads));
+      const auto it = planned.find(i);
+      out.push_back(it != planned.end() ? it->second : plan_engine(leaf, options.device, options.threads));
       out.back().work = std::max(out.back().work, 1.0);
     } else {
       out.push_back({options.engine, 0.0, predicted_work(leaf), -1, {}});
@@ -235,7 +256,7 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
   // Engines count the leaves, the largest first so that progress reflects the real work.
   const auto t0 = Clock::now();
   double total_work = 0, done_work = 0;
-  const std::vector<EnginePlan> plans = plan_leaves(plan, options);
+  const std::vector<EnginePlan> plans = plan_leaves(plan, options, builder.leaf_plans);
   for (const auto& p : plans) total_work += p.work;
   if (total_work > options.max_work) {
     int largest = 0;

@@ -47,7 +47,7 @@ class LiveMatching {
     bstamp_ = ++epoch_;
     mark[r] = bstamp_;
     queue[0] = r;
-    bhead_ = 0, btail_ = 1;
+    bhead_ = 0, btail_ = 1, bnext_ = -1;
     last_ = -1;
   }
 
@@ -88,6 +88,9 @@ class LiveMatching {
   // parent of meet_ when it does.
   template <class RowDeg, class ColDeg>
   MC_HD bool search(const View& b, const RowDeg& row_deg, const ColDeg& col_deg, int rp) {
+    // Whatever this search finds, it may overwrite the parents of the path found last (its
+    // forward tree, or the backward tree growing into it): that path is forgotten.
+    last_ = -1;
     if (mark[rp] == bstamp_) return found(rp, -1, rp);
     const int fs = ++epoch_;
     mark[rp] = fs;
@@ -96,15 +99,21 @@ class LiveMatching {
     for (;;) {
       if (bhead_ == btail_) return false;  // every row that reaches r is known: rp is not one
       {  // backward: rows holding t's column can hand theirs on to t
-        const int t = queue[bhead_++], j = match[t];
-        for (int k = b.col_start[j]; k < b.col_start[j + 1]; ++k) {
+        // A meeting stops the scan of t's column midway; the next search goes on from there
+        // (bnext_), so that an exhausted backward side really holds every row reaching r.
+        const int t = queue[bhead_], j = match[t];
+        for (int k = bnext_ >= 0 ? bnext_ : b.col_start[j]; k < b.col_start[j + 1]; ++k) {
           const int i = b.row_of[k];
           if (row_deg[i] < 0 || mark[i] == bstamp_) continue;
           const bool met = mark[i] == fs;
           const int forward_parent = parent[i];
           mark[i] = bstamp_, parent[i] = t, queue[btail_++] = i;
-          if (met) return found(i, forward_parent, rp);
+          if (met) {
+            bnext_ = k + 1;
+            return found(i, forward_parent, rp);
+          }
         }
+        bnext_ = -1, ++bhead_;
       }
       if (fhead == ftail) return false;  // rp's side is closed and misses r
       {  // forward: i may take column j, whose row moves on
@@ -126,6 +135,7 @@ class LiveMatching {
   }
 
   int row_ = 0, epoch_ = 0, bstamp_ = 0, bhead_ = 0, btail_ = 0;
+  int bnext_ = -1;  // where the scan of queue[bhead_]'s column goes on (-1: from its start)
   int meet_ = 0, meet_forward_parent_ = -1, last_ = -1;  // last_: the rp that meet_ belongs to
 };
 

@@ -33,12 +33,13 @@ std::string heavy_tail_reason(const BlockEstimate& b) {
 std::string estimate_json(const EstimateReport& r, const ReadResult& in, const RunInfo& info) {
   std::ostringstream o;
   const int d = r.significant_digits();
+  const bool bounded = std::isfinite(r.rel_std_error);  // one sample: no variance estimate
   o << "{\"file\":" << json_quote(info.file) << ",\"format\":" << json_quote(in.format) << ",\"rows\":" << r.rows
     << ",\"cols\":" << r.cols << ",\"nnz\":" << r.nnz << ",\"method\":" << json_quote(to_string(r.method))
     << ",\"estimate\":" << json_quote(r.estimate.to_string(17)) << ",\"estimate_rounded\":" << json_quote(r.estimate.to_string(d))
     << ",\"log10_estimate\":" << json_number(r.estimate.log10()) << ",\"rel_std_error\":" << json_number(r.rel_std_error)
-    << ",\"std_error\":" << json_quote((r.estimate * r.rel_std_error).to_string(3)) << ",\"ci95\":["
-    << json_quote(r.ci_low.to_string(d + 1)) << "," << json_quote(r.ci_high.to_string(d + 1)) << "]"
+    << ",\"std_error\":" << (bounded ? json_quote((r.estimate * r.rel_std_error).to_string(3)) : "null") << ",\"ci95\":"
+    << (bounded ? "[" + json_quote(r.ci_low.to_string(d + 1)) + "," + json_quote(r.ci_high.to_string(d + 1)) + "]" : "null")
     << ",\"exact\":" << (r.exact ? "true" : "false") << ",\"samples\":" << r.samples
     << ",\"zero_fraction\":" << json_number(r.samples ? static_cast<double>(r.zero_samples) / static_cast<double>(r.samples) : 0.0)
     << ",\"heavy_tail\":" << (r.heavy_tail ? "true" : "false") << ",\"target_met\":" << (r.target_met ? "true" : "false")
@@ -81,8 +82,11 @@ std::string estimate_text(const EstimateReport& r, const ReadResult& in, const R
     o << "matchcount: exact: " << (r.notes.empty() ? std::string("no block needed sampling") : r.notes.back()) << "\n";
     return o.str();
   }
-  o << "matchcount: estimate " << r.estimate.to_string(d) << ", relative standard error " << percent(r.rel_std_error)
-    << ", 95% interval [" << r.ci_low.to_string(d + 1) << ", " << r.ci_high.to_string(d + 1) << "]\n";
+  o << "matchcount: estimate " << r.estimate.to_string(d) << ", relative standard error " << percent(r.rel_std_error);
+  if (std::isfinite(r.rel_std_error))
+    o << ", 95% interval [" << r.ci_low.to_string(d + 1) << ", " << r.ci_high.to_string(d + 1) << "]\n";
+  else
+    o << ", no interval (one sample has no variance estimate)\n";
   std::string device;
   for (const auto& b : r.blocks)
     if (!b.exact) device = b.device;

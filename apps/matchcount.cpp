@@ -15,6 +15,7 @@
 #include <omp.h>
 
 #include "matchcount/checkpoint.hpp"
+#include "matchcount/cluster.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/estimate.hpp"
@@ -144,6 +145,14 @@ std::string version_text() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Under mpirun/srun, ranks other than 0 serve rank 0 (docs/usage.md, "Several hosts").
+  try {
+    cluster::init(&argc, &argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "matchcount: error: %s\n", e.what());
+    return 1;
+  }
+  if (!cluster::leader()) return cluster::serve();
   CLI::App app(kDescription, "matchcount");
   app.footer(kFooter);
   app.get_formatter()->column_width(34);

@@ -78,11 +78,15 @@ static std::string slurp(const std::string& path) {
 }
 
 RunResult run_matchcount(const std::string& args, const std::string& stdin_text) {
+  return run_matchcount_under("", args, stdin_text);
+}
+
+RunResult run_matchcount_under(const std::string& launcher, const std::string& args, const std::string& stdin_text) {
   std::string in = temp_file(stdin_text, ".in");
   std::string out = temp_file("", ".out");
   std::string err = temp_file("", ".err");
-  std::string cmd = std::string("'") + MATCHCOUNT_BINARY + "' " + args + " <'" + in + "' >'" + out +
-                    "' 2>'" + err + "'";
+  std::string cmd = launcher + (launcher.empty() ? "" : " ") + "'" + MATCHCOUNT_BINARY + "' " + args + " <'" + in +
+                    "' >'" + out + "' 2>'" + err + "'";
   int status = std::system(cmd.c_str());
   RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

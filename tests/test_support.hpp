@@ -29,6 +29,8 @@ struct RunResult {
 };
 /// Runs the built `matchcount` with the given shell-quoted arguments, optional stdin text.
 RunResult run_matchcount(const std::string& args, const std::string& stdin_text = "");
+/// The same, started by `launcher` (a command line put before the program, e.g. mpirun ...).
+RunResult run_matchcount_under(const std::string& launcher, const std::string& args, const std::string& stdin_text = "");
 
 /// Writes `text` to a fresh temporary file with the given suffix and returns its path.
 std::string temp_file(const std::string& text, const std::string& suffix = ".txt");

@@ -16,6 +16,9 @@
 namespace matchcount {
 
 class WalkJournal;  // matchcount/checkpoint.hpp
+namespace cluster {
+class WalkTeam;  // matchcount/cluster.hpp
+}
 
 /// Run-time compilation of GPU kernels specialised to a block (NVRTC): never, when the run is
 /// long enough to repay the compilation (or a compiled kernel is cached), or always.
@@ -46,6 +49,8 @@ struct EngineOptions {
   int gpus = 0;
   /// Checkpoints: the Ryser-type walks resume from and save their progress to it; may be null.
   WalkJournal* journal = nullptr;
+  /// MPI: the Ryser walks share their units with the other ranks through it; may be null.
+  cluster::WalkTeam* team = nullptr;
 };
 
 /// Counts the permanent of one square block. Implementations are stateless and thread-safe.

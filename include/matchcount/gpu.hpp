@@ -13,6 +13,9 @@
 namespace matchcount {
 
 class WalkJournal;  // matchcount/checkpoint.hpp
+namespace cluster {
+class WalkTeam;  // matchcount/cluster.hpp
+}
 
 struct GpuDevice {
   int index = 0;
@@ -75,6 +78,8 @@ struct WalkJob {
   /// that identifies this walk, its input and primes); may be null.
   WalkJournal* journal = nullptr;
   std::string tag;
+  /// MPI: the walk's units are shared with the other ranks through it; may be null.
+  cluster::WalkTeam* team = nullptr;
 };
 
 struct WalkResult {
@@ -83,6 +88,8 @@ struct WalkResult {
   std::vector<std::uint64_t> words;
   /// Units of the walk done by each device used in this run (resumed units not counted).
   std::vector<std::uint64_t> units_per_device;
+  /// MPI: units rank 0 handed to each rank (its own entry 0: not counted there).
+  std::vector<std::uint64_t> units_by_rank;
   KernelSource source = KernelSource::Generic;
   double compile_seconds = 0.0;
   double run_seconds = 0.0;

@@ -39,6 +39,14 @@ inline int thread_count(const EngineOptions& opt, double work) {
 }
 
 /// x with three significant digits, for messages ("4.5e+09").
+/// MPI: "ranks 1-3 took a + b + c units" (units rank 0 handed to each other rank; empty entries
+/// for rank 0 itself, which took the rest).
+inline std::string ranks_note(const std::vector<std::uint64_t>& units_by_rank) {
+  std::string s = "ranks 1-" + std::to_string(units_by_rank.size() - 1) + " took";
+  for (std::size_t r = 1; r < units_by_rank.size(); ++r) s += (r > 1 ? " + " : " ") + std::to_string(units_by_rank[r]);
+  return s + " units";
+}
+
 inline std::string three_digits(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", x);

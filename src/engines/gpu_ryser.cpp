@@ -175,6 +175,7 @@ class GpuRyserEngine final : public Engine {
     job.specialise = static_cast<int>(opt.specialise);
     job.gpus = opt.gpus;
     job.journal = opt.journal;
+    job.team = opt.team;
     if constexpr (!std::is_same_v<T, Integer>) job.q = fixed_exponent(a);
     return job;
   }
@@ -201,6 +202,7 @@ class GpuRyserEngine final : public Engine {
           split += (d ? " + " : " ") + std::to_string(r.units_per_device[d]);
         opt.stats->note += (opt.stats->note.empty() ? "" : "; ") + split + " units";
       }
+      if (!r.units_by_rank.empty()) opt.stats->note += (opt.stats->note.empty() ? "" : "; ") + ranks_note(r.units_by_rank);
     }
     return r;
   }

@@ -20,11 +20,13 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <type_traits>
 
 #include "common.hpp"
 #include "matchcount/checkpoint.hpp"
+#include "matchcount/cluster.hpp"
 
 namespace matchcount::engines {
 
@@ -95,6 +97,37 @@ typename Policy::Sum gray_walk(const Policy& pol, int m, const GrayPlan& plan, c
   const int k = plan.k;
   const std::uint64_t chunk = std::uint64_t{1} << k;
   const v4d alternate{1.0, -1.0, 1.0, -1.0};
+  const int threads = thread_count(opt, std::ldexp(double(m), m));
+  const std::uint64_t delay_us = test_block_delay_us();
+  // The sum of block b's 2^k * L iterations, with a thread's state st.
+  auto walk_block = [&](typename Policy::State& st, std::uint64_t b) {
+    std::uint64_t masks[L];
+    for (int l = 0; l < L; ++l) {
+      std::uint64_t g0 = (b * L + static_cast<std::uint64_t>(l)) << k;
+      masks[l] = g0 ^ (g0 >> 1);
+    }
+    pol.start(st, masks);
+    for (std::uint64_t t = 1; t < chunk; ++t) {
+      int j = std::countr_zero(t);
+      double d = ((t ^ (t >> 1)) >> j) & 1 ? 1.0 : -1.0;
+      pol.step(st, j, j == k - 1 ? alternate : v4d{d, d, d, d}, t & 1);
+    }
+    if (delay_us) std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
+    return pol.finish(st);
+  };
+
+  cluster::WalkTeam* team = opt.team;
+  if (team && !team->leader()) {  // MPI: blocks from rank 0, their sums back to it
+    team->join(tag, plan.blocks);
+#pragma omp parallel num_threads(threads)
+    {
+      auto st = pol.make_state();
+      while (const auto run = team->take(1))
+        for (std::uint64_t b = run->begin; b < run->end; ++b) team->give({b, b + 1}, sum_words(walk_block(st, b)));
+    }
+    return pol.finish(pol.make_state());  // rank 0 has the total
+  }
+
   const std::size_t words = sum_words(pol.finish(pol.make_state())).size();
   WalkLedger ledger(opt.journal, tag, plan.blocks, words, opt.progress);
   const auto& saved = ledger.state().done;
@@ -105,40 +138,46 @@ typename Policy::Sum gray_walk(const Policy& pol, int m, const GrayPlan& plan, c
   std::atomic<std::uint64_t> next{frontier};
   std::mutex mutex;
   std::map<std::uint64_t, Sum> pending;
-  const std::uint64_t delay_us = test_block_delay_us();
-#pragma omp parallel num_threads(thread_count(opt, std::ldexp(double(m), m)))
+  // Block b's sum joins the total in block order.
+  auto hand_in = [&](std::uint64_t b, Sum s) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (b != frontier) {
+      pending.emplace(b, std::move(s));
+      return;
+    }
+    const std::uint64_t first = frontier;
+    pol.combine(total, s);
+    for (++frontier; !pending.empty() && pending.begin()->first == frontier; ++frontier) {
+      pol.combine(total, pending.begin()->second);
+      pending.erase(pending.begin());
+    }
+    ledger.done({first, frontier}, [&] { return sum_words(total); });
+  };
+  // MPI: rank 0 hands blocks to the other ranks from the same counter as its threads.
+  std::thread server;
+  if (team)
+    server = std::thread([&] {
+      team->serve(
+          tag, plan.blocks,
+          [&](std::uint64_t want) -> std::optional<UnitRange> {
+            if (ledger.stopping()) return std::nullopt;
+            const std::uint64_t b = next.fetch_add(want, std::memory_order_relaxed);
+            if (b >= plan.blocks) return std::nullopt;
+            return UnitRange{b, std::min(b + want, plan.blocks)};
+          },
+          [&](UnitRange r, const std::vector<std::uint64_t>& w) { hand_in(r.begin, sum_from_words<Sum>(w)); });
+    });
+#pragma omp parallel num_threads(threads)
   {
     auto st = pol.make_state();
     while (!ledger.stopping()) {
       const std::uint64_t b = next.fetch_add(1, std::memory_order_relaxed);
       if (b >= plan.blocks) break;
-      std::uint64_t masks[L];
-      for (int l = 0; l < L; ++l) {
-        std::uint64_t g0 = (b * L + static_cast<std::uint64_t>(l)) << k;
-        masks[l] = g0 ^ (g0 >> 1);
-      }
-      pol.start(st, masks);
-      for (std::uint64_t t = 1; t < chunk; ++t) {
-        int j = std::countr_zero(t);
-        double d = ((t ^ (t >> 1)) >> j) & 1 ? 1.0 : -1.0;
-        pol.step(st, j, j == k - 1 ? alternate : v4d{d, d, d, d}, t & 1);
-      }
-      Sum s = pol.finish(st);
-      if (delay_us) std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
-      std::lock_guard<std::mutex> lock(mutex);
-      if (b != frontier) {
-        pending.emplace(b, std::move(s));
-        continue;
-      }
-      const std::uint64_t first = frontier;
-      pol.combine(total, s);
-      for (++frontier; !pending.empty() && pending.begin()->first == frontier; ++frontier) {
-        pol.combine(total, pending.begin()->second);
-        pending.erase(pending.begin());
-      }
-      ledger.done({first, frontier}, [&] { return sum_words(total); });
+      hand_in(b, walk_block(st, b));
     }
   }
+  if (server.joinable()) server.join();  // every block handed out has come back
+  if (team && opt.stats) opt.stats->note = ranks_note(team->units_by_rank());
   if (frontier < plan.blocks) ledger.interrupted(sum_words(total));
   ledger.finished(sum_words(total));
   return total;

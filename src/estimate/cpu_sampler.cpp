@@ -11,7 +11,6 @@
 namespace matchcount::estimate {
 namespace {
 
-constexpr std::uint64_t kBatch = 256;
 
 /// A sample path with its own scratch arrays (contiguous, stride 1).
 template <Method M>
@@ -59,7 +58,7 @@ decltype(auto) with_method(Method m, F&& f) {
 }
 
 template <class Make>
-SampleSums run_batches(const SamplerConfig& cfg, std::uint64_t first, std::uint64_t count, Make make) {
+std::vector<SampleSums> run_batches(const SamplerConfig& cfg, std::uint64_t first, std::uint64_t count, Make make) {
   const std::uint64_t batches = (count + kBatch - 1) / kBatch;
   std::vector<SampleSums> part(batches);
   const int threads = cfg.threads > 0 ? cfg.threads : omp_get_max_threads();
@@ -76,15 +75,18 @@ SampleSums run_batches(const SamplerConfig& cfg, std::uint64_t first, std::uint6
       }
     }
   }
-  SampleSums total;
-  for (const auto& p : part) total.merge(p);
-  return total;
+  return part;
 }
 
 class CpuSampler final : public Sampler {
  public:
   CpuSampler(const BlockData& block, const SamplerConfig& cfg) : block_(block), cfg_(cfg) {}
   SampleSums run(std::uint64_t first, std::uint64_t count) override {
+    SampleSums total;
+    for (const auto& p : run_parts(first, count)) total.merge(p);
+    return total;
+  }
+  std::vector<SampleSums> run_parts(std::uint64_t first, std::uint64_t count) override {
     return with_method(cfg_.method, [&](auto m) {
       return with_path<decltype(m)::value>(block_, cfg_, [&](auto make) { return run_batches(cfg_, first, count, make); });
     });

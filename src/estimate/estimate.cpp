@@ -12,6 +12,8 @@
 #include "matchcount/gpu.hpp"
 #include "matchcount/matching.hpp"
 #include "matchcount/pipeline.hpp"
+#include "../cluster/share_samples.hpp"
+#include "matchcount/cluster.hpp"
 #include "runner.hpp"
 
 namespace matchcount {
@@ -190,6 +192,7 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
         }
       }
       if (!sampler) sampler = estimate::make_cpu_sampler(data, cfg);
+      if (cluster::distributed()) sampler = cluster::share_samples(std::move(sampler), b, cfg, want_gpu);
       be.device = sampler->device();
       sample_block(*sampler, o, target, budget, to_sample - sampled, be, rep.target_met);
       ++sampled;

@@ -55,12 +55,18 @@ inline bool uses_small_path(const BlockData& b, const SamplerConfig& c) {
   return c.small_paths && b.small() && !is_scaling(c.method);
 }
 
+/// Samples are summed in batches of kBatch consecutive samples (from `first`), merged in order.
+constexpr std::uint64_t kBatch = 256;
+
 /// Runs samples first .. first + count - 1 of a block and returns their sums; the same
 /// (config, first, count) gives the same bits.
 class Sampler {
  public:
   virtual ~Sampler() = default;
   virtual SampleSums run(std::uint64_t first, std::uint64_t count) = 0;
+  /// The same as parts that merge in order to run()'s result: per batch of kBatch samples on
+  /// the CPU, so that ranks sharing a round (split at batch boundaries) give run()'s bits.
+  virtual std::vector<SampleSums> run_parts(std::uint64_t first, std::uint64_t count) { return {run(first, count)}; }
   /// "cpu" or the GPU's name.
   virtual std::string device() const = 0;
 };

@@ -13,6 +13,7 @@
 
 #include "kernels.hpp"
 #include "matchcount/checkpoint.hpp"
+#include "matchcount/cluster.hpp"
 #include "ryser_kernel.cuh"
 
 namespace matchcount::gpu {
@@ -78,11 +79,19 @@ struct SharedWalk {
   std::vector<std::string> failures;  // per device, empty while healthy
   std::exception_ptr fatal;           // anything but a CUDA failure (a bug): rethrown
 
-  /// A run of units is done on device d with these sums.
+  /// MPI: this rank serves rank 0 (takes its units from it, gives it the sums).
+  bool remote() const { return job.team && !job.team->leader(); }
+  /// The next run of at most `want` units for a device of this rank.
+  std::optional<UnitRange> take(std::uint64_t want) {
+    if (remote()) return job.team->take(want);
+    return queue.take(want, devices + cluster::size() - 1);
+  }
+  /// A run of units is done on device d (-1: on another rank) with these sums.
   void record(int d, UnitRange r, const std::vector<std::uint64_t>& run) {
+    if (remote()) return job.team->give(r, run);
     std::lock_guard<std::mutex> lock(mutex);
     add_sums(job.kind, job.primes, total, run);
-    units_per_device[static_cast<std::size_t>(d)] += r.size();
+    if (d >= 0) units_per_device[static_cast<std::size_t>(d)] += r.size();
     ledger.done(r, [&] { return total; });
   }
 };
@@ -141,7 +150,7 @@ void walk_on_device(int d, SharedWalk& sh) {
     const double unit_ops = std::ldexp(2.0 * job.n * width(job.kind) * width(job.kind), sh.unit_log2 + job.k);
     std::uint64_t want = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(0.3 * 6e12 / unit_ops));
     std::vector<std::uint64_t> raw;
-    while (!sh.ledger.stopping() && (run = sh.queue.take(want, sh.devices))) {
+    while (!sh.ledger.stopping() && (run = sh.take(want))) {
       args.chunk_begin = run->begin * unit_chunks;
       args.chunks = run->size() * unit_chunks;
       args.threads = std::min<std::uint64_t>(threads, args.chunks);
@@ -162,6 +171,8 @@ void walk_on_device(int d, SharedWalk& sh) {
                                                                     std::max(seconds, 1e-3)));
     }
   } catch (const GpuError& e) {
+    // Units another rank handed out cannot go back to a local queue: the job ends.
+    if (sh.remote()) cluster::abort_run(std::string("GPU ") + std::to_string(d) + ": " + e.what());
     if (run) sh.queue.give_back(*run);
     std::lock_guard<std::mutex> lock(sh.mutex);
     sh.failures[static_cast<std::size_t>(d)] = "GPU " + std::to_string(d) + ": " + e.what();
@@ -217,6 +228,31 @@ WalkResult run_walk(const WalkJob& job) {
   sh.failures.assign(static_cast<std::size_t>(devices), "");
 
   const auto t0 = Clock::now();
+  if (sh.remote()) {  // MPI: this rank's devices take units from rank 0 until it has none
+    job.team->join(job.tag, units);
+    std::vector<std::thread> threads;
+    for (int d = 1; d < devices; ++d) threads.emplace_back(walk_on_device, d, std::ref(sh));
+    walk_on_device(0, sh);
+    for (auto& t : threads) t.join();
+    if (sh.fatal) std::rethrow_exception(sh.fatal);
+    result.words.assign(sum_words(job.kind, job.primes.size()), 0);  // rank 0 has the sums
+    return result;
+  }
+  // MPI: rank 0 hands units to the other ranks beside its own devices.
+  std::thread server;
+  if (job.team)
+    server = std::thread([&] {
+      job.team->serve(
+          job.tag, units,
+          [&](std::uint64_t want) { return ledger.stopping() ? std::nullopt : sh.take(want); },
+          [&](UnitRange r, const std::vector<std::uint64_t>& words) { sh.record(-1, r, words); });
+    });
+  struct Join {  // the server ends once every rank has returned its runs
+    std::thread& t;
+    ~Join() {
+      if (t.joinable()) t.join();
+    }
+  } join_server{server};
   // Rounds: a device that fails gives its run back and leaves; the healthy ones take up what
   // is left (normally within the same round).
   for (;;) {
@@ -231,6 +267,7 @@ WalkResult run_walk(const WalkJob& job) {
     for (auto& t : threads) t.join();
     if (sh.fatal) std::rethrow_exception(sh.fatal);
   }
+  if (server.joinable()) server.join();
   check(cudaSetDevice(0), "cudaSetDevice");
   result.run_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   for (const auto& f : sh.failures)
@@ -242,6 +279,7 @@ WalkResult run_walk(const WalkJob& job) {
   ledger.finished(sh.total);
   result.words = sh.total;
   result.units_per_device = sh.units_per_device;
+  if (job.team) result.units_by_rank = job.team->units_by_rank();
   return result;
 }
 

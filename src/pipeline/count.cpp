@@ -6,12 +6,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <map>
 #include <optional>
 #include <utility>
 
 #include "matchcount/checkpoint.hpp"
+#include "matchcount/cluster.hpp"
 #include "matchcount/decompose.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
@@ -306,6 +308,16 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
     eo.journal = checkpoint;
     EngineStats stats;
     eo.stats = &stats;
+    // MPI: the other ranks take part in this block's walks (forced engines have no predicted
+    // time: their work at about 1e9 row-steps a second stands in).
+    if (cluster::shares(name, std::max(plans[i].predicted_seconds, plans[i].work * 1e-9)))
+      eo.team = cluster::share_walks(name, leaf, eo);
+    struct SharedCall {  // tells the cluster whether the shared engine call came back
+      bool on;
+      ~SharedCall() {
+        if (on) cluster::walks_ended(std::uncaught_exceptions() == 0);
+      }
+    } shared_call{eo.team != nullptr};
     const double work = plans[i].work;
     if (options.progress)
       eo.progress = [&, work](double f) { options.progress((done_work + f * work) / total_work); };

@@ -1,0 +1,256 @@
+// The ranks of a run: start-up, the service loop of the ranks other than 0, and walks of
+// work units shared through rank 0 (see include/matchcount/cluster.hpp).
+#include "matchcount/cluster.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <thread>
+
+#include "matchcount/engine.hpp"
+#include "matchcount/matrix.hpp"
+#include "messages.hpp"
+#include "service.hpp"
+#include "transport.hpp"
+
+namespace matchcount::cluster {
+namespace {
+
+bool walks_broken = false;  // rank 0: an engine call shared with the other ranks threw
+
+/// Rank 0 at exit: the other ranks stop serving, then MPI ends.
+void end_service() {
+  if (walks_broken) {
+    std::fprintf(stderr, "matchcount: the other ranks were left inside a shared count: ending the job\n");
+    std::fflush(stderr);
+    transport::abort(1);
+  }
+  Writer w;
+  w.put<std::uint64_t>(kEnd);
+  for (int r = 1; r < size(); ++r) transport::send(r, kJobTag, w.bytes);
+  transport::finalize();
+}
+
+std::uint64_t walk_id(const std::string& tag, std::uint64_t units) {
+  return fnv1a64(tag + "/" + std::to_string(units));
+}
+
+void pause() { std::this_thread::sleep_for(std::chrono::microseconds(20)); }
+
+// ---- blocks as messages ----
+void put_value(Writer& w, const Integer& v) { w.put_string(v.get_str(32)); }
+void put_value(Writer& w, double v) { w.put(v); }
+void put_value(Writer& w, const Complex& v) { w.put(v.real()).put(v.imag()); }
+void get_value(Reader& r, Integer& v) { v.set_str(r.get_string(), 32); }
+void get_value(Reader& r, double& v) { v = r.get<double>(); }
+void get_value(Reader& r, Complex& v) {
+  const double re = r.get<double>();
+  v = Complex(re, r.get<double>());
+}
+
+/// The kind of number of a block, as sent.
+template <class T> constexpr std::uint64_t kind_code();
+template <> constexpr std::uint64_t kind_code<Integer>() { return 1; }
+template <> constexpr std::uint64_t kind_code<double>() { return 2; }
+template <> constexpr std::uint64_t kind_code<Complex>() { return 3; }
+
+template <class T>
+SparseMatrix<T> get_matrix(Reader& r) {
+  SparseMatrix<T> a;
+  a.rows = r.get<int>();
+  a.cols = r.get<int>();
+  a.entries.resize(r.get<std::uint64_t>());
+  for (auto& e : a.entries) {
+    e.row = r.get<int>();
+    e.col = r.get<int>();
+    get_value(r, e.value);
+  }
+  return a;
+}
+
+/// A kWalks job: this rank's share of the engine's walks on the block.
+template <class T>
+void serve_walks(Reader& in, const std::string& engine) {
+  EngineOptions o;
+  o.threads = in.get<int>();
+  o.specialise = static_cast<Specialise>(in.get<int>());
+  o.gpus = in.get<int>();
+  const SparseMatrix<T> a = get_matrix<T>(in);
+  WalkTeam team;
+  o.team = &team;
+  (void)make_engine(engine)->permanent(a, o);  // rank 0 has the sums
+}
+
+}  // namespace
+
+void put_block(Writer& w, const SparseMatrix<double>& a) {
+  w.put(a.rows).put(a.cols).put<std::uint64_t>(a.entries.size());
+  for (const auto& e : a.entries) w.put(e.row).put(e.col).put(e.value);
+}
+SparseMatrix<double> get_block(Reader& r) { return get_matrix<double>(r); }
+
+[[noreturn]] void abort_run(const std::string& message) {
+  std::fprintf(stderr, "matchcount: error (rank %d of %d): %s\n", rank(), size(), message.c_str());
+  std::fflush(stderr);
+  transport::abort(1);
+}
+
+void init(int* argc, char*** argv) {
+  transport::init(argc, argv);
+  if (transport::active()) {
+    if (leader()) std::atexit(end_service);
+    else std::atexit(transport::finalize);
+  }
+}
+
+int rank() { return transport::rank(); }
+int size() { return transport::size(); }
+
+bool built_with_mpi() {
+#ifdef MATCHCOUNT_HAVE_MPI
+  return true;
+#else
+  return false;
+#endif
+}
+
+bool shares(const std::string& engine, double predicted_seconds) {
+  if (!distributed() || (engine != "ryser" && engine != "gpu-ryser")) return false;
+  const char* env = std::getenv("MATCHCOUNT_MPI_MIN_SECONDS");
+  const double min_seconds = env ? std::atof(env) : 0.5;
+  return predicted_seconds >= min_seconds;
+}
+
+int serve() {
+  try {
+    for (;;) {
+      const std::string job = transport::recv(0, kJobTag);
+      Reader in(job);
+      switch (in.get<std::uint64_t>()) {
+        case kEnd: return 0;
+        case kWalks: {
+          const std::string engine = in.get_string();
+          switch (in.get<std::uint64_t>()) {
+            case kind_code<Integer>(): serve_walks<Integer>(in, engine); break;
+            case kind_code<double>(): serve_walks<double>(in, engine); break;
+            default: serve_walks<Complex>(in, engine); break;
+          }
+          break;
+        }
+        case kSampler: serve_sampler(in); break;
+        default: abort_run("an unknown job from rank 0");
+      }
+    }
+  } catch (const std::exception& e) {
+    abort_run(e.what());
+  }
+}
+
+template <class T>
+WalkTeam* share_walks(const std::string& engine, const SparseMatrix<T>& a, const EngineOptions& o) {
+  Writer w;
+  const std::uint64_t kind = kind_code<T>(), entries = a.entries.size();
+  w.put(std::uint64_t{kWalks});
+  w.put_string(engine);
+  w.put(kind);
+  w.put(o.threads);
+  w.put(static_cast<int>(o.specialise));
+  w.put(o.gpus);
+  w.put(a.rows);
+  w.put(a.cols);
+  w.put(entries);
+  for (const auto& e : a.entries) {
+    w.put(e.row).put(e.col);
+    put_value(w, e.value);
+  }
+  for (int r = 1; r < size(); ++r) transport::send(r, kJobTag, w.bytes);
+  static WalkTeam team;  // rank 0 runs one count at a time
+  return &team;
+}
+template WalkTeam* share_walks(const std::string&, const SparseMatrix<Integer>&, const EngineOptions&);
+template WalkTeam* share_walks(const std::string&, const SparseMatrix<double>&, const EngineOptions&);
+template WalkTeam* share_walks(const std::string&, const SparseMatrix<Complex>&, const EngineOptions&);
+
+void walks_ended(bool completed) {
+  if (!completed) walks_broken = true;
+}
+
+// ---- walks ----
+
+void WalkTeam::serve(const std::string& tag, std::uint64_t units, const Take& take, const Deliver& deliver) {
+  id_ = walk_id(tag, units);
+  const int ranks = size();
+  units_by_rank_.assign(static_cast<std::size_t>(ranks), 0);
+  std::vector<char> told(static_cast<std::size_t>(ranks), 0);  // the walk is over, for that rank
+  std::vector<std::uint64_t> out(static_cast<std::size_t>(ranks), 0);  // units taken, sums not back
+  std::string msg;
+  for (;;) {
+    bool busy = false, heard = false;
+    for (int r = 1; r < ranks; ++r) {
+      const auto ur = static_cast<std::size_t>(r);
+      if (told[ur] && out[ur] == 0) continue;  // done with this walk: its next messages are the next walk's
+      busy = true;
+      if (!transport::try_recv(r, kWalkTag, msg)) continue;
+      heard = true;
+      Reader in(msg);
+      if (in.get<std::uint64_t>() == kResult) {
+        const UnitRange u{in.get<std::uint64_t>(), in.get<std::uint64_t>()};
+        const std::vector<std::uint64_t> words = in.get_vector<std::uint64_t>();
+        if (u.size() > out[ur]) abort_run("rank " + std::to_string(r) + " returned units it did not take");
+        out[ur] -= u.size();
+        deliver(u, words);
+        continue;
+      }
+      if (in.get<std::uint64_t>() != id_)
+        abort_run("rank " + std::to_string(r) + " walks another walk than rank 0 (every rank needs the same "
+                  "devices and options: the same GPUs, or --device cpu everywhere)");
+      const std::uint64_t want = in.get<std::uint64_t>();
+      std::optional<UnitRange> u;
+      if (!told[ur]) u = take(want);
+      Writer w;
+      if (u) {
+        out[ur] += u->size();
+        units_by_rank_[ur] += u->size();
+        w.put(u->begin).put(u->end);
+      } else {
+        told[ur] = 1;
+        w.put<std::uint64_t>(0).put<std::uint64_t>(0);
+      }
+      transport::send(r, kWalkTag, w.bytes);
+    }
+    if (!busy) return;
+    if (!heard) pause();
+  }
+}
+
+void WalkTeam::join(const std::string& tag, std::uint64_t units) {
+  std::lock_guard<std::mutex> g(mutex_);
+  id_ = walk_id(tag, units);
+  over_ = false;
+}
+
+std::optional<UnitRange> WalkTeam::take(std::uint64_t want) {
+  std::lock_guard<std::mutex> g(mutex_);
+  if (over_) return std::nullopt;
+  Writer w;
+  w.put<std::uint64_t>(kRequest).put(id_).put(want);
+  transport::send(0, kWalkTag, w.bytes);
+  const std::string reply = transport::recv(0, kWalkTag);
+  Reader in(reply);
+  UnitRange u{in.get<std::uint64_t>(), 0};
+  u.end = in.get<std::uint64_t>();
+  if (u.size() == 0) {
+    over_ = true;
+    return std::nullopt;
+  }
+  return u;
+}
+
+void WalkTeam::give(UnitRange r, const std::vector<std::uint64_t>& words) {
+  Writer w;
+  w.put<std::uint64_t>(kResult).put(r.begin).put(r.end).put_vector(words);
+  transport::send(0, kWalkTag, w.bytes);
+}
+
+}  // namespace matchcount::cluster

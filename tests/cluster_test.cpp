@@ -1,0 +1,119 @@
+// MPI: a count or estimate shared over 4 ranks (mpirun --oversubscribe on this machine) gives
+// the bits of one process, every rank takes part, and bad input ends the job cleanly.
+// Skipped in builds without MPI or where mpirun is missing.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <regex>
+#include <string>
+
+#include "matchcount/cluster.hpp"
+#include "test_support.hpp"
+
+namespace matchcount {
+namespace {
+
+/// The mpirun command for `ranks` ranks, or "" when MPI cannot be used here.
+std::string mpirun(int ranks) {
+  if (!cluster::built_with_mpi() || std::system("command -v mpirun >/dev/null 2>&1") != 0) return "";
+  // Blocks are shared however short (MATCHCOUNT_MPI_MIN_SECONDS=0); leak checks are off for
+  // the ranks (the MPI library keeps its allocations to the end).
+  std::string cmd = "mpirun --oversubscribe -np " + std::to_string(ranks) +
+                    " -x MATCHCOUNT_MPI_MIN_SECONDS=0 -x ASAN_OPTIONS=detect_leaks=0";
+  if (geteuid() == 0) cmd = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + cmd + " --allow-run-as-root";
+  return cmd;
+}
+
+std::string field(const std::string& json, const std::string& name) {
+  std::smatch m;
+  return std::regex_search(json, m, std::regex("\"" + name + "\":\"([^\"]*)\"")) ? m[1].str() : "";
+}
+
+/// Units the other ranks took, from a note "ranks 1-3 took a + b + c units" (-1: no note).
+long long remote_units(const std::string& json) {
+  std::smatch m;
+  if (!std::regex_search(json, m, std::regex("ranks 1-[0-9]+ took ([0-9 +]+) units"))) return -1;
+  long long total = 0;
+  const std::string list = m[1].str();
+  const std::regex number("[0-9]+");
+  for (std::sregex_iterator it(list.begin(), list.end(), number), end; it != end; ++it)
+    total += std::stoll(it->str());
+  return total;
+}
+
+TEST(Cluster, RyserWalksSharedOverRanksGiveTheBitsOfOneProcess) {
+  const std::string launcher = mpirun(4);
+  if (launcher.empty()) GTEST_SKIP() << "no MPI here";
+  struct Case {
+    const char* what;
+    std::string matrix;
+  };
+  std::string real = "%%MatrixMarket matrix coordinate real general\n22 22 484\n";
+  std::string exact = "%%MatrixMarket matrix coordinate integer general\n22 22 484\n";
+  std::string wide = "%%MatrixMarket matrix coordinate integer general\n18 18 324\n";
+  std::string cplx = "%%MatrixMarket matrix coordinate complex general\n18 18 324\n";
+  unsigned x = 12345;
+  auto next = [&] { return x = x * 1103515245u + 12345u, (x >> 8) % 1000; };
+  for (int i = 1; i <= 22; ++i)
+    for (int j = 1; j <= 22; ++j) {
+      real += std::to_string(i) + " " + std::to_string(j) + " " + std::to_string((int(next()) - 500) / 250.0) + "\n";
+      exact += std::to_string(i) + " " + std::to_string(j) + " " + std::to_string(next() % 2 + (i == j)) + "\n";
+    }
+  for (int i = 1; i <= 18; ++i)
+    for (int j = 1; j <= 18; ++j) {
+      // Entries up to 10^6: beyond the four primes of one walk, so one walk per prime.
+      wide += std::to_string(i) + " " + std::to_string(j) + " " + std::to_string(int(next()) * 1000 + int(next())) + "\n";
+      cplx += std::to_string(i) + " " + std::to_string(j) + " " + std::to_string(next() / 500.0 - 1) + " " +
+              std::to_string(next() / 500.0 - 1) + "\n";
+    }
+  for (const Case& c : {Case{"real", real}, Case{"0-1 exact", exact}, Case{"wide integers", wide}, Case{"complex", cplx}}) {
+    const std::string file = test::temp_file(c.matrix, ".mtx");
+    const std::string args = "--engine ryser --device cpu --threads 2 --json '" + file + "'";
+    const auto one = test::run_matchcount(args);
+    ASSERT_EQ(one.exit_code, 0) << c.what << ": " << one.err;
+    const auto many = test::run_matchcount_under(launcher, args);
+    ASSERT_EQ(many.exit_code, 0) << c.what << ": " << many.err;
+    ASSERT_FALSE(field(one.out, "value").empty()) << one.out;
+    EXPECT_EQ(field(many.out, "value"), field(one.out, "value")) << c.what;
+    EXPECT_GT(remote_units(many.out), 0) << c.what << ": the other ranks took no units\n" << many.out;
+    EXPECT_EQ(remote_units(one.out), -1) << one.out;
+  }
+}
+
+TEST(Cluster, EstimatesSharedOverRanksGiveTheBitsOfOneProcess) {
+  const std::string launcher = mpirun(4);
+  if (launcher.empty()) GTEST_SKIP() << "no MPI here";
+  // The 8 x 8 grid (its 64 vertices in rows), sampled whole.
+  std::string edges;
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c) {
+      if (c + 1 < 8) edges += std::to_string(8 * r + c) + " " + std::to_string(8 * r + c + 1) + "\n";
+      if (r + 1 < 8) edges += std::to_string(8 * r + c) + " " + std::to_string(8 * r + c + 8) + "\n";
+    }
+  const std::string file = test::temp_file(edges, ".edges");
+  for (const char* method : {"rasmussen", "rasmussen+", "scaling+"}) {
+    // 3000 samples: rounds that do not split evenly over the ranks' batches of 256.
+    const std::string args = std::string("--estimate --method ") + method +
+                             " --samples 3000 --seed 9 --device cpu --exact-up-to 0 --json --as graph '" + file + "'";
+    const auto one = test::run_matchcount(args);
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    const auto many = test::run_matchcount_under(launcher, args);
+    ASSERT_EQ(many.exit_code, 0) << many.err;
+    ASSERT_FALSE(field(one.out, "estimate").empty()) << one.out;
+    EXPECT_EQ(field(many.out, "estimate"), field(one.out, "estimate")) << method;
+    EXPECT_NE(many.out.find("and 3 more rank(s)"), std::string::npos) << many.out;
+  }
+}
+
+TEST(Cluster, BadInputEndsEveryRank) {
+  const std::string launcher = mpirun(3);
+  if (launcher.empty()) GTEST_SKIP() << "no MPI here";
+  const auto r = test::run_matchcount_under(launcher, "'" + test::temp_file("1 2\nx y z\n", ".edges") + "'");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find(":2:"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace matchcount

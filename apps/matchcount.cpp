@@ -144,6 +144,8 @@ std::string version_text() {
 
 }  // namespace
 
+int run(int argc, char** argv);
+
 int main(int argc, char** argv) {
   // Under mpirun/srun, ranks other than 0 serve rank 0 (docs/usage.md, "Several hosts").
   try {
@@ -153,6 +155,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (!cluster::leader()) return cluster::serve();
+  return cluster::finish(run(argc, argv));
+}
+
+int run(int argc, char** argv) {
   CLI::App app(kDescription, "matchcount");
   app.footer(kFooter);
   app.get_formatter()->column_width(34);

@@ -67,12 +67,15 @@ TEST(Cluster, RyserWalksSharedOverRanksGiveTheBitsOfOneProcess) {
       cplx += std::to_string(i) + " " + std::to_string(j) + " " + std::to_string(next() / 500.0 - 1) + " " +
               std::to_string(next() / 500.0 - 1) + "\n";
     }
+  // Every block of the walks pauses 1 ms, so that the other ranks surely ask for units before
+  // rank 0 alone has walked them all (a busy machine starts ranks late).
   for (const Case& c : {Case{"real", real}, Case{"0-1 exact", exact}, Case{"wide integers", wide}, Case{"complex", cplx}}) {
     const std::string file = test::temp_file(c.matrix, ".mtx");
-    const std::string args = "--engine ryser --device cpu --threads 2 --json '" + file + "'";
+    const std::string args = "--engine ryser --device cpu --threads 1 --json '" + file + "'";
     const auto one = test::run_matchcount(args);
     ASSERT_EQ(one.exit_code, 0) << c.what << ": " << one.err;
-    const auto many = test::run_matchcount_under(launcher, args);
+    const auto many = test::run_matchcount_under(
+        "MATCHCOUNT_TEST_BLOCK_DELAY_US=1000 " + launcher + " -x MATCHCOUNT_TEST_BLOCK_DELAY_US", args);
     ASSERT_EQ(many.exit_code, 0) << c.what << ": " << many.err;
     ASSERT_FALSE(field(one.out, "value").empty()) << one.out;
     EXPECT_EQ(field(many.out, "value"), field(one.out, "value")) << c.what;
@@ -110,7 +113,9 @@ TEST(Cluster, BadInputEndsEveryRank) {
   const std::string launcher = mpirun(3);
   if (launcher.empty()) GTEST_SKIP() << "no MPI here";
   const auto r = test::run_matchcount_under(launcher, "'" + test::temp_file("1 2\nx y z\n", ".edges") + "'");
-  EXPECT_EQ(r.exit_code, 2) << r.err;
+  // Every rank exits with 2; mpirun's own status follows (it may abort the job on the first
+  // nonzero status, so only nonzero is certain).
+  EXPECT_NE(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_NE(r.err.find(":2:"), std::string::npos) << r.err;
 }

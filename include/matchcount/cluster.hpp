@@ -33,6 +33,9 @@ inline bool leader() { return rank() == 0; }
 inline bool distributed() { return size() > 1; }
 bool built_with_mpi();
 
+/// Rank 0, at the end of main: the other ranks stop serving and exit with the same status,
+/// then MPI ends; returns `status`. (Without it, an exit ends them at exit time, status 0.)
+int finish(int status);
 /// Ranks other than 0: serves rank 0 until it ends the run; returns the exit status.
 int serve();
 /// Prints the message with this rank's number on stderr and ends every rank of the job

@@ -19,18 +19,24 @@ namespace {
 
 bool walks_broken = false;  // rank 0: an engine call shared with the other ranks threw
 
-/// Rank 0 at exit: the other ranks stop serving, then MPI ends.
-void end_service() {
+bool service_ended = false;
+
+/// Rank 0: the other ranks stop serving and exit with `status` (all ranks ending alike keeps
+/// mpirun from aborting ranks that are still finalising), then MPI ends.
+void end_service(int status) {
+  if (service_ended || !transport::active()) return;
+  service_ended = true;
   if (walks_broken) {
     std::fprintf(stderr, "matchcount: the other ranks were left inside a shared count: ending the job\n");
     std::fflush(stderr);
     transport::abort(1);
   }
   Writer w;
-  w.put<std::uint64_t>(kEnd);
+  w.put<std::uint64_t>(kEnd).put(status);
   for (int r = 1; r < size(); ++r) transport::send(r, kJobTag, w.bytes);
   transport::finalize();
 }
+void end_service_at_exit() { end_service(0); }
 
 std::uint64_t walk_id(const std::string& tag, std::uint64_t units) {
   return fnv1a64(tag + "/" + std::to_string(units));
@@ -99,9 +105,14 @@ SparseMatrix<double> get_block(Reader& r) { return get_matrix<double>(r); }
 void init(int* argc, char*** argv) {
   transport::init(argc, argv);
   if (transport::active()) {
-    if (leader()) std::atexit(end_service);
+    if (leader()) std::atexit(end_service_at_exit);
     else std::atexit(transport::finalize);
   }
+}
+
+int finish(int status) {
+  if (leader()) end_service(status);
+  return status;
 }
 
 int rank() { return transport::rank(); }
@@ -128,7 +139,7 @@ int serve() {
       const std::string job = transport::recv(0, kJobTag);
       Reader in(job);
       switch (in.get<std::uint64_t>()) {
-        case kEnd: return 0;
+        case kEnd: return in.get<int>();
         case kWalks: {
           const std::string engine = in.get_string();
           switch (in.get<std::uint64_t>()) {

@@ -51,6 +51,7 @@ Examples:
   matchcount --as digraph datasets/derangements8.arcs
   matchcount --json matrix.mtx                      # value, blocks, engines, timings
   matchcount --checkpoint run.ckpt big.mtx          # resumable: run it again after a stop
+  mpirun -np 4 matchcount big.mtx                   # Ryser walks and estimates over MPI ranks
 Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 refused (a limit),
 130/143 stopped by SIGINT/SIGTERM with the progress saved (--checkpoint).)";
 

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <regex>
 #include <string>
 
@@ -107,6 +109,41 @@ TEST(Cluster, EstimatesSharedOverRanksGiveTheBitsOfOneProcess) {
     EXPECT_EQ(field(many.out, "estimate"), field(one.out, "estimate")) << method;
     EXPECT_NE(many.out.find("and 3 more rank(s)"), std::string::npos) << many.out;
   }
+}
+
+// A stop sent to mpirun mid-walk (it passes SIGTERM to every rank): rank 0 collects the runs
+// out on the other ranks, saves the checkpoint and the job ends without MPI_Abort; the same
+// command, on another number of ranks, resumes to the bits of an uninterrupted count.
+TEST(Cluster, StopSavesAndResumesOnOtherRanks) {
+  const std::string launcher = mpirun(2);
+  if (launcher.empty()) GTEST_SKIP() << "no MPI here";
+  // Entries up to 10^15: one walk per prime, so the other rank must also skip the walks
+  // after the stop.
+  std::string m = "%%MatrixMarket matrix coordinate integer general\n16 16 256\n";
+  unsigned long long x = 99;
+  for (int i = 1; i <= 16; ++i)
+    for (int j = 1; j <= 16; ++j) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      m += std::to_string(i) + " " + std::to_string(j) + " " + std::to_string(1 + (x >> 14) % 1000000000000000ULL) + "\n";
+    }
+  const std::string file = test::temp_file(m, ".mtx"), ckpt = test::temp_file("", ".ckpt");
+  const std::string args = "--engine ryser --device cpu --threads 1 --checkpoint '" + ckpt + "' '" + file + "'";
+  const auto plain = test::run_matchcount("--engine ryser --device cpu '" + file + "'");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const std::string log = test::temp_file("", ".log");
+  const std::string cmd = "MATCHCOUNT_TEST_BLOCK_DELAY_US=20000 " + launcher + " -x MATCHCOUNT_TEST_BLOCK_DELAY_US '" +
+                          MATCHCOUNT_BINARY + "' " + args + " >'" + log + "' 2>&1 & p=$!; sleep 3; kill -INT $p; wait $p";
+  ASSERT_NE(std::system(cmd.c_str()), 0);  // mpirun's status after a signal
+  std::ifstream in(log);
+  const std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(out.find("progress is saved in"), std::string::npos) << out;
+  EXPECT_EQ(out.find("MPI_ABORT"), std::string::npos) << out;
+  std::ifstream saved(ckpt);
+  const std::string text((std::istreambuf_iterator<char>(saved)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\nwalk "), std::string::npos) << text;
+  const auto resumed = test::run_matchcount_under(mpirun(3), args);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_EQ(resumed.out, plain.out);
 }
 
 TEST(Cluster, BadInputEndsEveryRank) {

@@ -59,8 +59,11 @@ class WalkTeam {
 
   bool leader() const { return cluster::leader(); }
   /// Rank 0: hands `take`'s units to the other ranks and passes their sums to `deliver`,
-  /// until each rank has been told the walk is over and has returned every run it took.
-  void serve(const std::string& tag, std::uint64_t units, const Take& take, const Deliver& deliver);
+  /// until each rank has been told the walk is over and has returned every run it took. When
+  /// `stopping()` says so (a stop was requested), the ranks are told to stop: they skip the
+  /// engine's remaining walks and return to their service loop.
+  void serve(const std::string& tag, std::uint64_t units, const Take& take, const Deliver& deliver,
+             const std::function<bool()>& stopping);
   /// Other ranks: starts the walk `tag` of `units` units.
   void join(const std::string& tag, std::uint64_t units);
   /// Other ranks: up to `want` units from rank 0; nullopt when the walk is over. Thread-safe.
@@ -69,11 +72,15 @@ class WalkTeam {
   void give(UnitRange r, const std::vector<std::uint64_t>& words);
   /// Units this rank handed out to each rank (rank 0: its own share is not counted).
   const std::vector<std::uint64_t>& units_by_rank() const { return units_by_rank_; }
+  /// The ranks were told to stop (rank 0), or were told so (the others).
+  bool stopped() const { return stopped_; }
+  /// Rank 0: a new engine call begins.
+  void reset() { stopped_ = false; }
 
  private:
   std::mutex mutex_;  // one request in flight per rank
   std::uint64_t id_ = 0;
-  bool over_ = false;
+  bool over_ = false, stopped_ = false;
   std::vector<std::uint64_t> units_by_rank_;
 };
 
@@ -82,8 +89,8 @@ class WalkTeam {
 template <class T>
 WalkTeam* share_walks(const std::string& engine, const SparseMatrix<T>& a, const EngineOptions& o);
 /// Rank 0, after the engine call that share_walks() began: when it threw (`completed` false)
-/// the other ranks may still be inside it, so at exit the job ends with MPI_Abort instead of
-/// the orderly end of service.
+/// other than by a stop the ranks were told about, they may still be inside it, so at exit the
+/// job ends with MPI_Abort instead of the orderly end of service.
 void walks_ended(bool completed);
 
 }  // namespace cluster

@@ -3,6 +3,7 @@
 #include "matchcount/cluster.hpp"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -133,7 +134,14 @@ bool shares(const std::string& engine, double predicted_seconds) {
   return predicted_seconds >= min_seconds;
 }
 
+WalkTeam& shared_team();
+
 int serve() {
+  // A stop (SIGINT/SIGTERM, which mpirun and Slurm send to every rank) is rank 0's to handle:
+  // it stops handing out units, waits for the runs out on the ranks, saves its checkpoint and
+  // ends the service with its exit status. Ranks that died at once would take their runs along.
+  std::signal(SIGINT, SIG_IGN);
+  std::signal(SIGTERM, SIG_IGN);
   try {
     for (;;) {
       const std::string job = transport::recv(0, kJobTag);
@@ -176,20 +184,26 @@ WalkTeam* share_walks(const std::string& engine, const SparseMatrix<T>& a, const
     put_value(w, e.value);
   }
   for (int r = 1; r < size(); ++r) transport::send(r, kJobTag, w.bytes);
-  static WalkTeam team;  // rank 0 runs one count at a time
-  return &team;
+  shared_team().reset();
+  return &shared_team();
 }
 template WalkTeam* share_walks(const std::string&, const SparseMatrix<Integer>&, const EngineOptions&);
 template WalkTeam* share_walks(const std::string&, const SparseMatrix<double>&, const EngineOptions&);
 template WalkTeam* share_walks(const std::string&, const SparseMatrix<Complex>&, const EngineOptions&);
 
+WalkTeam& shared_team() {
+  static WalkTeam team;  // rank 0 runs one count at a time
+  return team;
+}
+
 void walks_ended(bool completed) {
-  if (!completed) walks_broken = true;
+  if (!completed && !shared_team().stopped()) walks_broken = true;
 }
 
 // ---- walks ----
 
-void WalkTeam::serve(const std::string& tag, std::uint64_t units, const Take& take, const Deliver& deliver) {
+void WalkTeam::serve(const std::string& tag, std::uint64_t units, const Take& take, const Deliver& deliver,
+                     const std::function<bool()>& stopping) {
   id_ = walk_id(tag, units);
   const int ranks = size();
   units_by_rank_.assign(static_cast<std::size_t>(ranks), 0);
@@ -226,8 +240,10 @@ void WalkTeam::serve(const std::string& tag, std::uint64_t units, const Take& ta
         w.put(u->begin).put(u->end);
       } else {
         told[ur] = 1;
+        if (stopping()) stopped_ = true;
         w.put<std::uint64_t>(0).put<std::uint64_t>(0);
       }
+      w.put<std::uint64_t>(stopped_ ? 1 : 0);
       transport::send(r, kWalkTag, w.bytes);
     }
     if (!busy) return;
@@ -238,7 +254,7 @@ void WalkTeam::serve(const std::string& tag, std::uint64_t units, const Take& ta
 void WalkTeam::join(const std::string& tag, std::uint64_t units) {
   std::lock_guard<std::mutex> g(mutex_);
   id_ = walk_id(tag, units);
-  over_ = false;
+  over_ = stopped_;  // after a stop the engine's remaining walks get no units
 }
 
 std::optional<UnitRange> WalkTeam::take(std::uint64_t want) {
@@ -251,6 +267,7 @@ std::optional<UnitRange> WalkTeam::take(std::uint64_t want) {
   Reader in(reply);
   UnitRange u{in.get<std::uint64_t>(), 0};
   u.end = in.get<std::uint64_t>();
+  if (in.get<std::uint64_t>()) stopped_ = true;
   if (u.size() == 0) {
     over_ = true;
     return std::nullopt;

@@ -165,7 +165,8 @@ typename Policy::Sum gray_walk(const Policy& pol, int m, const GrayPlan& plan, c
             if (b >= plan.blocks) return std::nullopt;
             return UnitRange{b, std::min(b + want, plan.blocks)};
           },
-          [&](UnitRange r, const std::vector<std::uint64_t>& w) { hand_in(r.begin, sum_from_words<Sum>(w)); });
+          [&](UnitRange r, const std::vector<std::uint64_t>& w) { hand_in(r.begin, sum_from_words<Sum>(w)); },
+          [&] { return ledger.stopping(); });
     });
 #pragma omp parallel num_threads(threads)
   {

@@ -245,7 +245,8 @@ WalkResult run_walk(const WalkJob& job) {
       job.team->serve(
           job.tag, units,
           [&](std::uint64_t want) { return ledger.stopping() ? std::nullopt : sh.take(want); },
-          [&](UnitRange r, const std::vector<std::uint64_t>& words) { sh.record(-1, r, words); });
+          [&](UnitRange r, const std::vector<std::uint64_t>& words) { sh.record(-1, r, words); },
+          [&] { return ledger.stopping(); });
     });
   struct Join {  // the server ends once every rank has returned its runs
     std::thread& t;

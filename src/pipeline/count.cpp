@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cmath>
-#include <exception>
 #include <limits>
 #include <map>
 #include <optional>
@@ -314,8 +313,12 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
       eo.team = cluster::share_walks(name, leaf, eo);
     struct SharedCall {  // tells the cluster whether the shared engine call came back
       bool on;
+      void returned() {
+        if (on) cluster::walks_ended(true);
+        on = false;
+      }
       ~SharedCall() {
-        if (on) cluster::walks_ended(std::uncaught_exceptions() == 0);
+        if (on) cluster::walks_ended(false);
       }
     } shared_call{eo.team != nullptr};
     const double work = plans[i].work;
@@ -324,6 +327,7 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
     const auto t1 = Clock::now();
     if constexpr (std::is_same_v<T, Integer>) leaf_value[i] = engine->permanent(leaf, eo);
     else leaf_value[i] = engine->permanent(leaf, eo);
+    shared_call.returned();
     report.engine_runs.push_back(
         {leaf.rows, leaf.nnz(), name, seconds_since(t1), stats, plans[i].predicted_seconds, plans[i].frontier_width});
     if (!stats.note.empty()) report.notes.push_back(name + ": " + stats.note);

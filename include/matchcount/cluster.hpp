@@ -59,9 +59,9 @@ class WalkTeam {
 
   bool leader() const { return cluster::leader(); }
   /// Rank 0: hands `take`'s units to the other ranks and passes their sums to `deliver`,
-  /// until each rank has been told the walk is over and has returned every run it took. When
-  /// `stopping()` says so (a stop was requested), the ranks are told to stop: they skip the
-  /// engine's remaining walks and return to their service loop.
+  /// until each rank has been told the walk is over and has returned every run it took. Once
+  /// `stopping()` (a stop was requested) no more units are taken and the ranks are told to
+  /// stop: they skip the engine's remaining walks and return to their service loop.
   void serve(const std::string& tag, std::uint64_t units, const Take& take, const Deliver& deliver,
              const std::function<bool()>& stopping);
   /// Other ranks: starts the walk `tag` of `units` units.
@@ -88,10 +88,21 @@ class WalkTeam {
 /// them with the options); returns the team for EngineOptions::team.
 template <class T>
 WalkTeam* share_walks(const std::string& engine, const SparseMatrix<T>& a, const EngineOptions& o);
-/// Rank 0, after the engine call that share_walks() began: when it threw (`completed` false)
-/// other than by a stop the ranks were told about, they may still be inside it, so at exit the
-/// job ends with MPI_Abort instead of the orderly end of service.
-void walks_ended(bool completed);
+
+/// Rank 0: guards the engine call that share_walks() began. Left without returned() (the call
+/// threw) other than by a stop the ranks were told about, it leaves them possibly inside the
+/// call, so at exit the job ends with MPI_Abort instead of the orderly end of service.
+class SharedCall {
+ public:
+  explicit SharedCall(bool shared) : on_(shared) {}
+  SharedCall(const SharedCall&) = delete;
+  SharedCall& operator=(const SharedCall&) = delete;
+  void returned() { on_ = false; }
+  ~SharedCall();
+
+ private:
+  bool on_;
+};
 
 }  // namespace cluster
 }  // namespace matchcount

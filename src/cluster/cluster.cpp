@@ -20,6 +20,12 @@ namespace {
 
 bool walks_broken = false;  // rank 0: an engine call shared with the other ranks threw
 
+/// Rank 0's team of the running count (one at a time).
+WalkTeam& shared_team() {
+  static WalkTeam team;
+  return team;
+}
+
 bool service_ended = false;
 
 /// Rank 0: the other ranks stop serving and exit with `status` (all ranks ending alike keeps
@@ -63,6 +69,19 @@ template <> constexpr std::uint64_t kind_code<double>() { return 2; }
 template <> constexpr std::uint64_t kind_code<Complex>() { return 3; }
 
 template <class T>
+void put_matrix(Writer& w, const SparseMatrix<T>& a) {
+  const std::uint64_t entries = a.entries.size();
+  w.put(a.rows);
+  w.put(a.cols);
+  w.put(entries);
+  for (const auto& e : a.entries) {
+    w.put(e.row);
+    w.put(e.col);
+    put_value(w, e.value);
+  }
+}
+
+template <class T>
 SparseMatrix<T> get_matrix(Reader& r) {
   SparseMatrix<T> a;
   a.rows = r.get<int>();
@@ -91,10 +110,7 @@ void serve_walks(Reader& in, const std::string& engine) {
 
 }  // namespace
 
-void put_block(Writer& w, const SparseMatrix<double>& a) {
-  w.put(a.rows).put(a.cols).put<std::uint64_t>(a.entries.size());
-  for (const auto& e : a.entries) w.put(e.row).put(e.col).put(e.value);
-}
+void put_block(Writer& w, const SparseMatrix<double>& a) { put_matrix(w, a); }
 SparseMatrix<double> get_block(Reader& r) { return get_matrix<double>(r); }
 
 [[noreturn]] void abort_run(const std::string& message) {
@@ -134,8 +150,6 @@ bool shares(const std::string& engine, double predicted_seconds) {
   return predicted_seconds >= min_seconds;
 }
 
-WalkTeam& shared_team();
-
 int serve() {
   // A stop (SIGINT/SIGTERM, which mpirun and Slurm send to every rank) is rank 0's to handle:
   // it stops handing out units, waits for the runs out on the ranks, saves its checkpoint and
@@ -169,20 +183,14 @@ int serve() {
 template <class T>
 WalkTeam* share_walks(const std::string& engine, const SparseMatrix<T>& a, const EngineOptions& o) {
   Writer w;
-  const std::uint64_t kind = kind_code<T>(), entries = a.entries.size();
+  const std::uint64_t kind = kind_code<T>();
   w.put(std::uint64_t{kWalks});
   w.put_string(engine);
   w.put(kind);
   w.put(o.threads);
   w.put(static_cast<int>(o.specialise));
   w.put(o.gpus);
-  w.put(a.rows);
-  w.put(a.cols);
-  w.put(entries);
-  for (const auto& e : a.entries) {
-    w.put(e.row).put(e.col);
-    put_value(w, e.value);
-  }
+  put_matrix(w, a);
   for (int r = 1; r < size(); ++r) transport::send(r, kJobTag, w.bytes);
   shared_team().reset();
   return &shared_team();
@@ -191,13 +199,8 @@ template WalkTeam* share_walks(const std::string&, const SparseMatrix<Integer>&,
 template WalkTeam* share_walks(const std::string&, const SparseMatrix<double>&, const EngineOptions&);
 template WalkTeam* share_walks(const std::string&, const SparseMatrix<Complex>&, const EngineOptions&);
 
-WalkTeam& shared_team() {
-  static WalkTeam team;  // rank 0 runs one count at a time
-  return team;
-}
-
-void walks_ended(bool completed) {
-  if (!completed && !shared_team().stopped()) walks_broken = true;
+SharedCall::~SharedCall() {
+  if (on_ && !shared_team().stopped()) walks_broken = true;
 }
 
 // ---- walks ----
@@ -232,7 +235,7 @@ void WalkTeam::serve(const std::string& tag, std::uint64_t units, const Take& ta
                   "devices and options: the same GPUs, or --device cpu everywhere)");
       const std::uint64_t want = in.get<std::uint64_t>();
       std::optional<UnitRange> u;
-      if (!told[ur]) u = take(want);
+      if (!told[ur] && !stopping()) u = take(want);
       Writer w;
       if (u) {
         out[ur] += u->size();

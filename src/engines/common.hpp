@@ -38,7 +38,6 @@ inline int thread_count(const EngineOptions& opt, double work) {
   return static_cast<int>(std::clamp(work / 2e6, 1.0, static_cast<double>(std::max(most, 1))));
 }
 
-/// x with three significant digits, for messages ("4.5e+09").
 /// MPI: "ranks 1-3 took a + b + c units" (units rank 0 handed to each other rank; empty entries
 /// for rank 0 itself, which took the rest).
 inline std::string ranks_note(const std::vector<std::uint64_t>& units_by_rank) {
@@ -47,6 +46,7 @@ inline std::string ranks_note(const std::vector<std::uint64_t>& units_by_rank) {
   return s + " units";
 }
 
+/// x with three significant digits, for messages ("4.5e+09").
 inline std::string three_digits(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", x);

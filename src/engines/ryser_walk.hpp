@@ -160,7 +160,6 @@ typename Policy::Sum gray_walk(const Policy& pol, int m, const GrayPlan& plan, c
       team->serve(
           tag, plan.blocks,
           [&](std::uint64_t want) -> std::optional<UnitRange> {
-            if (ledger.stopping()) return std::nullopt;
             const std::uint64_t b = next.fetch_add(want, std::memory_order_relaxed);
             if (b >= plan.blocks) return std::nullopt;
             return UnitRange{b, std::min(b + want, plan.blocks)};

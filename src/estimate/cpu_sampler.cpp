@@ -11,7 +11,6 @@
 namespace matchcount::estimate {
 namespace {
 
-
 /// A sample path with its own scratch arrays (contiguous, stride 1).
 template <Method M>
 struct HostPath {

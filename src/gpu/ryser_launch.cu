@@ -244,7 +244,7 @@ WalkResult run_walk(const WalkJob& job) {
     server = std::thread([&] {
       job.team->serve(
           job.tag, units,
-          [&](std::uint64_t want) { return ledger.stopping() ? std::nullopt : sh.take(want); },
+          [&](std::uint64_t want) { return sh.take(want); },
           [&](UnitRange r, const std::vector<std::uint64_t>& words) { sh.record(-1, r, words); },
           [&] { return ledger.stopping(); });
     });

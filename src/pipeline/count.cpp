@@ -311,16 +311,7 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
     // time: their work at about 1e9 row-steps a second stands in).
     if (cluster::shares(name, std::max(plans[i].predicted_seconds, plans[i].work * 1e-9)))
       eo.team = cluster::share_walks(name, leaf, eo);
-    struct SharedCall {  // tells the cluster whether the shared engine call came back
-      bool on;
-      void returned() {
-        if (on) cluster::walks_ended(true);
-        on = false;
-      }
-      ~SharedCall() {
-        if (on) cluster::walks_ended(false);
-      }
-    } shared_call{eo.team != nullptr};
+    cluster::SharedCall shared_call(eo.team != nullptr);
     const double work = plans[i].work;
     if (options.progress)
       eo.progress = [&, work](double f) { options.progress((done_work + f * work) / total_work); };

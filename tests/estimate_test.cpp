@@ -159,12 +159,15 @@ TEST(Estimate, PlusPathsNeverDieAndStayExact) {
 // perfect matching of the remainder. (Its backward search is kept across the candidates of a
 // row; a search that met midway through a column once lost that column's other rows, which
 // hid possible columns later: biased estimates, and a sample that never ended.)
-TEST(Estimate, LiveEntriesAreExactlyThoseInAPerfectMatching) {
+// The live-entry search with batches of 1, 4 and 32 queued rows (as one GPU warp runs it,
+// here with the lanes one after the other).
+template <int Lanes>
+void check_live_entries(std::uint64_t seed) {
   struct View {
     int n = 0;
     const int *row_start, *col_of, *col_start, *row_of;
   };
-  std::mt19937_64 rng(5);
+  std::mt19937_64 rng(seed);
   int tested = 0, refused = 0;
   for (int trial = 0; trial < 150; ++trial) {
     const int n = 12 + trial % 49;
@@ -172,11 +175,13 @@ TEST(Estimate, LiveEntriesAreExactlyThoseInAPerfectMatching) {
     const estimate::BlockData d = estimate::BlockData::from(a);
     ASSERT_FALSE(d.match0.empty());
     const View v{n, d.row_start.data(), d.col_of.data(), d.col_start.data(), d.row_of.data()};
-    std::vector<int> row_deg(n, 1), col_deg(n, 1), store(5 * static_cast<std::size_t>(n));
+    std::vector<int> row_deg(n, 1), col_deg(n, 1), store(6 * static_cast<std::size_t>(n));
     estimate::LiveMatching<View, int*> live;
+    estimate::SerialLanes<Lanes> lanes;
     int* base = store.data();
-    live.match = base, live.match_inv = base + n, live.mark = base + 2 * n, live.parent = base + 3 * n,
-    live.queue = base + 4 * n;
+    // One lane keeps both parents in one array, as a Workspace for one thread does.
+    live.match = base, live.match_inv = base + n, live.mark = base + 2 * n, live.bparent = base + 3 * n,
+    live.fparent = Lanes == 1 ? live.bparent : base + 4 * n, live.queue = base + 5 * n;
     live.start(v, d.match0.data());
     // Whether the rows and columns still open, less row r and column c, have a perfect matching.
     auto rest_matches = [&](int r, int c) {
@@ -192,21 +197,24 @@ TEST(Estimate, LiveEntriesAreExactlyThoseInAPerfectMatching) {
     for (int i = 0; i < n; ++i) order[i] = i;
     std::shuffle(order.begin(), order.end(), rng);
     for (int r : order) {
-      live.begin_row(r);
+      live.begin_row(r, lanes);
       std::vector<int> ok;
       for (int k = d.row_start[r]; k < d.row_start[r + 1]; ++k) {
         const int c = d.col_of[k];
         if (col_deg[c] < 0) continue;
-        const bool possible = live.possible(v, row_deg, col_deg, c);
+        const bool possible = live.possible(v, row_deg, col_deg, c, lanes);
         ASSERT_EQ(possible, rest_matches(r, c)) << "trial " << trial << " n=" << n << " row " << r << " column " << c;
         if (possible) ok.push_back(c);
         ++tested, refused += !possible;
       }
       ASSERT_FALSE(ok.empty());
       const int c = ok[std::uniform_int_distribution<std::size_t>(0, ok.size() - 1)(rng)];
-      // Asked again (another candidate was searched last): the same answer, and place() then
-      // follows the path this search found.
-      ASSERT_TRUE(live.possible(v, row_deg, col_deg, c)) << "trial " << trial << " row " << r << " column " << c;
+      // Odd trials search for the placement first, as a GPU warp does; even ones leave it to
+      // place(), which searches again when another candidate was searched last.
+      if (trial % 2 == 1) {
+        if (!live.path_ready(r, c)) live.search_for(v, row_deg, col_deg, c, lanes);
+        ASSERT_TRUE(live.path_ready(r, c)) << "trial " << trial;
+      }
       live.place(v, row_deg, col_deg, r, c);
       row_deg[r] = -1, col_deg[c] = -1;
       for (int i = 0; i < n; ++i)  // M matches the remainder
@@ -220,7 +228,52 @@ TEST(Estimate, LiveEntriesAreExactlyThoseInAPerfectMatching) {
     }
   }
   EXPECT_GT(refused, tested / 10);  // many entries lie in no perfect matching here
-  std::printf("%d candidate columns checked, %d refused\n", tested, refused);
+  std::printf("%d lanes: %d candidate columns checked, %d refused\n", Lanes, tested, refused);
+}
+
+TEST(Estimate, LiveEntriesAreExactlyThoseInAPerfectMatching) {
+  check_live_entries<1>(5);
+  check_live_entries<4>(6);
+  check_live_entries<32>(7);
+}
+
+// A warp's way of taking a sample (run_sample_lanes: the leader walks, the lanes share the
+// live-entry searches and Sinkhorn sweeps), here with 32 lanes one after the other, gives
+// the value of one thread's sample, bit for bit: the searches' answers do not depend on who
+// ran them.
+template <estimate::Method M>
+void check_lane_samples(const estimate::BlockData& d, std::uint64_t samples) {
+  const estimate::BlockView v = d.view();
+  estimate::SampleParams params;
+  std::vector<int> ints1(estimate::Workspace::ints(d.n, d.max_degree, M)),
+      ints2(estimate::Workspace::ints(d.n, d.max_degree, M, true));
+  std::vector<double> dbl1(estimate::Workspace::doubles(d.n, M)), dbl2(dbl1.size());
+  estimate::Path<M> one(v, estimate::Workspace::bind(ints1.data(), dbl1.data(), 1, d.n, d.max_degree, M), params);
+  estimate::Path<M> team(v, estimate::Workspace::bind(ints2.data(), dbl2.data(), 1, d.n, d.max_degree, M, true), params);
+  team.cooperate();
+  estimate::SerialLanes<32> lanes;
+  int nonzero = 0;
+  for (std::uint64_t k = 0; k < samples; ++k) {
+    estimate::SampleRng r1(9, 0, k), r2(9, 0, k);
+    const estimate::WideValue a = estimate::run_sample(one, r1);
+    const estimate::WideValue b = estimate::run_sample_lanes(team, r2, lanes, [](int x) { return x; });
+    ASSERT_EQ(a.m, b.m) << "sample " << k << " n=" << d.n;
+    ASSERT_EQ(a.e, b.e) << "sample " << k << " n=" << d.n;
+    nonzero += a.m != 0.0;
+  }
+  EXPECT_EQ(nonzero, static_cast<int>(samples));  // "+" samples never die
+}
+
+TEST(Estimate, PlusSamplesByLanesAreOneThreadsSamples) {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 20; ++trial) {
+    const estimate::BlockData d = estimate::BlockData::from(sparse_with_matching(rng, 20 + 9 * trial, 2.0 + trial % 3));
+    check_lane_samples<estimate::Method::RasmussenPlus>(d, 20);
+    check_lane_samples<estimate::Method::ScalingPlus>(d, 5);
+  }
+  const estimate::BlockData grid = estimate::BlockData::from(grid_with_holes(16, {}));
+  check_lane_samples<estimate::Method::RasmussenPlus>(grid, 20);
+  check_lane_samples<estimate::Method::ScalingPlus>(grid, 5);
 }
 
 // Grids with holes and the 12 x 12 and 16 x 16 grids, sampled whole (no Dulmage-Mendelsohn
@@ -452,6 +505,53 @@ TEST(EstimateGpu, AgreesWithTheCpu) {
       ++total;
     }
   EXPECT_GE(close, total / 2) << "GPU and CPU should draw the same samples";
+}
+
+// Rasmussen+ with one warp per sample (lanes sharing the live-entry searches), forced on
+// small blocks, against the CPU and against one thread per sample: on 0-1 blocks every
+// draw and factor is exact, so all three take the same samples. Scaling+ with and without
+// the lanes' searches likewise. The 3-regular
+// block of 3000 rows keeps a warp's scratch arrays in global memory, the others in shared.
+TEST(EstimateGpu, WarpPerSamplePlusGivesTheCpusSums) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device";
+  const std::vector<SparseMatrix<Integer>> blocks = {biadjacency(grid_graph(20, 20)), random_regular_bipartite(300, 3, 4),
+                                                     random_regular_bipartite(3000, 3, 5),
+                                                     erdos_renyi_bipartite(80, 0.06, 6)};
+  for (const auto& a : blocks) {
+    const estimate::BlockData d = estimate::BlockData::from(as_double(a));
+    ASSERT_FALSE(d.match0.empty());
+    estimate::SamplerConfig cfg;
+    cfg.method = estimate::Method::RasmussenPlus;
+    cfg.small_paths = false;
+    const std::uint64_t samples = d.n > 1000 ? 64 : 600;
+    const estimate::SampleSums cpu = estimate::make_cpu_sampler(d, cfg)->run(0, samples);
+    cfg.warp_plus_rows = 0;
+    const estimate::SampleSums warp = estimate::make_gpu_sampler(d, cfg)->run(0, samples);
+    cfg.warp_plus_rows = 1 << 30;
+    const estimate::SampleSums thread = estimate::make_gpu_sampler(d, cfg)->run(0, samples);
+    for (const estimate::SampleSums* g : {&warp, &thread}) {
+      EXPECT_EQ(g->count, samples);
+      EXPECT_EQ(g->zeros, 0u) << "n=" << d.n;
+      // The same samples, summed in another order (per thread or warp, not per batch).
+      auto log2_of = [](double m, long long e) { return std::log2(m) + static_cast<double>(e); };
+      EXPECT_NEAR(log2_of(g->sum_m, g->sum_e), log2_of(cpu.sum_m, cpu.sum_e), 1e-9) << "n=" << d.n;
+      EXPECT_NEAR(log2_of(g->sq_m, g->sq_e), log2_of(cpu.sq_m, cpu.sq_e), 1e-9) << "n=" << d.n;
+      EXPECT_EQ(g->max_m, cpu.max_m) << "n=" << d.n;
+      EXPECT_EQ(g->max_e, cpu.max_e) << "n=" << d.n;
+    }
+    if (d.n > 1000) continue;
+    // Scaling+ (always a warp per sample) with and without the lanes' searches: the same
+    // kernel arithmetic and summing order, so the same bits.
+    cfg.method = estimate::Method::ScalingPlus;
+    cfg.warp_plus_rows = 0;
+    const estimate::SampleSums shared = estimate::make_gpu_sampler(d, cfg)->run(0, 256);
+    cfg.warp_plus_rows = 1 << 30;
+    const estimate::SampleSums alone = estimate::make_gpu_sampler(d, cfg)->run(0, 256);
+    EXPECT_EQ(shared.zeros, 0u);
+    EXPECT_EQ(shared.sum_m, alone.sum_m) << "n=" << d.n;
+    EXPECT_EQ(shared.sum_e, alone.sum_e) << "n=" << d.n;
+    EXPECT_EQ(shared.sq_m, alone.sq_m) << "n=" << d.n;
+  }
 }
 
 TEST(EstimateCli, PrintsTheEstimateAndErrorBars) {

@@ -38,6 +38,9 @@ struct BlockData {
   SmallBlock small_view() const;
 };
 
+/// Where one warp per Rasmussen+ sample overtakes one thread per sample on the GPU.
+constexpr int kWarpPlusRows = 1024;
+
 struct SamplerConfig {
   Method method = Method::ScalingPlus;
   SampleParams params;
@@ -48,6 +51,10 @@ struct SamplerConfig {
   /// Rasmussen methods on blocks of <= 64 rows use SmallPath (bit masks); tests turn it off
   /// to exercise Path on small blocks too.
   bool small_paths = true;
+  /// GPU: on blocks of at least this many rows the lanes of a warp share the "+" methods'
+  /// live-entry searches, and Rasmussen+ takes one sample per warp (one per thread below;
+  /// the scaling methods always take a warp). docs/estimation.md has the measurements.
+  int warp_plus_rows = kWarpPlusRows;
 };
 
 /// Whether a sampler runs SmallPath for this block and config.

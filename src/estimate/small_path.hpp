@@ -147,6 +147,8 @@ class SmallPath {
   MC_HD void rescale(int, int, Sync&&) {}
   MC_HD void rescaled() {}
 
+  /// Always ready to place (advance() asks: cooperative Paths may not be).
+  MC_HD static constexpr bool ready(const Step&) { return true; }
   MC_HD bool assign(int r, int c) {
     ++step_;
     if constexpr (is_plus(M))

@@ -1,10 +1,12 @@
 // The GPU sampler, running the CPU's sample-path code (src/estimate/sample_path.hpp). The
 // Rasmussen methods take one sample per thread, each thread's scratch arrays interleaved with
-// its neighbours' so that the warp's loads of element k coalesce; the scaling methods take
-// one sample per warp (below). The block's CSR/CSC stay in global memory.
+// its neighbours' so that the warp's loads of element k coalesce; the scaling methods, and
+// Rasmussen+ on large blocks, take one sample per warp (below). The block's CSR/CSC stay in
+// global memory.
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "../estimate/runner.hpp"
 #include "kernels.hpp"
@@ -59,13 +61,46 @@ __global__ void sample_small_kernel(SmallBlock b, unsigned long long seed, unsig
   out[t] = sums;
 }
 
-// Scaling methods: one warp per sample. Lane 0 walks the path (draws and bookkeeping cost
-// a row's degree); all 32 lanes share the Sinkhorn sweeps, which cost the whole remaining
-// matrix. The scratch arrays live in shared memory when a warp's fit in kWarpSharedBytes,
-// else in global memory (contiguous per warp, so the lanes' sweeps coalesce).
+constexpr int kBlockThreads = 128;
+constexpr std::size_t kWarpSharedBytes = 48 * 1024;
+
+/// A warp as the lanes of run_sample_lanes and the live-entry search: rows claimed by
+/// atomicCAS on their marks, queue tails moved by atomicAdd on counters in shared memory.
+/// Every phase starts and ends with __syncwarp, which also orders the lanes' memory accesses.
+struct WarpLanes {
+  int* scalars;
+  int lane;
+  __device__ static constexpr int count() { return 32; }
+  __device__ bool leader() const { return lane == 0; }
+  template <class F>
+  __device__ void each(F&& f) {
+    __syncwarp();
+    f(lane);
+    __syncwarp();
+  }
+  template <class F>
+  __device__ void single(F&& f) {
+    __syncwarp();
+    if (lane == 0) f();
+    __syncwarp();
+  }
+  __device__ static int cas(int& a, int expected, int desired) { return atomicCAS(&a, expected, desired); }
+  __device__ static int fetch_add(int& a, int v) { return atomicAdd(&a, v); }
+  __device__ int* shared() const { return scalars; }
+  __device__ int index() const { return lane; }
+  __device__ static constexpr int threads() { return 32; }
+  __device__ static void sync() { __syncwarp(); }
+};
+
+// One warp per sample: the scaling methods, and Rasmussen+ on large blocks. Lane 0 walks the
+// path (draws and bookkeeping cost a row's degree); all 32 lanes share the Sinkhorn sweeps,
+// which cost the whole remaining matrix, and on large blocks (`cooperate`) the "+" methods'
+// live-entry searches, which there visit hundreds of rows per step (32 queued rows at a time).
+// The scratch arrays live in shared memory when a warp's fit in kWarpSharedBytes, else in
+// global memory (contiguous per warp, so the lanes' sweeps coalesce).
 template <Method M>
 __global__ void sample_warp_kernel(BlockView b, SampleParams p, int* ints, double* doubles, std::size_t ints_per_warp,
-                                   std::size_t doubles_per_warp, bool in_shared, unsigned long long seed,
+                                   std::size_t doubles_per_warp, bool in_shared, bool cooperate, unsigned long long seed,
                                    unsigned block_id, unsigned long long first, unsigned long long count,
                                    SampleSums* out) {
   extern __shared__ double smem[];
@@ -81,28 +116,20 @@ __global__ void sample_warp_kernel(BlockView b, SampleParams p, int* ints, doubl
     db = doubles + warp * doubles_per_warp;
     ib = ints + warp * ints_per_warp;
   }
-  Path<M> path(b, Workspace::bind(ib, db, 1, b.n, b.max_degree, M), p);
+  __shared__ int search_scalars[kBlockThreads / 32][4];
+  Path<M> path(b, Workspace::bind(ib, db, 1, b.n, b.max_degree, M, cooperate), p);
+  if constexpr (is_plus(M))
+    if (cooperate) path.cooperate();
+  WarpLanes lanes{search_scalars[warp_in_block], static_cast<int>(lane)};
   SampleSums sums;
   for (unsigned long long k = warp; k < count; k += warps) {
     SampleRng rng(seed, block_id, first + k);
-    WideValue x;
-    if (lane == 0) path.start();
-    for (;;) {
-      int code = 0;
-      if (lane == 0) code = advance(path, rng, x);
-      code = __shfl_sync(0xffffffffu, code, 0);
-      __syncwarp();
-      if (code != kRescale) break;
-      path.rescale(static_cast<int>(lane), 32, [] { __syncwarp(); });
-      if (lane == 0) path.rescaled();
-    }
+    const WideValue x =
+        run_sample_lanes(path, rng, lanes, [](int v) { return __shfl_sync(0xffffffffu, v, 0); });
     if (lane == 0) sums.add(x);
   }
   if (lane == 0) out[warp] = sums;
 }
-
-constexpr int kBlockThreads = 128;
-constexpr std::size_t kWarpSharedBytes = 48 * 1024;
 
 class GpuSampler final : public Sampler {
  public:
@@ -114,6 +141,8 @@ class GpuSampler final : public Sampler {
       small_.n = b.n, small_.unit = b.unit;
       small_.rows = rbits_.ptr, small_.cols = cbits_.ptr, small_.val = dense_.ptr, small_.match0 = match0;
     }
+    // Tuning knob (docs/estimation.md): where Rasmussen+ switches to one sample per warp.
+    if (const char* rows = std::getenv("MATCHCOUNT_WARP_PLUS_ROWS")) cfg_.warp_plus_rows = std::atoi(rows);
     check(cudaSetDevice(cfg.device), "cudaSetDevice");
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, cfg.device), "cudaGetDeviceProperties");
@@ -135,7 +164,8 @@ class GpuSampler final : public Sampler {
   }
 
   SampleSums run(std::uint64_t first, std::uint64_t count) override {
-    if (is_scaling(cfg_.method)) return run_warps(first, count);
+    if (is_scaling(cfg_.method) || (is_plus(cfg_.method) && view_.n >= cfg_.warp_plus_rows))
+      return run_warps(first, count);
     if (small_.n > 0) return run_small(first, count);
     const std::uint64_t threads =
         std::min<std::uint64_t>(max_threads_, (count + kBlockThreads - 1) / kBlockThreads * kBlockThreads);
@@ -166,12 +196,14 @@ class GpuSampler final : public Sampler {
     return collect(out, threads);
   }
   SampleSums run_warps(std::uint64_t first, std::uint64_t count) {
-    const std::size_t shared_per_warp = 8 * doubles_ + 8 * ((ints_ + 1) / 2);
+    const bool cooperate = view_.n >= cfg_.warp_plus_rows;  // smaller: lane 0 searches alone
+    const std::size_t ints_per_warp = Workspace::ints(view_.n, view_.max_degree, cfg_.method, cooperate);
+    const std::size_t shared_per_warp = 8 * doubles_ + 8 * ((ints_per_warp + 1) / 2);
     const bool in_shared = shared_per_warp <= kWarpSharedBytes;
     const std::uint64_t warps_per_block = kBlockThreads / 32;
     const std::uint64_t warps = std::min<std::uint64_t>(max_warps(in_shared ? 0 : shared_per_warp),
                                                         (count + warps_per_block - 1) / warps_per_block * warps_per_block);
-    DeviceBuffer<int> ints(in_shared ? 0 : ints_ * warps);
+    DeviceBuffer<int> ints(in_shared ? 0 : ints_per_warp * warps);
     DeviceBuffer<double> doubles(in_shared ? 0 : doubles_ * warps);
     DeviceBuffer<SampleSums> out(warps);
     const unsigned grid = static_cast<unsigned>(warps / warps_per_block);
@@ -180,11 +212,12 @@ class GpuSampler final : public Sampler {
     auto go = [&](auto kernel) {
       check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
             "cudaFuncSetAttribute");
-      kernel<<<grid, kBlockThreads, smem>>>(view_, p, ints.ptr, doubles.ptr, ints_, doubles_, in_shared, cfg_.seed,
-                                            cfg_.block_id, first, count, out.ptr);
+      kernel<<<grid, kBlockThreads, smem>>>(view_, p, ints.ptr, doubles.ptr, ints_per_warp, doubles_, in_shared,
+                                            cooperate, cfg_.seed, cfg_.block_id, first, count, out.ptr);
     };
     if (cfg_.method == Method::Scaling) go(sample_warp_kernel<Method::Scaling>);
-    else go(sample_warp_kernel<Method::ScalingPlus>);
+    else if (cfg_.method == Method::ScalingPlus) go(sample_warp_kernel<Method::ScalingPlus>);
+    else go(sample_warp_kernel<Method::RasmussenPlus>);
     return collect(out, warps);
   }
   /// Warps that fill the card: 64 per SM at most, fewer by the global scratch memory.

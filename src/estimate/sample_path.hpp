@@ -301,40 +301,7 @@ class Path {
   /// Marks the rescale that next() asked for as done.
   MC_HD void rescaled() { last_scale_ = step_; }
 
- private:
-  MC_HD void bind_live() {
-    live_.match = w_.match, live_.match_inv = w_.match_inv, live_.mark = w_.mark;
-    live_.bparent = w_.bparent, live_.fparent = w_.fparent, live_.queue = w_.queue;
-  }
-
-  // "+": the row to place, with its possible columns marked in ok (entries in no perfect
-  // matching of the rest are left out, so the sample cannot die). A row with one possible
-  // column takes it without a draw.
-  MC_HD Step possible_choices(int r) {
-    if (w_.row_deg[r] == 1) {  // its one column is M(r)
-      int last = -1;
-      for (int k = b_.row_start[r]; k < b_.row_start[r + 1]; ++k)
-        if (w_.col_deg[b_.col_of[k]] >= 0) last = k;
-      return {r, b_.col_of[last], b_.row_val[last]};
-    }
-    if (cooperate_) {
-      pending_.row = r, pending_.col = -1;
-      return {kCheck};
-    }
-    OneLane one;
-    check_row(r, one);
-    return checked(r);
-  }
-  /// The row's possible columns (ok) counted: one is taken at once, else the row is drawn.
-  MC_HD Step checked(int r) const {
-    int count = 0, last = -1;
-    for (int k = b_.row_start[r]; k < b_.row_start[r + 1]; ++k)
-      if (choice(r, k)) ++count, last = k;
-    if (count == 1) return {r, b_.col_of[last], b_.row_val[last]};
-    return {r};
-  }
-
- public:
+  // Cooperative "+" paths (cooperate(), run_sample_lanes).
   /// kCheck/kPlace: the row (or placement) waiting for the lanes' searches.
   MC_HD Step pending() const { return pending_; }
   /// Every lane, after share(): marks row r's possible columns in ok.
@@ -375,6 +342,38 @@ class Path {
   }
 
  private:
+  MC_HD void bind_live() {
+    live_.match = w_.match, live_.match_inv = w_.match_inv, live_.mark = w_.mark;
+    live_.bparent = w_.bparent, live_.fparent = w_.fparent, live_.queue = w_.queue;
+  }
+
+  // "+": the row to place, with its possible columns marked in ok (entries in no perfect
+  // matching of the rest are left out, so the sample cannot die). A row with one possible
+  // column takes it without a draw.
+  MC_HD Step possible_choices(int r) {
+    if (w_.row_deg[r] == 1) {  // its one column is M(r)
+      int last = -1;
+      for (int k = b_.row_start[r]; k < b_.row_start[r + 1]; ++k)
+        if (w_.col_deg[b_.col_of[k]] >= 0) last = k;
+      return {r, b_.col_of[last], b_.row_val[last]};
+    }
+    if (cooperate_) {
+      pending_.row = r, pending_.col = -1;
+      return {kCheck};
+    }
+    OneLane one;
+    check_row(r, one);
+    return checked(r);
+  }
+  /// The row's possible columns (ok) counted: one is taken at once, else the row is drawn.
+  MC_HD Step checked(int r) const {
+    int count = 0, last = -1;
+    for (int k = b_.row_start[r]; k < b_.row_start[r + 1]; ++k)
+      if (choice(r, k)) ++count, last = k;
+    if (count == 1) return {r, b_.col_of[last], b_.row_val[last]};
+    return {r};
+  }
+
   /// Whether entry k of row r (the row next() returned) is a choice.
   MC_HD bool choice(int r, int k) const {
     if (w_.col_deg[b_.col_of[k]] < 0) return false;

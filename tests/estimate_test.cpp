@@ -378,6 +378,28 @@ TEST(Estimate, SeedsReproduceWhateverTheThreadCount) {
   EXPECT_NE(one.estimate.mant, other.estimate.mant);
 }
 
+// Large blocks sum in small batches (one thread's unit of work), so that a first round of
+// slow samples keeps every core busy; the sums still do not depend on the thread count.
+TEST(Estimate, LargeBlocksSumInSmallBatchesWhateverTheThreadCount) {
+  const estimate::BlockData d =
+      estimate::BlockData::from(as_double(random_regular_bipartite(estimate::kSmallBatchRows, 3, 8)));
+  estimate::SamplerConfig cfg;
+  cfg.method = estimate::Method::Rasmussen;
+  cfg.threads = 1;
+  const std::vector<estimate::SampleSums> one = estimate::make_cpu_sampler(d, cfg)->run_parts(0, 100);
+  cfg.threads = 2;
+  const std::vector<estimate::SampleSums> two = estimate::make_cpu_sampler(d, cfg)->run_parts(0, 100);
+  ASSERT_EQ(one.size(), (100 + estimate::batch_samples(d.n) - 1) / estimate::batch_samples(d.n));
+  EXPECT_GT(one.size(), 2u);
+  ASSERT_EQ(one.size(), two.size());
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    EXPECT_EQ(one[i].count, two[i].count);
+    EXPECT_EQ(one[i].sum_m, two[i].sum_m);
+    EXPECT_EQ(one[i].sum_e, two[i].sum_e);
+  }
+  EXPECT_EQ(estimate::batch_samples(estimate::kSmallBatchRows - 1), estimate::kBatch);
+}
+
 // Grids against the Kasteleyn product (known-families.tsv): 12 x 12 has 53060477521960000.
 TEST(Estimate, GridDimersAgreeWithTheExactCount) {
   const AnyMatrix a = biadjacency(grid_graph(12, 12));

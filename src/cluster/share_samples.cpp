@@ -19,7 +19,7 @@ void put_config(Writer& w, const estimate::SamplerConfig& c, bool gpu) {
 
 class SharedSampler final : public estimate::Sampler {
  public:
-  explicit SharedSampler(std::unique_ptr<estimate::Sampler> own) : own_(std::move(own)) {}
+  SharedSampler(std::unique_ptr<estimate::Sampler> own, int n) : own_(std::move(own)), batch_(estimate::batch_samples(n)) {}
   ~SharedSampler() override {
     Writer w;
     w.put<std::uint64_t>(kSamplerEnd);
@@ -33,10 +33,10 @@ class SharedSampler final : public estimate::Sampler {
   /// Rank r takes batches [B r / R, B (r + 1) / R) of the round's B batches.
   std::vector<estimate::SampleSums> run_parts(std::uint64_t first, std::uint64_t count) override {
     const auto ranks = static_cast<std::uint64_t>(size());
-    const std::uint64_t batches = (count + estimate::kBatch - 1) / estimate::kBatch;
+    const std::uint64_t batches = (count + batch_ - 1) / batch_;
     auto piece = [&](std::uint64_t r) {
-      const std::uint64_t lo = std::min(count, batches * r / ranks * estimate::kBatch);
-      const std::uint64_t hi = std::min(count, batches * (r + 1) / ranks * estimate::kBatch);
+      const std::uint64_t lo = std::min(count, batches * r / ranks * batch_);
+      const std::uint64_t hi = std::min(count, batches * (r + 1) / ranks * batch_);
       return std::pair{first + lo, hi - lo};
     };
     for (std::uint64_t r = 1; r < ranks; ++r) {
@@ -57,6 +57,7 @@ class SharedSampler final : public estimate::Sampler {
 
  private:
   std::unique_ptr<estimate::Sampler> own_;
+  std::uint64_t batch_;
 };
 
 }  // namespace
@@ -68,7 +69,7 @@ std::unique_ptr<estimate::Sampler> share_samples(std::unique_ptr<estimate::Sampl
   put_block(w, block);
   put_config(w, cfg, gpu);
   for (int r = 1; r < size(); ++r) transport::send(r, kJobTag, w.bytes);
-  return std::make_unique<SharedSampler>(std::move(own));
+  return std::make_unique<SharedSampler>(std::move(own), block.rows);
 }
 
 void serve_sampler(Reader& in) {

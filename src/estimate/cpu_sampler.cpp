@@ -57,8 +57,9 @@ decltype(auto) with_method(Method m, F&& f) {
 }
 
 template <class Make>
-std::vector<SampleSums> run_batches(const SamplerConfig& cfg, std::uint64_t first, std::uint64_t count, Make make) {
-  const std::uint64_t batches = (count + kBatch - 1) / kBatch;
+std::vector<SampleSums> run_batches(const SamplerConfig& cfg, std::uint64_t batch, std::uint64_t first,
+                                    std::uint64_t count, Make make) {
+  const std::uint64_t batches = (count + batch - 1) / batch;
   std::vector<SampleSums> part(batches);
   const int threads = cfg.threads > 0 ? cfg.threads : omp_get_max_threads();
 #pragma omp parallel num_threads(threads)
@@ -66,8 +67,8 @@ std::vector<SampleSums> run_batches(const SamplerConfig& cfg, std::uint64_t firs
     auto holder = make();
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < static_cast<std::int64_t>(batches); ++b) {
-      const std::uint64_t lo = first + static_cast<std::uint64_t>(b) * kBatch;
-      const std::uint64_t hi = std::min(lo + kBatch, first + count);
+      const std::uint64_t lo = first + static_cast<std::uint64_t>(b) * batch;
+      const std::uint64_t hi = std::min(lo + batch, first + count);
       for (std::uint64_t s = lo; s < hi; ++s) {
         SampleRng rng(cfg.seed, cfg.block_id, s);
         part[b].add(run_sample(holder.path, rng));
@@ -87,7 +88,8 @@ class CpuSampler final : public Sampler {
   }
   std::vector<SampleSums> run_parts(std::uint64_t first, std::uint64_t count) override {
     return with_method(cfg_.method, [&](auto m) {
-      return with_path<decltype(m)::value>(block_, cfg_, [&](auto make) { return run_batches(cfg_, first, count, make); });
+      return with_path<decltype(m)::value>(
+          block_, cfg_, [&](auto make) { return run_batches(cfg_, batch_samples(block_.n), first, count, make); });
     });
   }
   std::string device() const override { return "cpu"; }

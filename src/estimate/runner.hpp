@@ -62,8 +62,14 @@ inline bool uses_small_path(const BlockData& b, const SamplerConfig& c) {
   return c.small_paths && b.small() && !is_scaling(c.method);
 }
 
-/// Samples are summed in batches of kBatch consecutive samples (from `first`), merged in order.
+/// Samples are summed in batches of batch_samples(n) consecutive samples (from `first`),
+/// merged in order, so that the sums do not depend on the thread or rank count. A batch is
+/// one CPU thread's unit of work: on blocks of kSmallBatchRows rows or more, where a sample
+/// can take a second, batches are small so that even the first round (256 samples) keeps
+/// every core busy.
 constexpr std::uint64_t kBatch = 256;
+constexpr int kSmallBatchRows = 4096;
+inline std::uint64_t batch_samples(int n) { return n >= kSmallBatchRows ? 8 : kBatch; }
 
 /// Runs samples first .. first + count - 1 of a block and returns their sums; the same
 /// (config, first, count) gives the same bits.
@@ -71,7 +77,7 @@ class Sampler {
  public:
   virtual ~Sampler() = default;
   virtual SampleSums run(std::uint64_t first, std::uint64_t count) = 0;
-  /// The same as parts that merge in order to run()'s result: per batch of kBatch samples on
+  /// The same as parts that merge in order to run()'s result: per batch (batch_samples) on
   /// the CPU, so that ranks sharing a round (split at batch boundaries) give run()'s bits.
   virtual std::vector<SampleSums> run_parts(std::uint64_t first, std::uint64_t count) { return {run(first, count)}; }
   /// "cpu" or the GPU's name.

@@ -25,14 +25,15 @@ struct Kernel {
   /// per thread, in dynamic shared memory after the columns or in WalkArgs::scratch.
   int memory_rows = 0, memory_doubles = 0;
   bool memory_shared = false;
+  int block = 256;  // threads per block it was built for (__launch_bounds__)
 };
 
-/// Threads per block of the Ryser kernels.
+/// Threads per block of the Ryser kernels (NVRTC kernels: walk_block()).
 constexpr int kWalkBlock = 256;
 
 /// Dynamic shared memory a block needs besides the columns (hybrid kernels' memory rows).
 inline std::size_t row_memory_shared_bytes(const Kernel& k) {
-  return k.memory_shared ? std::size_t{kWalkBlock} * k.memory_doubles * sizeof(double) : 0;
+  return k.memory_shared ? std::size_t(k.block) * k.memory_doubles * sizeof(double) : 0;
 }
 /// Doubles of WalkArgs::scratch a launch of `threads` threads needs (0: none).
 inline std::size_t row_memory_global_doubles(const Kernel& k, std::uint64_t threads) {

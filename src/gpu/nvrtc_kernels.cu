@@ -62,6 +62,17 @@ std::size_t shared_rows_max() {
   return static_cast<std::size_t>(bytes);
 }
 
+/// Threads per block of the specialised kernels: kWalkBlock, or the tuning knob
+/// MATCHCOUNT_NVRTC_BLOCK (32..1024, a multiple of 32; with MCGPU_MIN_BLOCKS it sets the
+/// register budget, 65536 / (block * min blocks) per thread).
+int walk_block() {
+  if (const char* b = std::getenv("MATCHCOUNT_NVRTC_BLOCK")) {
+    const int v = std::atoi(b);
+    if (v >= 32 && v <= 1024 && v % 32 == 0) return v;
+  }
+  return kWalkBlock;
+}
+
 /// Which variant to build: y all in registers (memory_rows = 0) or the hybrid split.
 struct Variant {
   int memory_rows = 0;
@@ -73,7 +84,7 @@ struct Variant {
 void place_memory_rows(Variant& v, const WalkJob& job, int rows, bool shared_cols) {
   const int W = job.kind == WalkKind::Complex ? 2 : 1;
   const std::size_t cols = shared_cols ? static_cast<std::size_t>(job.n - 1) * rows * W * sizeof(double) : 0;
-  v.memory_shared = cols + std::size_t{kWalkBlock} * v.memory_rows * W * sizeof(double) <= shared_rows_max();
+  v.memory_shared = cols + std::size_t(walk_block()) * v.memory_rows * W * sizeof(double) <= shared_rows_max();
   if (const char* where = std::getenv("MATCHCOUNT_NVRTC_HYBRID_MEMORY")) {
     if (std::string(where) == "shared") v.memory_shared = true;
     if (std::string(where) == "global") v.memory_shared = false;
@@ -156,7 +167,7 @@ Source source_for(const WalkJob& job, bool shared_cols, int rows, const Variant&
     }
   }
   const std::string col_doubles = std::to_string(static_cast<std::size_t>(m) * R * W);
-  s << "extern \"C\" __global__ void __launch_bounds__(" << kWalkBlock
+  s << "extern \"C\" __global__ void __launch_bounds__(" << walk_block()
     << ", MCGPU_MIN_BLOCKS) mc_ryser_specialised(mcgpu::WalkArgs A) {\n"
     << "  extern __shared__ double2 shared_dynamic[];\n"
     << "  double* cols = reinterpret_cast<double*>(shared_dynamic);\n";
@@ -186,6 +197,7 @@ Kernel load_variant(const WalkJob& job, int cc_major, int cc_minor, bool shared_
   k.memory_rows = variant.memory_rows;
   k.memory_doubles = variant.memory_rows * (job.kind == WalkKind::Complex ? 2 : 1);
   k.memory_shared = variant.memory_shared;
+  k.block = walk_block();
   return k;
 }
 

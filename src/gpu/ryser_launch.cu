@@ -121,7 +121,7 @@ void walk_on_device(int d, SharedWalk& sh) {
     pad(job, kernel.rows, a2, x0);
     const std::size_t shared =
         (kernel.uses_shared ? a2.size() * sizeof(double) : 0) + detail::row_memory_shared_bytes(kernel);
-    const int block = 256;
+    const int block = kernel.block;
     const int per_sm = detail::blocks_per_sm(kernel.fn, block, shared, "GPU Ryser");
     const std::uint64_t max_threads = static_cast<std::uint64_t>(per_sm) * prop.multiProcessorCount * block;
     const std::size_t words = sum_words(job.kind, job.primes.size());

@@ -249,7 +249,8 @@ void check_lane_samples(const estimate::BlockData& d, std::uint64_t samples) {
       ints2(estimate::Workspace::ints(d.n, d.max_degree, M, true));
   std::vector<double> dbl1(estimate::Workspace::doubles(d.n, M)), dbl2(dbl1.size());
   estimate::Path<M> one(v, estimate::Workspace::bind(ints1.data(), dbl1.data(), 1, d.n, d.max_degree, M), params);
-  estimate::Path<M> team(v, estimate::Workspace::bind(ints2.data(), dbl2.data(), 1, d.n, d.max_degree, M, true), params);
+  estimate::Path<M> team(v, estimate::Workspace::bind(ints2.data(), dbl2.data(), 1, d.n, d.max_degree, M, true),
+                         params);
   team.cooperate();
   estimate::SerialLanes<32> lanes;
   int nonzero = 0;

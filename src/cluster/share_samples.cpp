@@ -19,7 +19,8 @@ void put_config(Writer& w, const estimate::SamplerConfig& c, bool gpu) {
 
 class SharedSampler final : public estimate::Sampler {
  public:
-  SharedSampler(std::unique_ptr<estimate::Sampler> own, int n) : own_(std::move(own)), batch_(estimate::batch_samples(n)) {}
+  SharedSampler(std::unique_ptr<estimate::Sampler> own, int n)
+      : own_(std::move(own)), batch_(estimate::batch_samples(n)) {}
   ~SharedSampler() override {
     Writer w;
     w.put<std::uint64_t>(kSamplerEnd);

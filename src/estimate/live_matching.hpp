@@ -148,7 +148,8 @@ class LiveMatching {
   /// Applies f to every scalar of the search state (a GPU warp copies lane 0's to the others).
   template <class F>
   MC_HD void share(F&& f) {
-    row_ = f(row_), epoch_ = f(epoch_), bstamp_ = f(bstamp_), bhead_ = f(bhead_), btail_ = f(btail_), bnext_ = f(bnext_);
+    row_ = f(row_), epoch_ = f(epoch_), bstamp_ = f(bstamp_);
+    bhead_ = f(bhead_), btail_ = f(btail_), bnext_ = f(bnext_);
     meet_ = f(meet_), meet_forward_parent_ = f(meet_forward_parent_), last_ = f(last_);
   }
 

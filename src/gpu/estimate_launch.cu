@@ -100,9 +100,9 @@ struct WarpLanes {
 // global memory (contiguous per warp, so the lanes' sweeps coalesce).
 template <Method M>
 __global__ void sample_warp_kernel(BlockView b, SampleParams p, int* ints, double* doubles, std::size_t ints_per_warp,
-                                   std::size_t doubles_per_warp, bool in_shared, bool cooperate, unsigned long long seed,
-                                   unsigned block_id, unsigned long long first, unsigned long long count,
-                                   SampleSums* out) {
+                                   std::size_t doubles_per_warp, bool in_shared, bool cooperate,
+                                   unsigned long long seed, unsigned block_id, unsigned long long first,
+                                   unsigned long long count, SampleSums* out) {
   extern __shared__ double smem[];
   const unsigned lane = threadIdx.x & 31u, warp_in_block = threadIdx.x >> 5;
   const unsigned warps = gridDim.x * (blockDim.x >> 5);

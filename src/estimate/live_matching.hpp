@@ -15,13 +15,13 @@
 // the first backward step (r's column) already holds nearly every r'. Placing r on c != M(r)
 // shifts M along the path found, so M stays a perfect matching of the remainder.
 //
-// Lanes: a batch holds one queued row per lane. One thread searches with OneLane (batches of
-// one row, the CPU and the GPU's thread-per-sample kernel); a GPU warp searches with 32 lanes
-// (estimate_launch.cu), which matters on large sparse blocks, where one search visits
-// thousands of rows. Lanes claim rows with compare-and-swap on their marks and append to the
-// queues with fetch-and-add, so which lane wins a row (and so the tree and the path found)
-// may vary between runs; the answers (possible or not) never do, and a sample's value depends
-// only on them.
+// Lanes: one thread (OneLane: the CPU, the GPU's thread-per-sample kernel) takes one row of
+// each side in turn (search_one); a GPU warp takes a batch of up to 32 queued rows of each
+// side in turn, one per lane (estimate_launch.cu), which pays on large sparse blocks, where a
+// search visits hundreds of rows per side (random 3-regular graphs). Lanes claim rows with
+// compare-and-swap on their marks and append to the queues with fetch-and-add, so which lane
+// wins a row (and so the tree and the path found) may vary between runs; the answers
+// (possible or not) never do, and a sample's value depends only on them.
 // Shared host/device code; arrays are a sample's strided scratch (O(n) per sample).
 #pragma once
 
@@ -90,21 +90,12 @@ class LiveMatching {
     bhead_ = 0, btail_ = 1, bnext_ = -1;
     last_ = -1;
   }
-  MC_HD void begin_row(int r) {
-    OneLane one;
-    begin_row(r, one);
-  }
 
   /// Whether row r (begin_row) may take column c: whether the rest has a perfect matching.
   /// Every lane calls it and gets the answer.
   template <class RowDeg, class ColDeg, class Lanes>
   MC_HD bool possible(const View& b, const RowDeg& row_deg, const ColDeg& col_deg, int c, Lanes& lanes) {
     return c == match[row_] || search(b, row_deg, col_deg, match_inv[c], lanes);
-  }
-  template <class RowDeg, class ColDeg>
-  MC_HD bool possible(const View& b, const RowDeg& row_deg, const ColDeg& col_deg, int c) {
-    OneLane one;
-    return possible(b, row_deg, col_deg, c, one);
   }
 
   /// Whether place(r, c) can follow the path of the last search as it stands (else it
@@ -180,8 +171,6 @@ class LiveMatching {
       const int nb = btail_ - bhead_ < width ? btail_ - bhead_ : width;
       lanes.each([&](int lane) {
         if (lane >= nb) return;
-        // Locals, not the captured references: the compiler keeps them in registers across
-        // the stores below (which might otherwise alias them).
         const int stamp = bstamp_, forward = fs, t = queue[bhead_ + lane], j = match[t];
         const int *row_of = b.row_of, end = b.col_start[j + 1];
         const Arr marks = mark, parents = bparent, rows = queue;
@@ -238,7 +227,7 @@ class LiveMatching {
       if (shared[2] >= 0) return found(shared[2], shared[3], rp);
     }
   }
-  // The same search by one thread, one row of each side in turn: about 1.4 times faster
+  // The same search by one thread, one row of each side in turn: about 1.3 times faster
   // per row than the batched code with batches of one (3-regular blocks, CPU). A meeting
   // stops the scan of t's column midway; the next search goes on from there (bnext_), so
   // that an exhausted backward side really holds every row reaching r.

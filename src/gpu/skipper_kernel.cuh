@@ -165,29 +165,6 @@ __device__ __forceinline__ bool next_chunk(Y& y, SkipCursor& c, const SkipArgs& 
   }
 }
 
-/// Local steps 1 .. 2^k - 1 of a chunk (its step 0 is the caller's): the chunk loop of the
-/// dense walk with base 0, so every lane flips the same column at the same step.
-template <class Num, class Cols, class Y>
-__device__ __forceinline__ void local_steps(Y& y, typename Num::Acc& acc, const double* cols,
-                                            const WalkArgs& A) {
-  const u64 len = 1ULL << A.k;
-  if constexpr (Cols::kUnrolled) {
-    if (A.k >= MCGPU_UNROLL_LOG2) {
-      for (u64 s = 0; s < len; s += kUnroll) {
-        static_steps<Num, Cols, 1>(y, acc, s, cols, A);
-        if (s + kUnroll < len) step<Num, Cols>(y, acc, 0, s + kUnroll, false, cols, A);
-      }
-      return;
-    }
-  }
-  u64 s = 1;
-  for (; s + 1 < len; s += 2) {  // odd steps subtract, even steps add
-    step<Num, Cols>(y, acc, 0, s, true, cols, A);
-    step<Num, Cols>(y, acc, 0, s + 1, false, cols, A);
-  }
-  if (s < len) step<Num, Cols>(y, acc, 0, s, true, cols, A);
-}
-
 /// The kernel body: every thread of the grid takes part (warp votes need whole warps);
 /// thread t's accumulators are out[t * words ...], kept across launches.
 template <class Num, class Cols, class Start, int R>
@@ -206,7 +183,7 @@ __device__ void skip_walk(const SkipArgs& S, const double* cols, const u64* dead
     if (have) {
       Num::start_chunk(acc);
       row_term<Num>(y, acc, S.walk, false);
-      local_steps<Num, Cols>(y, acc, cols, S.walk);
+      chunk_steps<Num, Cols>(y, acc, 0, cols, S.walk);
       Num::end_chunk(acc, S.walk);
     }
   }

@@ -25,9 +25,6 @@
 #ifndef MCGPU_CHAINS
 #define MCGPU_CHAINS 2  // product chains per term: 2 ran at 73% of the FP64 floor, 4 at 63% (H100, n = 38)
 #endif
-#ifndef MCGPU_TWIN
-#define MCGPU_TWIN 0  // 1: a thread walks two chunks side by side (see walk_pairs)
-#endif
 #ifndef MCGPU_MIN_BLOCKS
 #define MCGPU_MIN_BLOCKS 1  // __launch_bounds__ minimum resident blocks of 256 threads
 #endif
@@ -130,9 +127,7 @@ __device__ __forceinline__ void two_sum(double& s, double& e, double b) {
 //   seal<M>(c, A)                            after the first M rows (hybrid kernels' cache)
 //   finish<M>(c, acc, A, neg)                add (-1)^neg * the product
 //   set / add_start / update / term          the same on Y for all its rows (generic walks)
-//   start_chunk / end_chunk / load / store   per-chunk and per-thread bookkeeping
-//   clear(acc), merge_chunk(acc, other, A)   paired walks: a zero accumulator, and the other
-//                                            walk's chunk added into acc (as end_chunk would).
+//   start_chunk / end_chunk / load / store   per-chunk and per-thread bookkeeping.
 // term() multiplies the rows in the same order as a chain cached after M rows and continued,
 // so a hybrid kernel forms bit-identical products.
 
@@ -195,15 +190,10 @@ struct RealNum {
     chain_term<RealNum, R>(y, a, A, neg);
   }
   static __device__ __forceinline__ void start_chunk(Acc& a) { a.s = a.e = a.abs = 0.0; }
-  static __device__ __forceinline__ void merge_chunk(Acc& a, const Acc& b, const WalkArgs& A) {
-    fixed_add(a.fix, b.s, A.q);
-    fixed_add(a.fix, b.e, A.q);
-    a.abs_total += b.abs;
-  }
-  static __device__ __forceinline__ void end_chunk(Acc& a, const WalkArgs& A) { merge_chunk(a, a, A); }
-  static __device__ __forceinline__ void clear(Acc& a) {
-    a.s = a.e = a.abs = a.abs_total = 0.0;
-    for (int w = 0; w < kLimbs; ++w) a.fix[w] = 0;
+  static __device__ __forceinline__ void end_chunk(Acc& a, const WalkArgs& A) {
+    fixed_add(a.fix, a.s, A.q);
+    fixed_add(a.fix, a.e, A.q);
+    a.abs_total += a.abs;
   }
   static __device__ __forceinline__ void load(Acc& a, const WalkArgs& A, u64 t) {
     for (int w = 0; w < kLimbs; ++w) a.fix[w] = A.out[t * words + w];
@@ -258,17 +248,12 @@ struct ComplexNum {
     chain_term<ComplexNum, R>(y, a, A, neg);
   }
   static __device__ __forceinline__ void start_chunk(Acc& a) { a.sr = a.er = a.si = a.ei = a.abs = 0.0; }
-  static __device__ __forceinline__ void merge_chunk(Acc& a, const Acc& b, const WalkArgs& A) {
-    fixed_add(a.fix, b.sr, A.q);
-    fixed_add(a.fix, b.er, A.q);
-    fixed_add(a.fix + kLimbs, b.si, A.q);
-    fixed_add(a.fix + kLimbs, b.ei, A.q);
-    a.abs_total += b.abs;
-  }
-  static __device__ __forceinline__ void end_chunk(Acc& a, const WalkArgs& A) { merge_chunk(a, a, A); }
-  static __device__ __forceinline__ void clear(Acc& a) {
-    a.sr = a.er = a.si = a.ei = a.abs = a.abs_total = 0.0;
-    for (int w = 0; w < 2 * kLimbs; ++w) a.fix[w] = 0;
+  static __device__ __forceinline__ void end_chunk(Acc& a, const WalkArgs& A) {
+    fixed_add(a.fix, a.sr, A.q);
+    fixed_add(a.fix, a.er, A.q);
+    fixed_add(a.fix + kLimbs, a.si, A.q);
+    fixed_add(a.fix + kLimbs, a.ei, A.q);
+    a.abs_total += a.abs;
   }
   static __device__ __forceinline__ void load(Acc& a, const WalkArgs& A, u64 t) {
     for (int w = 0; w < 2 * kLimbs; ++w) a.fix[w] = A.out[t * words + w];
@@ -375,14 +360,6 @@ struct ModSharedNum {
   }
   static __device__ __forceinline__ void start_chunk(Acc&) {}
   static __device__ __forceinline__ void end_chunk(Acc&, const WalkArgs&) {}
-  static __device__ __forceinline__ void clear(Acc& a) {
-#pragma unroll
-    for (int k = 0; k < NP; ++k) a.s[k] = 0.0;
-  }
-  static __device__ __forceinline__ void merge_chunk(Acc& a, Acc& b, const WalkArgs& A) {
-#pragma unroll
-    for (int k = 0; k < NP; ++k) a.s[k] = modreduce(a.s[k] + b.s[k], A.prime[k], A.pinv[k]), b.s[k] = 0.0;
-  }
   static __device__ __forceinline__ void load(Acc& a, const WalkArgs& A, u64 t) {
     for (int k = 0; k < NP; ++k) a.s[k] = __longlong_as_double((long long)A.out[t * NP + k]);
   }
@@ -437,11 +414,6 @@ struct ModPrimeNum {
   }
   static __device__ __forceinline__ void start_chunk(Acc&) {}
   static __device__ __forceinline__ void end_chunk(Acc&, const WalkArgs&) {}
-  static __device__ __forceinline__ void clear(Acc& a) { a.s = 0.0; }
-  static __device__ __forceinline__ void merge_chunk(Acc& a, Acc& b, const WalkArgs& A) {
-    a.s = modreduce(a.s + b.s, A.prime[0], A.pinv[0]);
-    b.s = 0.0;
-  }
   static __device__ __forceinline__ void load(Acc& a, const WalkArgs& A, u64 t) {
     a.s = __longlong_as_double((long long)A.out[t]);
   }
@@ -543,34 +515,6 @@ __device__ __forceinline__ void row_term(const S& y, typename Num::Acc& acc, con
   Num::template finish<S::kM>(c, acc, A, neg);
 }
 
-/// Two walks of one thread that flip the same columns in the same directions (chunks of
-/// equal parity, see walk_pairs): every column value read serves both, and the two
-/// products give the scheduler independent work.
-template <class Num, int R>
-struct Twin {
-  static constexpr int kR = R, kM = 0;
-  Rows<Num, R, 0> a, b;
-};
-template <class Num>
-struct TwinAcc {
-  typename Num::Acc a, b;
-};
-template <class Num, int R>
-__device__ __forceinline__ void row_update(Twin<Num, R>& y, int i, double dir, double a0, double a1,
-                                           const WalkArgs& A) {
-  row_update<Num>(y.a, i, dir, a0, a1, A);
-  row_update<Num>(y.b, i, dir, a0, a1, A);
-}
-template <class Num, int R>
-__device__ __forceinline__ void row_update(Twin<Num, R>& y, int i, double dir, double a0, const WalkArgs& A) {
-  row_update<Num>(y, i, dir, a0, 0.0, A);
-}
-template <class Num, int R>
-__device__ __forceinline__ void row_term(const Twin<Num, R>& y, TwinAcc<Num>& acc, const WalkArgs& A, bool neg) {
-  row_term<Num>(y.a, acc.a, A, neg);
-  row_term<Num>(y.b, acc.b, A, neg);
-}
-
 // ---------------- column sources ----------------
 
 /// Generic kernels: the columns sit in shared memory, read with 16-byte broadcasts.
@@ -644,8 +588,8 @@ __device__ __forceinline__ void start_rows(S& y, u64 g, const double* cols, cons
 /// Gray code g flips column `col` (its lowest set bit): add the column with the sign of the
 /// flipped bit, then add the term. Inlined with a constant col (unrolled walks), a baked
 /// column source's switch folds away.
-template <class Num, class Cols, class S, class Acc>
-__device__ __forceinline__ void flip(S& y, Acc& acc, int col, u64 g, bool neg, const double* cols,
+template <class Num, class Cols, class S>
+__device__ __forceinline__ void flip(S& y, typename Num::Acc& acc, int col, u64 g, bool neg, const double* cols,
                                      const WalkArgs& A) {
   double dir = ((g >> (col + 1)) & 1) ? -1.0 : 1.0;  // the flipped bit turns on or off
   Cols::template add<Num>(y, col, dir, cols, A);
@@ -653,8 +597,8 @@ __device__ __forceinline__ void flip(S& y, Acc& acc, int col, u64 g, bool neg, c
 }
 
 /// One Gray step inside a chunk: local step s (1 <= s < 2^k) of the chunk starting at `base`.
-template <class Num, class Cols, class S, class Acc>
-__device__ __forceinline__ void step(S& y, Acc& acc, u64 base, u64 s, bool neg, const double* cols,
+template <class Num, class Cols, class S>
+__device__ __forceinline__ void step(S& y, typename Num::Acc& acc, u64 base, u64 s, bool neg, const double* cols,
                                      const WalkArgs& A) {
   flip<Num, Cols>(y, acc, __ffsll((long long)s) - 1, base | s, neg, cols, A);
 }
@@ -668,8 +612,8 @@ __host__ __device__ constexpr int trailing_zeros(int o) { return (o & 1) ? 0 : 1
 /// Local steps s+O .. s+kUnroll-1 of an aligned group (s a multiple of kUnroll): step s+O
 /// flips column ctz(O), known here at compile time; the group's last step s+kUnroll is the
 /// caller's. Odd steps subtract.
-template <class Num, class Cols, int O, class S, class Acc>
-__device__ __forceinline__ void static_steps(S& y, Acc& acc, u64 g0, const double* cols,
+template <class Num, class Cols, int O, class S>
+__device__ __forceinline__ void static_steps(S& y, typename Num::Acc& acc, u64 g0, const double* cols,
                                              const WalkArgs& A) {
   if constexpr (O < kUnroll) {
     flip<Num, Cols>(y, acc, trailing_zeros(O), g0 | O, O & 1, cols, A);
@@ -679,8 +623,8 @@ __device__ __forceinline__ void static_steps(S& y, Acc& acc, u64 g0, const doubl
 
 /// Local steps 1 .. 2^k - 1 of the chunk starting at Gray index `base` (its step 0, the
 /// term of the start values, is the caller's). Shared by the dense walk and SkipPer's chunks.
-template <class Num, class Cols, class S, class Acc>
-__device__ __forceinline__ void chunk_steps(S& y, Acc& acc, u64 base, const double* cols,
+template <class Num, class Cols, class S>
+__device__ __forceinline__ void chunk_steps(S& y, typename Num::Acc& acc, u64 base, const double* cols,
                                             const WalkArgs& A) {
   const u64 len = 1ULL << A.k;
   if constexpr (Cols::kUnrolled) {
@@ -700,21 +644,18 @@ __device__ __forceinline__ void chunk_steps(S& y, Acc& acc, u64 base, const doub
   if (s < len) step<Num, Cols>(y, acc, base, s, true, cols, A);
 }
 
-/// Thread t's share [first, first + count) of `items` split over `threads` as evenly as
-/// integer division allows.
-__device__ __forceinline__ void share(u64 items, u64 threads, u64 t, u64& first, u64& count) {
-  const u64 per = items / threads, extra = items % threads;
-  first = t * per + (t < extra ? t : extra);
-  count = per + (t < extra ? 1 : 0);
-}
-
-/// One thread's chunks of the launch, one after the other. Rows 0..M-1 of y live at `mem`.
-template <class Num, class Cols, int R, int M>
-__device__ __forceinline__ void walk_chunks(typename Num::Acc& acc, u64 t, const WalkArgs& A, const double* cols,
-                                            const double* start_cols, RowMemory mem) {
-  u64 first, count;
-  share(A.chunks, A.threads, t, first, count);
-  first += A.chunk_begin;
+/// The walk of one thread over its chunks. Rows 0..M-1 of y live at `mem` (hybrid kernels).
+template <class Num, class Cols, int R, int M = 0>
+__device__ void walk(const WalkArgs& A, const double* cols, const double* start_cols,
+                     RowMemory mem = RowMemory{nullptr, 0}) {
+  static_assert(M >= 0 && M < R, "a hybrid kernel keeps at least one row in registers");
+  u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= A.threads) return;
+  u64 per = A.chunks / A.threads, extra = A.chunks % A.threads;
+  u64 first = A.chunk_begin + t * per + (t < extra ? t : extra);
+  u64 count = per + (t < extra ? 1 : 0);
+  typename Num::Acc acc;
+  Num::load(acc, A, t);
   Rows<Num, R, M> y;
   y.mem = mem;
   for (u64 c = first; c < first + count; ++c) {
@@ -725,55 +666,6 @@ __device__ __forceinline__ void walk_chunks(typename Num::Acc& acc, u64 t, const
     chunk_steps<Num, Cols>(y, acc, base, cols, A);
     Num::end_chunk(acc, A);
   }
-}
-
-/// One thread's chunks in pairs walked side by side (MCGPU_TWIN). A chunk's last column
-/// (k - 1) flips in the direction of bit k of its Gray index, the chunk's parity, so a pair
-/// is two chunks of equal parity: pair p of the launch is chunks 4(p/2) + p%2 and two
-/// further on. Needs k >= 1 and a launch of whole groups of 4 chunks. Each chunk's terms are
-/// summed as in walk_chunks, so results keep their bits.
-template <class Num, class Cols, int R>
-__device__ __forceinline__ void walk_pairs(typename Num::Acc& acc, u64 t, const WalkArgs& A, const double* cols,
-                                           const double* start_cols) {
-  u64 first, count;
-  share(A.chunks / 2, A.threads, t, first, count);
-  TwinAcc<Num> two;
-  two.a = acc;
-  Num::clear(two.b);
-  Twin<Num, R> y;
-  y.a.mem = y.b.mem = RowMemory{nullptr, 0};
-  for (u64 p = first; p < first + count; ++p) {
-    const u64 c = A.chunk_begin + 4 * (p >> 1) + (p & 1);
-    const u64 base = c << A.k, base_b = (c + 2) << A.k;
-    start_rows<Num>(y.a, base ^ (base >> 1), start_cols, A);
-    start_rows<Num>(y.b, base_b ^ (base_b >> 1), start_cols, A);
-    Num::start_chunk(two.a);
-    Num::start_chunk(two.b);
-    row_term<Num>(y, two, A, false);  // a chunk's first index, c << k with k >= 1, is even
-    chunk_steps<Num, Cols>(y, two, base, cols, A);
-    Num::end_chunk(two.a, A);
-    Num::merge_chunk(two.a, two.b, A);
-  }
-  acc = two.a;
-}
-
-/// The walk of one thread over its chunks. Rows 0..M-1 of y live at `mem` (hybrid kernels).
-template <class Num, class Cols, int R, int M = 0>
-__device__ void walk(const WalkArgs& A, const double* cols, const double* start_cols,
-                     RowMemory mem = RowMemory{nullptr, 0}) {
-  static_assert(M >= 0 && M < R, "a hybrid kernel keeps at least one row in registers");
-  u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= A.threads) return;
-  typename Num::Acc acc;
-  Num::load(acc, A, t);
-  bool paired = false;
-  if constexpr (MCGPU_TWIN != 0 && M == 0) {
-    if (A.k >= 1 && ((A.chunk_begin | A.chunks) & 3) == 0) {
-      walk_pairs<Num, Cols, R>(acc, t, A, cols, start_cols);
-      paired = true;
-    }
-  }
-  if (!paired) walk_chunks<Num, Cols, R, M>(acc, t, A, cols, start_cols, mem);
   Num::store(acc, A, t);
 }
 

@@ -2,9 +2,9 @@
 // generators and counted by the full pipeline, plus a few constants that need no shared data.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 
 #include "matchcount/generate.hpp"
@@ -40,14 +40,32 @@ SparseMatrix<Integer> circulant_matrix(int n) {
   return m;
 }
 
+/// The key=value integers of a parameter text, and a = M, b = N from "CM x CN".
+/// (Parsed by hand: GCC 12 warns inside <regex> at -O2.)
 std::map<std::string, int> parameters(const std::string& text) {
   std::map<std::string, int> out;
-  static const std::regex kv(R"((\w+)=(\d+))");
-  for (std::sregex_iterator it(text.begin(), text.end(), kv), end; it != end; ++it)
-    out[(*it)[1]] = std::stoi((*it)[2]);
-  static const std::regex cc(R"(C(\d+) x C(\d+))");
-  std::smatch m;
-  if (std::regex_search(text, m, cc)) out["a"] = std::stoi(m[1]), out["b"] = std::stoi(m[2]);
+  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::size_t used = 0;  // a value is not the next key
+  for (std::size_t eq = text.find('='); eq != std::string::npos; eq = text.find('=', eq + 1)) {
+    std::size_t k = eq, v = eq + 1;
+    while (k > used && word(text[k - 1])) --k;
+    while (v < text.size() && digit(text[v])) ++v;
+    if (k < eq && v > eq + 1) out[text.substr(k, eq - k)] = std::stoi(text.substr(eq + 1, v - eq - 1)), used = v;
+  }
+  // "C<a> x C<b>": a torus
+  for (std::size_t c = text.find('C'); c != std::string::npos; c = text.find('C', c + 1)) {
+    std::size_t i = c + 1, a_end, b_from;
+    while (i < text.size() && digit(text[i])) ++i;
+    if (i == c + 1 || text.compare(i, 4, " x C") != 0) continue;
+    a_end = i;
+    b_from = i = a_end + 4;
+    while (i < text.size() && digit(text[i])) ++i;
+    if (i == b_from) continue;
+    out["a"] = std::stoi(text.substr(c + 1, a_end - c - 1));
+    out["b"] = std::stoi(text.substr(b_from, i - b_from));
+    break;
+  }
   return out;
 }
 

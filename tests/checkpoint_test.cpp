@@ -187,6 +187,19 @@ TEST(WorkUnits, CpuRyserResumesBitIdentically) {
   expect_resume_identical("ryser", big, 300);
 }
 
+TEST(WorkUnits, CpuSparseWalksResumeBitIdentically) {
+  // SpaRyser and SkipPer walk 2^10 chunks (units) of 2^(n-10) Gray steps each.
+  std::mt19937_64 rng(6);
+  for (const char* engine : {"sparyser", "skipper"}) {
+    SCOPED_TRACE(engine);
+    expect_resume_identical(engine, test::random_real(rng, 16, 0.7, -1, 1), 300);
+    expect_resume_identical(engine, test::random_complex(rng, 14, 0.8), 411);
+    expect_resume_identical(engine, test::random_integer(rng, 16, 0.7, 1, 1), 700);
+    // One walk per prime: the stop falls in the second walk.
+    expect_resume_identical(engine, test::random_integer(rng, 14, 1.0, -(1L << 46), 1L << 46), 1500);
+  }
+}
+
 TEST(WorkUnits, PipelineResumesFromTheCheckpointFile) {
   // Two diagonal blocks: the first one's value and the second one's walk are saved.
   std::mt19937_64 rng(8);

@@ -93,6 +93,42 @@ TEST(Cluster, RyserWalksSharedOverRanksGiveTheBitsOfOneProcess) {
   }
 }
 
+TEST(Cluster, SparseWalksSharedOverRanksGiveTheBitsOfOneProcess) {
+  const std::string launcher = mpirun(4);
+  if (launcher.empty()) GTEST_SKIP() << "no MPI here";
+  const std::string header[] = {"%%MatrixMarket matrix coordinate real general\n",
+                                "%%MatrixMarket matrix coordinate integer general\n",
+                                "%%MatrixMarket matrix coordinate complex general\n"};
+  unsigned x = 777;
+  auto next = [&] { return x = x * 1103515245u + 12345u, (x >> 8) % 1000; };
+  for (int kind = 0; kind < 3; ++kind) {
+    // 18 x 18, about half the entries and the diagonal: one block, 2^10 chunks of 2^8 steps.
+    std::string body;
+    int entries = 0;
+    for (int i = 1; i <= 18; ++i)
+      for (int j = 1; j <= 18; ++j) {
+        if (i != j && next() % 2) continue;
+        const double a = (int(next()) - 300) / 250.0, b = (int(next()) - 500) / 500.0;
+        body += std::to_string(i) + " " + std::to_string(j) + " " +
+                (kind == 1 ? std::to_string(next() % 3 + 1) : std::to_string(a)) +
+                (kind == 2 ? " " + std::to_string(b) : std::string()) + "\n";
+        ++entries;
+      }
+    const std::string file = test::temp_file(header[kind] + "18 18 " + std::to_string(entries) + "\n" + body, ".mtx");
+    for (const char* engine : {"sparyser", "skipper"}) {
+      const std::string args = std::string("--engine ") + engine + " --device cpu --threads 1 --json '" + file + "'";
+      const auto one = test::run_matchcount(args);
+      ASSERT_EQ(one.exit_code, 0) << engine << ": " << one.err;
+      const auto many = test::run_matchcount_under(
+          "MATCHCOUNT_TEST_BLOCK_DELAY_US=1000 " + launcher + " -x MATCHCOUNT_TEST_BLOCK_DELAY_US", args);
+      ASSERT_EQ(many.exit_code, 0) << engine << ": " << many.err;
+      ASSERT_FALSE(field(one.out, "value").empty()) << one.out;
+      EXPECT_EQ(field(many.out, "value"), field(one.out, "value")) << engine << " kind " << kind;
+      EXPECT_GT(remote_units(many.out), 0) << engine << ": the other ranks took no units\n" << many.out;
+    }
+  }
+}
+
 TEST(Cluster, EstimatesSharedOverRanksGiveTheBitsOfOneProcess) {
   const std::string launcher = mpirun(4);
   if (launcher.empty()) GTEST_SKIP() << "no MPI here";

@@ -43,8 +43,8 @@ int serve();
 [[noreturn]] void abort_run(const std::string& message);
 
 /// Rank 0: whether a block planned for `engine` with this predicted time is shared out (the
-/// Ryser walks, when several ranks run and the block takes at least MATCHCOUNT_MPI_MIN_SECONDS,
-/// default 0.5 s).
+/// walks in work units: ryser, gpu-ryser, sparyser and skipper, when several ranks run and the
+/// block takes at least MATCHCOUNT_MPI_MIN_SECONDS, default 0.5 s).
 bool shares(const std::string& engine, double predicted_seconds);
 
 /// One walk of work units shared by the ranks (EngineOptions::team). On rank 0, serve() runs

@@ -144,7 +144,9 @@ bool built_with_mpi() {
 }
 
 bool shares(const std::string& engine, double predicted_seconds) {
-  if (!distributed() || (engine != "ryser" && engine != "gpu-ryser")) return false;
+  // The engines whose walks run in work units (unit_walk.hpp, the GPU walk's units).
+  if (!distributed() || (engine != "ryser" && engine != "gpu-ryser" && engine != "sparyser" && engine != "skipper"))
+    return false;
   const char* env = std::getenv("MATCHCOUNT_MPI_MIN_SECONDS");
   const double min_seconds = env ? std::atof(env) : 0.5;
   return predicted_seconds >= min_seconds;

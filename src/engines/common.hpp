@@ -7,10 +7,12 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,6 +30,29 @@ std::unique_ptr<Engine> make_sparyser();
 std::unique_ptr<Engine> make_skipper();
 std::unique_ptr<Engine> make_brute();
 std::unique_ptr<Engine> make_gpu_ryser();
+
+/// Allocates whole cache lines (64-byte aligned, sizes rounded up to 64 bytes), for the
+/// working arrays each thread writes: on lines of their own, one thread's writes never evict
+/// another's data. Left to malloc, small arrays of two threads could share a line, and the
+/// sparse walks ran 2x slower on 2 threads for one number type or the other (ER 30, 2 cores).
+template <class T>
+struct CacheLineAllocator {
+  using value_type = T;
+  CacheLineAllocator() = default;
+  template <class U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}
+  T* allocate(std::size_t count) {
+    const std::size_t bytes = std::max<std::size_t>(64, (count * sizeof(T) + 63) / 64 * 64);
+    void* p = std::aligned_alloc(64, bytes);
+    if (!p) throw std::bad_alloc();
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, std::size_t) { std::free(p); }
+  friend bool operator==(const CacheLineAllocator&, const CacheLineAllocator&) { return true; }
+  friend bool operator!=(const CacheLineAllocator&, const CacheLineAllocator&) { return false; }
+};
+template <class T>
+using LineVector = std::vector<T, CacheLineAllocator<T>>;
 
 /// Threads for a job of about `work` basic steps: at most one per 2e6 steps (about half a
 /// millisecond), because starting and joining a team costs more than it saves on small jobs:

@@ -1,4 +1,5 @@
 // SpaRyser and SkipPer: sparse Ryser walks (sparse_walk.hpp) with scalar number policies.
+#include <cstdio>
 #include <numeric>
 
 #include "sparse_walk.hpp"
@@ -10,11 +11,11 @@ struct RealSparse {
   const std::vector<double>& vals;
   int n;
   struct State {
-    std::vector<double> y;
+    LineVector<double> y;
     DDSum s;
   };
   using Sum = DDSum;
-  State make_state() const { return State{std::vector<double>(static_cast<std::size_t>(n)), {}}; }
+  State make_state() const { return State{LineVector<double>(static_cast<std::size_t>(n)), {}}; }
   void reset(State& st) const { std::fill(st.y.begin(), st.y.end(), 0.0), st.s = {}; }
   void update(State& st, int pos, int i, bool add) const {
     double v = vals[static_cast<std::size_t>(pos)];
@@ -34,7 +35,7 @@ struct ComplexSparse {
   const std::vector<Complex>& vals;
   int n;
   struct State {
-    std::vector<double> yr, yi;
+    LineVector<double> yr, yi;
     DDSum re, im;
   };
   struct Sum {
@@ -42,7 +43,7 @@ struct ComplexSparse {
   };
   State make_state() const {
     auto sz = static_cast<std::size_t>(n);
-    return State{std::vector<double>(sz), std::vector<double>(sz), {}, {}};
+    return State{LineVector<double>(sz), LineVector<double>(sz), {}, {}};
   }
   void reset(State& st) const {
     std::fill(st.yr.begin(), st.yr.end(), 0.0), std::fill(st.yi.begin(), st.yi.end(), 0.0);
@@ -75,10 +76,12 @@ struct ModSharedSparse {
   const ModPlan& plan;
   int n;
   struct State {
-    std::vector<double> y, acc;
+    LineVector<double> y, acc;
   };
   using Sum = std::vector<double>;
-  State make_state() const { return State{std::vector<double>(static_cast<std::size_t>(n)), std::vector<double>(plan.primes.size())}; }
+  State make_state() const {
+    return State{LineVector<double>(static_cast<std::size_t>(n)), LineVector<double>(plan.primes.size())};
+  }
   void reset(State& st) const { std::fill(st.y.begin(), st.y.end(), 0.0), std::fill(st.acc.begin(), st.acc.end(), 0.0); }
   void update(State& st, int pos, int i, bool add) const {
     double v = vals[static_cast<std::size_t>(pos)];
@@ -100,7 +103,7 @@ struct ModSharedSparse {
       st.acc[k] = arith::modreduce(odd ? st.acc[k] - r : st.acc[k] + r, p, pinv);
     }
   }
-  Sum finish(const State& st) const { return st.acc; }
+  Sum finish(const State& st) const { return Sum(st.acc.begin(), st.acc.end()); }
   void combine(Sum& t, const Sum& b) const {
     t.resize(b.size(), 0.0);
     for (std::size_t k = 0; k < b.size(); ++k) t[k] = arith::modreduce(t[k] + b[k], plan.primes[k], plan.pinv[k]);
@@ -113,11 +116,11 @@ struct ModPrimeSparse {
   double p, pinv;
   int n;
   struct State {
-    std::vector<double> y;
+    LineVector<double> y;
     double acc = 0;
   };
   using Sum = double;
-  State make_state() const { return State{std::vector<double>(static_cast<std::size_t>(n)), 0.0}; }
+  State make_state() const { return State{LineVector<double>(static_cast<std::size_t>(n)), 0.0}; }
   void reset(State& st) const { std::fill(st.y.begin(), st.y.end(), 0.0), st.acc = 0; }
   void update(State& st, int pos, int i, bool add) const {
     double v = vals[static_cast<std::size_t>(pos)];
@@ -164,6 +167,23 @@ std::vector<int> column_order(const SparseMatrix<T>& a, bool skip_order) {
   return {top_down.rbegin(), top_down.rend()};
 }
 
+/// A checkpoint name for a walk: engine, number policy, chunk count and a hash of the layout,
+/// the values walked (and primes), so that a saved state is only ever resumed by the same walk.
+template <class V>
+std::string sparse_tag(const char* engine, const char* policy, const SparseLayout& lay, const std::vector<V>& vals,
+                       const std::vector<double>& primes = {}) {
+  std::uint64_t h = fnv1a64(primes.data(), primes.size() * sizeof(double));
+  h = fnv1a64(lay.col_of_bit.data(), lay.col_of_bit.size() * sizeof(int), h);
+  h = fnv1a64(lay.ptr.data(), lay.ptr.size() * sizeof(int), h);
+  h = fnv1a64(lay.row.data(), lay.row.size() * sizeof(int), h);
+  h = fnv1a64(vals.data(), vals.size() * sizeof(V), h);
+  const int chunk_bits = lay.n - std::max(0, lay.n - kSparseChunkLog);
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s/%s/n=%d/chunks=2^%d/input=%016llx", engine, policy, lay.n, chunk_bits,
+                static_cast<unsigned long long>(h));
+  return buf;
+}
+
 template <bool Skip>
 class SparseEngine final : public Engine {
  public:
@@ -182,12 +202,14 @@ class SparseEngine final : public Engine {
     std::vector<double> sums;
     if (mod.shared) {
       auto vals = layout_values<double>(lay, a, [](const Integer& v) { return v.get_d(); });
-      sums = sparse_walk<Skip>(lay, ModSharedSparse{vals, mod, n}, opt);
+      sums = sparse_walk<Skip>(lay, ModSharedSparse{vals, mod, n}, opt,
+                               sparse_tag(name().c_str(), "exact-shared", lay, vals, mod.primes));
     } else {
       for (std::size_t k = 0; k < mod.primes.size(); ++k) {
         double p = mod.primes[k];
         auto vals = layout_values<double>(lay, a, [p](const Integer& v) { return residue_of(v, p); });
-        sums.push_back(sparse_walk<Skip>(lay, ModPrimeSparse{vals, p, mod.pinv[k], n}, opt));
+        sums.push_back(sparse_walk<Skip>(lay, ModPrimeSparse{vals, p, mod.pinv[k], n}, opt,
+                                         sparse_tag(name().c_str(), "exact-prime", lay, vals, {p})));
       }
     }
     return finish_mod(sums, mod, n % 2 == 1, 0);
@@ -200,7 +222,7 @@ class SparseEngine final : public Engine {
     if (has_empty_line(a)) return {0.0, 0.0};
     SparseLayout lay = make_layout(a, column_order(a, Skip));
     auto vals = layout_values<double>(lay, a, [](double v) { return v; });
-    DDSum s = sparse_walk<Skip>(lay, RealSparse{vals, n}, opt);
+    DDSum s = sparse_walk<Skip>(lay, RealSparse{vals, n}, opt, sparse_tag(name().c_str(), "real", lay, vals));
     return {n % 2 ? -s.value() : s.value(), error_factor(a) * s.abs};
   }
 
@@ -211,7 +233,7 @@ class SparseEngine final : public Engine {
     if (has_empty_line(a)) return {Complex(0.0), 0.0};
     SparseLayout lay = make_layout(a, column_order(a, Skip));
     auto vals = layout_values<Complex>(lay, a, [](Complex v) { return v; });
-    auto s = sparse_walk<Skip>(lay, ComplexSparse{vals, n}, opt);
+    auto s = sparse_walk<Skip>(lay, ComplexSparse{vals, n}, opt, sparse_tag(name().c_str(), "complex", lay, vals));
     Complex v(s.re.value(), s.im.value());
     return {n % 2 ? -v : v, 2 * error_factor(a) * (s.re.abs + s.im.abs)};
   }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <random>
 
@@ -399,6 +400,37 @@ TEST(Estimate, LargeBlocksSumInSmallBatchesWhateverTheThreadCount) {
     EXPECT_EQ(one[i].sum_e, two[i].sum_e);
   }
   EXPECT_EQ(estimate::batch_samples(estimate::kSmallBatchRows - 1), estimate::kBatch);
+}
+
+TEST(Estimate, TimeCappedRoundsStopBetweenBatchesAtAPrefix) {
+  const estimate::BlockData d =
+      estimate::BlockData::from(as_double(random_regular_bipartite(estimate::kSmallBatchRows, 3, 9)));
+  const std::uint64_t batch = estimate::batch_samples(d.n);
+  estimate::SamplerConfig cfg;
+  cfg.method = estimate::Method::RasmussenPlus;
+  cfg.threads = 2;
+  const auto sampler = estimate::make_cpu_sampler(d, cfg);
+  const auto now = std::chrono::steady_clock::now();
+  // A deadline already past: batch 0 alone.
+  const estimate::SampleSums past = sampler->run_until(40, 10 * batch, now - std::chrono::seconds(1));
+  EXPECT_EQ(past.count, batch);
+  // Far away: the whole round, the bits of run().
+  const estimate::SampleSums whole = sampler->run_until(40, 10 * batch, now + std::chrono::hours(1));
+  const estimate::SampleSums plain = sampler->run(40, 10 * batch);
+  EXPECT_EQ(whole.count, plain.count);
+  EXPECT_EQ(whole.sum_m, plain.sum_m);
+  EXPECT_EQ(whole.sum_e, plain.sum_e);
+  // In between (how far it gets depends on the machine): whole batches from the start, with
+  // the bits of run() over the same samples.
+  const auto t0 = std::chrono::steady_clock::now();
+  (void)sampler->run(0, 2 * batch);
+  const auto two_batches = std::chrono::steady_clock::now() - t0;
+  const estimate::SampleSums part = sampler->run_until(40, 64 * batch, std::chrono::steady_clock::now() + 3 * two_batches);
+  ASSERT_GE(part.count, batch);
+  EXPECT_EQ(part.count % batch, 0u);
+  const estimate::SampleSums same = sampler->run(40, part.count);
+  EXPECT_EQ(part.sum_m, same.sum_m);
+  EXPECT_EQ(part.sum_e, same.sum_e);
 }
 
 // Grids against the Kasteleyn product (known-families.tsv): 12 x 12 has 53060477521960000.

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <type_traits>
 
@@ -56,17 +57,28 @@ decltype(auto) with_method(Method m, F&& f) {
   }
 }
 
+using Clock = std::chrono::steady_clock;
+
+/// The sums of each batch of samples first .. first + count - 1, in order. Batches that start
+/// after `deadline` are skipped (never batch 0), and only the batches before the first one
+/// skipped are returned, so the samples returned are always a prefix of the round.
 template <class Make>
 std::vector<SampleSums> run_batches(const SamplerConfig& cfg, std::uint64_t batch, std::uint64_t first,
-                                    std::uint64_t count, Make make) {
+                                    std::uint64_t count, Make make, Clock::time_point deadline = Clock::time_point::max()) {
   const std::uint64_t batches = (count + batch - 1) / batch;
   std::vector<SampleSums> part(batches);
+  std::vector<char> skipped(batches, 0);
+  const bool capped = deadline != Clock::time_point::max();
   const int threads = cfg.threads > 0 ? cfg.threads : omp_get_max_threads();
 #pragma omp parallel num_threads(threads)
   {
     auto holder = make();
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < static_cast<std::int64_t>(batches); ++b) {
+      if (capped && b > 0 && Clock::now() > deadline) {
+        skipped[static_cast<std::size_t>(b)] = 1;
+        continue;
+      }
       const std::uint64_t lo = first + static_cast<std::uint64_t>(b) * batch;
       const std::uint64_t hi = std::min(lo + batch, first + count);
       for (std::uint64_t s = lo; s < hi; ++s) {
@@ -75,6 +87,9 @@ std::vector<SampleSums> run_batches(const SamplerConfig& cfg, std::uint64_t batc
       }
     }
   }
+  // A thread may start a batch after another thread skipped an earlier one: keep the prefix.
+  const auto first_skipped = std::find(skipped.begin(), skipped.end(), 1) - skipped.begin();
+  part.resize(static_cast<std::size_t>(first_skipped));
   return part;
 }
 
@@ -87,14 +102,24 @@ class CpuSampler final : public Sampler {
     return total;
   }
   std::vector<SampleSums> run_parts(std::uint64_t first, std::uint64_t count) override {
-    return with_method(cfg_.method, [&](auto m) {
-      return with_path<decltype(m)::value>(
-          block_, cfg_, [&](auto make) { return run_batches(cfg_, batch_samples(block_.n), first, count, make); });
-    });
+    return batches(first, count, Clock::time_point::max());
+  }
+  SampleSums run_until(std::uint64_t first, std::uint64_t count, Clock::time_point deadline) override {
+    SampleSums total;
+    for (const auto& p : batches(first, count, deadline)) total.merge(p);
+    return total;
   }
   std::string device() const override { return "cpu"; }
 
  private:
+  std::vector<SampleSums> batches(std::uint64_t first, std::uint64_t count, Clock::time_point deadline) {
+    return with_method(cfg_.method, [&](auto m) {
+      return with_path<decltype(m)::value>(block_, cfg_, [&](auto make) {
+        return run_batches(cfg_, batch_samples(block_.n), first, count, make, deadline);
+      });
+    });
+  }
+
   const BlockData& block_;
   SamplerConfig cfg_;
 };

@@ -90,15 +90,20 @@ void sample_block(estimate::Sampler& sampler, const EstimateOptions& o, double t
   // second, and the rate it measures sizes the rounds that the time cap allows.
   std::uint64_t next = std::min<std::uint64_t>(cap, fixed ? std::max<std::uint64_t>(cap / 64, 1024) : 256);
   for (;;) {
+    Clock::time_point block_deadline = Clock::time_point::max();
     if (budget.limited) {  // this block's share of the time left
-      const double left = std::chrono::duration<double>(budget.deadline - Clock::now()).count() / blocks_left;
+      const auto now = Clock::now();
+      const double left = std::chrono::duration<double>(budget.deadline - now).count() / blocks_left;
+      block_deadline = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(left, 0.0)));
       const double rate = sums.count > 0 ? since(t0) / static_cast<double>(sums.count) : 0.0;
       if (sums.count > 0 && rate * static_cast<double>(next) > left) {
         next = static_cast<std::uint64_t>(std::max(0.0, left / rate));
         if (next < 256) break;
       }
     }
-    sums.merge(sampler.run(sums.count, next));
+    // Under a time cap the CPU stops a round between batches at the block's deadline (a
+    // sample of a large block can take seconds, and its first round has 256).
+    sums.merge(budget.limited ? sampler.run_until(sums.count, next, block_deadline) : sampler.run(sums.count, next));
     summarise(sums, out);
     if (o.progress) o.progress(std::min(1.0, static_cast<double>(sums.count) / static_cast<double>(cap)));
     if (sums.count >= cap) break;

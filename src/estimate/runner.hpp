@@ -2,6 +2,7 @@
 // samples of it on the CPU (OpenMP) or a GPU (src/gpu/estimate_launch.cu).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -66,10 +67,12 @@ inline bool uses_small_path(const BlockData& b, const SamplerConfig& c) {
 /// merged in order, so that the sums do not depend on the thread or rank count. A batch is
 /// one CPU thread's unit of work: on blocks of kSmallBatchRows rows or more, where a sample
 /// can take a second, batches are small so that even the first round (256 samples) keeps
-/// every core busy.
+/// every core busy; from kOneSampleRows rows a batch is one sample, so that a time cap
+/// (run_until) is kept to within one sample per thread.
 constexpr std::uint64_t kBatch = 256;
 constexpr int kSmallBatchRows = 4096;
-inline std::uint64_t batch_samples(int n) { return n >= kSmallBatchRows ? 8 : kBatch; }
+constexpr int kOneSampleRows = 65536;
+inline std::uint64_t batch_samples(int n) { return n >= kOneSampleRows ? 1 : n >= kSmallBatchRows ? 8 : kBatch; }
 
 /// Runs samples first .. first + count - 1 of a block and returns their sums; the same
 /// (config, first, count) gives the same bits.
@@ -77,6 +80,12 @@ class Sampler {
  public:
   virtual ~Sampler() = default;
   virtual SampleSums run(std::uint64_t first, std::uint64_t count) = 0;
+  /// Under a time cap: the samples of run(first, count) up to `deadline`, a prefix of them
+  /// (at least one batch) whose count the result gives. Samplers that cannot stop within a
+  /// round run it whole (the GPU's round runs its samples side by side).
+  virtual SampleSums run_until(std::uint64_t first, std::uint64_t count, std::chrono::steady_clock::time_point) {
+    return run(first, count);
+  }
   /// The same as parts that merge in order to run()'s result: per batch (batch_samples) on
   /// the CPU, so that ranks sharing a round (split at batch boundaries) give run()'s bits.
   virtual std::vector<SampleSums> run_parts(std::uint64_t first, std::uint64_t count) { return {run(first, count)}; }

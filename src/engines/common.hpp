@@ -34,7 +34,8 @@ std::unique_ptr<Engine> make_gpu_ryser();
 /// Allocates whole cache lines (64-byte aligned, sizes rounded up to 64 bytes), for the
 /// working arrays each thread writes: on lines of their own, one thread's writes never evict
 /// another's data. Left to malloc, small arrays of two threads could share a line, and the
-/// sparse walks ran 2x slower on 2 threads for one number type or the other (ER 30, 2 cores).
+/// sparse walks ran 2x slower on 2 threads for one number type or the other (30 x 30 blocks
+/// of density 0.25, 2 cores; docs/engines.md).
 template <class T>
 struct CacheLineAllocator {
   using value_type = T;

@@ -51,6 +51,23 @@ long long remote_units(const std::string& json) {
   return total;
 }
 
+/// Counts with `args` in one process and under `launcher`, where every walk unit pauses 1 ms
+/// so that the other ranks surely ask for units before rank 0 alone has walked them all (a
+/// busy machine starts ranks late): the same value, and units taken by the other ranks.
+/// `one_out` receives the one process's output.
+void expect_ranks_give_the_bits_of_one(const std::string& launcher, const std::string& args, const std::string& what,
+                                       std::string& one_out) {
+  const auto one = test::run_matchcount(args);
+  ASSERT_EQ(one.exit_code, 0) << what << ": " << one.err;
+  one_out = one.out;
+  const auto many = test::run_matchcount_under(
+      "MATCHCOUNT_TEST_BLOCK_DELAY_US=1000 " + launcher + " -x MATCHCOUNT_TEST_BLOCK_DELAY_US", args);
+  ASSERT_EQ(many.exit_code, 0) << what << ": " << many.err;
+  ASSERT_FALSE(field(one.out, "value").empty()) << one.out;
+  EXPECT_EQ(field(many.out, "value"), field(one.out, "value")) << what;
+  EXPECT_GT(remote_units(many.out), 0) << what << ": the other ranks took no units\n" << many.out;
+}
+
 TEST(Cluster, RyserWalksSharedOverRanksGiveTheBitsOfOneProcess) {
   const std::string launcher = mpirun(4);
   if (launcher.empty()) GTEST_SKIP() << "no MPI here";
@@ -76,20 +93,12 @@ TEST(Cluster, RyserWalksSharedOverRanksGiveTheBitsOfOneProcess) {
       cplx += std::to_string(i) + " " + std::to_string(j) + " " + std::to_string(next() / 500.0 - 1) + " " +
               std::to_string(next() / 500.0 - 1) + "\n";
     }
-  // Every block of the walks pauses 1 ms, so that the other ranks surely ask for units before
-  // rank 0 alone has walked them all (a busy machine starts ranks late).
   for (const Case& c : {Case{"real", real}, Case{"0-1 exact", exact}, Case{"wide integers", wide}, Case{"complex", cplx}}) {
     const std::string file = test::temp_file(c.matrix, ".mtx");
-    const std::string args = "--engine ryser --device cpu --threads 1 --json '" + file + "'";
-    const auto one = test::run_matchcount(args);
-    ASSERT_EQ(one.exit_code, 0) << c.what << ": " << one.err;
-    const auto many = test::run_matchcount_under(
-        "MATCHCOUNT_TEST_BLOCK_DELAY_US=1000 " + launcher + " -x MATCHCOUNT_TEST_BLOCK_DELAY_US", args);
-    ASSERT_EQ(many.exit_code, 0) << c.what << ": " << many.err;
-    ASSERT_FALSE(field(one.out, "value").empty()) << one.out;
-    EXPECT_EQ(field(many.out, "value"), field(one.out, "value")) << c.what;
-    EXPECT_GT(remote_units(many.out), 0) << c.what << ": the other ranks took no units\n" << many.out;
-    EXPECT_EQ(remote_units(one.out), -1) << one.out;
+    std::string one;
+    expect_ranks_give_the_bits_of_one(launcher, "--engine ryser --device cpu --threads 1 --json '" + file + "'", c.what,
+                                      one);
+    EXPECT_EQ(remote_units(one), -1) << one;
   }
 }
 
@@ -117,14 +126,8 @@ TEST(Cluster, SparseWalksSharedOverRanksGiveTheBitsOfOneProcess) {
     const std::string file = test::temp_file(header[kind] + "18 18 " + std::to_string(entries) + "\n" + body, ".mtx");
     for (const char* engine : {"sparyser", "skipper"}) {
       const std::string args = std::string("--engine ") + engine + " --device cpu --threads 1 --json '" + file + "'";
-      const auto one = test::run_matchcount(args);
-      ASSERT_EQ(one.exit_code, 0) << engine << ": " << one.err;
-      const auto many = test::run_matchcount_under(
-          "MATCHCOUNT_TEST_BLOCK_DELAY_US=1000 " + launcher + " -x MATCHCOUNT_TEST_BLOCK_DELAY_US", args);
-      ASSERT_EQ(many.exit_code, 0) << engine << ": " << many.err;
-      ASSERT_FALSE(field(one.out, "value").empty()) << one.out;
-      EXPECT_EQ(field(many.out, "value"), field(one.out, "value")) << engine << " kind " << kind;
-      EXPECT_GT(remote_units(many.out), 0) << engine << ": the other ranks took no units\n" << many.out;
+      std::string one;
+      expect_ranks_give_the_bits_of_one(launcher, args, std::string(engine) + " kind " + std::to_string(kind), one);
     }
   }
 }

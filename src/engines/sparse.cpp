@@ -177,10 +177,9 @@ std::string sparse_tag(const char* engine, const char* policy, const SparseLayou
   h = fnv1a64(lay.ptr.data(), lay.ptr.size() * sizeof(int), h);
   h = fnv1a64(lay.row.data(), lay.row.size() * sizeof(int), h);
   h = fnv1a64(vals.data(), vals.size() * sizeof(V), h);
-  const int chunk_bits = lay.n - std::max(0, lay.n - kSparseChunkLog);
   char buf[160];
-  std::snprintf(buf, sizeof buf, "%s/%s/n=%d/chunks=2^%d/input=%016llx", engine, policy, lay.n, chunk_bits,
-                static_cast<unsigned long long>(h));
+  std::snprintf(buf, sizeof buf, "%s/%s/n=%d/chunks=2^%d/input=%016llx", engine, policy, lay.n,
+                sparse_units_log(lay.n), static_cast<unsigned long long>(h));
   return buf;
 }
 
@@ -243,7 +242,7 @@ class SparseEngine final : public Engine {
   /// random-walk drift of row sums over a chunk's steps unless they are exact (ryser.cpp).
   template <class T>
   static double error_factor(const SparseMatrix<T>& a) {
-    double steps = std::ldexp(1.0, std::max(0, a.rows - kSparseChunkLog));
+    double steps = std::ldexp(1.0, a.rows - sparse_units_log(a.rows));
     double drift = integral_rows(a) ? 0.0 : std::sqrt(a.rows * steps);
     return 2 * kEps * (2.0 * a.rows + 2 + drift);
   }

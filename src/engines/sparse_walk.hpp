@@ -66,6 +66,8 @@ std::vector<V> layout_values(const SparseLayout& lay, const SparseMatrix<T>& a, 
 }
 
 constexpr int kSparseChunkLog = 10;
+/// log2 of the walk's chunks (its work units) for n Gray bits: 2^min(n,10).
+inline int sparse_units_log(int n) { return std::min(n, kSparseChunkLog); }
 
 /// The smallest g' > g at which Gray bit j flips (ctz(g') == j).
 inline std::uint64_t next_flip(std::uint64_t g, int j) {
@@ -83,7 +85,7 @@ typename Policy::Sum sparse_walk(const SparseLayout& lay, const Policy& pol, con
                                  const std::string& tag) {
   using Sum = typename Policy::Sum;
   const int n = lay.n;
-  const int k = std::max(0, n - kSparseChunkLog);
+  const int k = n - sparse_units_log(n);
   const std::uint64_t chunks = std::uint64_t{1} << (n - k), chunk = std::uint64_t{1} << k;
   // A thread's walk: the policy's state, and per row the number of its columns in the subset.
   struct Walker {

@@ -64,7 +64,7 @@ using Clock = std::chrono::steady_clock;
 /// skipped are returned, so the samples returned are always a prefix of the round.
 template <class Make>
 std::vector<SampleSums> run_batches(const SamplerConfig& cfg, std::uint64_t batch, std::uint64_t first,
-                                    std::uint64_t count, Make make, Clock::time_point deadline = Clock::time_point::max()) {
+                                    std::uint64_t count, Make make, Clock::time_point deadline) {
   const std::uint64_t batches = (count + batch - 1) / batch;
   std::vector<SampleSums> part(batches);
   std::vector<char> skipped(batches, 0);
@@ -97,9 +97,7 @@ class CpuSampler final : public Sampler {
  public:
   CpuSampler(const BlockData& block, const SamplerConfig& cfg) : block_(block), cfg_(cfg) {}
   SampleSums run(std::uint64_t first, std::uint64_t count) override {
-    SampleSums total;
-    for (const auto& p : run_parts(first, count)) total.merge(p);
-    return total;
+    return run_until(first, count, Clock::time_point::max());
   }
   std::vector<SampleSums> run_parts(std::uint64_t first, std::uint64_t count) override {
     return batches(first, count, Clock::time_point::max());

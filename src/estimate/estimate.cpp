@@ -94,7 +94,8 @@ void sample_block(estimate::Sampler& sampler, const EstimateOptions& o, double t
     if (budget.limited) {  // this block's share of the time left
       const auto now = Clock::now();
       const double left = std::chrono::duration<double>(budget.deadline - now).count() / blocks_left;
-      block_deadline = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(left, 0.0)));
+      block_deadline =
+          now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(left, 0.0)));
       const double rate = sums.count > 0 ? since(t0) / static_cast<double>(sums.count) : 0.0;
       if (sums.count > 0 && rate * static_cast<double>(next) > left) {
         next = static_cast<std::uint64_t>(std::max(0.0, left / rate));
@@ -103,7 +104,7 @@ void sample_block(estimate::Sampler& sampler, const EstimateOptions& o, double t
     }
     // Under a time cap the CPU stops a round between batches at the block's deadline (a
     // sample of a large block can take seconds, and its first round has 256).
-    sums.merge(budget.limited ? sampler.run_until(sums.count, next, block_deadline) : sampler.run(sums.count, next));
+    sums.merge(sampler.run_until(sums.count, next, block_deadline));
     summarise(sums, out);
     if (o.progress) o.progress(std::min(1.0, static_cast<double>(sums.count) / static_cast<double>(cap)));
     if (sums.count >= cap) break;

@@ -8,10 +8,10 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <omp.h>
 
 #include "matchcount/checkpoint.hpp"
@@ -21,8 +21,10 @@
 #include "matchcount/estimate.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/io.hpp"
+#include "matchcount/multiplicity.hpp"
 #include "matchcount/pipeline.hpp"
 #include "matchcount/report.hpp"
+#include "progress.hpp"
 
 using namespace matchcount;
 
@@ -30,15 +32,18 @@ namespace {
 
 constexpr const char* kDescription = R"(matchcount - exact counts of perfect matchings and matrix permanents.
 
-FILE is read as (see --as):
+FILE is read as (see --as; auto detects Matrix Market, NumPy, DIMACS and KONECT headers):
   bipartite  (default for text files) one edge "u v [weight]" per line; u is a left
              vertex (row), v a right vertex (column). Prints the number of perfect
              matchings, e.g. dimer coverings, = the permanent of the biadjacency matrix.
-  graph      undirected edges "u v" in one name space; the graph must be bipartite
-             (e.g. a grid). Non-bipartite graphs need a hafnian, which is not counted.
+  graph      undirected edges "u v [weight]" in one name space; the graph must be
+             bipartite (e.g. a grid). Non-bipartite graphs need a hafnian (not yet counted).
   digraph    arcs "u v" (self-loops allowed); prints the number of cycle covers.
-  matrix     Matrix Market (detected by its %%MatrixMarket banner) or SUPerman's
-             banner-less "n n nnz" + "i j v" files (detected for *.mtx names).
+  matrix     Matrix Market (its %%MatrixMarket banner) or SUPerman's banner-less
+             "n n nnz" + "i j v" files. A rectangular m x n matrix gives its permanent:
+             the sum over injective maps from the shorter side into the longer one.
+  dimacs     DIMACS graphs ("p edge N M", "e u v"), read as --as graph.
+  npy        NumPy .npy arrays (2-D; integer, bool, float or complex).
 Lines starting with # or % are comments. "-" reads standard input.
 
 0-1 and integer matrices give exact integers (however large); decimal values give a
@@ -46,62 +51,15 @@ double-precision result with an error estimate, or an exact fraction with --exac
 )";
 
 constexpr const char* kFooter = R"(
-Examples:
-  matchcount --as graph datasets/grid8x8.edges     # 12988816 dimer coverings
-  matchcount --as digraph datasets/derangements8.arcs
-  matchcount --json matrix.mtx                      # value, blocks, engines, timings
-  matchcount --checkpoint run.ckpt big.mtx          # resumable: run it again after a stop
-  mpirun -np 4 matchcount big.mtx                   # Ryser walks and estimates over MPI ranks
+Examples (from the source tree):
+  matchcount --as graph datasets/grid8x8.edges        # 12988816 dimer coverings
+  matchcount --as digraph datasets/derangements8.arcs # 14833 cycle covers
+  matchcount --json datasets/random_int10.mtx          # value, blocks, engines, timings
+  matchcount --row-mult 2,0,1,1,1,1,1,1,1,1 datasets/random_int10.mtx
+  matchcount --checkpoint run.ckpt datasets/band12.mtx # resumable: run it again after a stop
+  mpirun -np 4 matchcount datasets/band12.mtx          # Ryser walks and estimates over MPI ranks
 Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 refused (a limit),
 130/143 stopped by SIGINT/SIGTERM with the progress saved (--checkpoint).)";
-
-// Progress on stderr: shown once a run has taken 2 seconds, at most twice a second. The rate
-// counts only the work of this run (a resumed run starts from the checkpoint's fraction); the
-// fraction comes from all threads and devices at once.
-class Progress {
- public:
-  explicit Progress(bool enabled) : enabled_(enabled), start_(Clock::now()) {}
-  void update(double fraction) {
-    if (!enabled_) return;
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (first_ < 0) first_ = fraction;
-    const double elapsed = seconds(start_);
-    if (elapsed < 2.0 || seconds(last_) < 0.5 || fraction <= first_) return;
-    last_ = Clock::now();
-    const double rate = (fraction - first_) / elapsed;  // fraction per second
-    const double eta = (1.0 - fraction) / rate;
-    std::fprintf(stderr, "\rmatchcount: %5.1f%% done, %s, %s elapsed, about %s left   ", 100.0 * fraction,
-                 rate_text(rate).c_str(), duration(elapsed).c_str(), duration(eta).c_str());
-    shown_ = true;
-  }
-  void finish() {
-    if (shown_) std::fprintf(stderr, "\r%78s\r", "");
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  static double seconds(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-  static std::string duration(double s) {
-    char buf[32];
-    if (s < 60) std::snprintf(buf, sizeof buf, "%.0fs", s);
-    else if (s < 3600) std::snprintf(buf, sizeof buf, "%dm%02ds", int(s) / 60, int(s) % 60);
-    else if (s < 86400 * 3) std::snprintf(buf, sizeof buf, "%dh%02dm", int(s) / 3600, int(s) % 3600 / 60);
-    else std::snprintf(buf, sizeof buf, "%.0f days", s / 86400);
-    return buf;
-  }
-  static std::string rate_text(double per_second) {
-    char buf[32];
-    if (per_second >= 0.01) std::snprintf(buf, sizeof buf, "%.1f%%/s", 100 * per_second);
-    else if (per_second * 60 >= 0.01) std::snprintf(buf, sizeof buf, "%.1f%%/min", 6000 * per_second);
-    else std::snprintf(buf, sizeof buf, "%.2f%%/h", 360000 * per_second);
-    return buf;
-  }
-  bool enabled_;
-  bool shown_ = false;
-  double first_ = -1;
-  Clock::time_point start_, last_{};
-  std::mutex mutex_;
-};
 
 // SIGINT/SIGTERM with --checkpoint: the first asks the count to save and stop (within a unit
 // of work, about a second); a second one exits at once (the last periodic save stands).
@@ -115,6 +73,38 @@ extern "C" void on_stop_signal(int sig) {
     _exit(128 + sig);
   }
   if (g_checkpoint) g_checkpoint->request_stop(sig);
+}
+
+/// Range checks whose messages read like the rest ("--threads: must be a whole number >= 0,
+/// not '-1'"); CLI11's own print the largest double in full.
+CLI::Validator whole_at_least(long long lo) {
+  return CLI::Validator(
+      [lo](std::string& text) -> std::string {
+        try {
+          std::size_t used = 0;
+          const long long v = std::stoll(text, &used);
+          if (used == text.size() && v >= lo) return "";
+        } catch (const std::exception&) {
+        }
+        return "must be a whole number >= " + std::to_string(lo) + ", not '" + text + "'";
+      },
+      "INT>=" + std::to_string(lo));
+}
+CLI::Validator number_at_least(double lo, bool strictly) {
+  char bound[32];
+  std::snprintf(bound, sizeof bound, "%g", lo);
+  const std::string relation = std::string(strictly ? "> " : ">= ") + bound;
+  return CLI::Validator(
+      [lo, strictly, relation](std::string& text) -> std::string {
+        try {
+          std::size_t used = 0;
+          const double v = std::stod(text, &used);
+          if (used == text.size() && std::isfinite(v) && (strictly ? v > lo : v >= lo)) return "";
+        } catch (const std::exception&) {
+        }
+        return "must be a number " + relation + ", not '" + text + "'";
+      },
+      "NUMBER" + std::string(strictly ? ">" : ">=") + bound);
 }
 
 /// "all" or a positive count of GPUs; 0 stands for all.
@@ -172,18 +162,19 @@ int run(int argc, char** argv) {
   int threads = 0;
   bool no_preprocess = false, exact = false, sum_duplicates = false, verbose = false, json = false,
        progress = false, explain = false;
+  double progress_every = 30;
+  std::string row_mult, col_mult;
   CountOptions count;
 
   app.add_option("FILE", file, "graph or matrix file, - for standard input")->required();
-  app.add_option("--as", as, "how to read FILE")
-      ->check(CLI::IsMember({"auto", "bipartite", "graph", "digraph", "matrix"}))
-      ->capture_default_str();
+  std::vector<std::string> formats = input_format_names();
+  app.add_option("--as", as, "how to read FILE")->check(CLI::IsMember(formats))->capture_default_str();
   std::vector<std::string> engines = engine_names();
   engines.insert(engines.begin(), "auto");
   app.add_option("--engine", engine, "counting engine for every block (auto: chosen per block by size and density)")
       ->check(CLI::IsMember(engines))
       ->capture_default_str();
-  app.add_option("--threads", threads, "worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  app.add_option("--threads", threads, "worker threads (0: all cores)")->check(whole_at_least(0));
   app.add_option("--device", device, "where to count: cpu, gpu, or auto (a GPU when one is present and a block is large enough)")
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}))
       ->capture_default_str();
@@ -196,10 +187,13 @@ int run(int argc, char** argv) {
   app.add_option("--checkpoint", checkpoint_file,
                  "save progress to FILE now and then and on SIGINT/SIGTERM; resume from it if it exists");
   app.add_option("--checkpoint-every", checkpoint_every, "seconds between checkpoint saves")
-      ->check(CLI::NonNegativeNumber)
+      ->check(number_at_least(0, false))
       ->capture_default_str();
   app.add_flag("--exact", exact, "read decimal values as exact fractions and print an exact fraction");
   app.add_flag("--sum-duplicates", sum_duplicates, "add the weights of repeated edges instead of rejecting them");
+  app.add_option("--row-mult", row_mult,
+                 "repeat row i of the matrix m_i times, e.g. 1,0,2 (0 drops it), as thewalrus's permanent_repeated");
+  app.add_option("--col-mult", col_mult, "repeat column j m_j times (the same form as --row-mult)");
   app.add_flag("--no-preprocess", no_preprocess,
                "skip matching check, Dulmage-Mendelsohn and Forbert-Marx; one engine counts the whole matrix");
   app.add_option("--branch-degree", count.reduce.branch_max_degree,
@@ -213,33 +207,39 @@ int run(int argc, char** argv) {
   app.add_flag("-v,--verbose", verbose, "describe the input, each stage and the engines on stderr");
   app.add_flag("--json", json, "print one JSON object (value, exactness, blocks, engines, times) instead of the value");
   app.add_flag("--explain", explain, "print the plan (blocks, widths, engines, predicted times) and count nothing");
-  app.add_flag("--progress", progress, "show progress on stderr even when it is not a terminal");
+  app.add_flag("--progress", progress,
+               "show progress on stderr even when it is not a terminal (then as a line every --progress-every seconds)");
+  app.add_option("--progress-every", progress_every, "seconds between progress lines when stderr is not a terminal")
+      ->check(number_at_least(0, true))
+      ->capture_default_str();
   bool estimate = false;
   std::string method = "scaling+";
   EstimateOptions est;
   auto* g = app.add_option_group("Estimation", "an unbiased random estimate with error bars, for nonnegative matrices");
-  g->add_flag("--estimate", estimate, "estimate instead of counting exactly (blocks beyond exact reach)");
+  g->add_flag("--estimate", estimate,
+              "estimate instead of counting exactly (blocks beyond exact reach; blocks predicted cheaper to count "
+              "exactly are counted exactly)");
   g->add_option("--method", method, "estimator: rasmussen, rasmussen+, scaling, scaling+")
       ->check(CLI::IsMember(estimate_method_names()))
       ->capture_default_str();
   auto* samples = g->add_option("--samples", est.samples, "samples per estimated block (default: until --rel-error)")
-                      ->check(CLI::PositiveNumber);
+                      ->check(whole_at_least(1));
   auto* rel = g->add_option("--rel-error", est.rel_error, "stop when the relative standard error falls below this")
-                  ->check(CLI::PositiveNumber)
+                  ->check(number_at_least(0, true))
                   ->capture_default_str();
   g->add_option("--max-seconds", est.max_seconds, "time cap of a --rel-error run (0: none)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(number_at_least(0, false))
       ->capture_default_str();
   g->add_option("--max-samples", est.max_samples, "sample cap per block of a --rel-error run")->capture_default_str();
   g->add_option("--seed", est.seed, "random seed (the same seed, options and device give the same result)")->capture_default_str();
   g->add_option("--scale-interval", est.scale_interval, "scaling methods: rescale every this many rows (SInterval; 0: max(1, n/256))")
-      ->check(CLI::NonNegativeNumber)
+      ->check(whole_at_least(0))
       ->capture_default_str();
   g->add_option("--scale-sweeps", est.scale_iterations, "scaling methods: Sinkhorn sweeps per rescale")
-      ->check(CLI::NonNegativeNumber)
+      ->check(whole_at_least(0))
       ->capture_default_str();
   g->add_option("--exact-up-to", est.exact_up_to, "count blocks up to this size exactly (0: estimate every block)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(whole_at_least(0))
       ->capture_default_str();
   samples->excludes(rel);
   app.set_version_flag("--version", version_text());
@@ -256,23 +256,38 @@ int run(int argc, char** argv) {
     return fail(2, std::string(e.what()) + " (see matchcount --help)");
   }
 
-  Progress bar(progress || isatty(STDERR_FILENO));
+  const bool terminal = isatty(STDERR_FILENO);
+  cli::ProgressDisplay bar(terminal ? cli::ProgressDisplay::Mode::Terminal
+                           : progress ? cli::ProgressDisplay::Mode::Lines
+                                      : cli::ProgressDisplay::Mode::Off,
+                           progress_every);
   try {
     ReadOptions read;
-    read.as = as == "bipartite" ? InputFormat::Bipartite
-              : as == "graph"   ? InputFormat::Graph
-              : as == "digraph" ? InputFormat::Digraph
-              : as == "matrix"  ? InputFormat::Matrix
-                                : InputFormat::Auto;
+    read.as = parse_input_format(as);
     read.exact = exact;
     read.sum_duplicates = sum_duplicates;
     const auto t0 = std::chrono::steady_clock::now();
-    const ReadResult input = read_input(file, read);
+    ReadResult input = read_input(file, read);
+    if (!row_mult.empty() || !col_mult.empty()) {
+      const auto list = [](const std::string& text, const char* option) {
+        return text.empty() ? std::vector<std::uint64_t>{} : parse_multiplicities(text, option);
+      };
+      input.matrix = repeat_lines(input.matrix, list(row_mult, "--row-mult"), list(col_mult, "--col-mult"));
+      input.notes.push_back("lines repeated by --row-mult/--col-mult: " + std::to_string(rows_of(input.matrix)) + "x" +
+                            std::to_string(cols_of(input.matrix)));
+    }
     RunInfo info;
     info.file = file;
     info.read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     info.threads = threads > 0 ? threads : omp_get_max_threads();
+    // A count of 0 that another reading of the input would not give is explained on stderr,
+    // whatever else is printed (docs/usage.md, "Counts of 0").
+    const auto explain_zero = [&input] {
+      if (!input.zero_hint.empty()) std::cerr << "matchcount: note: the count is 0: " << input.zero_hint << "\n";
+    };
 
+    // Graph inputs count perfect matchings; a rectangular matrix has a permanent.
+    count.perfect_matchings = !input.row_names.empty();
     count.engine = engine == "auto" ? "" : engine;
     count.preprocess = !no_preprocess;
     count.threads = threads;
@@ -298,18 +313,23 @@ int run(int argc, char** argv) {
       parse_estimate_method(method, est.method);
       est.threads = threads;
       est.device = count.device;
-      est.progress = [&bar](double f) { bar.update(f); };
+      est.perfect_matchings = count.perfect_matchings;
+      est.progress = [&bar](const EstimateProgress& p) { bar.estimate(p); };
       const EstimateReport report = estimate_permanent(input.matrix, est);
       bar.finish();
       if (json) {
         std::cout << estimate_json(report, input, info) << std::endl;
       } else {
-        std::cout << report.estimate.to_string(report.significant_digits()) << std::endl;
+        // Counted exactly after all: the value as a count prints it.
+        std::cout << (report.exact_value ? report.exact_value->to_string()
+                                         : report.estimate.to_string(report.significant_digits()))
+                  << std::endl;
         std::cerr << estimate_text(report, input, info, verbose);
       }
+      if (report.exact && report.estimate.zero()) explain_zero();
       return 0;
     }
-    count.progress = [&bar](double f) { bar.update(f); };
+    count.progress = [&bar](double f) { bar.count(f); };
     count.explain = explain;
     const CountReport report = count_permanent(input.matrix, count);
     bar.finish();
@@ -322,25 +342,36 @@ int run(int argc, char** argv) {
     if (verbose) std::cerr << report_text(report, input, info);
     if (json) std::cout << report_json(report, input, info) << std::endl;
     else std::cout << report.value.to_string() << std::endl;
-    if (!report.value.exact() && !json && !verbose)
+    if (report.value.is_zero()) explain_zero();
+    if (!report.value.exact() && !json && !verbose) {
       std::cerr << "matchcount: note: approximate value (double precision), estimated relative error "
-                << report.value.rel_error()
-                << (exact ? " (--exact covers integer and decimal real values, not complex ones)\n"
-                          : "; --exact gives the exact fraction\n");
+                << report.value.rel_error();
+      // --exact makes decimal reals exact; complex values have no exact mode, so it is never
+      // suggested for them, and a user who gave it is told why the value is still a float.
+      if (kind_of(input.matrix) == NumberKind::Real && !exact) std::cerr << "; --exact gives the exact fraction";
+      if (kind_of(input.matrix) == NumberKind::Complex && exact)
+        std::cerr << " (complex values are always counted in double precision)";
+      std::cerr << "\n";
+    }
     return 0;
   } catch (const Interrupted& e) {
     bar.finish();
     std::cerr << "matchcount: " << e.what() << "\n";
     return 128 + e.signal();
   } catch (const InputError& e) {
+    bar.finish();
     return fail(2, e.what());
   } catch (const UsageError& e) {
+    bar.finish();
     return fail(2, e.what());
   } catch (const RefusedError& e) {
+    bar.finish();
     return fail(3, e.what());
   } catch (const std::bad_alloc&) {
+    bar.finish();
     return fail(1, "out of memory");
   } catch (const std::exception& e) {
+    bar.finish();
     return fail(1, std::string("internal error: ") + e.what());
   }
 }

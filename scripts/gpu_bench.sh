@@ -22,7 +22,7 @@ for n in $er_sizes; do
     start=$(date +%s%N)
     json=$($bin/matchcount --json --device gpu "$tmp/er.mtx")
     end=$(date +%s%N)
-    value=$(sed -n 's/.*"value":"\([^"]*\)".*/\1/p' <<<"$json")
+    value=$(sed -n 's/.*"value":"\{0,1\}\([^",]*\).*/\1/p' <<<"$json")
     compile=$(grep -o '"compile_seconds":[0-9.e+-]*' <<<"$json" | cut -d: -f2 | paste -sd' ')
     runs=$(grep -o '"engine_runs":\[[^]]*\]' <<<"$json" | grep -o '"engine":"[^"]*","n":[0-9]*,"count":[0-9]*' |
            sed 's/"engine":"\([^"]*\)","n":\([0-9]*\),"count":\([0-9]*\)/\1:\2x\3/' | paste -sd' ')
@@ -35,7 +35,7 @@ rm -rf "$tmp"
 if [[ -d build/shared-matrices ]]; then
   for f in build/shared-matrices/*.mtx; do
     start=$(date +%s%N)
-    out=$(timeout 150 $bin/matchcount --device gpu --json "$f" 2>&1 | grep -o '"value":"[^"]*"\|"engine_runs":\[[^]]*\]' | head -2 | cut -c1-160 | paste -sd' ')
+    out=$(timeout 150 $bin/matchcount --device gpu --json "$f" 2>&1 | grep -o '"value":[^,]*\|"engine_runs":\[[^]]*\]' | head -2 | cut -c1-160 | paste -sd' ')
     end=$(date +%s%N)
     printf '%-22s %9s %s\n' "$(basename "$f")" "$(( (end - start) / 1000000 )) ms" "$out"
   done

@@ -18,7 +18,7 @@ for n in $sizes; do
   for mode in exact float; do
     for g in $gpus; do
       json=$($bin/matchcount --json --engine gpu-ryser --device gpu --gpus "$g" "$tmp/$mode.mtx")
-      value=$(sed -n 's/.*"value":"\([^"]*\)".*/\1/p' <<<"$json")
+      value=$(sed -n 's/.*"value":"\{0,1\}\([^",]*\).*/\1/p' <<<"$json")
       run=$(grep -o '"engine_runs":\[{[^]]*' <<<"$json")
       seconds=$(grep -o '"seconds":[0-9.e+-]*' <<<"$run" | head -1 | cut -d: -f2)
       compile=$(grep -o '"compile_seconds":[0-9.e+-]*' <<<"$run" | head -1 | cut -d: -f2)

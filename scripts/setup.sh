@@ -8,7 +8,7 @@ mode=${1:-demo}
 case "$mode" in demo|test) ;; *) echo "usage: $0 demo|test" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.."
 
-packages=(g++ make cmake pkg-config libboost-graph-dev libgmp-dev libcli11-dev libgtest-dev libopenmpi-dev openmpi-bin)
+packages=(g++ make cmake pkg-config help2man libboost-graph-dev libgmp-dev libcli11-dev nlohmann-json3-dev libgtest-dev libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

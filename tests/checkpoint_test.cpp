@@ -346,7 +346,7 @@ TEST(CheckpointCli, SurvivesSigkillAtRandomMoments) {
 TEST(CheckpointCli, SigtermAndSigintSaveAndResume) {
   const SlowCase c = slow_case();
   auto args = c.args();
-  args.insert(args.begin(), "--progress");
+  args.insert(args.begin(), {"--progress", "--progress-every", "0.5"});  // lines into the log file
   pid_t pid = spawn_matchcount(args, c.out, c.err, 30000);
   std::this_thread::sleep_for(std::chrono::milliseconds(2600));
   kill(pid, SIGTERM);

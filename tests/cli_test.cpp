@@ -109,7 +109,6 @@ TEST(Cli, BadInputsExitTwoWithFileAndLine) {
       {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1\n", ".mtx", "", 3},         // missing value
       {"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 1.5\n", ".mtx", "", 3},  // not an integer
       {"%%MatrixMarket matrix tensor real general\n", ".mtx", "", 1},                         // bad banner
-      {"2 3 1\n1 1 1\n", ".mtx", "", 1},                                                      // non-square SUPerman
       {std::string("a b\n\0\x01\x02junk", 11), ".edges", "", 0},                              // binary junk
       {"", ".edges", "", 0},                                                                   // empty file
       {"1 2\n2 3\n3 1\n", ".edges", "--as graph", 0},                                          // odd cycle

@@ -1,4 +1,4 @@
-// Readers: edge lists, graphs, digraphs, Matrix Market and SUPerman's banner-less files.
+// Readers: numbers, edge lists, graphs and digraphs; files, streams and damaged input.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,75 +11,13 @@
 #include <sstream>
 #include <tuple>
 
-#include "matchcount/error.hpp"
-#include "matchcount/io.hpp"
+#include "io_helpers.hpp"
 #include "test_support.hpp"
 
 namespace matchcount {
 namespace {
 
-ReadResult read_text(const std::string& text, const std::string& name = "in.txt",
-                     ReadOptions options = {}) {
-  std::istringstream in(text);
-  return read_input(in, name, options);
-}
-
-ReadResult read_as(const std::string& text, InputFormat as, const std::string& name = "in.txt") {
-  ReadOptions o;
-  o.as = as;
-  return read_text(text, name, o);
-}
-
-template <class T>
-using Triples = std::vector<std::tuple<int, int, T>>;
-
-template <class T>
-Triples<T> triples(const AnyMatrix& m) {
-  const auto* s = std::get_if<SparseMatrix<T>>(&m);
-  EXPECT_NE(s, nullptr) << "matrix kind is " << m.index();
-  Triples<T> out;
-  if (s != nullptr)
-    for (const auto& e : s->entries) out.emplace_back(e.row, e.col, e.value);
-  return out;
-}
-
-Triples<Integer> ints(std::initializer_list<std::tuple<int, int, long>> list) {
-  Triples<Integer> out;
-  for (const auto& [r, c, v] : list) out.emplace_back(r, c, Integer(v));
-  return out;
-}
-
-Rational q(const char* s) {
-  Rational x(s);
-  x.canonicalize();
-  return x;
-}
-
-/// what() of the InputError thrown by `f`, or a failure.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "not an InputError: " << e.what();
-    return {};
-  }
-  ADD_FAILURE() << "no error";
-  return {};
-}
-
-std::string error_text(const std::string& text, const std::string& name = "in.txt",
-                       InputFormat as = InputFormat::Auto, bool exact = false) {
-  ReadOptions o;
-  o.as = as;
-  o.exact = exact;
-  return error_of([&] { read_text(text, name, o); });
-}
-
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
+using namespace iotest;
 
 // ----------------------------------------------------------------------------------------------
 // Numbers
@@ -177,7 +115,8 @@ TEST(ReaderBipartite, NumericAndOtherNamesAreDistinct) {
   EXPECT_EQ(res.col_names, reversed);
   EXPECT_EQ(nnz_of(res.matrix), 2 * names.size());
   EXPECT_EQ(error_text(text + "1048576 1048576\n"),
-            "in.txt:29: duplicate edge 1048576 1048576 (first on line 23)");
+            "in.txt:29: duplicate edge 1048576 1048576 (first on line 23): --sum-duplicates adds "
+            "the weights of repeated edges");
 }
 
 TEST(ReaderBipartite, UnequalSidesGiveARectangularMatrixAndANote) {
@@ -190,7 +129,9 @@ TEST(ReaderBipartite, UnequalSidesGiveARectangularMatrixAndANote) {
 
 TEST(ReaderBipartite, DuplicatesAreErrorsUnlessSummed) {
   const std::string text = "a x 2\nb y\n# c\na y\nb y 5\na x 1.5\n";
-  EXPECT_EQ(error_text(text), "in.txt:5: duplicate edge b y (first on line 2)");
+  EXPECT_EQ(error_text(text),
+            "in.txt:5: duplicate edge b y (first on line 2): --sum-duplicates adds the weights of "
+            "repeated edges");
   ReadOptions o;
   o.sum_duplicates = true;
   o.exact = true;
@@ -226,7 +167,11 @@ TEST(ReaderBipartite, NetworkxAttributeDicts) {
 }
 
 TEST(ReaderBipartite, BadLines) {
-  EXPECT_EQ(error_text("a b\nc d 1 2\n"), "in.txt:2: expected 'u v [weight]', found 4 fields");
+  EXPECT_EQ(error_text("a b\nc d 1 2\n"),
+            "in.txt:2: expected 'u v [weight]', found 4 fields (a fourth column, such as KONECT's "
+            "timestamps, is read with --as bipartite, graph or digraph)");
+  EXPECT_EQ(error_text("a b\nc d 1 2 3\n", "in.txt", InputFormat::Graph),
+            "in.txt:2: expected 'u v [weight [timestamp]]', found 5 fields");
   EXPECT_EQ(error_text("a b\n\nlonely\n"), "in.txt:3: expected 'u v [weight]', found 1 field");
   EXPECT_EQ(error_text("a b\nc d x1\n"), "in.txt:2: not a number: 'x1'");
   EXPECT_EQ(error_text("a b nan\n"), "in.txt:1: not a number: 'nan'");
@@ -237,9 +182,18 @@ TEST(ReaderBipartite, BadLines) {
 }
 
 TEST(ReaderBipartite, LooksLikeABannerlessMatrixNote) {
-  const auto res = read_text("2 2 2\n1 2 0.5\n2 1 0.5\n");
-  ASSERT_EQ(res.notes.size(), 1u);
-  EXPECT_CONTAINS(res.notes[0], "'n n nnz' size line");
+  // The size line fits but one index does not: an edge list, with a note and a zero hint.
+  const auto res = read_text("2 2 2\n1 2 0.5\n3 1 0.5\n");
+  EXPECT_EQ(res.format, "bipartite edge list");
+  ASSERT_EQ(res.notes.size(), 2u);  // and "3 left vertices but 2 right vertices"
+  EXPECT_EQ(res.notes[0],
+            "the first line looks like the 'rows cols nnz' size line of a banner-less coordinate "
+            "matrix, but line 3 has row '3', not in 1..2: read as an edge list");
+  EXPECT_CONTAINS(res.zero_hint, "line 3 has row '3', not in 1..2: --as matrix reads the file as a matrix");
+  // A weighted edge list whose first line cannot be a size line (nnz > rows * cols) gets neither.
+  const auto plain = read_text("1 2 5\n2 3 1\n");
+  EXPECT_TRUE(plain.notes.empty());
+  EXPECT_EQ(plain.zero_hint.find("--as matrix"), std::string::npos);
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -277,7 +231,12 @@ TEST(ReaderGraph, OddCyclesAndLoopsAreNotBipartite) {
 
 TEST(ReaderGraph, ReversedEdgesAreDuplicates) {
   EXPECT_EQ(error_text("a b\nb c\nb a\n", "g.txt", InputFormat::Graph),
-            "g.txt:3: duplicate edge b a (first on line 1)");
+            "g.txt:3: duplicate edge b a (first on line 1 as a b): 1 edge is listed in both "
+            "directions but 1 only once; list every edge once or every edge in both directions "
+            "(--sum-duplicates adds the weights of repeated edges)");
+  EXPECT_EQ(error_text("a b\nb c\na b\n", "g.txt", InputFormat::Graph),
+            "g.txt:3: duplicate edge a b (first on line 1): --sum-duplicates adds the weights of "
+            "repeated edges");
   ReadOptions o;
   o.as = InputFormat::Graph;
   o.sum_duplicates = true;
@@ -297,253 +256,14 @@ TEST(ReaderDigraph, ArcsWithLoops) {
   EXPECT_EQ(cols_of(res.matrix), 3);
   EXPECT_EQ(triples<Integer>(res.matrix), ints({{0, 0, 1}, {0, 1, 1}, {1, 0, 2}, {2, 0, 1}}));
   EXPECT_EQ(error_text("x y\ny x\nx y\n", "d.txt", InputFormat::Digraph),
-            "d.txt:3: duplicate arc x y (first on line 1)");
+            "d.txt:3: duplicate arc x y (first on line 1): --sum-duplicates adds the weights of "
+            "repeated arcs");
 }
 
 TEST(ReaderDigraph, MatrixMarketBannerIsNotAnEdgeList) {
   EXPECT_CONTAINS(error_text("%%MatrixMarket matrix coordinate pattern general\n1 1 1\n1 1\n",
                              "d.txt", InputFormat::Digraph),
                   "d.txt:1: a Matrix Market file is a matrix, not an edge list");
-}
-
-// ----------------------------------------------------------------------------------------------
-// Matrix Market
-
-TEST(ReaderMatrixMarket, CoordinateGeneral) {
-  const auto res = read_text(
-      "%%MatrixMarket matrix coordinate real general\n% comment\n%\n\n3 3 4\n1 1 2.5\n3 2 -1\n"
-      "2 3 0\n1 3 4\n");
-  EXPECT_EQ(res.format, "Matrix Market coordinate real general");
-  EXPECT_EQ(triples<double>(res.matrix),
-            (Triples<double>{{0, 0, 2.5}, {0, 2, 4.0}, {2, 1, -1.0}}));
-  EXPECT_EQ(res.notes, (std::vector<std::string>{"1 explicit zero entry dropped"}));
-  EXPECT_TRUE(res.row_names.empty());
-  // Integer values in a real file give an Integer matrix.
-  const auto i = read_text("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1.0\n2 2 -3\n");
-  EXPECT_EQ(triples<Integer>(i.matrix), ints({{0, 0, 1}, {1, 1, -3}}));
-}
-
-TEST(ReaderMatrixMarket, BannerWordsAnyCaseAndDoubleField) {
-  const auto res = read_text("%%matrixmarket MATRIX Coordinate DOUBLE General\n1 1 1\n1 1 7\n");
-  EXPECT_EQ(res.format, "Matrix Market coordinate real general");
-  EXPECT_EQ(triples<Integer>(res.matrix), ints({{0, 0, 7}}));
-}
-
-TEST(ReaderMatrixMarket, PatternAndIntegerFields) {
-  const auto p = read_text("%%MatrixMarket matrix coordinate pattern general\n2 3 3\n1 1\n2 3\n1 2\n");
-  EXPECT_EQ(triples<Integer>(p.matrix), ints({{0, 0, 1}, {0, 1, 1}, {1, 2, 1}}));
-  EXPECT_EQ(p.notes, (std::vector<std::string>{"matrix is 2x3, not square: no perfect matching"}));
-  const auto i = read_text("%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 2 -7\n2 1 +12\n");
-  EXPECT_EQ(triples<Integer>(i.matrix), ints({{0, 1, -7}, {1, 0, 12}}));
-}
-
-TEST(ReaderMatrixMarket, SymmetricIsMirrored) {
-  const auto res = read_text(
-      "%%MatrixMarket matrix coordinate integer symmetric\n3 3 4\n1 1 5\n2 1 2\n3 1 -1\n3 3 4\n");
-  EXPECT_EQ(res.format, "Matrix Market coordinate integer symmetric (mirrored)");
-  EXPECT_EQ(triples<Integer>(res.matrix),
-            ints({{0, 0, 5}, {0, 1, 2}, {0, 2, -1}, {1, 0, 2}, {2, 0, -1}, {2, 2, 4}}));
-  const auto p = read_text("%%MatrixMarket matrix coordinate pattern symmetric\n2 2 2\n2 1\n2 2\n");
-  EXPECT_EQ(triples<Integer>(p.matrix), ints({{0, 1, 1}, {1, 0, 1}, {1, 1, 1}}));
-}
-
-TEST(ReaderMatrixMarket, SkewSymmetricIsNegated) {
-  ReadOptions o;
-  o.exact = true;
-  const auto res = read_text(
-      "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 0.5\n3 2 -2\n", "m.mtx", o);
-  EXPECT_EQ(res.format, "Matrix Market coordinate real skew-symmetric (mirrored)");
-  EXPECT_EQ(triples<Rational>(res.matrix),
-            (Triples<Rational>{{0, 1, q("-1/2")}, {1, 0, q("1/2")}, {1, 2, 2}, {2, 1, -2}}));
-  // A zero on the diagonal is allowed (and dropped); a nonzero one is not.
-  const auto z = read_text("%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 2\n1 1 0\n2 1 3\n");
-  EXPECT_EQ(triples<Integer>(z.matrix), ints({{0, 1, -3}, {1, 0, 3}}));
-  EXPECT_EQ(error_text("%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 2 3\n"),
-            "in.txt:3: nonzero diagonal entry 2 2 in a skew-symmetric matrix");
-}
-
-TEST(ReaderMatrixMarket, HermitianIsConjugated) {
-  const auto res = read_text(
-      "%%MatrixMarket matrix coordinate complex hermitian\n2 2 2\n1 1 2 0\n2 1 1.5 -0.5\n");
-  EXPECT_EQ(res.format, "Matrix Market coordinate complex hermitian (mirrored)");
-  EXPECT_EQ(triples<Complex>(res.matrix),
-            (Triples<Complex>{{0, 0, {2, 0}}, {0, 1, {1.5, 0.5}}, {1, 0, {1.5, -0.5}}}));
-  EXPECT_EQ(error_text("%%MatrixMarket matrix coordinate complex hermitian\n2 2 1\n1 1 2 1\n"),
-            "in.txt:3: diagonal entry 1 1 of a hermitian matrix has a nonzero imaginary part");
-}
-
-TEST(ReaderMatrixMarket, ComplexFields) {
-  const auto c = read_text("%%MatrixMarket matrix coordinate complex general\n2 2 2\n1 1 0 1\n2 2 3 0\n");
-  EXPECT_EQ(triples<Complex>(c.matrix), (Triples<Complex>{{0, 0, {0, 1}}, {1, 1, {3, 0}}}));
-  // All values real integers: an Integer matrix.
-  const auto i = read_text("%%MatrixMarket matrix coordinate complex general\n2 2 2\n1 1 2 0\n2 2 -3 0.0\n");
-  EXPECT_EQ(triples<Integer>(i.matrix), ints({{0, 0, 2}, {1, 1, -3}}));
-  // Real but not integer: stays complex.
-  const auto r = read_text("%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 0.5 0\n");
-  EXPECT_EQ(triples<Complex>(r.matrix), (Triples<Complex>{{0, 0, {0.5, 0}}}));
-  // 0 + 0i is an explicit zero.
-  const auto z = read_text("%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 0 0\n");
-  EXPECT_EQ(nnz_of(z.matrix), 0u);
-}
-
-TEST(ReaderMatrixMarket, ArrayFormat) {
-  // Column-major: [[1 3] [2 4]] with a zero dropped in a 2x3.
-  const auto g = read_text("%%MatrixMarket matrix array integer general\n% c\n2 3\n1\n2\n3\n4\n0\n6\n");
-  EXPECT_EQ(g.format, "Matrix Market array integer general");
-  EXPECT_EQ(triples<Integer>(g.matrix), ints({{0, 0, 1}, {0, 1, 3}, {1, 0, 2}, {1, 1, 4}, {1, 2, 6}}));
-  EXPECT_TRUE(g.notes.size() == 1 && g.notes[0] == "matrix is 2x3, not square: no perfect matching");
-  // Symmetric: lower triangle column by column (a11 a21 a31 a22 a32 a33).
-  const auto s = read_text("%%MatrixMarket matrix array real symmetric\n3 3\n1\n2\n3\n4\n5\n6\n");
-  EXPECT_EQ(triples<Integer>(s.matrix), ints({{0, 0, 1}, {0, 1, 2}, {0, 2, 3}, {1, 0, 2}, {1, 1, 4},
-                                              {1, 2, 5}, {2, 0, 3}, {2, 1, 5}, {2, 2, 6}}));
-  // Skew-symmetric: strictly lower triangle (a21 a31 a32).
-  const auto k = read_text("%%MatrixMarket matrix array integer skew-symmetric\n3 3\n1\n2\n3\n");
-  EXPECT_EQ(triples<Integer>(k.matrix),
-            ints({{0, 1, -1}, {0, 2, -2}, {1, 0, 1}, {1, 2, -3}, {2, 0, 2}, {2, 1, 3}}));
-  const auto c = read_text("%%MatrixMarket matrix array complex general\n1 2\n1 2\n0 -1\n");
-  EXPECT_EQ(triples<Complex>(c.matrix), (Triples<Complex>{{0, 0, {1, 2}}, {0, 1, {0, -1}}}));
-  EXPECT_EQ(error_text("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n"),
-            "in.txt:5: only 3 of the 4 entries declared on line 2");
-  EXPECT_EQ(error_text("%%MatrixMarket matrix array real general\n1 1\n1\n2\n"),
-            "in.txt:4: more entries than the 1 declared on line 2");
-  EXPECT_EQ(error_text("%%MatrixMarket matrix array real general\n1 1\n1 1 1\n"),
-            "in.txt:3: expected 'value', found 3 fields");
-}
-
-TEST(ReaderMatrixMarket, EmptyMatrices) {
-  const auto z = read_text("%%MatrixMarket matrix coordinate pattern general\n0 0 0\n");
-  EXPECT_EQ(rows_of(z.matrix), 0);
-  EXPECT_EQ(cols_of(z.matrix), 0);
-  EXPECT_EQ(kind_of(z.matrix), NumberKind::Integer);
-  const auto a = read_text("%%MatrixMarket matrix array real general\n0 0\n");
-  EXPECT_EQ(rows_of(a.matrix), 0);
-  const auto n = read_text("%%MatrixMarket matrix coordinate real general\n3 3 0\n");
-  EXPECT_EQ(rows_of(n.matrix), 3);
-  EXPECT_EQ(nnz_of(n.matrix), 0u);
-}
-
-TEST(ReaderMatrixMarket, BannerErrors) {
-  EXPECT_EQ(error_text("%%MatrixMarket matrix coordinate real\n1 1 1\n1 1 1\n"),
-            "in.txt:1: incomplete Matrix Market banner: expected '%%MatrixMarket matrix FORMAT "
-            "FIELD SYMMETRY'");
-  EXPECT_CONTAINS(error_text("%%MatrixMarket matrix coordinate real general extra\n"),
-                  "in.txt:1: unexpected word 'extra' in the Matrix Market banner");
-  EXPECT_CONTAINS(error_text("%%MatrixMarketmatrix coordinate real general\n"),
-                  "in.txt:1: malformed Matrix Market banner");
-  EXPECT_EQ(error_text("%%MatrixMarket vector coordinate real general\n"),
-            "in.txt:1: unsupported Matrix Market object 'vector' (only 'matrix')");
-  EXPECT_EQ(error_text("%%MatrixMarket matrix sparse real general\n"),
-            "in.txt:1: unknown Matrix Market format 'sparse' (coordinate or array)");
-  EXPECT_EQ(error_text("%%MatrixMarket matrix coordinate quaternion general\n"),
-            "in.txt:1: unknown Matrix Market field 'quaternion' (pattern, integer, real or complex)");
-  EXPECT_EQ(error_text("%%MatrixMarket matrix coordinate real upper\n"),
-            "in.txt:1: unknown Matrix Market symmetry 'upper' (general, symmetric, "
-            "skew-symmetric or hermitian)");
-  EXPECT_EQ(error_text("%%MatrixMarket matrix coordinate pattern skew-symmetric\n1 1 0\n"),
-            "in.txt:1: a pattern matrix cannot be skew-symmetric");
-  EXPECT_EQ(error_text("%%MatrixMarket matrix coordinate pattern hermitian\n1 1 0\n"),
-            "in.txt:1: a pattern matrix cannot be hermitian");
-  EXPECT_EQ(error_text("%%MatrixMarket matrix array pattern general\n1 1\n"),
-            "in.txt:1: the pattern field needs the coordinate format, not array");
-}
-
-TEST(ReaderMatrixMarket, SizeLineErrors) {
-  const std::string b = "%%MatrixMarket matrix coordinate real general\n% c\n";
-  EXPECT_EQ(error_text(b), "in.txt:2: missing size line");
-  EXPECT_EQ(error_text(b + "3 3\n"), "in.txt:3: malformed size line: expected 'rows cols nnz', found 2 fields");
-  EXPECT_EQ(error_text(b + "3 -3 1\n"), "in.txt:3: negative cols '-3' in the size line");
-  EXPECT_EQ(error_text(b + "3 3 x\n"), "in.txt:3: malformed size line: expected 'rows cols nnz', found 'x'");
-  EXPECT_EQ(error_text(b + "3.0 3 1\n"), "in.txt:3: malformed size line: expected 'rows cols nnz', found '3.0'");
-  EXPECT_EQ(error_text(b + "2147483648 1 1\n"),
-            "in.txt:3: rows '2147483648' too large (at most 2147483647)");
-  EXPECT_EQ(error_text(b + "1 1 99999999999999999999999\n"),
-            "in.txt:3: nnz '99999999999999999999999' too large (at most 18446744073709551615)");
-  EXPECT_EQ(error_text(b + "2 2 5\n"), "in.txt:3: nnz 5 exceeds the 4 positions of a 2x2 matrix");
-  EXPECT_EQ(error_text("%%MatrixMarket matrix coordinate real symmetric\n2 3 1\n"),
-            "in.txt:2: a symmetric matrix must be square, not 2x3");
-  EXPECT_EQ(error_text("%%MatrixMarket matrix coordinate real symmetric\n2 2 4\n"),
-            "in.txt:2: nnz 4 exceeds the 3 positions of a 2x2 triangle matrix");
-  // Huge sizes with few entries are read without allocating by size.
-  const auto big = read_text(b + "2147483647 2147483647 1\n2147483647 1 1\n");
-  EXPECT_EQ(rows_of(big.matrix), 2147483647);
-}
-
-TEST(ReaderMatrixMarket, EntryErrors) {
-  const std::string b = "%%MatrixMarket matrix coordinate real general\n3 3 2\n";
-  EXPECT_EQ(error_text(b + "1 1 1\n"), "in.txt:3: only 1 of the 2 entries declared on line 2");
-  EXPECT_EQ(error_text(b + "1 1 1\n2 2 2\n3 3 3\n"),
-            "in.txt:5: more entries than the 2 declared on line 2");
-  EXPECT_EQ(error_text(b + "1 1 1\n4 1 1\n"), "in.txt:4: row index 4 out of range 1..3");
-  EXPECT_EQ(error_text(b + "1 0 1\n"), "in.txt:3: column index 0 out of range 1..3");
-  EXPECT_EQ(error_text(b + "1 -1 1\n"), "in.txt:3: malformed column index '-1'");
-  EXPECT_EQ(error_text(b + "1.5 1 1\n"), "in.txt:3: malformed row index '1.5'");
-  EXPECT_EQ(error_text(b + "99999999999999999999999 1 1\n"),
-            "in.txt:3: row index '99999999999999999999999' out of range 1..3");
-  EXPECT_EQ(error_text(b + "1 1 x\n"), "in.txt:3: not a number: 'x'");
-  EXPECT_EQ(error_text(b + "1 1\n"), "in.txt:3: expected 'i j value', found 2 fields");
-  EXPECT_EQ(error_text(b + "1 1 1\n2 2 2 2\n"), "in.txt:4: expected 'i j value', found 4 fields");
-  EXPECT_EQ(error_text(b + "1 1 1\n% c\n1 1 2\n"), "in.txt:5: duplicate entry 1 1 (first on line 3)");
-  EXPECT_EQ(error_text("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 1 1\n"),
-            "in.txt:3: expected 'i j', found 3 fields");
-  EXPECT_EQ(error_text("%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 1 1\n"),
-            "in.txt:3: expected 'i j re im', found 3 fields");
-  EXPECT_EQ(error_text("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 1.5\n"),
-            "in.txt:3: non-integer value '1.5' in an integer matrix");
-  EXPECT_EQ(error_text("%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n"),
-            "in.txt:3: entry 1 2 above the diagonal: a symmetric file stores only the lower "
-            "triangle");
-  ReadOptions o;
-  o.sum_duplicates = true;
-  const auto s = read_text(b + "1 1 1\n1 1 2\n", "in.txt", o);
-  EXPECT_EQ(triples<Integer>(s.matrix), ints({{0, 0, 3}}));
-}
-
-TEST(ReaderMatrixMarket, ForcedMatrixReadingAndBannerDetection) {
-  // A banner makes any name a Matrix Market file; without one only *.mtx is a matrix.
-  const std::string mm = "%%MatrixMarket matrix coordinate pattern general\n1 1 1\n1 1\n";
-  EXPECT_EQ(read_text(mm, "graph.txt").format, "Matrix Market coordinate pattern general");
-  EXPECT_EQ(read_text("  " + mm, "graph.txt").format, "Matrix Market coordinate pattern general");
-  EXPECT_EQ(read_as(mm, InputFormat::Matrix, "x").format, "Matrix Market coordinate pattern general");
-  const std::string bare = "2 2 1\n1 2 5\n";
-  EXPECT_EQ(read_text(bare, "m.MTX").format, "SUPerman coordinate (real)");
-  EXPECT_EQ(read_as(bare, InputFormat::Matrix, "-").format, "SUPerman coordinate (real)");
-  EXPECT_EQ(read_text(bare, "m.txt").format, "bipartite edge list");
-}
-
-// ----------------------------------------------------------------------------------------------
-// SUPerman's banner-less files
-
-TEST(ReaderSuperman, RealAndComplex) {
-  const auto r = read_text("2 2 3\n1 1 0.91\n1 2 0.5\n2 2 0\n", "s.mtx");
-  EXPECT_EQ(r.format, "SUPerman coordinate (real)");
-  EXPECT_EQ(triples<double>(r.matrix), (Triples<double>{{0, 0, 0.91}, {0, 1, 0.5}}));
-  const auto i = read_text("2 2 2\n1 1 3\n2 2 4\n", "s.mtx");
-  EXPECT_EQ(triples<Integer>(i.matrix), ints({{0, 0, 3}, {1, 1, 4}}));
-  const auto c = read_text("2 2 2\n1 1 0 1\n2 1 1 -2.5\n", "s.mtx");
-  EXPECT_EQ(c.format, "SUPerman coordinate (complex)");
-  EXPECT_EQ(triples<Complex>(c.matrix), (Triples<Complex>{{0, 0, {0, 1}}, {1, 0, {1, -2.5}}}));
-  const auto ci = read_text("2 2 2\n1 1 2 0\n2 1 1 0\n", "s.mtx");
-  EXPECT_EQ(triples<Integer>(ci.matrix), ints({{0, 0, 2}, {1, 0, 1}}));
-}
-
-TEST(ReaderSuperman, Errors) {
-  EXPECT_EQ(error_text("2 3 1\n1 1 1\n", "s.mtx"),
-            "s.mtx:1: a banner-less coordinate file must be square ('n n nnz'), not 2x3");
-  EXPECT_EQ(error_text("2 2\n1 1 1\n", "s.mtx"),
-            "s.mtx:1: expected the 'n n nnz' size line of a banner-less coordinate file, found 2 fields");
-  EXPECT_EQ(error_text("2 2 2\n1 1 1\n2 2 1 0\n", "s.mtx"),
-            "s.mtx:3: expected 'i j value' like line 2, found 4 fields");
-  EXPECT_EQ(error_text("2 2 2\n1 1\n", "s.mtx"),
-            "s.mtx:2: expected 'i j value' or 'i j re im', found 2 fields");
-  EXPECT_EQ(error_text("2 2 2\n1 1 1\n", "s.mtx"), "s.mtx:2: only 1 of the 2 entries declared on line 1");
-  EXPECT_EQ(error_text("2 2 1\n1 1 1\n2 2 1\n", "s.mtx"),
-            "s.mtx:3: more entries than the 1 declared on line 1");
-  EXPECT_EQ(error_text("2 2 2\n1 1 1\n1 1 2\n", "s.mtx"), "s.mtx:3: duplicate entry 1 1 (first on line 2)");
-  EXPECT_EQ(error_text("2 2 1\n3 1 1\n", "s.mtx"), "s.mtx:2: row index 3 out of range 1..2");
-  EXPECT_EQ(error_text("", "s.mtx"), "s.mtx: empty input: missing the 'n n nnz' size line");
-  EXPECT_EQ(error_text("-2 -2 1\n", "s.mtx"), "s.mtx:1: negative rows '-2' in the size line");
-  EXPECT_EQ(error_text("a b\n", "s.mtx"),
-            "s.mtx:1: expected the 'n n nnz' size line of a banner-less coordinate file, found 2 fields");
 }
 
 // ----------------------------------------------------------------------------------------------

@@ -15,8 +15,11 @@ using namespace matchcount;
 
 namespace {
 
+// Perfect matchings: a graph with unequal sides counts 0 (not its rectangular permanent).
 Integer count(const SparseMatrix<Integer>& a) {
-  return std::get<Integer>(count_permanent(AnyMatrix(a)).value.value);
+  CountOptions o;
+  o.perfect_matchings = true;
+  return std::get<Integer>(count_permanent(AnyMatrix(a), o).value.value);
 }
 
 // J - I - P: the menage problem (no one next to their spouse).

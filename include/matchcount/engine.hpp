@@ -94,8 +94,13 @@ struct EnginePlan {
   double work = 0;
   /// Largest frontier of the best row order (-1 when not computed: small blocks).
   int frontier_width = -1;
-  /// Every engine the planner considered, with its predicted seconds (the chosen one too).
+  /// Every engine the planner considered, with its predicted seconds (the chosen one too;
+  /// infinite for an engine that cannot take the block).
   std::vector<std::pair<std::string, double>> candidates;
+  /// Why no engine can count the block, e.g. "n = 64 is over ryser's limit of 62; ..."
+  /// (empty when one can; predicted_seconds is then infinite). Defaulted, so positional
+  /// initializers may leave it out.
+  std::string why = {};
 };
 EnginePlan plan_engine(const SparseMatrix<Integer>& block, DevicePolicy device, int threads);
 EnginePlan plan_engine(const SparseMatrix<double>& block, DevicePolicy device, int threads);

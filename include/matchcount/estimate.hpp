@@ -4,11 +4,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "matchcount/engine.hpp"
 #include "matchcount/matrix.hpp"
+#include "matchcount/value.hpp"
 
 namespace matchcount {
 
@@ -41,7 +43,25 @@ struct WideReal {
   WideReal operator*(double x) const;
 };
 
+/// Where a running estimate stands, for progress displays.
+struct EstimateProgress {
+  /// Samples drawn so far, over all blocks, and the cap of a fixed-size run (0: none).
+  std::uint64_t samples = 0;
+  std::uint64_t sample_target = 0;
+  /// Relative standard error of the estimate so far (inf before two samples), and the
+  /// target of a --rel-error run (0 for a fixed sample count).
+  double rel_error = 0.0;
+  double rel_error_target = 0.0;
+  /// Seconds since the estimate started, and the time cap (0: none).
+  double seconds = 0.0;
+  double max_seconds = 0.0;
+};
+
 struct EstimateOptions {
+  /// Graph inputs count perfect matchings: a non-square matrix gives 0. Otherwise a rectangular
+  /// m x n matrix (m < n) is estimated as the permanent of the square matrix with n - m rows of
+  /// ones added, divided by (n - m)!, which is the sum over injective maps (CountOptions).
+  bool perfect_matchings = false;
   EstimateMethod method = EstimateMethod::ScalingPlus;
   /// Samples per estimated block (0: sample until rel_error is met or a cap is reached).
   std::uint64_t samples = 0;
@@ -65,8 +85,8 @@ struct EstimateOptions {
   /// Blocks up to this size after the Dulmage-Mendelsohn split are counted exactly (an
   /// exact factor has no error); 0 estimates every block.
   int exact_up_to = 20;
-  /// Fraction of the work done (0..1), now and then; may be empty.
-  std::function<void(double)> progress;
+  /// Called after every round of samples (see EstimateProgress); may be empty.
+  std::function<void(const EstimateProgress&)> progress;
 };
 
 /// One estimated (or exactly counted) block.
@@ -95,6 +115,9 @@ struct EstimateReport {
   WideReal ci_low, ci_high;
   /// True when the count is known exactly (no perfect matching, or every block exact).
   bool exact = false;
+  /// With `exact`: the count as the exact pipeline gives it (an exact integer when every block
+  /// has integer entries, else a double with its rounding error).
+  std::optional<PermanentValue> exact_value;
   std::uint64_t samples = 0;       // over all estimated blocks
   std::uint64_t zero_samples = 0;
   bool heavy_tail = false;

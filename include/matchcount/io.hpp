@@ -9,10 +9,13 @@
 
 namespace matchcount {
 
-/// How to read a file. Auto: Matrix Market when the first line is a %%MatrixMarket banner,
-/// SUPerman's banner-less coordinate format when the name ends in ".mtx", otherwise a
-/// bipartite edge list.
-enum class InputFormat { Auto, Bipartite, Graph, Digraph, Matrix };
+/// How to read a file. Auto: NumPy .npy when the input starts with the "\x93NUMPY" magic;
+/// Matrix Market when the first line is a %%MatrixMarket banner; SUPerman's banner-less
+/// coordinate format when the name ends in ".mtx" or the whole input has that shape; DIMACS
+/// when the first line other than 'c' comments is "p edge N M" or "p col N M"; a KONECT
+/// edge list read as its "% sym|asym|bip" header says; otherwise a bipartite edge list.
+/// Matrix reads Matrix Market, banner-less coordinate files and .npy.
+enum class InputFormat { Auto, Bipartite, Graph, Digraph, Matrix, Dimacs, Npy };
 
 struct ReadOptions {
   InputFormat as = InputFormat::Auto;
@@ -34,7 +37,17 @@ struct ReadResult {
   std::vector<std::string> col_names;
   /// Remarks the user should see with -v/--json, e.g. why sides are unequal.
   std::vector<std::string> notes;
+  /// Why a count of 0 may come from how the input was read rather than from the graph, with
+  /// the option that reads it the other way (one line, e.g. "the edge list looks undirected
+  /// (...): --as graph reads it as one"). Printed on stderr when the count is 0.
+  std::string zero_hint;
 };
+
+/// The names --as accepts, in the order of InputFormat: auto, bipartite, graph, digraph, matrix,
+/// dimacs, npy.
+std::vector<std::string> input_format_names();
+/// The InputFormat named `name` (one of input_format_names()); UsageError for any other.
+InputFormat parse_input_format(const std::string& name);
 
 /// Reads `path` ("-" is standard input). Throws InputError("FILE:LINE: what") on bad input.
 ReadResult read_input(const std::string& path, const ReadOptions& options);

@@ -18,6 +18,10 @@ namespace matchcount {
 class Checkpoint;  // matchcount/checkpoint.hpp
 
 struct CountOptions {
+  /// Count perfect matchings (graph inputs): a non-square matrix counts 0. Otherwise (matrix
+  /// inputs) a non-square matrix gives its rectangular permanent: the sum over injective maps
+  /// from the shorter side into the longer one.
+  bool perfect_matchings = false;
   /// Engine name for every block; empty = chosen per block by choose_engine().
   std::string engine;
   /// Skip matching/DM/Forbert-Marx and hand the whole matrix to the engine.
@@ -58,6 +62,8 @@ struct BlockRun {
   double predicted_seconds = 0.0;
   /// Largest frontier of the best row order the planner found (-1: not planned).
   int frontier_width = -1;
+  /// Explain runs: why no engine can count the block (EnginePlan::why; empty when one can).
+  std::string why = {};
 };
 
 struct CountReport {

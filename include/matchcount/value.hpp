@@ -27,6 +27,9 @@ struct PermanentValue {
   /// Decimal integer, reduced fraction "p/q", or a float printed with 17 significant
   /// digits ("re+imi" style "(re,im)" for complex).
   std::string to_string() const;
+  /// True when the value is exactly 0 (an exact zero, or a float 0 such as the count of a
+  /// matrix without a perfect matching).
+  bool is_zero() const;
   /// Relative error estimate (0 for exact values; inf when the value is 0 but uncertain).
   double rel_error() const;
 };

@@ -200,7 +200,7 @@ std::unique_ptr<Engine> make_gpu_skipper() { return std::make_unique<GpuSkipperE
 
 // Exact walks of up to four primes ran as fast as float ones (the modular products replace
 // TwoSum); complex ones cost about three real ones.
-double gpu_skipper_seconds(const SparseMatrix<Integer>& a) { return seconds(a, 1.0); }
+double gpu_skipper_seconds(const SparseMatrix<Integer>& a, double passes) { return seconds(a, passes); }
 double gpu_skipper_seconds(const SparseMatrix<double>& a) { return seconds(a, 1.0); }
 double gpu_skipper_seconds(const SparseMatrix<Complex>& a) { return seconds(a, 3.0); }
 

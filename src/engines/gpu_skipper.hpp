@@ -47,8 +47,9 @@ struct IntegerWalk {
 };
 IntegerWalk integer_walk(const SparseMatrix<Integer>& a, const SkipChoice& choice);
 
-/// Predicted seconds of gpu-skipper on a block (for the planner).
-double gpu_skipper_seconds(const SparseMatrix<Integer>& a);
+/// Predicted seconds of gpu-skipper on a block (for the planner); exact counts make `passes`
+/// walks (one per prime, or per four primes when the rows allow shared sums).
+double gpu_skipper_seconds(const SparseMatrix<Integer>& a, double passes = 1);
 double gpu_skipper_seconds(const SparseMatrix<double>& a);
 double gpu_skipper_seconds(const SparseMatrix<Complex>& a);
 

@@ -2,6 +2,8 @@
 #include <omp.h>
 
 #include <cmath>
+#include <cstdio>
+#include <limits>
 
 #include "common.hpp"
 #include "frontier.hpp"
@@ -70,6 +72,17 @@ namespace {
 constexpr double kCpuRyserRealStep = 1.6e-10;
 constexpr double kCpuRyserStep = 2.6e-10, kGpuRyserStep = 2.0 / (0.7 * 17e12),
                  kGpuOverhead = 0.02;
+// Exact counts pay for their primes (fitted in docs/benchmarks.md, "Predictions against
+// measured times"): with every row's absolute sum below 2^49 one walk serves all primes (y
+// exact in doubles), costing per Gray step a little per row plus a modular product and sum per
+// prime and row group (ModPlan::group_end); wider rows walk once per prime with y as residues,
+// per row-step and prime, plus a set-up per prime. Exact decimals become such wide integers
+// once their rows are scaled, so a flat rate per step underpredicted them by up to 100x.
+constexpr double kCpuRyserSharedRow = 1.0e-10, kCpuRyserModGroup = 2.9e-10, kCpuRyserPrimeRow = 4.0e-10,
+                 kCpuRyserPrimeFixed = 3e-4;
+// The GPU's exact walks: one walk carries up to kGpuSharedPrimes primes when the rows allow
+// shared sums, else one walk per prime (gpu_ryser.cpp, gpu_skipper.cpp).
+constexpr double kGpuSharedPrimes = 4;
 // Repeated lines: about 5 ns per modular multiplication (RepeatedPlan::cost counts them per
 // prime); floats rebuild each y_r from the K classes in double-double, about 2 ns per class.
 constexpr double kRepeatedModUnit = 5e-9, kRepeatedFloatUnit = 2e-9;
@@ -102,20 +115,93 @@ double predicted_primes(const SparseMatrix<Integer>& a) {
   return std::ceil((bits + 2) / 49.0);  // primes lie in (2^49, 2^50); the product must exceed 2 bound
 }
 
+/// "8.5 GiB" for a byte count.
+std::string gib_text(double bytes) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.3g GiB", bytes / double(1ull << 30));
+  return buf;
+}
+
+/// Why none of the engines the planner weighed can count an n x n block, from what each one
+/// was refused for (the Ryser-type walks' row limit, the frontier DP's width and memory,
+/// planarity, repeated lines' terms).
+std::string why_uncountable(int n, const std::string& ryser, const engines::FrontierPlan& fp, double frontier_bytes,
+                            const engines::KasteleynPlan& kp, double kasteleyn_bytes, double repeated_terms) {
+  std::string why = "n = " + std::to_string(n) + " is over " + ryser + "'s limit of " +
+                    std::to_string(make_engine(ryser)->max_n());
+  if (fp.width > engines::kFrontierMaxWidth)
+    why += "; frontier width " + std::to_string(fp.width) + " is over the frontier DP's limit of " +
+           std::to_string(engines::kFrontierMaxWidth);
+  else if (frontier_bytes > engines::kFrontierMemoryLimit)
+    why += "; the frontier DP's state table (" + gib_text(frontier_bytes) + ") is over its memory limit of " +
+           gib_text(engines::kFrontierMemoryLimit);
+  if (!kp.planar) why += "; not planar (no Kasteleyn determinant)";
+  else if (kasteleyn_bytes > engines::kKasteleynMemoryLimit)
+    why += "; Kasteleyn's band matrix (" + gib_text(kasteleyn_bytes) + ") is over its memory limit of " +
+           gib_text(engines::kKasteleynMemoryLimit);
+  char buf[120];
+  std::snprintf(buf, sizeof buf, "; repeated lines give %.3g terms, over the limit of %.3g", repeated_terms,
+                engines::kRepeatedMaxTerms);
+  return why + buf;
+}
+
+/// Predicted seconds of the Ryser-type walks on one block (CPU on `cores` cores, and the
+/// GPU's dense walk), and how many walks the GPU engines make (one per pass of primes).
+struct WalkCost {
+  double cpu = 0, gpu = 0, gpu_passes = 1;
+};
+
+template <class T>
+WalkCost walk_cost(const SparseMatrix<T>& a, int cores) {
+  const int n = a.rows;
+  const double steps = std::ldexp(1.0, std::max(n - 1, 0)), row_steps = n * steps;
+  WalkCost c;
+  if constexpr (std::is_same_v<T, Integer>) {
+    // The engines' own prime and group plan for blocks they can take (cheap there: n <= 63).
+    bool shared = false;
+    double primes = 0, groups = 1;
+    if (n <= 63) {
+      std::vector<int> rows(static_cast<std::size_t>(n));
+      for (int i = 0; i < n; ++i) rows[static_cast<std::size_t>(i)] = i;
+      const engines::ModPlan mod = engines::make_mod_plan(a, rows);
+      shared = mod.shared, primes = double(mod.primes.size()), groups = double(mod.group_end.size());
+    } else {
+      primes = predicted_primes(a);
+    }
+    if (shared) {
+      c.cpu = steps * (n * kCpuRyserSharedRow + primes * groups * kCpuRyserModGroup) / cores;
+      c.gpu_passes = std::ceil(primes / kGpuSharedPrimes);
+    } else {
+      c.cpu = primes * (kCpuRyserPrimeFixed + row_steps * kCpuRyserPrimeRow / cores);
+      c.gpu_passes = std::max(1.0, primes);
+    }
+  } else {
+    c.cpu = row_steps * (std::is_same_v<T, double> ? kCpuRyserRealStep : kCpuRyserStep) / cores;
+  }
+  c.gpu = c.gpu_passes * row_steps * kGpuRyserStep + kGpuOverhead;
+  return c;
+}
+
 template <class T>
 EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int threads) {
   const int n = a.rows;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  // An engine that refuses blocks of this size is predicted to take forever, so that the
+  // plan never picks it over one that counts the block, however slowly.
+  auto over_limit = [n](const std::string& engine) { return n > make_engine(engine)->max_n(); };
   EnginePlan best;
   best.engine = choose_engine(n, a.nnz(), number_kind<T>(), device);
-  const double steps = std::ldexp(static_cast<double>(n), std::max(n - 1, 0));
+  const std::string ryser = best.engine;  // the Ryser-type walk choose_engine picked
   const int cores = threads > 0 ? threads : omp_get_max_threads();
-  const double cpu_step = std::is_same_v<T, double> ? kCpuRyserRealStep : kCpuRyserStep;
-  best.predicted_seconds = best.engine == "gpu-ryser" ? steps * kGpuRyserStep + kGpuOverhead
-                                                      : steps * cpu_step / cores;
+  const WalkCost walk = walk_cost(a, cores);
+  best.predicted_seconds = over_limit(best.engine)          ? inf
+                           : best.engine == "gpu-ryser" ? walk.gpu
+                                                        : walk.cpu;
   best.work = best.predicted_seconds * cores / kCpuRyserStep;
   best.candidates.emplace_back(best.engine, best.predicted_seconds);
   if (n <= 16) return best;  // Ryser takes microseconds; not worth planning an order
   auto consider = [&](const char* engine, double seconds) {
+    if (over_limit(engine)) seconds = inf;
     best.candidates.emplace_back(engine, seconds);
     if (seconds < best.predicted_seconds) {
       best.engine = engine;
@@ -127,13 +213,15 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
   // with few cores the GPU repays its launch from about n = 24).
   const bool gpu_auto = device == DevicePolicy::Auto && gpu_available();
   if ((gpu_auto || device == DevicePolicy::Gpu) && n <= 63 && best.engine != "gpu-ryser")
-    consider("gpu-ryser", steps * kGpuRyserStep + kGpuOverhead);
+    consider("gpu-ryser", walk.gpu);
   else if (gpu_auto && n <= 62 && best.engine == "gpu-ryser")
-    consider("ryser", steps * cpu_step / cores);
+    consider("ryser", walk.cpu);
   // Sparse blocks on the GPU: the SkipPer walk (docs/gpu.md) by its own cost model, which
   // counts the chunks its jumps leave and the rows that are constant within a chunk.
-  if ((gpu_auto || device == DevicePolicy::Gpu) && n >= 24 && double(a.nnz()) <= 0.4 * n * n)
-    consider("gpu-skipper", engines::gpu_skipper_seconds(a));
+  if ((gpu_auto || device == DevicePolicy::Gpu) && n >= 24 && double(a.nnz()) <= 0.4 * n * n) {
+    if constexpr (std::is_same_v<T, Integer>) consider("gpu-skipper", engines::gpu_skipper_seconds(a, walk.gpu_passes));
+    else consider("gpu-skipper", engines::gpu_skipper_seconds(a));
+  }
   const auto pattern = engines::pattern_of(a);
   const engines::FrontierPlan fp = engines::plan_frontier(pattern, n);
   best.frontier_width = fp.width;
@@ -159,7 +247,8 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
   }
   // Planar blocks: a determinant (one per prime for exact counts), polynomial in n.
   const engines::KasteleynPlan kp = engines::plan_kasteleyn(pattern, n);
-  if (kp.planar && kp.bytes * (cplx ? 2 : 1) <= engines::kKasteleynMemoryLimit) {
+  const double kasteleyn_bytes = kp.bytes * (cplx ? 2 : 1);
+  if (kp.planar && kasteleyn_bytes <= engines::kKasteleynMemoryLimit) {
     // Floats: one LU on one core (complex entries cost about three real ones).
     const double moduli = exact ? primes : (cplx ? 3 : 1) * engines::kKasteleynFloatPrimes;
     consider("kasteleyn", engines::kasteleyn_seconds(kp, moduli, exact ? cores : 1));
@@ -173,6 +262,8 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
     consider("repeated", seconds);
   }
   best.work = best.predicted_seconds * cores / kCpuRyserStep;
+  if (!std::isfinite(best.predicted_seconds))
+    best.why = why_uncountable(n, ryser, fp, engines::frontier_bytes(fp, words), kp, kasteleyn_bytes, rp.terms);
   return best;
 }
 

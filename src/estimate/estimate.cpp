@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <optional>
 
 #include "matchcount/decompose.hpp"
 #include "matchcount/error.hpp"
@@ -48,6 +50,34 @@ SparseMatrix<double> nonnegative_doubles(const AnyMatrix& m) {
   return a;
 }
 
+/// A rectangular matrix made square for the estimators: transposed to m < n, then n - m rows
+/// of ones added (perm of the result = (n - m)! times the rectangular permanent, and it stays
+/// nonnegative). Returns n - m (0 for a square matrix).
+int pad_to_square(SparseMatrix<double>& a) {
+  if (a.square()) return 0;
+  if (a.rows > a.cols) {
+    for (auto& e : a.entries) std::swap(e.row, e.col);
+    std::swap(a.rows, a.cols);
+  }
+  const int k = a.cols - a.rows;
+  constexpr double kMaxEntries = 1e8;
+  if (static_cast<double>(k) * a.cols + static_cast<double>(a.nnz()) > kMaxEntries)
+    throw RefusedError("estimating a rectangular " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
+                       " permanent adds " + std::to_string(k) + " rows of ones: more than 1e8 entries");
+  for (int r = 0; r < k; ++r)
+    for (int c = 0; c < a.cols; ++c) a.entries.push_back({a.rows + r, c, 1.0});
+  a.rows = a.cols;
+  a.normalize();
+  return k;
+}
+
+/// 1 / k! without overflow (k! passes the double range at k = 171).
+WideReal inverse_factorial(int k) {
+  WideReal x = WideReal::from(1.0);
+  for (int i = 2; i <= k; ++i) x = x * (1.0 / i);
+  return x;
+}
+
 /// A block estimate from its sample sums.
 void summarise(const estimate::SampleSums& s, BlockEstimate& out) {
   out.samples = s.count;
@@ -79,9 +109,53 @@ struct Budget {
   bool limited = false;
 };
 
+/// prod * (1 + r^2), the product of a block's relative variance plus one into the others':
+/// one rounding (fma), so that progress reports and the final report agree to the bit
+/// whatever the compiler contracts.
+double times_rel_var(double prod, double r) { return std::fma(prod, r * r, prod); }
+
+/// Under a time cap a long round is drawn in parts so that progress is reported at least this
+/// often (the parts are whole batches; capped runs do not promise the same bits anyway).
+constexpr double kProgressSeconds = 2.0;
+
+/// The whole estimate as far as it has got, for EstimateOptions::progress: the blocks done
+/// so far combine as in the final report, with the block being sampled.
+struct WholeProgress {
+  const EstimateOptions& o;
+  Clock::time_point start;
+  std::uint64_t sample_target = 0;  // fixed-size runs: samples over all sampled blocks
+  double max_seconds = 0;           // the cap in force (0: none)
+  std::uint64_t samples_done = 0;   // blocks finished
+  double rel_var_plus_one = 1.0;    // blocks finished, sampled or exact
+  std::uint64_t reported_samples = ~std::uint64_t{0};
+  double reported_rel_error = -1.0;
+
+  /// The blocks finished and the one being sampled.
+  void report(std::uint64_t block_samples, double block_rel_error) {
+    emit(samples_done + block_samples, std::sqrt(times_rel_var(rel_var_plus_one, block_rel_error) - 1.0));
+  }
+  void emit(std::uint64_t samples, double rel_error) {
+    if (!o.progress) return;
+    EstimateProgress p;
+    p.samples = samples;
+    p.sample_target = sample_target;
+    p.rel_error = rel_error;
+    p.rel_error_target = o.samples > 0 ? 0.0 : o.rel_error;
+    p.seconds = since(start);
+    p.max_seconds = max_seconds;
+    reported_samples = p.samples, reported_rel_error = p.rel_error;
+    o.progress(p);
+  }
+  /// A block is finished: its relative variance joins the product.
+  void finish(const BlockEstimate& b) {
+    samples_done += b.samples;
+    rel_var_plus_one = times_rel_var(rel_var_plus_one, b.rel_std_error);
+  }
+};
+
 /// Samples one block in rounds until the target, the sample cap or the deadline.
 void sample_block(estimate::Sampler& sampler, const EstimateOptions& o, double target, const Budget& budget,
-                  int blocks_left, BlockEstimate& out, bool& target_met) {
+                  int blocks_left, BlockEstimate& out, bool& target_met, WholeProgress& whole) {
   const auto t0 = Clock::now();
   const bool fixed = o.samples > 0;
   const std::uint64_t cap = fixed ? o.samples : std::max<std::uint64_t>(o.max_samples, 2);
@@ -103,10 +177,21 @@ void sample_block(estimate::Sampler& sampler, const EstimateOptions& o, double t
       }
     }
     // Under a time cap the CPU stops a round between batches at the block's deadline (a
-    // sample of a large block can take seconds, and its first round has 256).
-    sums.merge(sampler.run_until(sums.count, next, block_deadline));
-    summarise(sums, out);
-    if (o.progress) o.progress(std::min(1.0, static_cast<double>(sums.count) / static_cast<double>(cap)));
+    // sample of a large block can take seconds, and its first round has 256), and draws a
+    // long round in parts that end every kProgressSeconds for a progress report.
+    for (std::uint64_t rest = next; rest > 0;) {
+      const auto part_end =
+          budget.limited && o.progress
+              ? std::min(block_deadline, Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                            std::chrono::duration<double>(kProgressSeconds)))
+              : block_deadline;
+      const estimate::SampleSums part = sampler.run_until(sums.count, rest, part_end);
+      sums.merge(part);
+      rest -= std::min(rest, part.count);
+      summarise(sums, out);
+      whole.report(sums.count, out.rel_std_error);
+      if (part.count == 0 || Clock::now() >= block_deadline) break;
+    }
     if (sums.count >= cap) break;
     if (fixed) {
       next = std::min(cap - sums.count, 2 * sums.count);
@@ -127,6 +212,75 @@ void sample_block(estimate::Sampler& sampler, const EstimateOptions& o, double t
   out.seconds = since(t0);
 }
 
+/// Seconds of exact counting an estimate spends rather than sample a block: a tenth of the
+/// time cap of a --rel-error run, or a second without a cap (fixed sample counts,
+/// --max-seconds 0). Blocks the planner predicts within what is left are counted exactly.
+constexpr double kExactShareOfCap = 0.1, kExactUncapped = 1.0;
+
+WideReal wide_of(const Integer& v) {
+  long e = 0;
+  const double m = mpz_get_d_2exp(&e, v.get_mpz_t());
+  return WideReal{m, e} * 1.0;
+}
+
+/// The block as integers when every entry is one (graphs, integer weights): counted exactly
+/// with no range limit, as the pipeline counts them.
+std::optional<SparseMatrix<Integer>> integral_block(const SparseMatrix<double>& b) {
+  for (const auto& e : b.entries)
+    if (e.value != std::floor(e.value) || e.value > 0x1p53) return std::nullopt;
+  return convert<Integer>(b, [](double v) { return Integer(v); });
+}
+
+/// The planner's predicted seconds for counting the block exactly on the CPU (one engine run
+/// on the whole block; the pipeline's reductions only make it cheaper), infinite when no
+/// engine takes it.
+double predicted_exact_seconds(const SparseMatrix<double>& b, int threads) {
+  if (const auto z = integral_block(b)) return plan_engine(*z, DevicePolicy::Cpu, threads).predicted_seconds;
+  return plan_engine(b, DevicePolicy::Cpu, threads).predicted_seconds;
+}
+
+/// Counts one block exactly (integers) or with an exact engine in doubles (value with its
+/// rounding error as rel_std_error). False when it cannot (an engine refused, or the value is
+/// beyond double range): the block is sampled instead.
+bool count_block(const SparseMatrix<double>& b, int threads, BlockEstimate& out, PermanentValue& value) {
+  CountOptions co;
+  co.threads = threads;
+  co.device = DevicePolicy::Cpu;
+  try {
+    if (const auto z = integral_block(b)) {
+      value = count_permanent(AnyMatrix(*z), co).value;
+      out.mean = wide_of(std::get<Integer>(value.value));
+    } else {
+      value = count_permanent(AnyMatrix(b), co).value;
+      const double v = std::get<double>(value.value);
+      if (!std::isfinite(v)) return false;
+      out.mean = WideReal::from(v);
+      out.rel_std_error = v > 0 ? value.abs_error / v : 0.0;
+    }
+  } catch (const RefusedError&) {
+    return false;
+  }
+  out.exact = true;
+  return true;
+}
+
+/// The product of exactly counted blocks: exact while every factor is an integer, else a
+/// double whose error bound grows as in the exact pipeline's products.
+void multiply_exact(PermanentValue& acc, const PermanentValue& x) {
+  constexpr double kEps = std::numeric_limits<double>::epsilon();
+  if (acc.value.index() == 0 && x.value.index() == 0) {
+    acc.value = Integer(std::get<Integer>(acc.value) * std::get<Integer>(x.value));
+    return;
+  }
+  const auto as_double = [](const PermanentValue& v) {
+    return v.value.index() == 0 ? std::get<Integer>(v.value).get_d() : std::get<double>(v.value);
+  };
+  const double a = as_double(acc), b = as_double(x), v = a * b;
+  acc.abs_error = std::fabs(a) * x.abs_error + std::fabs(b) * acc.abs_error + acc.abs_error * x.abs_error +
+                  kEps * std::fabs(v) * (acc.value.index() == 0 ? 2 : 1);
+  acc.value = v;
+}
+
 }  // namespace
 
 EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions& o) {
@@ -136,14 +290,22 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
   EstimateReport rep;
   rep.method = o.method;
   rep.rows = rows_of(input), rep.cols = cols_of(input), rep.nnz = nnz_of(input);
-  const SparseMatrix<double> a = nonnegative_doubles(input);
+  SparseMatrix<double> a = nonnegative_doubles(input);
   auto exact_zero = [&](const std::string& why) {
     rep.exact = true;
+    rep.exact_value.emplace();
+    if (kind_of(input) == NumberKind::Real) rep.exact_value->value = 0.0;
     rep.notes.push_back(why);
     rep.seconds = since(start);
     return rep;
   };
-  if (!a.square()) return exact_zero("a non-square matrix has no perfect matching: the count is 0");
+  if (!a.square() && o.perfect_matchings)
+    return exact_zero("a graph whose sides differ in size has no perfect matching: the count is 0");
+  const int padding = pad_to_square(a);
+  if (padding > 0)
+    rep.notes.push_back("a rectangular matrix: estimated as the permanent of the square matrix with " +
+                        std::to_string(padding) + " rows of ones added, divided by " + std::to_string(padding) +
+                        "! (the sum over injective maps)");
   const Pattern pattern = Pattern::of(a);
   const Matching matching = hopcroft_karp(pattern);
   rep.matching_size = matching.size;
@@ -152,8 +314,21 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
                       std::to_string(a.rows) + " rows): the count is 0");
   const std::vector<SparseMatrix<double>> blocks = split_blocks(a, fine_dulmage_mendelsohn(pattern, matching));
 
-  int to_sample = 0;
-  for (const auto& b : blocks) to_sample += b.rows > std::max(o.exact_up_to, 1);
+  // Blocks counted exactly: the small ones, and (unless every block is to be sampled) those the
+  // planner predicts to count within the estimate's share of time for exact counts.
+  std::vector<char> count_exactly(blocks.size(), 0);
+  const bool capped = o.samples == 0 && o.max_seconds > 0;
+  double exact_budget = capped ? kExactShareOfCap * o.max_seconds : kExactUncapped, exact_predicted = 0;
+  int planned_exact = 0, to_sample = 0;
+  for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
+    if (blocks[bi].rows <= std::max(o.exact_up_to, 1)) {
+      count_exactly[bi] = 1;
+    } else if (o.exact_up_to > 0) {
+      const double p = predicted_exact_seconds(blocks[bi], o.threads);
+      if (p <= exact_budget) count_exactly[bi] = 1, exact_budget -= p, exact_predicted += p, ++planned_exact;
+    }
+    to_sample += !count_exactly[bi];
+  }
   const bool want_gpu = o.device != DevicePolicy::Cpu && gpu_available();
   if (o.device == DevicePolicy::Gpu && !gpu_available())
     throw RefusedError(built_with_cuda() ? "--device gpu: no CUDA device is visible" : "--device gpu: matchcount was built without CUDA");
@@ -163,23 +338,24 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
   budget.limited = o.samples == 0 && o.max_seconds > 0;
   budget.deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.max_seconds));
 
+  WholeProgress whole{o, start};
+  whole.sample_target = o.samples * static_cast<std::uint64_t>(to_sample);
+  whole.max_seconds = budget.limited ? o.max_seconds : 0.0;
   WideReal estimate = WideReal::from(1.0);
   double rel_var_plus_one = 1.0;
   int sampled = 0;
+  PermanentValue exact_value;  // the product of the exactly counted blocks
+  exact_value.value = Integer(1);
   for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
     const auto& b = blocks[bi];
     BlockEstimate be;
     be.n = b.rows, be.nnz = b.nnz();
     const auto t0 = Clock::now();
-    if (b.rows <= std::max(o.exact_up_to, 1)) {
-      CountOptions co;
-      co.threads = o.threads;
-      co.device = DevicePolicy::Cpu;
-      const CountReport cr = count_permanent(AnyMatrix(b), co);
-      const double v = std::get<double>(cr.value.value);
-      be.exact = true;
-      be.mean = WideReal::from(v);
+    PermanentValue block_value;
+    if (count_exactly[bi] && count_block(b, o.threads, be, block_value)) {
       be.seconds = since(t0);
+      multiply_exact(exact_value, block_value);
+      rel_var_plus_one = times_rel_var(rel_var_plus_one, be.rel_std_error);
     } else {
       const estimate::BlockData data = estimate::BlockData::from(b);
       estimate::SamplerConfig cfg;
@@ -200,26 +376,54 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
       if (!sampler) sampler = estimate::make_cpu_sampler(data, cfg);
       if (cluster::distributed()) sampler = cluster::share_samples(std::move(sampler), b, cfg, want_gpu);
       be.device = sampler->device();
-      sample_block(*sampler, o, target, budget, to_sample - sampled, be, rep.target_met);
+      sample_block(*sampler, o, target, budget, std::max(to_sample - sampled, 1), be, rep.target_met, whole);
       ++sampled;
       rep.samples += be.samples;
       rep.zero_samples += be.zero_samples;
       rep.heavy_tail = rep.heavy_tail || be.heavy_tail;
-      rel_var_plus_one *= 1.0 + be.rel_std_error * be.rel_std_error;
+      rel_var_plus_one = times_rel_var(rel_var_plus_one, be.rel_std_error);
     }
     estimate = estimate * be.mean;
+    whole.finish(be);
     rep.blocks.push_back(be);
   }
+  if (padding > 0) {  // the padded rows' k! orders of the extra columns
+    const WideReal inverse = inverse_factorial(padding);
+    estimate = estimate * inverse;
+    Integer factorial;
+    mpz_fac_ui(factorial.get_mpz_t(), static_cast<unsigned long>(padding));
+    if (exact_value.value.index() == 0) {
+      exact_value.value = Integer(std::get<Integer>(exact_value.value) / factorial);
+    } else {
+      const double f = factorial.get_d();
+      exact_value.value = std::get<double>(exact_value.value) / f;
+      exact_value.abs_error = exact_value.abs_error / f + std::numeric_limits<double>::epsilon() *
+                                                             std::fabs(std::get<double>(exact_value.value));
+    }
+  }
   rep.exact = sampled == 0;
+  if (rep.exact) rep.exact_value = exact_value;
   rep.estimate = estimate;
   rep.rel_std_error = std::sqrt(rel_var_plus_one - 1.0);
   const double half = 1.96 * rep.rel_std_error;
   rep.ci_low = estimate * std::max(0.0, 1.0 - half);
   rep.ci_high = estimate * (1.0 + half);
-  if (rep.exact) rep.notes.push_back("every block was small enough to count exactly");
+  if (planned_exact > 0) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%scounted exactly: predicted %.2g s, within the estimate's budget of %.2g s%s",
+                  planned_exact > 1 || blocks.size() > 1 ? (std::to_string(planned_exact) + " block(s) ").c_str() : "",
+                  exact_predicted, capped ? kExactShareOfCap * o.max_seconds : kExactUncapped,
+                  capped ? " (a tenth of --max-seconds)" : "");
+    rep.notes.push_back(buf);
+  } else if (rep.exact) {
+    rep.notes.push_back("every block was small enough to count exactly");
+  }
   if (estimate.zero() && !rep.exact)
     rep.notes.push_back("every sample of some block was 0, yet every block has a perfect matching: the count is "
                         "positive; more samples or another method are needed");
+  // The whole estimate's final figures, where exact blocks after the last round changed them.
+  if (whole.reported_samples != rep.samples || whole.reported_rel_error != rep.rel_std_error)
+    whole.emit(rep.samples, rep.rel_std_error);
   rep.seconds = since(start);
   return rep;
 }

@@ -1,29 +1,10 @@
-// Matrix Market files, and SUPerman's banner-less coordinate files.
+// Matrix Market files, and the size and index parsing that banner-less files share.
 #include <algorithm>
-#include <limits>
 
 #include "reader_impl.hpp"
 
 namespace matchcount::io_detail {
 
-namespace {
-
-enum class Field { Pattern, Integer, Real, Complex };
-enum class Symmetry { General, Symmetric, Skew, Hermitian };
-
-constexpr std::uint64_t kMaxDim = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
-
-/// The next line that is neither blank nor a comment; false at the end of the input.
-bool next_data_line(LineReader& reader, std::string_view& line, Tokens& t, int& n) {
-  while (reader.next(line)) {
-    n = tokenize(line, t);
-    if (n == 0 || t[0].front() == '%') continue;
-    return true;
-  }
-  return false;
-}
-
-/// A size ("rows", "cols", "nnz") from the size line.
 std::uint64_t parse_size(std::string_view token, std::uint64_t limit, const char* what,
                          const LineReader& reader, const std::string& expected) {
   std::uint64_t v = 0;
@@ -39,7 +20,6 @@ std::uint64_t parse_size(std::string_view token, std::uint64_t limit, const char
   reader.fail("malformed size line: expected '" + expected + "', found " + quote(token));
 }
 
-/// A 1-based row or column index, checked against its range.
 int parse_index(std::string_view token, int limit, const char* what, const LineReader& reader) {
   std::uint64_t v = 0;
   if (!parse_count(token, ~0ull, v)) {
@@ -65,20 +45,31 @@ std::string dims(std::uint64_t rows, std::uint64_t cols) {
   return std::to_string(rows) + "x" + std::to_string(cols);
 }
 
-void duplicate_error(const LineReader& reader, const RawEntry& first, const RawEntry& later) {
+void duplicate_entry_error(const LineReader& reader, const RawEntry& first, const RawEntry& later) {
   reader.fail_at(later.line, "duplicate entry " + std::to_string(later.a + 1) + " " +
                                  std::to_string(later.b + 1) + " (first on line " +
                                  std::to_string(first.line) + ")");
 }
 
-void note_shape(int rows, int cols, std::size_t zeros, ReadResult& result) {
-  if (rows != cols)
-    result.notes.push_back("matrix is " + dims(static_cast<std::uint64_t>(rows),
-                                               static_cast<std::uint64_t>(cols)) +
-                           ", not square: no perfect matching");
+void note_zeros(std::size_t zeros, ReadResult& result) {
   if (zeros > 0)
     result.notes.push_back(std::to_string(zeros) + " explicit zero " +
                            (zeros == 1 ? "entry" : "entries") + " dropped");
+}
+
+namespace {
+
+enum class Field { Pattern, Integer, Real, Complex };
+enum class Symmetry { General, Symmetric, Skew, Hermitian };
+
+/// The next line that is neither blank nor a comment; false at the end of the input.
+bool next_data_line(LineReader& reader, std::string_view& line, Tokens& t, int& n) {
+  while (reader.next(line)) {
+    n = tokenize(line, t);
+    if (n == 0 || t[0].front() == '%') continue;
+    return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -223,7 +214,7 @@ void read_matrix_market(LineReader& reader, const ReadOptions& options, ReadResu
   if (coordinate)
     merge_duplicates(entries, pool, options.sum_duplicates, [](const RawEntry& e) {
       return std::pair<int, int>{e.a, e.b};
-    }, [&](const RawEntry& first, const RawEntry& later) { duplicate_error(reader, first, later); });
+    }, [&](const RawEntry& first, const RawEntry& later) { duplicate_entry_error(reader, first, later); });
 
   if (sym != Symmetry::General) {
     const std::size_t stored = entries.size();
@@ -241,77 +232,8 @@ void read_matrix_market(LineReader& reader, const ReadOptions& options, ReadResu
     }
   }
   const std::size_t zeros = assemble(rows, cols, entries, pool, complex, options, reader, result);
-  note_shape(rows, cols, coordinate ? zeros : 0, result);
-}
-
-void read_bannerless_coordinate(LineReader& reader, const ReadOptions& options,
-                                ReadResult& result) {
-  std::string_view line;
-  Tokens t;
-  int n = 0;
-  static const std::string kForm = "n n nnz";
-  bool found = false;
-  while (!found && reader.next(line)) {  // blank lines and '%' or '#' comments come first
-    n = tokenize(line, t);
-    found = n > 0 && t[0].front() != '%' && t[0].front() != '#';
-  }
-  if (!found) reader.fail_at(0, "empty input: missing the 'n n nnz' size line");
-  if (n != 3)
-    reader.fail("expected the 'n n nnz' size line of a banner-less coordinate file, found " +
-                fields(n));
-  const std::uint64_t urows = parse_size(t[0], kMaxDim, "rows", reader, kForm);
-  const std::uint64_t ucols = parse_size(t[1], kMaxDim, "cols", reader, kForm);
-  if (urows != ucols)
-    reader.fail("a banner-less coordinate file must be square ('n n nnz'), not " +
-                dims(urows, ucols));
-  const std::uint64_t count = parse_size(t[2], ~0ull, "nnz", reader, kForm);
-  if (count > urows * urows)
-    reader.fail("nnz " + std::to_string(count) + " exceeds the " + std::to_string(urows * urows) +
-                " positions of a " + dims(urows, urows) + " matrix");
-  const long size_line = reader.line_number();
-  const int size = static_cast<int>(urows);
-
-  NumPool pool;
-  std::vector<RawEntry> entries;
-  entries.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(count, 1u << 20)));
-  int width = 0;  // 3 (real) or 4 (complex), set by the first entry
-  long width_line = 0;
-  std::uint64_t seen = 0;
-  while (reader.next(line)) {
-    n = tokenize(line, t);
-    if (n == 0 || t[0].front() == '%' || t[0].front() == '#') continue;
-    if (seen == count)
-      reader.fail("more entries than the " + std::to_string(count) + " declared on line " +
-                  std::to_string(size_line));
-    ++seen;
-    if (width == 0) {
-      if (n != 3 && n != 4)
-        reader.fail("expected 'i j value' or 'i j re im', found " + fields(n));
-      width = n;
-      width_line = reader.line_number();
-    } else if (n != width) {
-      reader.fail(std::string("expected '") + (width == 3 ? "i j value" : "i j re im") +
-                  "' like line " + std::to_string(width_line) + ", found " + fields(n));
-    }
-    RawEntry e;
-    e.line = reader.line_number();
-    e.a = parse_index(t[0], size, "row", reader);
-    e.b = parse_index(t[1], size, "column", reader);
-    e.re = parse_value(t[2], pool, reader);
-    if (width == 4) e.im = parse_value(t[3], pool, reader);
-    entries.push_back(e);
-  }
-  if (seen < count)
-    reader.fail_at(reader.line_number(), "only " + std::to_string(seen) + " of the " +
-                                             std::to_string(count) + " entries declared on line " +
-                                             std::to_string(size_line));
-  const bool complex = width == 4;
-  result.format = complex ? "SUPerman coordinate (complex)" : "SUPerman coordinate (real)";
-  merge_duplicates(entries, pool, options.sum_duplicates, [](const RawEntry& e) {
-    return std::pair<int, int>{e.a, e.b};
-  }, [&](const RawEntry& first, const RawEntry& later) { duplicate_error(reader, first, later); });
-  const std::size_t zeros = assemble(size, size, entries, pool, complex, options, reader, result);
-  note_shape(size, size, zeros, result);
+  note_zeros(coordinate ? zeros : 0, result);
+  matrix_zero_hint(result);
 }
 
 }  // namespace matchcount::io_detail

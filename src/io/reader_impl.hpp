@@ -22,9 +22,18 @@ namespace matchcount::io_detail {
 /// Reads a stream line by line in large blocks. Lines come back without '\n' and without a
 /// trailing '\r'; a UTF-8 byte-order mark at the start is dropped. Bytes that do not belong in a
 /// text file (NUL and the control characters other than tab, CR, VT, FF) raise InputError.
+/// `prefix` holds bytes already taken from the stream (the probe for a binary magic).
 class LineReader {
  public:
-  LineReader(std::istream& in, std::string name);
+  LineReader(std::istream& in, std::string name, std::string prefix = {});
+
+  /// While on, every byte read is kept so that rewind() can start over: format detection reads
+  /// ahead (standard input cannot seek), then the chosen reader starts at line 1.
+  void record(bool on);
+  /// Starts again at the first byte recorded (the start of the input) as line 1.
+  void rewind();
+  /// Bytes read since the start (or the last rewind()).
+  std::uint64_t bytes_read() const { return bytes_; }
 
   /// The next line; false at the end of the input. The view stays valid until the next call.
   bool next(std::string_view& line);
@@ -47,7 +56,12 @@ class LineReader {
   std::string name_;
   std::vector<char> buf_;
   std::size_t pos_ = 0, end_ = 0;
-  bool eof_ = false;
+  bool stream_eof_ = false;
+  std::string pending_;  // served before the stream: the prefix, or what rewind() replays
+  std::size_t pending_pos_ = 0;
+  std::string history_;  // every byte served while recording
+  bool recording_ = false;
+  std::uint64_t bytes_ = 0;
   std::string carry_;
   std::string_view last_;
   bool pushed_ = false;
@@ -143,13 +157,89 @@ std::size_t assemble(int rows, int cols, std::vector<RawEntry>& entries, const N
                      bool complex, const ReadOptions& options, const LineReader& reader,
                      ReadResult& result);
 
+/// The message for a repeated edge or arc; `earlier` is the first line that gave it.
+std::string duplicate_edge_message(const char* what, const std::string& u, const std::string& v,
+                                   long earlier);
+
+// ---------------------------------------------------------------------------------------------
+// Matrix files: sizes and indices
+
+constexpr std::uint64_t kMaxDim = 2147483647;  // INT_MAX: rows, columns and vertices are ints
+
+/// A size ("rows", "cols", "nnz") from a size line; `expected` is the line's form for messages.
+std::uint64_t parse_size(std::string_view token, std::uint64_t limit, const char* what,
+                         const LineReader& reader, const std::string& expected);
+/// A 1-based row or column index in 1..limit, returned 0-based.
+int parse_index(std::string_view token, int limit, const char* what, const LineReader& reader);
+Num parse_value(std::string_view token, NumPool& pool, const LineReader& reader);
+/// "RxC".
+std::string dims(std::uint64_t rows, std::uint64_t cols);
+void duplicate_entry_error(const LineReader& reader, const RawEntry& first, const RawEntry& later);
+/// The note on explicit zeros dropped ("2 explicit zero entries dropped"), when there were any.
+void note_zeros(std::size_t zeros, ReadResult& result);
+
+// ---------------------------------------------------------------------------------------------
+// Graphs (graph.cpp) and zero hints (hints.cpp)
+
+/// The name of vertex k, for messages and for ReadResult's names.
+using NameOf = std::function<std::string(int)>;
+
+/// "(perfect matchings of general graphs are a hafnian, which matchcount does not count)".
+extern const char* const kHafnian;
+
+/// Repeated edges of an undirected graph (a, b: vertex ids in either order). When every edge is
+/// listed exactly twice, once in each direction with the same weight, each pair becomes one edge
+/// (with a note) and true is returned. Otherwise a repeat is an error unless `sum`, which adds
+/// the weights. Leaves the entries sorted by (min, max) vertex.
+bool merge_undirected(std::vector<RawEntry>& entries, NumPool& pool, bool sum,
+                      const LineReader& reader, const NameOf& name, ReadResult& result);
+
+/// 2-colours an undirected graph on `vertices` vertices (entries sorted as merge_undirected
+/// leaves them): the first colour class becomes the rows, the other the columns, each entry
+/// (row, col). A graph that is not bipartite is an error naming an odd cycle. Fills the names
+/// and the note on unequal classes; returns {rows, cols}.
+std::pair<int, int> two_colour(int vertices, std::vector<RawEntry>& entries, const NameOf& name,
+                               const LineReader& reader, ReadResult& result);
+
+enum class GraphKind { Bipartite, Graph, Digraph };
+
+/// Sets result.zero_hint, unless one is set already, from the assembled matrix of a graph:
+/// a vertex without edges, sides or colour classes of unequal size, or a connected component
+/// whose sides differ (bipartite, graph); a vertex without outgoing or incoming arcs (digraph).
+/// `zeros`: edges of weight 0 were dropped, so "no edge" means "no edge of nonzero weight".
+void graph_zero_hint(GraphKind kind, bool zeros, ReadResult& result);
+/// Sets result.zero_hint, unless one is set already, for an empty row or column of a matrix on
+/// its shorter side (an empty line on the longer side of a rectangular matrix does not make the
+/// permanent 0).
+void matrix_zero_hint(ReadResult& result);
+
 // ---------------------------------------------------------------------------------------------
 // Formats (reader is positioned at the first line)
 
+/// What format detection saw before an edge list is read.
+struct EdgeListContext {
+  /// The KONECT header on line 1: "% sym ...", "% asym ...", "% bip ..." (empty: none).
+  std::string konect;
+  /// The optional second KONECT line "% m n1 n2" (0: absent).
+  long konect_counts_line = 0;
+  std::uint64_t konect_m = 0, konect_n1 = 0, konect_n2 = 0;
+  /// The first data line looked like the 'rows cols nnz' size line of a banner-less coordinate
+  /// file (three counts, nnz within rows * cols; 0: it did not); `misfit` says where and why the
+  /// rest did not fit one.
+  long size_line = 0;
+  bool size_square = false;
+  std::uint64_t size_nnz = 0;
+  std::string misfit;
+};
+
 void read_edge_list(LineReader& reader, InputFormat as, const ReadOptions& options,
-                    ReadResult& result);
+                    const EdgeListContext& context, ReadResult& result);
+void read_dimacs(LineReader& reader, const ReadOptions& options, ReadResult& result);
 void read_matrix_market(LineReader& reader, const ReadOptions& options, ReadResult& result);
 void read_bannerless_coordinate(LineReader& reader, const ReadOptions& options,
                                 ReadResult& result);
+/// `magic`: the first bytes, already taken from `in`.
+void read_npy(std::istream& in, const std::string& name, const std::string& magic,
+              const ReadOptions& options, ReadResult& result);
 
 }  // namespace matchcount::io_detail

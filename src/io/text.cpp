@@ -1,4 +1,5 @@
 // Line reading and tokenising for the readers.
+#include <algorithm>
 #include <cstring>
 #include <istream>
 
@@ -28,15 +29,44 @@ inline char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 
 
 }  // namespace
 
-LineReader::LineReader(std::istream& in, std::string name)
-    : in_(in), name_(std::move(name)), buf_(kBlock) {}
+LineReader::LineReader(std::istream& in, std::string name, std::string prefix)
+    : in_(in), name_(std::move(name)), buf_(kBlock), pending_(std::move(prefix)) {}
+
+void LineReader::record(bool on) {
+  recording_ = on;
+  if (!on) history_ = std::string();
+}
+
+void LineReader::rewind() {
+  pending_ = history_ + pending_.substr(pending_pos_);
+  pending_pos_ = 0;
+  history_.clear();
+  pos_ = end_ = 0;
+  carry_.clear();
+  last_ = {};
+  pushed_ = false;
+  line_ = 0;
+  bytes_ = 0;
+}
 
 bool LineReader::fill() {
-  if (eof_) return false;
-  in_.read(buf_.data(), static_cast<std::streamsize>(buf_.size()));
-  const auto got = static_cast<std::size_t>(in_.gcount());
-  if (in_.bad()) fail_at(line_ + 1, "read error");
-  if (got < buf_.size()) eof_ = true;
+  std::size_t got = 0;
+  if (pending_pos_ < pending_.size()) {
+    got = std::min(buf_.size(), pending_.size() - pending_pos_);
+    std::memcpy(buf_.data(), pending_.data() + pending_pos_, got);
+    pending_pos_ += got;
+    if (pending_pos_ == pending_.size()) {
+      pending_ = std::string();
+      pending_pos_ = 0;
+    }
+  } else if (!stream_eof_) {
+    in_.read(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    got = static_cast<std::size_t>(in_.gcount());
+    if (in_.bad()) fail_at(line_ + 1, "read error");
+    if (got < buf_.size()) stream_eof_ = true;
+  }
+  if (recording_) history_.append(buf_.data(), got);
+  bytes_ += got;
   pos_ = 0;
   end_ = got;
   return got > 0;

@@ -20,6 +20,7 @@
 #include "matchcount/pipeline.hpp"
 #include "integer_rows.hpp"
 #include "plan.hpp"
+#include "rectangular.hpp"
 #include "resume.hpp"
 
 namespace matchcount {
@@ -139,9 +140,10 @@ class PlanBuilder {
       const bool tree_root = open_branches_ == 0;
       if (tree_root) {
         tree_budget_ = whole_seconds, tree_seconds_ = 0, tree_over_ = false;
-        // Planning the tree may take a twentieth of the time it could save, or 0.2 s.
-        tree_deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                            std::chrono::duration<double>(std::max(0.2, 0.05 * whole_seconds)));
+        // Planning the tree may take a twentieth of the time it could save, or 0.2 s; at most
+        // a day, since a block no engine can count is predicted to take forever.
+        tree_deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                                            std::min(std::max(0.2, 0.05 * whole_seconds), 86400.0)));
       }
       ++report_.reduce.branches;
       ++open_branches_;
@@ -234,7 +236,11 @@ std::vector<EnginePlan> plan_leaves(const detail::Plan<T>& plan, const CountOpti
       out.push_back(it != planned.end() ? it->second : plan_engine(leaf, options.device, options.threads));
       out.back().work = std::max(out.back().work, 1.0);
     } else {
-      out.push_back({options.engine, 0.0, predicted_work(leaf), -1, {}});
+      const int limit = make_engine(options.engine)->max_n();
+      out.push_back({options.engine, 0.0, predicted_work(leaf), -1, {},
+                     leaf.rows > limit ? "n = " + std::to_string(leaf.rows) + " is over " + options.engine +
+                                             "'s limit of " + std::to_string(limit)
+                                       : std::string()});
     }
   }
   return out;
@@ -270,7 +276,7 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
   if (options.explain) {
     for (std::size_t i = 0; i < plan.leaves.size(); ++i)
       report.engine_runs.push_back({plan.leaves[i].rows, plan.leaves[i].nnz(), plans[i].engine, 0.0, {},
-                                    plans[i].predicted_seconds, plans[i].frontier_width});
+                                    plans[i].predicted_seconds, plans[i].frontier_width, plans[i].why});
     report.explained = true;
     if (options.leaves)
       for (const auto& leaf : plan.leaves) options.leaves->push_back(AnyMatrix(leaf));
@@ -378,6 +384,11 @@ CountReport count_permanent(const AnyMatrix& input, const CountOptions& options)
   report.rows = rows_of(input);
   report.cols = cols_of(input);
   report.nnz = nnz_of(input);
+  if (report.rows != report.cols && !options.perfect_matchings) {
+    detail::count_rectangular(input, options, report);
+    report.stage_seconds.push_back({"total", seconds_since(start)});
+    return report;
+  }
   if (report.rows != report.cols) {
     report.notes.push_back(std::to_string(report.rows) + " rows but " + std::to_string(report.cols) +
                            " columns: a non-square matrix has no perfect matching, the count is 0");

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "json_util.hpp"
 #include "matchcount/report.hpp"
 
 namespace matchcount {
@@ -28,40 +29,59 @@ std::string heavy_tail_reason(const BlockEstimate& b) {
   return buf;
 }
 
+/// A JSON number when the value is a normal double (printed to round-trip), else a string in
+/// scientific notation with 17 digits ("1.2345678901234567e+1254"): dimer counts of large
+/// grids overflow a double.
+report_detail::Json wide_json(const WideReal& x) {
+  const double d = x.to_double();
+  if (x.zero() || std::isnormal(d)) return d;
+  return x.to_string(17);
+}
+
 }  // namespace
 
 std::string estimate_json(const EstimateReport& r, const ReadResult& in, const RunInfo& info) {
-  std::ostringstream o;
+  using report_detail::Json;
   const int d = r.significant_digits();
   const bool bounded = std::isfinite(r.rel_std_error);  // one sample: no variance estimate
-  o << "{\"file\":" << json_quote(info.file) << ",\"format\":" << json_quote(in.format) << ",\"rows\":" << r.rows
-    << ",\"cols\":" << r.cols << ",\"nnz\":" << r.nnz << ",\"method\":" << json_quote(to_string(r.method))
-    << ",\"estimate\":" << json_quote(r.estimate.to_string(17)) << ",\"estimate_rounded\":" << json_quote(r.estimate.to_string(d))
-    << ",\"log10_estimate\":" << json_number(r.estimate.log10()) << ",\"rel_std_error\":" << json_number(r.rel_std_error)
-    << ",\"std_error\":" << (bounded ? json_quote((r.estimate * r.rel_std_error).to_string(3)) : "null") << ",\"ci95\":"
-    << (bounded ? "[" + json_quote(r.ci_low.to_string(d + 1)) + "," + json_quote(r.ci_high.to_string(d + 1)) + "]" : "null")
-    << ",\"exact\":" << (r.exact ? "true" : "false") << ",\"samples\":" << r.samples
-    << ",\"zero_fraction\":" << json_number(r.samples ? static_cast<double>(r.zero_samples) / static_cast<double>(r.samples) : 0.0)
-    << ",\"heavy_tail\":" << (r.heavy_tail ? "true" : "false") << ",\"target_met\":" << (r.target_met ? "true" : "false")
-    << ",\"matching_size\":" << r.matching_size << ",\"blocks\":[";
-  for (std::size_t i = 0; i < r.blocks.size(); ++i) {
-    const auto& b = r.blocks[i];
-    o << (i ? "," : "") << "{\"n\":" << b.n << ",\"nnz\":" << b.nnz << ",\"exact\":" << (b.exact ? "true" : "false")
-      << ",\"estimate\":" << json_quote(b.mean.to_string(17)) << ",\"rel_std_error\":" << json_number(b.rel_std_error)
-      << ",\"samples\":" << b.samples << ",\"zero_samples\":" << b.zero_samples
-      << ",\"max_weight_share\":" << json_number(b.max_weight_share)
-      << ",\"log_weight_variance\":" << json_number(b.log_weight_variance)
-      << ",\"heavy_tail\":" << (b.heavy_tail ? "true" : "false") << ",\"device\":" << json_quote(b.device)
-      << ",\"seconds\":" << json_number(b.seconds) << ",\"samples_per_second\":"
-      << json_number(b.seconds > 0 ? static_cast<double>(b.samples) / b.seconds : 0.0) << "}";
-  }
-  o << "],\"threads\":" << info.threads << ",\"seconds\":{\"read\":" << json_number(info.read_seconds)
-    << ",\"total\":" << json_number(r.seconds) << "},\"notes\":[";
-  std::vector<std::string> notes = in.notes;
-  notes.insert(notes.end(), r.notes.begin(), r.notes.end());
-  for (std::size_t i = 0; i < notes.size(); ++i) o << (i ? "," : "") << json_quote(notes[i]);
-  o << "]}";
-  return o.str();
+  Json j = report_detail::json_head("estimate", in, info, r.rows, r.cols, r.nnz);
+  // Counted exactly after all (cheap blocks, or no perfect matching): the value as a count
+  // gives it, an integer string where it is an exact integer.
+  const bool integer = r.exact_value && r.exact_value->value.index() == 0;
+  j["value"] = r.exact_value ? report_detail::value_json(*r.exact_value) : wide_json(r.estimate);
+  j["value_kind"] = integer ? "integer" : "real";
+  j["exact"] = r.exact;
+  j["method"] = to_string(r.method);
+  j["estimate_rounded"] = r.estimate.to_string(d);
+  j["log10_estimate"] = r.estimate.log10();  // -inf (null) for 0
+  j["rel_std_error"] = r.rel_std_error;
+  j["std_error"] = bounded ? wide_json(r.estimate * r.rel_std_error) : Json(nullptr);
+  j["ci95"] = bounded ? Json::array({wide_json(r.ci_low), wide_json(r.ci_high)}) : Json(nullptr);
+  j["samples"] = r.samples;
+  j["zero_fraction"] = r.samples ? static_cast<double>(r.zero_samples) / static_cast<double>(r.samples) : 0.0;
+  j["heavy_tail"] = r.heavy_tail;
+  j["target_met"] = r.target_met;
+  j["matching_size"] = r.matching_size;
+  Json blocks = Json::array();
+  for (const auto& b : r.blocks)
+    blocks.push_back({{"n", b.n},
+                      {"nnz", b.nnz},
+                      {"exact", b.exact},
+                      {"value", wide_json(b.mean)},
+                      {"rel_std_error", b.rel_std_error},
+                      {"samples", b.samples},
+                      {"zero_samples", b.zero_samples},
+                      {"max_weight_share", b.max_weight_share},
+                      {"log_weight_variance", b.log_weight_variance},
+                      {"heavy_tail", b.heavy_tail},
+                      {"device", b.device},
+                      {"seconds", b.seconds},
+                      {"samples_per_second", b.seconds > 0 ? static_cast<double>(b.samples) / b.seconds : 0.0}});
+  j["blocks"] = std::move(blocks);
+  j["threads"] = info.threads;
+  j["seconds"] = {{"read", info.read_seconds}, {"total", r.seconds}};
+  j["notes"] = report_detail::json_notes(in.notes, r.notes);
+  return report_detail::json_text(j);
 }
 
 std::string estimate_text(const EstimateReport& r, const ReadResult& in, const RunInfo& info, bool verbose) {

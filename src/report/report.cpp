@@ -1,34 +1,52 @@
+// Renderings of a count: the JSON object (schema 1, shared with plans and estimates), the -v
+// lines for stderr and the --explain plan.
 #include "matchcount/report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <sstream>
 #include <tuple>
 
+#include "json_util.hpp"
+
 namespace matchcount {
 
-std::string json_quote(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
+namespace report_detail {
+
+Json json_head(const char* mode, const ReadResult& in, const RunInfo& info, int rows, int cols, std::size_t nnz) {
+  Json j;
+  j["schema"] = kJsonSchema;
+  j["mode"] = mode;
+  j["file"] = info.file;
+  j["format"] = in.format;
+  j["number_kind"] = to_string(kind_of(in.matrix));
+  j["rows"] = rows;
+  j["cols"] = cols;
+  j["nnz"] = nnz;
+  return j;
 }
+
+Json json_real(double x) {
+  if (std::isfinite(x)) return x;
+  return std::isnan(x) ? "nan" : x > 0 ? "inf" : "-inf";
+}
+
+Json json_notes(const std::vector<std::string>& input_notes, const std::vector<std::string>& notes) {
+  Json out = Json::array();
+  for (const auto& n : input_notes) out.push_back(n);
+  for (const auto& n : notes) out.push_back(n);
+  return out;
+}
+
+std::string json_text(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+}  // namespace report_detail
+
+using report_detail::Json;
+
+std::string json_quote(const std::string& s) { return report_detail::json_text(Json(s)); }
 
 std::string json_number(double x) {
   if (!std::isfinite(x)) return "null";
@@ -49,7 +67,7 @@ struct RunGroup {
   double predicted_seconds = 0.0;
   double compile_seconds = 0.0;
   int width = -1;
-  std::string device, kernel;
+  std::string device, kernel, why;
 };
 std::map<std::tuple<std::string, int>, RunGroup> group_runs(const CountReport& r) {
   std::map<std::tuple<std::string, int>, RunGroup> groups;
@@ -63,47 +81,84 @@ std::map<std::tuple<std::string, int>, RunGroup> group_runs(const CountReport& r
     g.compile_seconds += run.stats.compile_seconds;
     g.device = run.stats.device;
     if (!run.stats.kernel.empty()) g.kernel = run.stats.kernel;
+    if (g.why.empty()) g.why = run.why;
   }
   return groups;
 }
 
+/// What kind of value a count of this input gives (the value's own kind once counted).
+const char* value_kind(const CountReport& r, NumberKind input) {
+  static constexpr const char* kinds[] = {"integer", "fraction", "real", "complex"};
+  if (!r.explained) return kinds[r.value.value.index()];
+  switch (input) {
+    case NumberKind::Integer: return kinds[0];
+    case NumberKind::Rational: return kinds[1];
+    case NumberKind::Real: return kinds[2];
+    case NumberKind::Complex: return kinds[3];
+  }
+  return kinds[2];
+}
+
+}  // namespace
+
+namespace report_detail {
+
+/// Integers and fractions as decimal strings (they may have thousands of digits, beyond any
+/// JSON reader's numbers), a fraction always as "p/q"; floats as numbers, complex as [re, im].
+Json value_json(const PermanentValue& v) {
+  switch (v.value.index()) {
+    case 0: return std::get<Integer>(v.value).get_str();
+    case 1: {
+      Rational q = std::get<Rational>(v.value);
+      q.canonicalize();
+      return q.get_num().get_str() + "/" + q.get_den().get_str();
+    }
+    case 2: return report_detail::json_real(std::get<double>(v.value));
+    default: {
+      const Complex z = std::get<Complex>(v.value);
+      return Json::array({report_detail::json_real(z.real()), report_detail::json_real(z.imag())});
+    }
+  }
+}
+
+}  // namespace report_detail
+
+namespace {
+using report_detail::value_json;
 }  // namespace
 
 std::string report_json(const CountReport& r, const ReadResult& in, const RunInfo& info) {
-  std::ostringstream o;
-  o << "{\"file\":" << json_quote(info.file) << ",\"format\":" << json_quote(in.format)
-    << ",\"number_kind\":" << json_quote(to_string(kind_of(in.matrix))) << ",\"rows\":" << r.rows
-    << ",\"cols\":" << r.cols << ",\"nnz\":" << r.nnz << ",\"value\":" << (r.explained ? std::string("null") : json_quote(r.value.to_string()))
-    << ",\"explained\":" << (r.explained ? "true" : "false")
-    << ",\"exact\":" << (r.value.exact() ? "true" : "false");
-  if (!r.value.exact())
-    o << ",\"abs_error\":" << number(r.value.abs_error) << ",\"rel_error\":" << number(r.value.rel_error());
-  o << ",\"matching_size\":" << r.matching_size << ",\"dulmage_mendelsohn\":{\"blocks\":" << r.dm_blocks
-    << ",\"deleted_entries\":" << r.dm_deleted_entries << ",\"block_sizes\":[";
-  for (std::size_t i = 0; i < r.dm_block_sizes.size(); ++i) o << (i ? "," : "") << r.dm_block_sizes[i];
-  o << "]},\"forbert_marx\":{\"multiplied_out\":" << r.reduce.lines_multiplied_out
-    << ",\"merges\":" << r.reduce.merges << ",\"branches\":" << r.reduce.branches
-    << ",\"leaves\":" << r.reduce.leaves << ",\"zero_branches\":" << r.reduce.zero_branches
-    << ",\"branchings_undone\":" << r.reduce.branchings_undone
-    << "},\"engine_runs\":[";
-  bool first = true;
-  for (const auto& [key, g] : group_runs(r)) {
-    o << (first ? "" : ",") << "{\"engine\":" << json_quote(std::get<0>(key)) << ",\"n\":" << std::get<1>(key)
-      << ",\"count\":" << g.count << ",\"nnz\":" << g.nnz << ",\"seconds\":" << number(g.seconds)
-      << ",\"predicted_seconds\":" << number(g.predicted_seconds) << ",\"device\":" << json_quote(g.device);
-    if (!g.kernel.empty())
-      o << ",\"kernel\":" << json_quote(g.kernel) << ",\"compile_seconds\":" << number(g.compile_seconds);
-    o << "}";
-    first = false;
+  Json j = report_detail::json_head(r.explained ? "explain" : "count", in, info, r.rows, r.cols, r.nnz);
+  const char* kind = value_kind(r, kind_of(in.matrix));
+  j["value"] = r.explained ? Json(nullptr) : value_json(r.value);
+  j["value_kind"] = kind;
+  const bool exact = std::string(kind) == "integer" || std::string(kind) == "fraction";
+  j["exact"] = exact;
+  if (!exact && !r.explained) {
+    j["abs_error"] = r.value.abs_error;
+    j["rel_error"] = r.value.rel_error();  // infinite (null) for an uncertain 0
   }
-  o << "],\"threads\":" << info.threads << ",\"seconds\":{\"read\":" << number(info.read_seconds);
-  for (const auto& [stage, s] : r.stage_seconds) o << "," << json_quote(stage) << ":" << number(s);
-  o << "},\"notes\":[";
-  std::vector<std::string> notes = in.notes;
-  notes.insert(notes.end(), r.notes.begin(), r.notes.end());
-  for (std::size_t i = 0; i < notes.size(); ++i) o << (i ? "," : "") << json_quote(notes[i]);
-  o << "]}";
-  return o.str();
+  j["matching_size"] = r.matching_size;
+  j["dulmage_mendelsohn"] = {{"blocks", r.dm_blocks}, {"deleted_entries", r.dm_deleted_entries}, {"block_sizes", r.dm_block_sizes}};
+  j["forbert_marx"] = {{"multiplied_out", r.reduce.lines_multiplied_out}, {"merges", r.reduce.merges},
+                       {"branches", r.reduce.branches},   {"leaves", r.reduce.leaves},
+                       {"zero_branches", r.reduce.zero_branches}, {"branchings_undone", r.reduce.branchings_undone}};
+  Json runs = Json::array();
+  for (const auto& [key, g] : group_runs(r)) {
+    Json run = {{"engine", std::get<0>(key)}, {"n", std::get<1>(key)}, {"count", g.count}, {"nnz", g.nnz},
+                {"seconds", g.seconds}, {"predicted_seconds", g.predicted_seconds}, {"device", g.device}};
+    if (g.width >= 0) run["frontier_width"] = g.width;
+    if (!g.kernel.empty()) run["kernel"] = g.kernel, run["compile_seconds"] = g.compile_seconds;
+    if (!g.why.empty()) run["why"] = g.why;
+    runs.push_back(std::move(run));
+  }
+  j["engine_runs"] = std::move(runs);
+  j["threads"] = info.threads;
+  Json seconds = {{"read", info.read_seconds}};
+  for (const auto& [stage, s] : r.stage_seconds) seconds[stage] = s;
+  j["seconds"] = std::move(seconds);
+  j["notes"] = report_detail::json_notes(in.notes, r.notes);
+  return report_detail::json_text(j);
 }
 
 std::string report_text(const CountReport& r, const ReadResult& in, const RunInfo& info) {
@@ -150,14 +205,24 @@ std::string report_plan(const CountReport& r, const ReadResult& in, const RunInf
   o << "Dulmage-Mendelsohn: " << r.dm_blocks << " block(s); Forbert-Marx: " << r.reduce.branches << " branches, "
     << r.engine_runs.size() << " block(s) left for engines\n";
   double total = 0;
+  int uncountable = 0;
   for (const auto& [key, g] : group_runs(r)) {
     o << "  " << std::get<0>(key) << ": " << g.count << " block(s) of size " << std::get<1>(key) << ", "
       << g.nnz << " entries";
     if (g.width >= 0) o << ", frontier width " << g.width;
+    if (!g.why.empty()) {
+      o << ", cannot be counted: " << g.why << "\n";
+      uncountable += g.count;
+      continue;
+    }
     o << ", predicted " << number(g.predicted_seconds) << " s\n";
     total += g.predicted_seconds;
   }
-  o << "predicted engine time " << number(total) << " s (not run: --explain)\n";
+  if (uncountable > 0) o << uncountable << " block(s) cannot be counted: a count would be refused";
+  if (uncountable == 0) o << "predicted engine time " << number(total) << " s";
+  else if (uncountable < static_cast<int>(r.engine_runs.size()))
+    o << "; predicted engine time of the others " << number(total) << " s";
+  o << " (not run: --explain)\n";
   return o.str();
 }
 

@@ -50,4 +50,8 @@ double PermanentValue::rel_error() const {
   return abs_error / magnitude;
 }
 
+bool PermanentValue::is_zero() const {
+  return std::visit([](const auto& v) { return v == std::decay_t<decltype(v)>(0); }, value);
+}
+
 }  // namespace matchcount

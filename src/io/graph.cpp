@@ -1,0 +1,152 @@
+// Undirected graphs: repeated edges (symmetric pairs) and the 2-colouring into a bipartite
+// biadjacency matrix. Shared by edge lists read as graphs, KONECT "sym" files and DIMACS.
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/bipartite.hpp>
+#include <boost/property_map/property_map.hpp>
+
+#include <algorithm>
+#include <iterator>
+
+#include "names.hpp"
+#include "reader_impl.hpp"
+
+namespace matchcount::io_detail {
+
+const char* const kHafnian =
+    "(perfect matchings of general graphs are a hafnian, which matchcount does not count)";
+
+std::string duplicate_edge_message(const char* what, const std::string& u, const std::string& v,
+                                   long earlier) {
+  return std::string("duplicate ") + what + " " + shown(u) + " " + shown(v) + " (first on line " +
+         std::to_string(earlier) + "): --sum-duplicates adds the weights of repeated " + what + "s";
+}
+
+namespace {
+
+std::pair<int, int> unordered_key(const RawEntry& e) {
+  return {std::min(e.a, e.b), std::max(e.a, e.b)};
+}
+
+std::uint64_t packed(const std::pair<int, int>& k) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.first)) << 32) |
+         static_cast<std::uint32_t>(k.second);
+}
+
+bool same_value(const NumPool& pool, const Num& x, const Num& y) {
+  if (x.big < 0 && y.big < 0) return x.mant == y.mant && x.scale == y.scale;
+  return pool.to_rational(x) == pool.to_rational(y);
+}
+
+}  // namespace
+
+bool merge_undirected(std::vector<RawEntry>& entries, NumPool& pool, bool sum,
+                      const LineReader& reader, const NameOf& name, ReadResult& result) {
+  const std::size_t n = entries.size();
+  if (!sum && n > 0) {
+    // Groups of entries on the same vertex pair, each in file order.
+    std::vector<std::pair<std::uint64_t, std::size_t>> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = {packed(unordered_key(entries[i])), i};
+    std::sort(order.begin(), order.end());
+    std::size_t singles = 0, pairs = 0;
+    bool plain_repeat = false;   // a pair in one direction, different weights, or three or more
+    std::size_t pair_at = n;     // the pair whose second line comes first in the file
+    for (std::size_t k = 0; k < n;) {
+      std::size_t end = k + 1;
+      while (end < n && order[end].first == order[k].first) ++end;
+      if (end - k == 1) {
+        ++singles;
+      } else if (end - k == 2) {
+        const RawEntry& x = entries[order[k].second];
+        const RawEntry& y = entries[order[k + 1].second];
+        if (x.a == y.b && x.b == y.a && same_value(pool, x.re, y.re)) {
+          ++pairs;
+          if (pair_at == n || order[k + 1].second < order[pair_at + 1].second) pair_at = k;
+        } else {
+          plain_repeat = true;
+        }
+      } else {
+        plain_repeat = true;
+      }
+      k = end;
+    }
+    if (!plain_repeat && pairs > 0 && singles == 0) {
+      std::vector<RawEntry> out;
+      out.reserve(pairs);
+      for (std::size_t k = 0; k < n; k += 2) out.push_back(entries[order[k].second]);
+      entries = std::move(out);
+      result.notes.push_back("every edge is listed twice, as u v and v u: each pair is read as one edge");
+      return true;
+    }
+    if (!plain_repeat && pairs > 0) {
+      const RawEntry& first = entries[order[pair_at].second];
+      const RawEntry& later = entries[order[pair_at + 1].second];
+      reader.fail_at(later.line,
+                     "duplicate edge " + shown(name(later.a)) + " " + shown(name(later.b)) +
+                         " (first on line " + std::to_string(first.line) + " as " +
+                         shown(name(first.a)) + " " + shown(name(first.b)) + "): " +
+                         std::to_string(pairs) + (pairs == 1 ? " edge is" : " edges are") +
+                         " listed in both directions but " + std::to_string(singles) +
+                         " only once; list every edge once or every edge in both directions "
+                         "(--sum-duplicates adds the weights of repeated edges)");
+    }
+  }
+  merge_duplicates(entries, pool, sum, unordered_key, [&](const RawEntry& first, const RawEntry& later) {
+    reader.fail_at(later.line, duplicate_edge_message("edge", name(later.a), name(later.b), first.line));
+  });
+  return false;
+}
+
+std::pair<int, int> two_colour(int vertices, std::vector<RawEntry>& entries, const NameOf& name,
+                               const LineReader& reader, ReadResult& result) {
+  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+  const auto nv = static_cast<std::size_t>(vertices);
+  Graph g(nv);
+  for (const RawEntry& e : entries)
+    boost::add_edge(static_cast<std::size_t>(e.a), static_cast<std::size_t>(e.b), g);
+  std::vector<boost::default_color_type> part(nv);
+  const auto index = boost::get(boost::vertex_index, g);
+  auto colour = boost::make_iterator_property_map(part.begin(), index);
+  if (!boost::is_bipartite(g, index, colour)) {
+    std::vector<Graph::vertex_descriptor> cycle;
+    boost::find_odd_cycle(g, index, std::back_inserter(cycle));
+    std::string text;
+    const std::size_t shown_count = std::min<std::size_t>(cycle.size(), 8);
+    for (std::size_t k = 0; k < shown_count; ++k) text += shown(name(static_cast<int>(cycle[k]))) + " - ";
+    text += cycle.size() > shown_count ? std::string("... - ") : std::string();
+    text += cycle.empty() ? std::string("?") : shown(name(static_cast<int>(cycle.front())));
+    // The line of the edge that closes the cycle, when it can be found.
+    long line_no = 0;
+    if (cycle.size() >= 2) {
+      const int u = static_cast<int>(cycle.back()), v = static_cast<int>(cycle.front());
+      const std::pair<int, int> key{std::min(u, v), std::max(u, v)};
+      const auto it = std::lower_bound(
+          entries.begin(), entries.end(), key,
+          [](const RawEntry& e, const std::pair<int, int>& k) { return unordered_key(e) < k; });
+      if (it != entries.end() && unordered_key(*it) == key) line_no = it->line;
+    }
+    reader.fail_at(line_no, "graph is not bipartite: odd cycle " + text + " " + kHafnian);
+  }
+  const auto white = boost::color_traits<boost::default_color_type>::white();
+  std::vector<int> index_in_class(nv);
+  int rows = 0, cols = 0;
+  for (std::size_t v = 0; v < nv; ++v) {
+    if (part[v] == white) {
+      index_in_class[v] = rows++;
+      result.row_names.push_back(name(static_cast<int>(v)));
+    } else {
+      index_in_class[v] = cols++;
+      result.col_names.push_back(name(static_cast<int>(v)));
+    }
+  }
+  for (RawEntry& e : entries) {
+    if (part[static_cast<std::size_t>(e.a)] != white) std::swap(e.a, e.b);
+    e.a = index_in_class[static_cast<std::size_t>(e.a)];
+    e.b = index_in_class[static_cast<std::size_t>(e.b)];
+  }
+  if (rows != cols)
+    result.notes.push_back("the colour classes have " + std::to_string(rows) + " and " +
+                           std::to_string(cols) + " vertices: no perfect matching");
+  return {rows, cols};
+}
+
+}  // namespace matchcount::io_detail

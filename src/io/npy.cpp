@@ -1,0 +1,356 @@
+// NumPy .npy files: the "\x93NUMPY" magic, a version, a Python-literal header dict (descr,
+// fortran_order, shape) and the raw array. Read in chunks: memory grows with the nonzero entries
+// found, never with the shape the header claims.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <istream>
+
+#include "reader_impl.hpp"
+
+namespace matchcount::io_detail {
+
+namespace {
+
+// Longer headers are not written by NumPy (it pads to 64 bytes; version 1 allows 65535).
+constexpr std::uint64_t kMaxHeader = std::uint64_t(1) << 20;
+constexpr std::size_t kChunk = std::size_t(1) << 20;
+
+struct Dtype {
+  char order = '<';  // '<', '>' or '|'
+  char kind = 'i';   // 'b', 'i', 'u', 'f', 'c'
+  int size = 0;      // bytes per element
+  std::string text;  // as written, for messages
+};
+
+struct Header {
+  Dtype dtype;
+  bool fortran = false;
+  std::uint64_t rows = 0, cols = 0;
+};
+
+/// A cursor over the header text with error reporting by byte offset in the file.
+class HeaderParser {
+ public:
+  HeaderParser(const std::string& text, std::uint64_t offset, const std::string& name)
+      : s_(text), base_(offset), name_(name) {}
+
+  Header parse() {
+    Header h;
+    bool have_descr = false, have_order = false, have_shape = false;
+    expect('{');
+    for (;;) {
+      skip_space();
+      if (peek() == '}') break;
+      const std::string key = string_literal();
+      expect(':');
+      if (key == "descr") {
+        skip_space();
+        if (peek() == '[' || peek() == '(')
+          fail("a structured dtype (a record of fields) is not a matrix of numbers");
+        value_at_ = pos_;
+        h.dtype = dtype(string_literal());
+        have_descr = true;
+      } else if (key == "fortran_order") {
+        skip_space();
+        if (take_word("True")) h.fortran = true;
+        else if (take_word("False")) h.fortran = false;
+        else fail("fortran_order must be True or False");
+        have_order = true;
+      } else if (key == "shape") {
+        shape(h);
+        have_shape = true;
+      } else {
+        fail("unexpected key '" + key + "' in the header (descr, fortran_order and shape only)");
+      }
+      skip_space();
+      if (peek() == ',') ++pos_;
+      else if (peek() != '}') fail("expected ',' or '}' in the header dict");
+    }
+    ++pos_;
+    skip_space();
+    if (pos_ != s_.size()) fail("unexpected text after the header dict");
+    if (!have_descr || !have_order || !have_shape)
+      fail(std::string("the header lacks '") + (!have_descr ? "descr" : !have_order ? "fortran_order" : "shape") + "'");
+    return h;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InputError(name_, 0, "malformed .npy header at byte offset " + std::to_string(base_ + pos_) + ": " + what);
+  }
+  char peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
+  void skip_space() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\t' || s_[pos_] == '\r')) ++pos_;
+  }
+  void expect(char c) {
+    skip_space();
+    if (peek() != c) fail(std::string("expected '") + c + "'");
+    ++pos_;
+  }
+  bool take_word(std::string_view w) {
+    if (s_.compare(pos_, w.size(), w) != 0) return false;
+    pos_ += w.size();
+    return true;
+  }
+  std::string string_literal() {
+    skip_space();
+    const char q = peek();
+    if (q != '\'' && q != '"') fail("expected a quoted string");
+    const std::size_t end = s_.find(q, pos_ + 1);
+    if (end == std::string::npos) fail("unterminated string");
+    std::string out = s_.substr(pos_ + 1, end - pos_ - 1);
+    pos_ = end + 1;
+    return out;
+  }
+  std::uint64_t integer() {
+    skip_space();
+    const std::size_t start = pos_;
+    while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') ++pos_;
+    std::uint64_t v = 0;
+    if (pos_ == start) fail("expected a dimension (a non-negative integer)");
+    if (!parse_count(std::string_view(s_).substr(start, pos_ - start), kMaxDim, v))
+      fail("dimension " + s_.substr(start, pos_ - start) + " too large (at most " + std::to_string(kMaxDim) + ")");
+    if (peek() == 'L') ++pos_;  // Python 2 longs
+    return v;
+  }
+  void shape(Header& h) {
+    expect('(');
+    std::vector<std::uint64_t> d;
+    for (;;) {
+      skip_space();
+      if (peek() == ')') break;
+      d.push_back(integer());
+      skip_space();
+      if (peek() == ',') ++pos_;
+      else if (peek() != ')') fail("expected ',' or ')' in the shape");
+    }
+    ++pos_;
+    if (d.size() != 2) {
+      std::string text = "(";
+      for (std::size_t k = 0; k < d.size(); ++k) text += (k ? ", " : "") + std::to_string(d[k]);
+      text += d.size() == 1 ? ",)" : ")";
+      fail("shape " + text + " has " + std::to_string(d.size()) + " dimensions; a matrix has 2");
+    }
+    h.rows = d[0];
+    h.cols = d[1];
+  }
+  Dtype dtype(const std::string& text) {
+    const std::size_t end = pos_;
+    pos_ = value_at_;  // errors point at the dtype string
+    Dtype t;
+    t.text = text;
+    if (text.size() >= 2 && text[1] == 'O') fail("dtype '" + text + "' holds Python objects (pickled), not numbers");
+    if (text.size() < 3) fail("unsupported dtype '" + text + "'");
+    t.order = text[0];
+    t.kind = text[1];
+    std::uint64_t size = 0;
+    const bool sized = parse_count(std::string_view(text).substr(2), 64, size);
+    t.size = static_cast<int>(size);
+    if (t.order == '=') t.order = std::endian::native == std::endian::little ? '<' : '>';
+    const bool ok_size =
+        sized && ((t.kind == 'b' && size == 1) ||
+                  ((t.kind == 'i' || t.kind == 'u') && (size == 1 || size == 2 || size == 4 || size == 8)) ||
+                  (t.kind == 'f' && (size == 4 || size == 8)) || (t.kind == 'c' && (size == 8 || size == 16)));
+    if (!ok_size || (t.order != '<' && t.order != '>' && t.order != '|') || (t.order == '|' && size != 1))
+      fail("unsupported dtype '" + text +
+           "' (integers i1..i8 and u1..u8, bool b1, floats f4 f8, complex c8 c16)");
+    pos_ = end;
+    return t;
+  }
+
+  const std::string& s_;
+  std::size_t pos_ = 0;
+  std::size_t value_at_ = 0;
+  std::uint64_t base_;
+  const std::string& name_;
+};
+
+/// Little-endian unsigned integer of `n` bytes.
+std::uint64_t le(const unsigned char* p, int n) {
+  std::uint64_t v = 0;
+  for (int k = n - 1; k >= 0; --k) v = v << 8 | p[k];
+  return v;
+}
+
+/// The element's bytes as an unsigned integer in the machine's view (byte order applied).
+std::uint64_t raw_bits(const unsigned char* p, int n, bool big) {
+  if (!big) return le(p, n);
+  std::uint64_t v = 0;
+  for (int k = 0; k < n; ++k) v = v << 8 | p[k];
+  return v;
+}
+
+double to_double(std::uint64_t bits, int size) {
+  if (size == 4) return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(bits)));
+  return std::bit_cast<double>(bits);
+}
+
+}  // namespace
+
+void read_npy(std::istream& in, const std::string& name, const std::string& magic,
+              const ReadOptions& options, ReadResult& result) {
+  const auto fail = [&](const std::string& what) -> void { throw InputError(name, 0, what); };
+  std::uint64_t offset = magic.size();
+  const auto take = [&](char* out, std::size_t n) {
+    in.read(out, static_cast<std::streamsize>(n));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    offset += got;
+    return got == n;
+  };
+  unsigned char version[2];
+  if (!take(reinterpret_cast<char*>(version), 2)) fail("truncated .npy file: no version after the magic");
+  if (version[0] < 1 || version[0] > 3 || version[1] != 0)
+    fail("unsupported .npy version " + std::to_string(version[0]) + "." + std::to_string(version[1]) +
+         " (1.0, 2.0 and 3.0 are read)");
+  const int len_bytes = version[0] == 1 ? 2 : 4;
+  unsigned char len_raw[4];
+  if (!take(reinterpret_cast<char*>(len_raw), static_cast<std::size_t>(len_bytes)))
+    fail("truncated .npy file: no header length");
+  const std::uint64_t header_len = le(len_raw, len_bytes);
+  if (header_len > kMaxHeader)
+    fail("the .npy header claims " + std::to_string(header_len) + " bytes (at most " +
+         std::to_string(kMaxHeader) + " are read)");
+  const std::uint64_t header_at = offset;
+  std::string text(static_cast<std::size_t>(header_len), '\0');
+  if (!take(text.data(), text.size()))
+    fail("truncated .npy file: the header of " + std::to_string(header_len) + " bytes at byte offset " +
+         std::to_string(header_at) + " ends after " + std::to_string(offset - header_at));
+  for (char c : text)
+    if (c == '\0') fail("malformed .npy header: a NUL byte in the header text");
+  const Header h = HeaderParser(text, header_at, name).parse();
+  const std::uint64_t data_at = offset;
+
+  const auto size = static_cast<std::uint64_t>(h.dtype.size);
+  std::uint64_t count = 0, bytes = 0;
+  if (__builtin_mul_overflow(h.rows, h.cols, &count) || __builtin_mul_overflow(count, size, &bytes))
+    fail("shape (" + std::to_string(h.rows) + ", " + std::to_string(h.cols) + ") is too large");
+  const std::string array = dims(h.rows, h.cols) + " " + h.dtype.text + " array";
+  // Where the input can tell its size, a shape larger than the file fails before any reading.
+  const std::streampos here = in.tellg();
+  if (here == std::streampos(-1) && !in.bad()) in.clear();  // a pipe: no size to compare
+  if (here != std::streampos(-1)) {
+    in.seekg(0, std::ios::end);
+    const std::streampos end = in.tellg();
+    in.seekg(here);
+    if (end != std::streampos(-1) && static_cast<std::uint64_t>(end - here) < bytes)
+      fail("the " + array + " needs " + std::to_string(bytes) + " bytes of data from byte offset " +
+           std::to_string(data_at) + ", but the file has " + std::to_string(end - here));
+  }
+
+  const int rows = static_cast<int>(h.rows), cols = static_cast<int>(h.cols);
+  const bool big = h.dtype.order == '>';
+  const char kind = h.dtype.kind;
+  const int n = h.dtype.size;
+  SparseMatrix<Integer> ints;
+  std::vector<Entry<double>> reals;
+  std::vector<Entry<Complex>> complexes;
+  bool integral = true;  // every float (or complex) value is a (real) integer
+  const auto where = [&](std::uint64_t k, int& r, int& c) {
+    if (h.fortran) {
+      r = static_cast<int>(k % h.rows);
+      c = static_cast<int>(k / h.rows);
+    } else {
+      r = static_cast<int>(k / h.cols);
+      c = static_cast<int>(k % h.cols);
+    }
+  };
+  const auto check_finite = [&](double x, std::uint64_t k, const char* part) {
+    if (std::isfinite(x)) return;
+    int r = 0, c = 0;
+    where(k, r, c);
+    fail("entry (row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1) + ") " + part +
+         (std::isnan(x) ? "is NaN" : "is infinite") + ": only finite values can be counted");
+  };
+
+  std::vector<char> buf(std::min<std::uint64_t>(kChunk, std::max<std::uint64_t>(bytes, 1)));
+  std::uint64_t k = 0;  // elements done
+  for (std::uint64_t left = bytes; left > 0;) {
+    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(left, buf.size()));
+    in.read(buf.data(), static_cast<std::streamsize>(want));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (got < want)
+      fail("truncated .npy data: the " + array + " needs " + std::to_string(bytes) +
+           " bytes from byte offset " + std::to_string(data_at) + ", but the input ends at byte offset " +
+           std::to_string(offset + got));
+    offset += got;
+    left -= got;
+    const auto* p = reinterpret_cast<const unsigned char*>(buf.data());
+    for (std::size_t at = 0; at < got; at += static_cast<std::size_t>(n), ++k) {
+      int r = 0, c = 0;
+      if (kind == 'c') {
+        const int half = n / 2;
+        const double re = to_double(raw_bits(p + at, half, big), half);
+        const double im = to_double(raw_bits(p + at + half, half, big), half);
+        check_finite(re, k, "real part ");
+        check_finite(im, k, "imaginary part ");
+        if (re == 0.0 && im == 0.0) continue;
+        integral = integral && im == 0.0 && std::trunc(re) == re;
+        where(k, r, c);
+        complexes.push_back({r, c, Complex(re, im)});
+      } else if (kind == 'f') {
+        const double x = to_double(raw_bits(p + at, n, big), n);
+        check_finite(x, k, "");
+        if (x == 0.0) continue;
+        integral = integral && std::trunc(x) == x;
+        where(k, r, c);
+        reals.push_back({r, c, x});
+      } else {
+        const std::uint64_t bits = raw_bits(p + at, n, big);
+        if (bits == 0) continue;
+        where(k, r, c);
+        Integer v;
+        if (kind == 'i' && n < 8 && (bits >> (8 * n - 1)) != 0)
+          v = -static_cast<long>((std::uint64_t(1) << (8 * n)) - bits);  // sign-extend
+        else if (kind == 'i' && n == 8)
+          v = static_cast<long>(bits);
+        else if (kind == 'b')
+          v = 1;
+        else
+          mpz_set_ui(v.get_mpz_t(), bits);
+        ints.entries.push_back({r, c, std::move(v)});
+      }
+    }
+  }
+  if (in.peek() != std::char_traits<char>::eof())
+    fail("trailing data after the " + array + " at byte offset " + std::to_string(offset));
+  if (in.bad()) fail("read error");
+
+  const auto by_position = [](const auto& x, const auto& y) { return x.row != y.row ? x.row < y.row : x.col < y.col; };
+  const auto finish = [&](auto& m) {
+    m.rows = rows;
+    m.cols = cols;
+    if (h.fortran) std::sort(m.entries.begin(), m.entries.end(), by_position);
+  };
+  if (kind == 'c' && !integral) {
+    SparseMatrix<Complex> m;
+    m.entries = std::move(complexes);
+    finish(m);
+    result.matrix = std::move(m);
+  } else if (kind == 'f' && !integral && options.exact) {
+    SparseMatrix<Rational> m;
+    m.entries.reserve(reals.size());
+    for (const auto& e : reals) m.entries.push_back({e.row, e.col, Rational(e.value)});  // exact
+    finish(m);
+    result.matrix = std::move(m);
+  } else if (kind == 'f' && !integral) {
+    SparseMatrix<double> m;
+    m.entries = std::move(reals);
+    finish(m);
+    result.matrix = std::move(m);
+  } else {
+    if (kind == 'f' || kind == 'c') {
+      ints.entries.reserve(reals.size() + complexes.size());
+      for (const auto& e : reals) ints.entries.push_back({e.row, e.col, Integer(e.value)});  // exact
+      for (const auto& e : complexes) ints.entries.push_back({e.row, e.col, Integer(e.value.real())});
+    }
+    finish(ints);
+    result.matrix = std::move(ints);
+  }
+  result.format = "NumPy .npy " + h.dtype.text + " " + dims(h.rows, h.cols) +
+                  (h.fortran ? " (Fortran order)" : " (C order)");
+  matrix_zero_hint(result);
+}
+
+}  // namespace matchcount::io_detail

@@ -1,0 +1,212 @@
+// Reader: NumPy .npy files, written byte by byte here (the tests do not need NumPy).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <random>
+#include <streambuf>
+
+#include "io_helpers.hpp"
+#include "test_support.hpp"
+
+namespace matchcount {
+namespace {
+
+using namespace iotest;
+
+/// A .npy file: magic, version, header length, the header dict padded with spaces to a multiple
+/// of 64 bytes and ended by '\n', then `data`.
+std::string npy(const std::string& descr, bool fortran, const std::string& shape, const std::string& data,
+                int major = 1) {
+  std::string dict = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
+                     ", 'shape': " + shape + ", }";
+  const std::size_t prefix = 6 + 2 + (major == 1 ? 2 : 4);
+  while ((prefix + dict.size() + 1) % 64 != 0) dict += ' ';
+  dict += '\n';
+  std::string out = "\x93NUMPY";
+  out += static_cast<char>(major);
+  out += '\0';
+  for (int k = 0; k < (major == 1 ? 2 : 4); ++k) out += static_cast<char>((dict.size() >> (8 * k)) & 0xff);
+  return out + dict + data;
+}
+
+/// `v` as `size` bytes in little- or big-endian order (two's complement for negatives).
+std::string bytes(std::uint64_t v, int size, bool big = false) {
+  std::string out(static_cast<std::size_t>(size), '\0');
+  for (int k = 0; k < size; ++k) out[static_cast<std::size_t>(big ? size - 1 - k : k)] = static_cast<char>((v >> (8 * k)) & 0xff);
+  return out;
+}
+std::string f8(double x, bool big = false) { return bytes(std::bit_cast<std::uint64_t>(x), 8, big); }
+std::string f4(float x) { return bytes(std::bit_cast<std::uint32_t>(x), 4); }
+
+ReadResult read_npy_bytes(const std::string& data, bool exact = false, InputFormat as = InputFormat::Auto) {
+  ReadOptions o;
+  o.exact = exact;
+  o.as = as;
+  return read_text(data, "a.npy", o);
+}
+
+std::string npy_error(const std::string& data) { return error_of([&] { read_npy_bytes(data); }); }
+
+// The 2 x 3 matrix [[1 0 -2] [0 5 3]] as a Matrix Market file, to compare readings with.
+const Triples<Integer> kSmall = ints({{0, 0, 1}, {0, 2, -2}, {1, 1, 5}, {1, 2, 3}});
+
+TEST(ReaderNpy, IntegerTypesAndByteOrders) {
+  const long values[] = {1, 0, -2, 0, 5, 3};
+  const auto mm = read_text("%%MatrixMarket matrix array integer general\n2 3\n1\n0\n0\n5\n-2\n3\n");
+  ASSERT_EQ(triples<Integer>(mm.matrix), kSmall);
+  for (const char* order : {"<", ">"})
+    for (int size : {1, 2, 4, 8}) {
+      std::string data;
+      for (long v : values) data += bytes(static_cast<std::uint64_t>(v), size, order[0] == '>');
+      const std::string descr = std::string(size == 1 && order[0] == '<' ? "|" : order) + "i" + std::to_string(size);
+      const auto r = read_npy_bytes(npy(descr, false, "(2, 3)", data));
+      EXPECT_EQ(triples<Integer>(r.matrix), kSmall) << descr;
+      EXPECT_EQ(r.format, "NumPy .npy " + descr + " 2x3 (C order)");
+    }
+  // Unsigned extremes and the most negative int64.
+  const auto u = read_npy_bytes(npy("<u8", false, "(1, 2)", bytes(~0ull, 8) + bytes(7, 8)));
+  Integer max64;
+  mpz_ui_pow_ui(max64.get_mpz_t(), 2, 64);
+  EXPECT_EQ(triples<Integer>(u.matrix), (Triples<Integer>{{0, 0, max64 - 1}, {0, 1, 7}}));
+  const auto i = read_npy_bytes(npy(">i8", false, "(1, 1)", bytes(std::uint64_t(1) << 63, 8, true)));
+  Integer min64;
+  mpz_ui_pow_ui(min64.get_mpz_t(), 2, 63);
+  EXPECT_EQ(triples<Integer>(i.matrix), (Triples<Integer>{{0, 0, -min64}}));
+  EXPECT_EQ(triples<Integer>(read_npy_bytes(npy("|u1", false, "(1, 1)", "\xff")).matrix), ints({{0, 0, 255}}));
+  EXPECT_EQ(triples<Integer>(read_npy_bytes(npy("|b1", false, "(2, 2)", std::string("\1\0\0\1", 4))).matrix),
+            ints({{0, 0, 1}, {1, 1, 1}}));
+}
+
+TEST(ReaderNpy, FortranOrderVersionsAndFiles) {
+  // Column-major: 1 0 | 0 5 | -2 3.
+  std::string data;
+  for (long v : {1L, 0L, 0L, 5L, -2L, 3L}) data += bytes(static_cast<std::uint64_t>(v), 4);
+  const auto f = read_npy_bytes(npy("<i4", true, "(2, 3)", data));
+  EXPECT_EQ(triples<Integer>(f.matrix), kSmall);
+  EXPECT_EQ(f.format, "NumPy .npy <i4 2x3 (Fortran order)");
+  for (int major : {2, 3}) EXPECT_EQ(triples<Integer>(read_npy_bytes(npy("<i4", true, "(2, 3)", data, major)).matrix), kSmall);
+  // From a file, from --as npy and --as matrix; an empty matrix.
+  const std::string path = test::temp_file(npy("<i4", true, "(2, 3)", data), ".bin");
+  EXPECT_EQ(triples<Integer>(read_input(path, ReadOptions{}).matrix), kSmall);
+  std::filesystem::remove(path);
+  EXPECT_EQ(triples<Integer>(read_npy_bytes(npy("<i4", true, "(2, 3)", data), false, InputFormat::Npy).matrix), kSmall);
+  EXPECT_EQ(triples<Integer>(read_npy_bytes(npy("<i4", true, "(2, 3)", data), false, InputFormat::Matrix).matrix), kSmall);
+  const auto e = read_npy_bytes(npy("<f8", false, "(0, 4)", ""));
+  EXPECT_EQ(rows_of(e.matrix), 0);
+  EXPECT_EQ(cols_of(e.matrix), 4);
+}
+
+TEST(ReaderNpy, FloatsAndComplexValues) {
+  // Integer-valued floats are exact integers, whatever their size.
+  const auto i = read_npy_bytes(npy("<f8", false, "(1, 3)", f8(3) + f8(-0.0) + f8(1e20)));
+  EXPECT_EQ(triples<Integer>(i.matrix), (Triples<Integer>{{0, 0, 3}, {0, 2, Integer("100000000000000000000")}}));
+  EXPECT_EQ(triples<Integer>(read_npy_bytes(npy("<f4", false, "(1, 1)", f4(-4.0f))).matrix), ints({{0, 0, -4}}));
+  // Otherwise doubles, or with exact the exact binary value.
+  const std::string tenth = npy(">f8", false, "(1, 2)", f8(0.1, true) + f8(2, true));
+  EXPECT_EQ(triples<double>(read_npy_bytes(tenth).matrix), (Triples<double>{{0, 0, 0.1}, {0, 1, 2.0}}));
+  EXPECT_EQ(triples<Rational>(read_npy_bytes(tenth, true).matrix),
+            (Triples<Rational>{{0, 0, q("3602879701896397/36028797018963968")}, {0, 1, 2}}));
+  EXPECT_EQ(triples<double>(read_npy_bytes(npy("<f4", false, "(1, 1)", f4(0.5f))).matrix), (Triples<double>{{0, 0, 0.5}}));
+  // Complex: real integers give an Integer matrix, anything else a complex one.
+  EXPECT_EQ(triples<Integer>(read_npy_bytes(npy("<c16", false, "(1, 2)", f8(2) + f8(0) + f8(0) + f8(0))).matrix),
+            ints({{0, 0, 2}}));
+  const std::string c8 = npy("<c8", false, "(1, 2)", f4(1) + f4(-1) + f4(0.25f) + f4(0));
+  EXPECT_EQ(triples<Complex>(read_npy_bytes(c8).matrix), (Triples<Complex>{{0, 0, {1, -1}}, {0, 1, {0.25, 0}}}));
+}
+
+TEST(ReaderNpy, BadFilesSayWhatAndWhere) {
+  const std::string nan = npy("<f8", false, "(2, 2)", f8(1) + f8(0) + f8(0) + f8(std::nan("")));
+  EXPECT_EQ(npy_error(nan), "a.npy: entry (row 2, column 2) is NaN: only finite values can be counted");
+  EXPECT_EQ(npy_error(npy("<f8", true, "(2, 2)", f8(1) + f8(INFINITY) + f8(0) + f8(0))),
+            "a.npy: entry (row 2, column 1) is infinite: only finite values can be counted");
+  EXPECT_EQ(npy_error(npy("<c16", false, "(1, 1)", f8(0) + f8(-INFINITY))),
+            "a.npy: entry (row 1, column 1) imaginary part is infinite: only finite values can be counted");
+  EXPECT_EQ(npy_error(npy("|O", false, "(1, 1)", "x")),
+            "a.npy: malformed .npy header at byte offset 20: dtype '|O' holds Python objects (pickled), not numbers");
+  EXPECT_CONTAINS(npy_error(npy("<f2", false, "(1, 1)", "xx")), "unsupported dtype '<f2' (integers i1..i8");
+  EXPECT_CONTAINS(npy_error(npy("|i4", false, "(1, 1)", "xxxx")), "unsupported dtype '|i4'");
+  std::string structured = npy("<i4", false, "(1, 1)", "xxxx");
+  structured.replace(structured.find("'<i4'"), 5, "[('a', '<i4')]");
+  EXPECT_CONTAINS(npy_error(structured), "a structured dtype (a record of fields) is not a matrix of numbers");
+  for (const auto& [shape, text] : std::vector<std::pair<std::string, std::string>>{
+           {"(4,)", "shape (4,) has 1 dimensions"}, {"()", "shape () has 0 dimensions"},
+           {"(2, 2, 1)", "shape (2, 2, 1) has 3 dimensions"}})
+    EXPECT_CONTAINS(npy_error(npy("<i1", false, shape, "\1\1\1\1")), text + "; a matrix has 2");
+  EXPECT_CONTAINS(npy_error(npy("<i1", false, "(3000000000, 1)", "")),
+                  "dimension 3000000000 too large (at most 2147483647)");
+  EXPECT_EQ(npy_error(npy("<i8", false, "(100000, 100000)", bytes(1, 8))),
+            "a.npy: the 100000x100000 <i8 array needs 80000000000 bytes of data from byte offset 128, but the "
+            "file has 8");
+  EXPECT_EQ(npy_error(npy("<i2", false, "(1, 2)", bytes(1, 2) + bytes(2, 2) + "!")),
+            "a.npy: trailing data after the 1x2 <i2 array at byte offset 132");
+  EXPECT_EQ(npy_error(std::string("\x93NUMPY\x04\x00", 8)), "a.npy: unsupported .npy version 4.0 (1.0, 2.0 and 3.0 are read)");
+  EXPECT_EQ(npy_error(std::string("\x93NUMPY\x02\x00\xff\xff\xff\x7f", 12)),
+            "a.npy: the .npy header claims 2147483647 bytes (at most 1048576 are read)");
+  EXPECT_EQ(npy_error(std::string("\x93NUMPY\x01\x00\x40\x00{'descr'", 19)),
+            "a.npy: truncated .npy file: the header of 64 bytes at byte offset 10 ends after 9");
+  std::string missing = npy("<i1", false, "(1, 1)", "\1");
+  missing.replace(missing.find("'fortran_order': False, "), 24, std::string(24, ' '));
+  EXPECT_CONTAINS(npy_error(missing), "the header lacks 'fortran_order'");
+  // Text formats are not read from a .npy file, nor a .npy file from text.
+  EXPECT_EQ(error_of([&] { read_npy_bytes(npy("<i1", false, "(1, 1)", "\1"), false, InputFormat::Graph); }),
+            "a.npy: a NumPy .npy file is a matrix, which --as graph does not read (--as auto or --as npy reads it)");
+  EXPECT_EQ(error_text("1 2\n", "x.npy", InputFormat::Npy),
+            "x.npy: not a NumPy .npy file: it does not start with \"\\x93NUMPY\"");
+}
+
+/// A stream that cannot seek, as a pipe on standard input.
+class PipeBuf : public std::streambuf {
+ public:
+  explicit PipeBuf(std::string data) : data_(std::move(data)) { setg(data_.data(), data_.data(), data_.data() + data_.size()); }
+
+ private:
+  std::string data_;
+};
+
+TEST(ReaderNpy, TruncatedDataOnAStreamThatCannotSeek) {
+  PipeBuf buf(npy("<i4", false, "(2, 2)", bytes(1, 4) + bytes(2, 4) + bytes(3, 2)));
+  std::istream in(&buf);
+  EXPECT_EQ(error_of([&] { read_input(in, "<stdin>", ReadOptions{}); }),
+            "<stdin>: truncated .npy data: the 2x2 <i4 array needs 16 bytes from byte offset 128, but the "
+            "input ends at byte offset 138");
+  PipeBuf good(npy("<i4", false, "(1, 1)", bytes(9, 4)));
+  std::istream in2(&good);
+  EXPECT_EQ(triples<Integer>(read_input(in2, "<stdin>", ReadOptions{}).matrix), ints({{0, 0, 9}}));
+}
+
+TEST(ReaderNpy, DamagedFilesOnlyThrowInputError) {
+  std::string data;
+  for (int k = 0; k < 12; ++k) data += f8(k % 3 == 0 ? 0.5 * k : 0);
+  const std::vector<std::string> seeds = {npy("<f8", false, "(3, 4)", data), npy(">i2", true, "(2, 2)", "\0\1\0\2\0\3\0\4"),
+                                          npy("<c8", false, "(1, 1)", f4(1) + f4(2), 2)};
+  std::mt19937_64 rng(7);
+  int reads = 0, errors = 0;
+  for (int iter = 0; iter < 4000; ++iter) {
+    std::string s = seeds[rng() % seeds.size()];
+    for (int k = 0; k < 1 + static_cast<int>(rng() % 3); ++k) {
+      const std::size_t pos = 6 + rng() % (s.size() - 6);
+      switch (rng() % 3) {
+        case 0: s[pos] = static_cast<char>(rng()); break;
+        case 1: s.erase(pos, 1 + rng() % 4); break;
+        default: s.insert(pos, 1, static_cast<char>(rng())); break;
+      }
+      if (s.size() <= 6) s = seeds[0];
+    }
+    try {
+      read_npy_bytes(s, (rng() & 1) != 0);
+      ++reads;
+    } catch (const InputError&) {
+      ++errors;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "unexpected exception " << e.what();
+    }
+  }
+  EXPECT_GT(reads, 0);
+  EXPECT_GT(errors, 0);
+}
+
+}  // namespace
+}  // namespace matchcount

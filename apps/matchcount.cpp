@@ -273,6 +273,7 @@ int run(int argc, char** argv) {
         return text.empty() ? std::vector<std::uint64_t>{} : parse_multiplicities(text, option);
       };
       input.matrix = repeat_lines(input.matrix, list(row_mult, "--row-mult"), list(col_mult, "--col-mult"));
+      input.zero_hint.clear();  // it described the matrix before the repetition
       input.notes.push_back("lines repeated by --row-mult/--col-mult: " + std::to_string(rows_of(input.matrix)) + "x" +
                             std::to_string(cols_of(input.matrix)));
     }

@@ -89,6 +89,10 @@ struct EstimateOptions {
   std::function<void(const EstimateProgress&)> progress;
 };
 
+/// Largest skewness of a block's mean for which the normal 95% interval was measured to cover
+/// the exact count at least 90% of the time (docs/estimation.md, "When to trust an estimate").
+constexpr double kMaxMeanSkewness = 0.5;
+
 /// One estimated (or exactly counted) block.
 struct BlockEstimate {
   int n = 0;
@@ -103,6 +107,12 @@ struct BlockEstimate {
   /// Variance of ln(sample) over the nonzero samples: about exp(this) samples are needed
   /// before the mean settles (heavy tails when it exceeds ln(samples)).
   double log_weight_variance = 0.0;
+  /// Mean of ln(sample) over the nonzero samples.
+  double log_weight_mean = 0.0;
+  /// Skewness of the block's estimate (the mean of its samples), from a lognormal model of the
+  /// nonzero samples: beyond kMaxMeanSkewness the 95% interval covers less often than it says,
+  /// and heavy_tail is set.
+  double mean_skewness = 0.0;
   bool heavy_tail = false;
   std::string device = "cpu";
   double seconds = 0.0;

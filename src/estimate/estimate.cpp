@@ -78,6 +78,19 @@ WideReal inverse_factorial(int k) {
   return x;
 }
 
+/// Skewness of the mean of n samples if a sample is 0 with probability 1 - p and otherwise
+/// lognormal with log-variance s2: the k-th moment of one sample is p exp(k^2 s2 / 2) (taking
+/// the log-mean as 0, which skewness does not see). The sample variance of skewed weights runs
+/// low exactly when their mean does, so the normal interval undercovers until this is small.
+double mean_skewness(double p, double s2, double n) {
+  if (p <= 0 || n < 1) return INFINITY;
+  if (s2 > 60) return INFINITY;  // exp(4.5 s2) would overflow; the mean is hopelessly skewed
+  const double m1 = p * std::exp(0.5 * s2), m2 = p * std::exp(2 * s2), m3 = p * std::exp(4.5 * s2);
+  const double var = m2 - m1 * m1;
+  if (!(var > 0)) return 0.0;  // every sample equal
+  return (m3 - 3 * m1 * m2 + 2 * m1 * m1 * m1) / (var * std::sqrt(var)) / std::sqrt(n);
+}
+
 /// A block estimate from its sample sums.
 void summarise(const estimate::SampleSums& s, BlockEstimate& out) {
   out.samples = s.count;
@@ -97,11 +110,16 @@ void summarise(const estimate::SampleSums& s, BlockEstimate& out) {
         std::ldexp(s.max_m / sum.mant, static_cast<int>(std::max<long long>(s.max_e - sum.exp, -2000)));
   }
   out.log_weight_variance = s.log_n > 1 ? s.log_m2 / static_cast<double>(s.log_n - 1) : 0.0;
+  out.log_weight_mean = s.log_mean;
   const double nonzero = static_cast<double>(s.count - s.zeros);
-  // Heavy tails: one sample carries a large share of the sum, or ln(sample) varies so much
-  // that about exp(variance) samples would be needed to see the weight that matters.
+  out.mean_skewness = mean_skewness(nonzero / std::max(n, 1.0), out.log_weight_variance, n);
+  // Heavy tails: one sample carries a large share of the sum, ln(sample) varies so much that
+  // about exp(variance) samples would be needed to see the weight that matters, or the mean
+  // is still so skewed that the normal interval undercovers (docs/estimation.md, "When to
+  // trust an estimate").
   out.heavy_tail = nonzero < 2 || out.max_weight_share > 0.1 + 5.0 / n ||
-                   out.log_weight_variance > std::log(std::max(nonzero, 2.0));
+                   out.log_weight_variance > std::log(std::max(nonzero, 2.0)) ||
+                   out.mean_skewness > kMaxMeanSkewness;
 }
 
 struct Budget {

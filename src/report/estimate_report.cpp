@@ -18,14 +18,19 @@ std::string percent(double x) {
 }
 
 std::string heavy_tail_reason(const BlockEstimate& b) {
-  char buf[200];
+  char buf[320];
   const double nonzero = static_cast<double>(b.samples - b.zero_samples);
   if (nonzero < 2) std::snprintf(buf, sizeof buf, "only %.0f of %llu samples are nonzero", nonzero, static_cast<unsigned long long>(b.samples));
   else if (b.max_weight_share > 0.1 + 5.0 / static_cast<double>(b.samples))
     std::snprintf(buf, sizeof buf, "the largest of %llu samples carries %s of their sum", static_cast<unsigned long long>(b.samples), percent(b.max_weight_share).c_str());
-  else
+  else if (b.log_weight_variance > std::log(std::max(nonzero, 2.0)))
     std::snprintf(buf, sizeof buf, "ln(sample) has variance %.3g, so about e^%.3g samples are needed to see the weight that matters (%llu were drawn)",
                   b.log_weight_variance, b.log_weight_variance, static_cast<unsigned long long>(b.samples));
+  else  // the mean's skewness falls as 1/sqrt(samples)
+    std::snprintf(buf, sizeof buf, "the samples are so skewed (var ln sample %.3g) that the mean of %llu is still skewed (%.2g, over %.2g): "
+                  "the 95%% interval covers less often than it says; about %.2g samples would do",
+                  b.log_weight_variance, static_cast<unsigned long long>(b.samples), b.mean_skewness, kMaxMeanSkewness,
+                  static_cast<double>(b.samples) * std::pow(b.mean_skewness / kMaxMeanSkewness, 2));
   return buf;
 }
 
@@ -73,6 +78,8 @@ std::string estimate_json(const EstimateReport& r, const ReadResult& in, const R
                       {"zero_samples", b.zero_samples},
                       {"max_weight_share", b.max_weight_share},
                       {"log_weight_variance", b.log_weight_variance},
+                      {"log_weight_mean", b.log_weight_mean},
+                      {"mean_skewness", report_detail::json_real(b.mean_skewness)},
                       {"heavy_tail", b.heavy_tail},
                       {"device", b.device},
                       {"seconds", b.seconds},

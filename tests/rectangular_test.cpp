@@ -64,15 +64,6 @@ CountReport count(const SparseMatrix<T>& a, const std::string& engine = "", bool
   return count_permanent(AnyMatrix(a), o);
 }
 
-template <class T>
-SparseMatrix<T> transposed(const SparseMatrix<T>& a) {
-  SparseMatrix<T> t;
-  t.rows = a.cols, t.cols = a.rows;
-  for (const auto& e : a.entries) t.entries.push_back({e.col, e.row, e.value});
-  t.normalize();
-  return t;
-}
-
 bool has_note(const CountReport& r, const std::string& text) {
   for (const auto& n : r.notes)
     if (n.find(text) != std::string::npos) return true;
@@ -99,7 +90,7 @@ TEST(Rectangular, IntegerAgainstBruteForce) {
     for (const char* engine : {"", "rect-ryser", "rect-dp", "ryser"})
       ASSERT_EQ(std::get<Integer>(count(a, engine).value.value), expected) << "trial " << trial << " " << engine;
     ASSERT_EQ(std::get<Integer>(count(a, "", false).value.value), expected) << "trial " << trial;
-    const auto t = rows <= cols ? a : transposed(a);
+    const auto t = rows <= cols ? a : transpose(a);
     ASSERT_LE(abs(expected), engines::rect_bound(t)) << "trial " << trial;
     ASSERT_EQ(engines::rect_ryser(t, {}), expected) << "trial " << trial;
     ASSERT_EQ(engines::rect_dp(t, {}), expected) << "trial " << trial;
@@ -251,7 +242,7 @@ TEST(Rectangular, TransposeRuleAndPerfectMatchings) {
   for (int trial = 0; trial < 50; ++trial) {
     const auto [rows, cols] = random_shape(rng, 0);
     const auto a = random_rect<Integer>(rng, rows, cols, 0.7, [&] { return Integer(val(rng)); });
-    const CountReport r = count(a), t = count(transposed(a));
+    const CountReport r = count(a), t = count(transpose(a));
     ASSERT_EQ(std::get<Integer>(r.value.value), std::get<Integer>(t.value.value));
     ASSERT_EQ(t.rows, cols);
     ASSERT_EQ(t.cols, rows);
@@ -276,7 +267,7 @@ TEST(Rectangular, LargeDigitsStayExact) {
     const Integer expected = injective_sum<Integer>(a);
     ASSERT_EQ(engines::rect_ryser(a, {}), expected);
     ASSERT_EQ(engines::rect_dp(a, {}), expected);
-    ASSERT_EQ(std::get<Integer>(count(transposed(a)).value.value), expected);
+    ASSERT_EQ(std::get<Integer>(count(transpose(a)).value.value), expected);
   }
 }
 

@@ -67,6 +67,17 @@ struct SparseMatrix {
   }
 };
 
+/// The transpose (normalized).
+template <class T>
+SparseMatrix<T> transpose(const SparseMatrix<T>& a) {
+  SparseMatrix<T> t;
+  t.rows = a.cols, t.cols = a.rows;
+  t.entries.reserve(a.entries.size());
+  for (const auto& e : a.entries) t.entries.push_back({e.col, e.row, e.value});
+  t.normalize();
+  return t;
+}
+
 /// A matrix as read from a file: one of the number systems.
 using AnyMatrix = std::variant<SparseMatrix<Integer>, SparseMatrix<Rational>, SparseMatrix<double>,
                                SparseMatrix<Complex>>;

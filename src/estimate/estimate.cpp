@@ -55,10 +55,7 @@ SparseMatrix<double> nonnegative_doubles(const AnyMatrix& m) {
 /// nonnegative). Returns n - m (0 for a square matrix).
 int pad_to_square(SparseMatrix<double>& a) {
   if (a.square()) return 0;
-  if (a.rows > a.cols) {
-    for (auto& e : a.entries) std::swap(e.row, e.col);
-    std::swap(a.rows, a.cols);
-  }
+  if (a.rows > a.cols) a = transpose(a);
   const int k = a.cols - a.rows;
   constexpr double kMaxEntries = 1e8;
   if (static_cast<double>(k) * a.cols + static_cast<double>(a.nnz()) > kMaxEntries)

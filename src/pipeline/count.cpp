@@ -18,6 +18,7 @@
 #include "matchcount/error.hpp"
 #include "matchcount/matching.hpp"
 #include "matchcount/pipeline.hpp"
+#include "float_result.hpp"
 #include "integer_rows.hpp"
 #include "plan.hpp"
 #include "rectangular.hpp"
@@ -430,12 +431,7 @@ CountReport count_permanent(const AnyMatrix& input, const CountOptions& options)
           report.value.abs_error = (m.rows + 2) * kEps * std::fabs(v);
           report.notes.push_back("every row is a multiple of a row of small integers: counted exactly, then scaled");
         } else {
-          const auto v = count_typed(m, options, report);
-          if (!std::isfinite(std::abs(v.value)))
-            throw RefusedError("the permanent is beyond the range of double precision (about 1e308); "
-                               "--exact counts it exactly");
-          report.value.value = v.value;
-          report.value.abs_error = v.abs_error;
+          detail::store_float(report, count_typed(m, options, report));
         }
       },
       input);

@@ -19,6 +19,7 @@
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/matching.hpp"
+#include "float_result.hpp"
 
 namespace matchcount::detail {
 namespace {
@@ -42,15 +43,6 @@ Approx<V> mul(const Approx<V>& a, const Approx<V>& b) {
   const V v = a.value * b.value;
   return {v, std::abs(a.value) * b.abs_error + std::abs(b.value) * a.abs_error + a.abs_error * b.abs_error +
                  kEps * std::abs(v)};
-}
-
-template <class T>
-SparseMatrix<T> transpose(const SparseMatrix<T>& a) {
-  SparseMatrix<T> t;
-  t.rows = a.cols, t.cols = a.rows;
-  for (const auto& e : a.entries) t.entries.push_back({e.col, e.row, e.value});
-  t.normalize();
-  return t;
 }
 
 /// Divides each row by the gcd of its entries (columns not: an unused column would take its
@@ -284,12 +276,7 @@ void count_rectangular(const AnyMatrix& input, const CountOptions& options, Coun
             report.value.value = v;
           }
         } else {
-          const auto v = count_oriented(m, options, report);
-          if (!std::isfinite(std::abs(v.value)))
-            throw RefusedError("the permanent is beyond the range of double precision (about 1e308); "
-                               "--exact counts it exactly");
-          report.value.value = v.value;
-          report.value.abs_error = v.abs_error;
+          store_float(report, count_oriented(m, options, report));
         }
       },
       input);

@@ -56,7 +56,8 @@ std::vector<CoverageCase> standard_coverage_cases() {
   std::vector<CoverageCase> cases;
   for (int k : {10, 16}) cases.push_back(coverage_case("grid " + std::to_string(k) + "x" + std::to_string(k),
                                                        AnyMatrix(biadjacency(grid_graph(k, k)))));
-  // The Erdos-Renyi matrix of the issue that found Rasmussen+ undercovering, and denser ones.
+  // An Erdos-Renyi matrix whose Rasmussen+ weights are skewed enough to strain the interval
+  // (docs/estimation.md), and denser ones.
   cases.push_back(coverage_case("er 30 p=0.15", AnyMatrix(erdos_renyi_bipartite(30, 0.15, 4))));
   cases.push_back(coverage_case("er 30 p=0.3", AnyMatrix(erdos_renyi_bipartite(30, 0.3, 4))));
   cases.push_back(coverage_case("er 26 p=0.5", AnyMatrix(erdos_renyi_bipartite(26, 0.5, 4))));

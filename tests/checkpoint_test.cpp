@@ -245,23 +245,19 @@ TEST(WorkUnits, PipelineResumesFromTheCheckpointFile) {
 
 namespace {
 
-/// Starts matchcount with `args` (blocks delayed by `delay_us` each), output to files.
+/// Starts matchcount-slow with `args` (walk units delayed by `delay_us` each), output to files.
 pid_t spawn_matchcount(const std::vector<std::string>& args, const std::string& out, const std::string& err,
                        int delay_us) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e; ++e) env.emplace_back(*e);
-  env.push_back("MATCHCOUNT_TEST_BLOCK_DELAY_US=" + std::to_string(delay_us));
-  std::vector<char*> argv{const_cast<char*>(MATCHCOUNT_BINARY)}, envp;
+  std::string delay = std::to_string(delay_us);
+  std::vector<char*> argv{const_cast<char*>(MATCHCOUNT_SLOW_BINARY), delay.data()};
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid = -1;
-  EXPECT_EQ(posix_spawn(&pid, MATCHCOUNT_BINARY, &fa, nullptr, argv.data(), envp.data()), 0);
+  EXPECT_EQ(posix_spawn(&pid, MATCHCOUNT_SLOW_BINARY, &fa, nullptr, argv.data(), environ), 0);
   posix_spawn_file_actions_destroy(&fa);
   return pid;
 }

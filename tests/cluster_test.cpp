@@ -1,4 +1,4 @@
-// MPI: a count or estimate shared over 4 ranks (mpirun --oversubscribe on this machine) gives
+// MPI: a count or estimate shared over 4 ranks (mpirun --oversubscribe, for hosts of fewer cores) gives
 // the bits of one process, every rank takes part, and bad input ends the job cleanly.
 // Skipped in builds without MPI or where mpirun is missing.
 #include <gtest/gtest.h>
@@ -60,8 +60,7 @@ void expect_ranks_give_the_bits_of_one(const std::string& launcher, const std::s
   const auto one = test::run_matchcount(args);
   ASSERT_EQ(one.exit_code, 0) << what << ": " << one.err;
   one_out = one.out;
-  const auto many = test::run_matchcount_under(
-      "MATCHCOUNT_TEST_BLOCK_DELAY_US=1000 " + launcher + " -x MATCHCOUNT_TEST_BLOCK_DELAY_US", args);
+  const auto many = test::run_slow_matchcount_under(launcher, 1000, args);
   ASSERT_EQ(many.exit_code, 0) << what << ": " << many.err;
   ASSERT_FALSE(field(one.out, "value").empty()) << one.out;
   EXPECT_EQ(field(many.out, "value"), field(one.out, "value")) << what;
@@ -177,8 +176,8 @@ TEST(Cluster, StopSavesAndResumesOnOtherRanks) {
   const auto plain = test::run_matchcount("--engine ryser --device cpu '" + file + "'");
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   const std::string log = test::temp_file("", ".log");
-  const std::string cmd = "MATCHCOUNT_TEST_BLOCK_DELAY_US=20000 " + launcher + " -x MATCHCOUNT_TEST_BLOCK_DELAY_US '" +
-                          MATCHCOUNT_BINARY + "' " + args + " >'" + log + "' 2>&1 & p=$!; sleep 3; kill -INT $p; wait $p";
+  const std::string cmd = launcher + " " + test::slow_matchcount(20000) + " " + args + " >'" + log +
+                          "' 2>&1 & p=$!; sleep 3; kill -INT $p; wait $p";
   ASSERT_NE(std::system(cmd.c_str()), 0);  // mpirun's status after a signal
   std::ifstream in(log);
   const std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

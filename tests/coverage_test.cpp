@@ -21,8 +21,8 @@ cli::Coverage run(const cli::CoverageCase& c, EstimateMethod method, std::uint64
 
 }  // namespace
 
-// Rasmussen+ on this matrix missed 7 of 40 times (18%) without a flag: its weights are so
-// skewed that the sample variance runs low exactly when the mean does. Such runs now say so.
+// Rasmussen+'s weights on this matrix are so skewed that the sample variance runs low exactly
+// when the mean does (docs/estimation.md): such runs must carry the heavy-tail flag.
 TEST(Coverage, SkewedEstimatesSaySo) {
   const auto c = cli::coverage_case("er 30 p=0.15", AnyMatrix(erdos_renyi_bipartite(30, 0.15, 4)));
   const cli::Coverage r = run(c, EstimateMethod::RasmussenPlus, 3000);
@@ -44,7 +44,7 @@ TEST(Coverage, ScalingPlusCoversWithoutFlags) {
 }
 
 // The flag names the skew and the samples that would take it away; a run of that many is
-// no longer flagged for it.
+// not flagged for it.
 TEST(Coverage, SkewFlagSaysHowManySamplesWouldDo) {
   EstimateOptions o;
   o.method = EstimateMethod::RasmussenPlus;

@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "../src/engines/frontier.hpp"
-#include "../src/engines/kasteleyn.hpp"
+#include "engines/frontier.hpp"
+#include "engines/kasteleyn.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/generate.hpp"
 #include "matchcount/error.hpp"
@@ -282,8 +282,8 @@ TEST(EnginePlanner, PicksByPredictedTime) {
   EXPECT_EQ(plan_engine(from_dense(8, [](int, int) { return 1; }), DevicePolicy::Cpu, 2).frontier_width, -1);
 }
 
-// The planner-check misses of docs/benchmarks.md, as choices rather than timings: the 16 x 16
-// grid went to the frontier DP (0.015-0.02 s) while Kasteleyn takes 0.001 s; a non-planar
+// The planner check of docs/benchmarks.md, as choices rather than timings: the 16 x 16 grid
+// belongs to Kasteleyn, which beats the frontier DP there by an order of magnitude; a non-planar
 // banded block belongs to the frontier DP, a dense n = 20 block to Ryser, a sparse n = 30
 // block of width about 20 to SkipPer or the frontier DP, not to dense Ryser.
 TEST(EnginePlanner, ChoicesOfThePlannerCheck) {

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <numeric>
 
-#include "../src/engines/frontier.hpp"
+#include "engines/frontier.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/generate.hpp"

@@ -6,8 +6,8 @@
 #include <bit>
 #include <random>
 
-#include "../src/engines/frontier.hpp"
-#include "../src/gpu/subset_rank.hpp"
+#include "engines/frontier.hpp"
+#include "gpu/subset_rank.hpp"
 #include "matchcount/arith.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/generate.hpp"

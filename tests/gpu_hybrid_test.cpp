@@ -1,7 +1,8 @@
 // The hybrid register/memory variant of the NVRTC kernels (docs/gpu.md, "Hybrid kernels")
 // against the register-only variant and the CPU engine: integers exactly, reals and complex
 // bit for bit between the variants (both multiply the rows in the same order and sum exactly)
-// and within the error estimates of the CPU. The variant is forced through the tuning knobs.
+// and within the error estimates of the CPU. The variant is forced through the tuning knobs
+// (tuning/tuning.hpp).
 // GPU tests skip where no CUDA device is visible; the planner tests run everywhere.
 #include <gtest/gtest.h>
 
@@ -13,39 +14,28 @@
 #include "matchcount/engine.hpp"
 #include "matchcount/gpu.hpp"
 #include "test_support.hpp"
+#include "tuning/tuning.hpp"
 
 using namespace matchcount;
 
 namespace {
 
-/// Sets an environment variable for the life of the object (unset: nullopt).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value) setenv(name, value->c_str(), 1);
-    else unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_) setenv(name_, old_->c_str(), 1);
-    else unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+/// The knobs with the variant ("register", "hybrid"), memory rows (empty: the planner's) and
+/// placement ("shared", "global"; empty: the planner's) forced.
+tuning::Tuning forced(const std::string& variant, const std::string& rows, const std::string& where) {
+  tuning::Tuning t = tuning::tuning();
+  t.nvrtc_variant = variant == "register" ? 1 : variant == "hybrid" ? 2 : 0;
+  t.nvrtc_memory_rows = rows.empty() ? std::nullopt : std::optional<int>(std::stoi(rows));
+  t.nvrtc_memory_shared = where.empty() ? std::nullopt : std::optional<bool>(where == "shared");
+  return t;
+}
 
 /// One run of the GPU engine with a specialised kernel of the given variant ("register",
 /// "hybrid"), memory rows (empty: the planner's) and placement (empty: the planner's).
 template <class T>
 auto run_variant(const SparseMatrix<T>& a, const std::string& variant, const std::string& rows = "",
                  const std::string& where = "", EngineStats* stats = nullptr) {
-  ScopedEnv v("MATCHCOUNT_NVRTC_VARIANT", variant);
-  ScopedEnv r("MATCHCOUNT_NVRTC_MEMORY_ROWS", rows.empty() ? std::nullopt : std::optional<std::string>(rows));
-  ScopedEnv w("MATCHCOUNT_NVRTC_HYBRID_MEMORY", where.empty() ? std::nullopt : std::optional<std::string>(where));
+  const tuning::ScopedTuning knobs(forced(variant, rows, where));
   EngineOptions o;
   o.specialise = Specialise::Always;
   o.stats = stats;
@@ -184,8 +174,8 @@ TEST(GpuHybridPlan, DenseBlocksStayInRegisters) {
   EXPECT_EQ(real.memory_rows, 0);
   EXPECT_GT(real.hybrid_cost, real.register_cost);
   // Complex y and its columns in flight need about 8 registers a row: n = 40 spills, but the
-  // spilling register-only kernel still ran 1.7x faster than the hybrid (H100), so the
-  // hybrid is only planned, with as many rows in registers as fit.
+  // spilling register-only kernel still beats the hybrid (docs/gpu.md, "Hybrid kernels"), so
+  // the hybrid is only planned, with as many rows in registers as fit.
   const auto cplx = gpu::plan_row_split(job_of(40, dense, gpu::WalkKind::Complex), 40, false);
   EXPECT_GT(cplx.register_estimate, 255);
   EXPECT_EQ(cplx.memory_rows, 0);

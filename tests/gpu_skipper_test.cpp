@@ -4,17 +4,19 @@
 // engines, exactly (integers) or to 1e-12 relative or the error estimates (floats).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 
-#include "../src/engines/gpu_skipper.hpp"
-#include "../src/gpu/skip_cursor.hpp"
+#include "engines/gpu_skipper.hpp"
+#include "gpu/skip_cursor.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/gpu.hpp"
 #include "test_support.hpp"
+#include "tuning/tuning.hpp"
 
 using namespace matchcount;
 
@@ -90,15 +92,18 @@ EngineOptions options(bool specialise, EngineStats* stats = nullptr) {
   return o;
 }
 
-/// Sets the SkipPer knobs for one scope (the engine reads them per block).
+/// Sets the SkipPer knobs for one scope (the engine reads them per block): mode "skip",
+/// "halved" or nullptr (the planner's), k and task_bits as MATCHCOUNT_SKIPPER_K / _TASK_BITS.
 struct Knobs {
-  Knobs(const char* mode, int k, int task_bits) {
-    set("MATCHCOUNT_SKIPPER_MODE", mode);
-    set("MATCHCOUNT_SKIPPER_K", k > 0 ? std::to_string(k).c_str() : nullptr);
-    set("MATCHCOUNT_SKIPPER_TASK_BITS", task_bits >= 0 ? std::to_string(task_bits).c_str() : nullptr);
+  Knobs(const char* mode, int k, int task_bits) : scope(with(mode, k, task_bits)) {}
+  static tuning::Tuning with(const char* mode, int k, int task_bits) {
+    tuning::Tuning t = tuning::tuning();
+    t.skipper_mode = !mode ? 0 : std::string(mode) == "skip" ? 1 : 2;
+    t.skipper_k = std::max(k, 0);
+    t.skipper_task_bits = std::max(task_bits, -1);
+    return t;
   }
-  ~Knobs() { set("MATCHCOUNT_SKIPPER_MODE", nullptr), set("MATCHCOUNT_SKIPPER_K", nullptr), set("MATCHCOUNT_SKIPPER_TASK_BITS", nullptr); }
-  static void set(const char* name, const char* v) { v ? setenv(name, v, 1) : unsetenv(name); }
+  tuning::ScopedTuning scope;
 };
 
 /// `a` with its diagonal filled in where empty (value 1), so that no line is empty and the

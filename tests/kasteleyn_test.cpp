@@ -9,7 +9,7 @@
 #include <random>
 #include <sstream>
 
-#include "../src/engines/kasteleyn.hpp"
+#include "engines/kasteleyn.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/generate.hpp"

@@ -1,9 +1,10 @@
 // The planner's predicted seconds against measured engine seconds on one thread: within 4x
 // either way for each kind of number (0-1, wide integers, exact decimals, real, complex) and
 // each engine the planner picks (Ryser, the frontier DP, Kasteleyn, repeated lines). Each case
-// takes about 0.1-1.5 s. Timings mean nothing under sanitizers or without optimisation, so
-// the test skips there; a case that misses gets one more run (the CI machine runs two tests
-// at once). The ratios measured are in docs/benchmarks.md.
+// is sized to take well under two seconds. Timings mean nothing under sanitizers or without
+// optimisation, so the test skips there; a case that misses gets one more run (other tests may
+// run at the same time). Its ratios are recorded in docs/benchmarks.md, "Predictions against
+// measured times".
 #include <gtest/gtest.h>
 
 #include <cstdio>

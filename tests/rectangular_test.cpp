@@ -6,7 +6,7 @@
 #include <functional>
 #include <random>
 
-#include "../src/engines/rectangular.hpp"
+#include "engines/rectangular.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/pipeline.hpp"
 #include "test_support.hpp"

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "../src/engines/repeated.hpp"
+#include "engines/repeated.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
 #include "test_support.hpp"

@@ -33,7 +33,7 @@ TEST(SharedMatrices, ExactValuesFromValuesTable) {
     EXPECT_EQ(std::to_string(rows_of(r.matrix)), f[1]) << f[0];
     EXPECT_EQ(std::to_string(nnz_of(r.matrix)), f[2]) << f[0];
     CountOptions co;
-    co.max_work = 4e10;  // about 5 s predicted on 2 cores (mesh1e1's exact frontier DP: 2.5 s)
+    co.max_work = 4e10;  // about 5 s predicted on 2 cores: room for mesh1e1's exact frontier DP
     try {
       const CountReport c = count_permanent(r.matrix, co);
       if (c.value.exact()) {

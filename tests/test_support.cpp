@@ -81,12 +81,16 @@ RunResult run_matchcount(const std::string& args, const std::string& stdin_text)
   return run_matchcount_under("", args, stdin_text);
 }
 
-RunResult run_matchcount_under(const std::string& launcher, const std::string& args, const std::string& stdin_text) {
+std::string slow_matchcount(int delay_us) {
+  return "'" + std::string(MATCHCOUNT_SLOW_BINARY) + "' " + std::to_string(delay_us);
+}
+
+/// Runs `program` (a command line, possibly under a launcher) with the arguments.
+static RunResult run_program(const std::string& program, const std::string& args, const std::string& stdin_text) {
   std::string in = temp_file(stdin_text, ".in");
   std::string out = temp_file("", ".out");
   std::string err = temp_file("", ".err");
-  std::string cmd = launcher + (launcher.empty() ? "" : " ") + "'" + MATCHCOUNT_BINARY + "' " + args + " <'" + in +
-                    "' >'" + out + "' 2>'" + err + "'";
+  std::string cmd = program + " " + args + " <'" + in + "' >'" + out + "' 2>'" + err + "'";
   int status = std::system(cmd.c_str());
   RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -96,6 +100,14 @@ RunResult run_matchcount_under(const std::string& launcher, const std::string& a
   std::filesystem::remove(out);
   std::filesystem::remove(err);
   return r;
+}
+
+RunResult run_matchcount_under(const std::string& launcher, const std::string& args, const std::string& stdin_text) {
+  return run_program(launcher + (launcher.empty() ? "'" : " '") + MATCHCOUNT_BINARY + "'", args, stdin_text);
+}
+
+RunResult run_slow_matchcount_under(const std::string& launcher, int delay_us, const std::string& args) {
+  return run_program(launcher + (launcher.empty() ? "" : " ") + slow_matchcount(delay_us), args, "");
 }
 
 }  // namespace matchcount::test

@@ -31,6 +31,11 @@ struct RunResult {
 RunResult run_matchcount(const std::string& args, const std::string& stdin_text = "");
 /// The same, started by `launcher` (a command line put before the program, e.g. mpirun ...).
 RunResult run_matchcount_under(const std::string& launcher, const std::string& args, const std::string& stdin_text = "");
+/// matchcount-slow (tests/slow_main.cpp): the same program, pausing `delay_us` after every
+/// unit of a CPU walk, so that a signal or a checkpoint lands in the middle of the walk.
+RunResult run_slow_matchcount_under(const std::string& launcher, int delay_us, const std::string& args);
+/// matchcount-slow's command line before the arguments: its quoted path and the pause.
+std::string slow_matchcount(int delay_us);
 
 /// Writes `text` to a fresh temporary file with the given suffix and returns its path.
 std::string temp_file(const std::string& text, const std::string& suffix = ".txt");

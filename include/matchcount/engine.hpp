@@ -1,8 +1,9 @@
-// The engine interface: every exact counting engine (CPU now; GPU and structure engines later)
+// The engine interface: every exact counting engine (CPU, GPU and structure engines alike)
 // computes the permanent of one square block behind this interface.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -105,5 +106,12 @@ struct EnginePlan {
 EnginePlan plan_engine(const SparseMatrix<Integer>& block, DevicePolicy device, int threads);
 EnginePlan plan_engine(const SparseMatrix<double>& block, DevicePolicy device, int threads);
 EnginePlan plan_engine(const SparseMatrix<Complex>& block, DevicePolicy device, int threads);
+
+/// Called after each unit of a CPU walk (ryser, sparyser, skipper; on every thread and MPI
+/// rank) with the unit's number. Lets a program watch a walk's pace or slow it down, e.g. so
+/// that a signal or a checkpoint lands in the middle of a walk. Process-wide; nullptr (the
+/// default) calls nothing. Set it before counting starts.
+using WalkObserver = void (*)(std::uint64_t unit);
+void set_walk_observer(WalkObserver observer);
 
 }  // namespace matchcount

@@ -77,9 +77,9 @@ struct EstimateOptions {
   /// Scaling methods: rescale the remaining matrix every `scale_interval` rows with
   /// `scale_iterations` Sinkhorn sweeps (each sweep: rows, then columns). A sweep costs the
   /// whole remaining matrix, so 0 (auto) rescales every max(1, n / 256) rows: every row up to
-  /// n = 511, and about 256 times a sample beyond. (Sweeps restricted to the drawn row's
-  /// neighbourhood were tried: on grids they lose the parity constraints that make the
-  /// method work, and the estimate degrades to Rasmussen+'s.)
+  /// n = 511, and about 256 times a sample beyond. (Sweeps are not restricted to the drawn
+  /// row's neighbourhood: on grids that loses the parity constraints that make the method
+  /// work, and the estimate degrades to Rasmussen+'s.)
   int scale_interval = 0;
   int scale_iterations = 5;
   /// Blocks up to this size after the Dulmage-Mendelsohn split are counted exactly (an
@@ -89,8 +89,9 @@ struct EstimateOptions {
   std::function<void(const EstimateProgress&)> progress;
 };
 
-/// Largest skewness of a block's mean for which the normal 95% interval was measured to cover
-/// the exact count at least 90% of the time (docs/estimation.md, "When to trust an estimate").
+/// Largest skewness of a block's mean for which the normal 95% interval covers the exact
+/// count at least 90% of the time in the coverage runs (docs/estimation.md, "When to trust an
+/// estimate").
 constexpr double kMaxMeanSkewness = 0.5;
 
 /// One estimated (or exactly counted) block.

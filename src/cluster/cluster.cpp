@@ -14,6 +14,7 @@
 #include "messages.hpp"
 #include "service.hpp"
 #include "transport.hpp"
+#include "tuning/tuning.hpp"
 
 namespace matchcount::cluster {
 namespace {
@@ -147,9 +148,7 @@ bool shares(const std::string& engine, double predicted_seconds) {
   // The engines whose walks run in work units (unit_walk.hpp, the GPU walk's units).
   if (!distributed() || (engine != "ryser" && engine != "gpu-ryser" && engine != "sparyser" && engine != "skipper"))
     return false;
-  const char* env = std::getenv("MATCHCOUNT_MPI_MIN_SECONDS");
-  const double min_seconds = env ? std::atof(env) : 0.5;
-  return predicted_seconds >= min_seconds;
+  return predicted_seconds >= tuning::tuning().mpi_min_seconds;
 }
 
 int serve() {

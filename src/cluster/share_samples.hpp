@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "../estimate/runner.hpp"
+#include "estimate/runner.hpp"
 #include "matchcount/matrix.hpp"
 
 namespace matchcount::cluster {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "transport.hpp"
+#include "tuning/tuning.hpp"
 
 namespace matchcount::cluster::transport {
 namespace {
@@ -18,13 +19,6 @@ std::mutex& lock() {
 bool started = false;
 int my_rank = 0, ranks = 1;
 
-/// Launched as a rank of a job: Open MPI's mpirun, MPICH/Intel's Hydra, or Slurm's srun (PMI/PMIx).
-bool launched_as_rank() {
-  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK"})
-    if (std::getenv(v)) return true;
-  return false;
-}
-
 void check(int rc, const char* what) {
   if (rc != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
 }
@@ -32,7 +26,8 @@ void check(int rc, const char* what) {
 }  // namespace
 
 void init(int* argc, char*** argv) {
-  if (started || !launched_as_rank()) return;
+  // Launched as a rank of a job: Open MPI's mpirun, MPICH/Intel's Hydra, or Slurm's srun.
+  if (started || !tuning::tuning().launched_by_mpi) return;
   int provided = 0;
   check(MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided), "MPI_Init_thread");
   started = true;

@@ -34,8 +34,8 @@ std::unique_ptr<Engine> make_gpu_ryser();
 /// Allocates whole cache lines (64-byte aligned, sizes rounded up to 64 bytes), for the
 /// working arrays each thread writes: on lines of their own, one thread's writes never evict
 /// another's data. Left to malloc, small arrays of two threads could share a line, and the
-/// sparse walks ran 2x slower on 2 threads for one number type or the other (30 x 30 blocks
-/// of density 0.25, 2 cores; docs/engines.md).
+/// sparse walks would lose time to the threads invalidating each other's lines (measurements
+/// in docs/engines.md).
 template <class T>
 struct CacheLineAllocator {
   using value_type = T;
@@ -57,8 +57,8 @@ using LineVector = std::vector<T, CacheLineAllocator<T>>;
 
 /// Threads for a job of about `work` basic steps: at most one per 2e6 steps (about half a
 /// millisecond), because starting and joining a team costs more than it saves on small jobs:
-/// on a 16-core host, waking all threads for blocks of n = 17-19 (1-5e6 steps) took 4-11 ms
-/// against 0.1 ms on one (planner check, docs/benchmarks.md), and far more when oversubscribed.
+/// waking every thread of a many-core host can cost more than such a block takes on one thread,
+/// and far more when oversubscribed (docs/benchmarks.md, "GPU engines, one H100").
 inline int thread_count(const EngineOptions& opt, double work) {
   const int most = opt.threads > 0 ? opt.threads : omp_get_max_threads();
   return static_cast<int>(std::clamp(work / 2e6, 1.0, static_cast<double>(std::max(most, 1))));

@@ -64,16 +64,16 @@ inline double frontier_bytes(const FrontierPlan& plan, int words) {
 /// Refusal threshold of the engine: predicted peak bytes of the state tables.
 constexpr double kFrontierMemoryLimit = 8.0 * (1ull << 30);
 
-/// Time model of the CPU engine (measured with matchcount-bench --planner-check on the 2-core
-/// development machine, docs/benchmarks.md): per unit of FrontierPlan::cost, a base for the
+/// Time model of the CPU engine (calibrated with matchcount-bench --planner-check,
+/// docs/benchmarks.md, "Planner check"): per unit of FrontierPlan::cost, a base for the
 /// merge (key compare, compact, advance) plus a cost per value word: a Shoup product and a
 /// modular sum per prime (0-1 blocks: the sum only), two doubles for reals (value and bound),
 /// three for complex numbers; plus a fixed cost (the engine plans its order again, sets up
 /// primes and CRT) and a little per row. Tables beyond the caches run slower: the rate grows
 /// by half for each doubling beyond 8 MiB of the peak states at 24 bytes each (a key and two
-/// words; the further words of many primes are read in the same stream): the 12 x 12 torus,
-/// 32 MB: 2x; Erdos-Renyi n = 28, width 25, 125 MB: 3x; mesh1e1 with 37 primes, 17 MB: 1.5x. Second threads gain little here
-/// (the merges are memory-bound and rows are short), so the model is for one core.
+/// words; the further words of many primes are read in the same stream; measured slowdowns in
+/// docs/benchmarks.md, "Planner check"). Second threads gain little here (the merges are
+/// memory-bound and rows are short), so the model is for one core.
 constexpr double kFrontierBase = 2.5e-9, kFrontierModWord = 1.5e-9, kFrontierUnitWord = 0.75e-9,
                  kFrontierRealWord = 1.0e-9, kFrontierComplexWord = 1.0e-9;
 constexpr double kFrontierFixed = 1e-4, kFrontierPerRow = 1e-6;

@@ -19,8 +19,9 @@ namespace {
 double binomial(int w, int p) { return p < 0 || p > w ? 0.0 : std::round(std::exp(std::lgamma(w + 1.0) - std::lgamma(p + 1.0) - std::lgamma(w - p + 1.0))); }
 
 // The time model (docs/engines.md): every row writes its table and gathers one source per
-// valid (state, move) pair, 8 bytes a prime, at an effective bandwidth measured on the H100;
-// plus a launch per row and pass, and the CUDA context and allocations.
+// valid (state, move) pair, 8 bytes a prime, at an effective bandwidth (calibrated in
+// docs/benchmarks.md, "GPU frontier DP on one H100"); plus a launch per row and pass, and the
+// CUDA context and allocations.
 constexpr double kGpuFrontierBandwidth = 1.0e12, kGpuFrontierLaunch = 2e-5, kGpuFrontierOverhead = 0.3;
 
 FrontierPlan checked_plan(const SparseMatrix<Integer>& a) {

@@ -10,6 +10,7 @@
 #include "gpu_common.hpp"
 #include "matchcount/checkpoint.hpp"
 #include "matchcount/gpu.hpp"
+#include "tuning/tuning.hpp"
 
 namespace matchcount::engines {
 namespace {
@@ -56,12 +57,11 @@ std::string walk_tag(const gpu::WalkJob& job) {
 /// Nijenhuis-Wilf column that never flips. Rows then come coldest first (by the first column
 /// that touches them, latest first): a hybrid kernel keeps a prefix of them in memory with
 /// their product cached, and every kernel multiplies the rows in this order.
-/// MATCHCOUNT_GPU_ORDER=columns (for measurements): the earlier order, sparsest columns first,
+/// MATCHCOUNT_GPU_ORDER=columns (for comparisons): a simpler order, sparsest columns first,
 /// rows as given.
 template <class T>
 SparseMatrix<T> permanent_order(const SparseMatrix<T>& a) {
-  const char* knob = std::getenv("MATCHCOUNT_GPU_ORDER");
-  const bool greedy = !knob || std::string(knob) != "columns";
+  const bool greedy = !tuning::tuning().gpu_order_columns;
   const auto n = static_cast<std::size_t>(a.cols);
   std::vector<std::vector<int>> rows_of(n);
   for (const auto& e : a.entries) rows_of[static_cast<std::size_t>(e.col)].push_back(e.row);

@@ -16,9 +16,8 @@ namespace matchcount::engines {
 namespace {
 
 // Modelled operations per second (plan_skipper's count, an upper bound per step) and the
-// launch, copies and a typical compilation (about a second; none when cached), fitted on an
-// H100 (docs/benchmarks.md): ER 40 p = 0.3 float 1.19 s run (model 1.19), exact 0.81 (1.19);
-// ER 44 p = 0.1 exact 0.59 (0.58); sparse.mtx exact 29.9 s (36).
+// launch, copies and a typical compilation (about a second; none when cached), fitted in
+// docs/benchmarks.md, "GPU: SkipPer on one H100".
 constexpr double kOpsPerSecond = 24e12, kOverhead = 0.5;
 
 /// Sum over threads of the 512-bit integers at word offset `at` of each thread's words.
@@ -46,9 +45,8 @@ std::vector<std::vector<int>> support_of(const SparseMatrix<T>& a) {
 
 /// Floats take the halved (Nijenhuis-Wilf) form unless a form is forced: in the plain form
 /// the rows that are constant in a chunk are sums of positive entries, and on positive
-/// matrices the alternating sum cancels by many orders of magnitude (ER 44 p = 0.1 with
-/// weights in [0, 1): estimated relative error 2.9e5 on an H100; the CPU skipper on n = 28,
-/// p = 0.12: 1.4e-2 against Ryser's 1.2e-11). Exact counts have no such limit.
+/// matrices the alternating sum cancels by many orders of magnitude (examples in
+/// docs/benchmarks.md, "GPU: SkipPer on one H100"). Exact counts have no such limit.
 SkipChoice float_choice() {
   SkipChoice c = SkipChoice::from_env();
   if (c.mode == 0) c.mode = 2;
@@ -198,8 +196,8 @@ double seconds(const SparseMatrix<T>& a, double factor) {
 
 std::unique_ptr<Engine> make_gpu_skipper() { return std::make_unique<GpuSkipperEngine>(); }
 
-// Exact walks of up to four primes ran as fast as float ones (the modular products replace
-// TwoSum); complex ones cost about three real ones.
+// Exact walks of up to four primes cost about what float ones do (the modular products
+// replace TwoSum); complex ones cost about three real ones.
 double gpu_skipper_seconds(const SparseMatrix<Integer>& a, double passes) { return seconds(a, passes); }
 double gpu_skipper_seconds(const SparseMatrix<double>& a) { return seconds(a, 1.0); }
 double gpu_skipper_seconds(const SparseMatrix<Complex>& a) { return seconds(a, 3.0); }

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "../gpu/skipper.hpp"
+#include "gpu/skipper.hpp"
 #include "matchcount/engine.hpp"
 
 namespace matchcount::engines {

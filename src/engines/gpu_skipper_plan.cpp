@@ -9,6 +9,7 @@
 #include "common.hpp"
 #include "gpu_skipper.hpp"
 #include "gpu_skipper_layout.hpp"
+#include "tuning/tuning.hpp"
 
 namespace matchcount::engines {
 namespace {
@@ -23,11 +24,6 @@ struct SplitMix {
     return z ^ (z >> 31);
   }
 };
-
-int env_int(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::atoi(v) : fallback;
-}
 
 /// One candidate layout: columns of the local bits (fewest rows touched), then the others.
 SkipPlan layout(const std::vector<std::vector<int>>& support, const std::vector<std::vector<int>>& rows_of_col, int n,
@@ -105,10 +101,10 @@ void cost(SkipPlan& p, const std::vector<std::vector<int>>& support, int n) {
   }
   // Per step: one factor per local row and one for the constants, the entries of the flipped
   // column (column b flips in 2^-(b+1) of the steps), and about 6 of bookkeeping (TwoSum or
-  // modular sum). Per chunk: a fixed cost measured on an H100 (ER 40 p = 0.3, halved form,
-  // k = 5..9: about 0.7 ns of the whole GPU per chunk, i.e. 12000 FP64-operation slots; the
-  // threads of a warp start their chunks at different subsets, so the baked start's switch
-  // diverges), plus the jump tests (a few per row that can be zero).
+  // modular sum). Per chunk: a fixed cost of 12000 FP64-operation slots (calibrated in
+  // docs/benchmarks.md, "GPU: SkipPer on one H100", chunk length; the threads of a warp start
+  // their chunks at different subsets, so the baked start's switch diverges), plus the jump
+  // tests (a few per row that can be zero).
   double updates = 0, entries = 0;
   for (int i = 0; i < n; ++i)
     for (int c : support[static_cast<std::size_t>(i)]) {
@@ -126,13 +122,11 @@ void cost(SkipPlan& p, const std::vector<std::vector<int>>& support, int n) {
 }  // namespace
 
 SkipChoice SkipChoice::from_env() {
+  const tuning::Tuning& t = tuning::tuning();
   SkipChoice c;
-  if (const char* m = std::getenv("MATCHCOUNT_SKIPPER_MODE")) {
-    if (std::string(m) == "skip") c.mode = 1;
-    if (std::string(m) == "halved") c.mode = 2;
-  }
-  c.k = env_int("MATCHCOUNT_SKIPPER_K", 0);
-  c.task_bits = env_int("MATCHCOUNT_SKIPPER_TASK_BITS", -1);
+  c.mode = t.skipper_mode;
+  c.k = t.skipper_k;
+  c.task_bits = t.skipper_task_bits;
   return c;
 }
 

@@ -65,12 +65,11 @@ struct KasteleynPlan {
 KasteleynPlan plan_kasteleyn(const PatternRC& pattern, int n);
 
 /// Predicted seconds on `cores` cores for `primes` moduli (a real float LU, on one core,
-/// costs about as much as kKasteleynFloatPrimes primes), measured on the 2-core development
-/// machine (matchcount-bench --planner-check): one modular row-update entry 0.45 ns;
-/// planarity, embedding, signing and ordering 10 us per row plus 2.5 ns per row and row (the
-/// serial part grows faster than n: about 1.3 ms for the 16 x 16 grid's n = 124, 0.12 s for
-/// the 100 x 100 grid's n = 5000; a flat 30 us per row overpredicted small blocks 3x), and
-/// 0.1 ms a block (matching, the bound, CRT).
+/// costs about as much as kKasteleynFloatPrimes primes), with constants calibrated by
+/// matchcount-bench --planner-check (docs/benchmarks.md, "Planner check"): one modular
+/// row-update entry 0.45 ns; planarity, embedding, signing and ordering 10 us per row plus
+/// 2.5 ns per row and row (the serial part grows faster than n, so no flat rate per row fits
+/// both small and large blocks), and 0.1 ms a block (matching, the bound, CRT).
 constexpr double kKasteleynUpdate = 0.45e-9, kKasteleynPerRow = 1e-5, kKasteleynPerRowRow = 2.5e-9,
                  kKasteleynFloatPrimes = 1.0, kKasteleynFixed = 1e-4;
 inline double kasteleyn_seconds(const KasteleynPlan& p, double primes, int cores) {

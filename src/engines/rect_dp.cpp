@@ -14,8 +14,8 @@
 namespace matchcount::engines {
 namespace {
 
-// One core of the 2-core AVX2 machine (docs/benchmarks.md): seconds per (state, entry) pair
-// and table; a real count keeps a second table for the error bound unless all entries are
+// Rate of one core (calibrated in docs/benchmarks.md, "Rectangular permanents"): seconds per
+// (state, entry) pair and table; a real count keeps a second table for the error bound unless all entries are
 // positive, a complex one needs two doubles and the bound, an exact one a table per prime.
 constexpr double kPairSeconds = 0.3e-9;
 

@@ -18,8 +18,8 @@
 namespace matchcount::engines {
 namespace {
 
-// One core of the 2-core AVX2 machine (docs/benchmarks.md): seconds per node and row for
-// floats (complex about three times that), plus per node and prime for exact counts.
+// Rates of one core (calibrated in docs/benchmarks.md, "Rectangular permanents"): seconds
+// per node and row for floats (complex about three times that), plus per node and prime for exact counts.
 constexpr double kRowSeconds = 1.3e-9, kPrimeSeconds = 4e-9;
 
 double binomial(int n, int k) {

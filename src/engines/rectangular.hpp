@@ -24,7 +24,7 @@ namespace matchcount::engines {
 
 /// Subsets the rect-ryser walk visits for an m x n matrix: sum_{k <= m} C(n, k).
 double rect_subsets(int m, int n);
-/// rect-ryser refuses more subsets than this (a quarter of a day of a core at the measured rate).
+/// rect-ryser refuses more subsets than this (about a quarter of a day of a core at the modelled rate).
 constexpr double kRectRyserMaxSubsets = 1e13;
 /// rect-dp refuses tables larger than this (two tables of 2^m values, more for error bounds).
 constexpr double kRectDpMaxBytes = 4.0 * (1ull << 30);

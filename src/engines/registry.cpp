@@ -38,19 +38,13 @@ std::unique_ptr<Engine> make_engine(std::string_view name) {
                    "' (choose ryser, sparyser, skipper, brute, gpu-ryser, gpu-skipper, frontier, gpu-frontier, kasteleyn or repeated)");
 }
 
-// Measured on the 2-core AVX2 machine (exact 0-1, one thread, core-seconds), n = 30:
-//   density  avg row degree  ryser  sparyser  skipper
-//   0.10     3.9             2.0    3.5       0.22
-//   0.15     5.4             ~2.3   -         5.5
-//   0.20     6.8             2.5    15.0      12.9
-//   0.30     9.7             2.3    27.0      30.6
 // Dense Ryser (SIMD, half the subsets of the plain form) beats the scalar sparse walks
-// unless rows are very sparse; SkipPer's jumps win below about 5 nonzeros per row (the
-// crossover interpolates between 3.9 and 5.4), and at n = 33 and 36 with about 4.5 per row
-// it still runs at 1.0e-11 to 1.2e-11 core-s per n 2^n against ryser's 7e-11. SpaRyser never
-// wins here, so it is only chosen by name (a second independent exact engine).
-// On the GPU, a block of n >= 28 (2^27 Gray steps, a millisecond of GPU time against a
-// tenth of a second on two CPU cores) repays the launch; smaller ones stay on the CPU.
+// unless rows are very sparse; SkipPer's jumps skip most Gray steps below about 5 nonzeros
+// per row, where it wins (the crossover is measured in docs/benchmarks.md, "Dense Ryser
+// against the sparse walks"). SpaRyser never beats both, so it is only chosen by name (a
+// second independent exact engine).
+// On the GPU, a block of n >= 28 (2^27 Gray steps) walks long enough to repay the launch;
+// smaller ones stay on the CPU.
 std::string choose_engine(int n, std::size_t nnz, NumberKind kind, DevicePolicy device) {
   (void)kind;  // the same crossover holds for exact and float counts
   const bool gpu = device == DevicePolicy::Gpu || (device == DevicePolicy::Auto && gpu_available());
@@ -61,14 +55,14 @@ std::string choose_engine(int n, std::size_t nnz, NumberKind kind, DevicePolicy 
 
 namespace {
 
-// Seconds per unit of predicted work, measured (docs/benchmarks.md): CPU Ryser 2.6e-10
-// core-seconds per row-step (1.3e-10 per n 2^n), SkipPer predicted at the same rate (its
-// jumps make it 7x faster on random blocks of about 4 entries a row, but 4-5x slower on
-// regular ones: the 8 x 8 torus 27 s against Ryser's 5.8 s); GPU Ryser 2 FP64 operations per row-step
-// at about 70% of 17e12 per second plus about 20 ms per block (context, launch, copies). The
-// frontier DP's model is frontier_seconds (frontier.hpp), Kasteleyn's kasteleyn_seconds.
-// Real (double) blocks walk without primes: 1.4e-10 to 1.7e-10 core-s per row-step measured
-// at n = 27 (planner check), exact ones 1.8e-10 (one prime, 0-1) to 2.6e-10 (three primes).
+// Seconds per unit of predicted work (calibrated in docs/benchmarks.md, "Planner check";
+// the model is tabulated in docs/engines.md, "Planner"): CPU Ryser 2.6e-10 core-seconds per
+// row-step (1.3e-10 per n 2^n); SkipPer is predicted at the same rate, though its jumps make
+// it faster on random sparse blocks and slower on regular ones (docs/engines.md, known limits
+// of the model); GPU Ryser 2 FP64 operations per row-step at 70% of 17e12 per second plus
+// 20 ms per block (context, launch, copies). The frontier DP's model is frontier_seconds
+// (frontier.hpp), Kasteleyn's kasteleyn_seconds. Real (double) blocks walk without primes,
+// so they take a lower rate per row-step than exact ones.
 constexpr double kCpuRyserRealStep = 1.6e-10;
 constexpr double kCpuRyserStep = 2.6e-10, kGpuRyserStep = 2.0 / (0.7 * 17e12),
                  kGpuOverhead = 0.02;
@@ -77,7 +71,7 @@ constexpr double kCpuRyserStep = 2.6e-10, kGpuRyserStep = 2.0 / (0.7 * 17e12),
 // exact in doubles), costing per Gray step a little per row plus a modular product and sum per
 // prime and row group (ModPlan::group_end); wider rows walk once per prime with y as residues,
 // per row-step and prime, plus a set-up per prime. Exact decimals become such wide integers
-// once their rows are scaled, so a flat rate per step underpredicted them by up to 100x.
+// once their rows are scaled, so a flat rate per step cannot predict them.
 constexpr double kCpuRyserSharedRow = 1.0e-10, kCpuRyserModGroup = 2.9e-10, kCpuRyserPrimeRow = 4.0e-10,
                  kCpuRyserPrimeFixed = 3e-4;
 // The GPU's exact walks: one walk carries up to kGpuSharedPrimes primes when the rows allow
@@ -94,7 +88,7 @@ double device_gib() {
 }
 
 /// About how many CRT primes an exact count of `a` takes: permanent_bound's logarithm in
-/// floating point (the bound itself multiplies n big integers: 0.04 s at n = 5000).
+/// floating point (the bound itself multiplies n big integers, too slow for planning large blocks).
 double predicted_primes(const SparseMatrix<Integer>& a) {
   std::vector<Integer> row(static_cast<std::size_t>(a.rows)), col(static_cast<std::size_t>(a.cols));
   bool zero_one = true;

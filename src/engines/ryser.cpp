@@ -3,6 +3,7 @@
 // With y_i = 2 x_i = 2 a_{i,n-1} - sum_j a_ij + 2 sum_{j in S} a_ij (so y_i = sum_j +-a_ij is
 // an integer for integer input and |y_i| <= r_i = sum_j |a_ij|):
 //   perm(A) = (-1)^(n-1) 2^(1-n) sum_{S subset of [n-1]} (-1)^|S| prod_i y_i(S).
+#include <atomic>
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
@@ -150,13 +151,21 @@ class RyserEngine final : public Engine {
 
 }  // namespace
 
-std::uint64_t test_block_delay_us() {
-  static const std::uint64_t us = [] {
-    const char* s = std::getenv("MATCHCOUNT_TEST_BLOCK_DELAY_US");
-    return s ? std::strtoull(s, nullptr, 10) : 0ULL;
-  }();
-  return us;
-}
+namespace {
+std::atomic<WalkObserver> walk_observer{nullptr};
+}  // namespace
+
+WalkObserver current_walk_observer() { return walk_observer.load(std::memory_order_acquire); }
+
+}  // namespace matchcount::engines
+
+namespace matchcount {
+
+void set_walk_observer(WalkObserver observer) { engines::walk_observer.store(observer, std::memory_order_release); }
+
+}  // namespace matchcount
+
+namespace matchcount::engines {
 
 std::unique_ptr<Engine> make_ryser() { return std::make_unique<RyserEngine>(); }
 

@@ -9,7 +9,6 @@
 #pragma once
 
 #include <atomic>
-#include <chrono>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -49,9 +48,8 @@ Sum sum_from_words(const std::vector<std::uint64_t>& w) {
   return s;
 }
 
-/// Tests may slow every block down by this many microseconds (MATCHCOUNT_TEST_BLOCK_DELAY_US)
-/// to interrupt a walk at leisure.
-std::uint64_t test_block_delay_us();
+/// The observer set_walk_observer installed (matchcount/engine.hpp), or nullptr.
+WalkObserver current_walk_observer();
 
 /// Runs units 0 .. units-1 and returns the combined sum (`zero` on ranks other than 0 of an
 /// MPI team, which only serve units). `zero` is the sum of no units: its encoding's size is
@@ -59,10 +57,10 @@ std::uint64_t test_block_delay_us();
 template <class Sum, class MakeState, class WalkUnit, class Combine>
 Sum run_units(std::uint64_t units, int threads, const EngineOptions& opt, const std::string& tag, const Sum& zero,
               MakeState make_state, WalkUnit walk_unit, Combine combine) {
-  const std::uint64_t delay_us = test_block_delay_us();
+  const WalkObserver observer = current_walk_observer();
   auto walk = [&](auto& st, std::uint64_t b) {
     Sum s = walk_unit(st, b);
-    if (delay_us) std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
+    if (observer) observer(b);
     return s;
   };
   cluster::WalkTeam* team = opt.team;

@@ -8,13 +8,13 @@
 #include <limits>
 #include <optional>
 
+#include "cluster/share_samples.hpp"
 #include "matchcount/decompose.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/estimate.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/matching.hpp"
 #include "matchcount/pipeline.hpp"
-#include "../cluster/share_samples.hpp"
 #include "matchcount/cluster.hpp"
 #include "runner.hpp"
 

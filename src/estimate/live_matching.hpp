@@ -227,8 +227,8 @@ class LiveMatching {
       if (shared[2] >= 0) return found(shared[2], shared[3], rp);
     }
   }
-  // The same search by one thread, one row of each side in turn: about 1.3 times faster
-  // per row than the batched code with batches of one (3-regular blocks, CPU). A meeting
+  // The same search by one thread, one row of each side in turn: without the batches'
+  // bookkeeping it costs less per row than the batched code with batches of one. A meeting
   // stops the scan of t's column midway; the next search goes on from there (bnext_), so
   // that an exhausted backward side really holds every row reaching r.
   template <class RowDeg, class ColDeg>

@@ -8,8 +8,9 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "../estimate/runner.hpp"
+#include "estimate/runner.hpp"
 #include "kernels.hpp"
+#include "tuning/tuning.hpp"
 
 namespace matchcount::estimate {
 namespace {
@@ -142,7 +143,7 @@ class GpuSampler final : public Sampler {
       small_.rows = rbits_.ptr, small_.cols = cbits_.ptr, small_.val = dense_.ptr, small_.match0 = match0;
     }
     // Tuning knob (docs/estimation.md): where Rasmussen+ switches to one sample per warp.
-    if (const char* rows = std::getenv("MATCHCOUNT_WARP_PLUS_ROWS")) cfg_.warp_plus_rows = std::atoi(rows);
+    if (const auto rows = tuning::tuning().warp_plus_rows) cfg_.warp_plus_rows = *rows;
     check(cudaSetDevice(cfg.device), "cudaSetDevice");
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, cfg.device), "cudaGetDeviceProperties");

@@ -15,6 +15,7 @@
 #include "kernels.hpp"
 #include "nvrtc_loader.hpp"
 #include "ryser_kernel_source.hpp"
+#include "tuning/tuning.hpp"
 
 namespace matchcount::gpu::detail {
 namespace {
@@ -27,15 +28,12 @@ std::string literal(double v) {
 
 /// How the specialised kernel reads its columns: baked into the code (constants become
 /// immediates, zero entries vanish: the code-generation papers' approach for sparse 0-1
-/// matrices) or from shared memory. On dense matrices shared memory won (H100, n = 38: real
-/// 0.98 s against 1.42 s, exact 0-1 of density 0.5 1.50 s against 1.74 s, and baking a dense
-/// real matrix took 2.5 s to compile), so only sparse integer matrices are baked.
-/// MATCHCOUNT_NVRTC_COLUMNS=baked|shared overrides the choice (for measurements).
+/// matrices) or from shared memory. On dense matrices baking saves no instructions, so the
+/// shared-memory kernel runs faster and compiles far sooner (docs/benchmarks.md, "GPU: dense
+/// Ryser on one H100"); only sparse non-complex matrices are baked.
+/// MATCHCOUNT_NVRTC_COLUMNS=baked|shared overrides the choice (for comparisons).
 bool bake_columns(const WalkJob& job) {
-  if (const char* c = std::getenv("MATCHCOUNT_NVRTC_COLUMNS")) {
-    if (std::string(c) == "baked") return true;
-    if (std::string(c) == "shared") return false;
-  }
+  if (const auto baked = tuning::tuning().nvrtc_bake_columns) return *baked;
   std::size_t nonzero = 0;
   for (double v : job.a2) nonzero += v != 0.0;
   return job.kind != WalkKind::Complex && double(nonzero) <= 0.4 * double(job.a2.size());
@@ -45,13 +43,14 @@ bool bake_columns(const WalkJob& job) {
 constexpr double kSkipZeroBelow = 0.3;
 
 /// Local memory per thread beyond which a register-only kernel counts as spilling y itself.
-/// Complex kernels spill from n = 24 (the accumulators: 240 bytes) and still beat the hybrid
-/// up to n = 50 (1016 bytes, H100), so only far larger spills switch.
+/// Complex kernels spill from n = 24 (the accumulators) and still beat the hybrid, whose
+/// memory rows cost more than those spills (docs/gpu.md, "Hybrid kernels"), so only far
+/// larger spills switch.
 constexpr std::size_t kSpillBytes = 2048;
 
 /// Hybrid memory rows go to shared memory when a block's share (with the columns) fits the
 /// device's opt-in limit (227 KiB on Hopper; kernels of ~255 registers run one block of 256
-/// threads per SM anyway), else to global memory, which ran 3-4x slower (H100, complex n = 40).
+/// threads per SM anyway), else to global memory, which is slower (docs/gpu.md, "Hybrid kernels").
 std::size_t shared_rows_max() {
   int device = 0, bytes = 0;
   if (cudaGetDevice(&device) != cudaSuccess ||
@@ -66,11 +65,8 @@ std::size_t shared_rows_max() {
 /// MATCHCOUNT_NVRTC_BLOCK (32..1024, a multiple of 32; with MCGPU_MIN_BLOCKS it sets the
 /// register budget, 65536 / (block * min blocks) per thread).
 int walk_block() {
-  if (const char* b = std::getenv("MATCHCOUNT_NVRTC_BLOCK")) {
-    const int v = std::atoi(b);
-    if (v >= 32 && v <= 1024 && v % 32 == 0) return v;
-  }
-  return kWalkBlock;
+  const int b = tuning::tuning().nvrtc_block;  // 0 unless valid
+  return b ? b : kWalkBlock;
 }
 
 /// Which variant to build: y all in registers (memory_rows = 0) or the hybrid split.
@@ -85,10 +81,7 @@ void place_memory_rows(Variant& v, const WalkJob& job, int rows, bool shared_col
   const int W = job.kind == WalkKind::Complex ? 2 : 1;
   const std::size_t cols = shared_cols ? static_cast<std::size_t>(job.n - 1) * rows * W * sizeof(double) : 0;
   v.memory_shared = cols + std::size_t(walk_block()) * v.memory_rows * W * sizeof(double) <= shared_rows_max();
-  if (const char* where = std::getenv("MATCHCOUNT_NVRTC_HYBRID_MEMORY")) {
-    if (std::string(where) == "shared") v.memory_shared = true;
-    if (std::string(where) == "global") v.memory_shared = false;
-  }
+  if (const auto shared = tuning::tuning().nvrtc_memory_shared) v.memory_shared = *shared;
 }
 
 /// The variant from the row split and the knobs (for measurements and tests):
@@ -98,11 +91,11 @@ Variant choose_variant(const WalkJob& job, int rows, bool shared_cols) {
   const RowSplit split = plan_row_split(job, rows, !shared_cols);
   Variant v;
   v.memory_rows = split.memory_rows;
-  const char* want = std::getenv("MATCHCOUNT_NVRTC_VARIANT");
-  if (want && std::string(want) == "register") v.memory_rows = 0, v.forced = true;
-  if (want && std::string(want) == "hybrid") v.memory_rows = split.hybrid_rows, v.forced = true;
-  if (const char* k = std::getenv("MATCHCOUNT_NVRTC_MEMORY_ROWS"); k && *k && (!want || std::string(want) != "register"))
-    v.memory_rows = std::clamp(std::atoi(k), 1, job.n - 1), v.forced = true;
+  const tuning::Tuning& t = tuning::tuning();
+  if (t.nvrtc_variant == 1) v.memory_rows = 0, v.forced = true;
+  if (t.nvrtc_variant == 2) v.memory_rows = split.hybrid_rows, v.forced = true;
+  if (t.nvrtc_memory_rows && t.nvrtc_variant != 1)
+    v.memory_rows = std::clamp(*t.nvrtc_memory_rows, 1, job.n - 1), v.forced = true;
   place_memory_rows(v, job, rows, shared_cols);
   return v;
 }
@@ -130,7 +123,7 @@ Source source_for(const WalkJob& job, bool shared_cols, int rows, const Variant&
   std::string cols = "mcgpu::SharedColumns<" + std::to_string(R) + ">";
   if (!out.shared) {
     // A column holding a memory row marks the memory rows' cached product for a refresh, done
-    // once after the switch (a refresh per case made the code, and NVRTC's time, 4-10x larger).
+    // once after the switch (a refresh per case would multiply the code, and NVRTC's time).
     cols = "BakedColumns";
     s << "struct BakedColumns {\n  static constexpr bool kUnrolled = true;\n  template <class Num, class S>\n"
       << "  static __device__ __forceinline__ void add(S& y, int col, double dir, const double*,"
@@ -231,7 +224,7 @@ Kernel specialised_kernel(const WalkJob& job, int cc_major, int cc_minor, bool c
       attr = attributes(k);
     }
   }
-  if (const char* v = std::getenv("MATCHCOUNT_GPU_VERBOSE"); v && *v && *v != '0')
+  if (tuning::tuning().gpu_verbose)
     std::fprintf(stderr, "matchcount: gpu-ryser kernel n=%d rows=%d columns=%s memory_rows=%d (%s): %d registers, %zu bytes local, compile %.2f s\n",
                  job.n, rows, shared_cols ? "shared" : "baked", k.memory_rows,
                  k.memory_rows == 0 ? "-" : k.memory_shared ? "shared" : "global", attr.numRegs,

@@ -19,6 +19,7 @@
 
 #include "matchcount/checkpoint.hpp"  // fnv1a64
 #include "nvrtc_loader.hpp"
+#include "tuning/tuning.hpp"
 
 namespace matchcount::gpu::detail {
 namespace {
@@ -66,10 +67,7 @@ const Nvrtc& nvrtc() {
 }
 
 std::filesystem::path cache_dir() {
-  if (const char* d = std::getenv("MATCHCOUNT_KERNEL_CACHE")) return d;
-  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return std::filesystem::path(d) / "matchcount" / "kernels";
-  if (const char* d = std::getenv("HOME"); d && *d) return std::filesystem::path(d) / ".cache" / "matchcount" / "kernels";
-  return {};
+  return tuning::tuning().kernel_cache;
 }
 
 std::string read_file(const std::filesystem::path& p) {
@@ -133,16 +131,7 @@ std::string nvrtc_compile(const std::string& src, const std::string& arch, std::
 
 std::string nvrtc_defines_from_env() {
   std::string out;
-  if (const char* defs = std::getenv("MATCHCOUNT_NVRTC_DEFINES")) {
-    const std::string d = defs;
-    for (std::size_t p = 0; p < d.size();) {
-      const std::size_t q = std::min(d.find(',', p), d.size());
-      const std::string item = d.substr(p, q - p);
-      const std::size_t eq = item.find('=');
-      if (eq != std::string::npos) out += "#define " + item.substr(0, eq) + " " + item.substr(eq + 1) + "\n";
-      p = q + 1;
-    }
-  }
+  for (const auto& [name, value] : tuning::tuning().nvrtc_defines) out += "#define " + name + " " + value + "\n";
   return out;
 }
 

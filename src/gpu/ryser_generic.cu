@@ -1,7 +1,8 @@
 // The generic dense Ryser kernels, compiled into the program for row counts 32, 48 and 64
 // (smaller blocks are padded with rows y = 1). They serve whenever NVRTC is unavailable or a
 // run is too short to repay a compilation. Their exact walks fold the running product every
-// 8 rows (a compile-time pattern: a run-time one cost 7x), which is valid whenever any 8
+// 8 rows (a compile-time pattern, which the compiler unrolls; a run-time one is far slower,
+// docs/gpu.md), which is valid whenever any 8
 // consecutive row sums multiply to less than 2^49 (every 0-1 matrix up to n = 63).
 #include "kernels.hpp"
 #include "generic_pick.cuh"

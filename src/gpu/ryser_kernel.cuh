@@ -23,7 +23,7 @@
 
 // Tuning knobs (NVRTC sources may define them first; see docs/gpu.md).
 #ifndef MCGPU_CHAINS
-#define MCGPU_CHAINS 2  // product chains per term: 2 ran at 73% of the FP64 floor, 4 at 63% (H100, n = 38)
+#define MCGPU_CHAINS 2  // product chains per term: 4 lose more to register pressure than they hide (docs/gpu.md)
 #endif
 #ifndef MCGPU_MIN_BLOCKS
 #define MCGPU_MIN_BLOCKS 1  // __launch_bounds__ minimum resident blocks of 256 threads
@@ -340,8 +340,8 @@ struct ModSharedNum {
     constexpr int Gm = groups_in<M>;
     // Most terms of a sparse 0-1 matrix are zero (some y_i = 0), and the branch skips the
     // modular products of a warp whose threads all have zero terms. Where that is rare (half
-    // the warps at density 0.5, n = 40) the test costs more than it saves (H100: 6.8 s
-    // against 5.4 s), so the host turns it on per matrix.
+    // the warps at density 0.5, n = 40) the test costs more than it saves (docs/gpu.md,
+    // "Zero terms"), so the host turns it on per matrix.
     if constexpr (kSkipZero) {
       bool nonzero = Gm == 0 || c.modp[0] != 0.0;  // a product of nonzero values below p is nonzero mod p
 #pragma unroll
@@ -519,7 +519,7 @@ __device__ __forceinline__ void row_term(const S& y, typename Num::Acc& acc, con
 
 /// Generic kernels: the columns sit in shared memory, read with 16-byte broadcasts.
 /// Not unrolled: with static columns the compiler keeps the low columns in registers across
-/// steps, which cost 15-40% on dense n = 40 (H100) through register pressure.
+/// steps, which slows dense walks through register pressure (docs/gpu.md).
 template <int R>
 struct SharedColumns {
   static constexpr bool kUnrolled = false;

@@ -197,7 +197,7 @@ WalkResult run_walk(const WalkJob& job) {
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
 
   WalkResult result;
-  // A compilation takes 0.5 to 2 s: worth it when the generic kernel would run longer than
+  // A compilation takes up to a few seconds: worth it when the generic kernel would run longer than
   // about 3 s (at roughly 5e12 useful FP64 operations per second), or when it is cached.
   const double generic_seconds = std::ldexp(2.0 * job.n, job.n - 1) * (job.kind == WalkKind::Complex ? 3 : 1) / 5e12;
   const bool needs_specialised = job.kind == WalkKind::ModShared && !job.every8_ok;

@@ -13,6 +13,7 @@
 #include "skipper_kernel.cuh"
 #include "skipper_kernel_source.hpp"
 #include "skipper_kernels.hpp"
+#include "tuning/tuning.hpp"
 
 namespace matchcount::gpu {
 namespace detail {
@@ -110,8 +111,7 @@ std::string skipper_source(const SkipJob& job) {
   s << "      default: break;\n    }\n  }\n};\n";
   // MATCHCOUNT_SKIPPER_START=data reads the start values from the job's arrays instead
   // (for measurements).
-  const char* start_knob = std::getenv("MATCHCOUNT_SKIPPER_START");
-  const bool data_start = start_knob && std::string(start_knob) == "data";
+  const bool data_start = tuning::tuning().skipper_start_data;
   if (!data_start) s << baked_start(job);
   s << "extern \"C\" __global__ void __launch_bounds__(256, MCGPU_MIN_BLOCKS) mc_skipper_specialised(mcgpu::SkipArgs S) {\n"
     << "  __shared__ mcgpu::u64 dead[64];\n"
@@ -171,7 +171,7 @@ SkipResult run_skip(const SkipJob& input) {
 
   SkipResult result;
   detail::Kernel kernel;
-  // A compilation takes 0.5 to 2 s: worth it when the walk runs longer than about a second
+  // A compilation takes up to a few seconds: worth it when the walk runs longer than about a second
   // at roughly 5e12 useful FP64 operations per second, or when it is cached.
   if (input.specialise > 0)
     kernel = detail::skipper_specialised_kernel(input, prop.major, prop.minor,
@@ -261,7 +261,7 @@ SkipResult run_skip(const SkipJob& input) {
   result.words_per_thread = words;
   check(cudaMemcpy(result.words.data(), d_out.ptr, result.words.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost),
         "cudaMemcpy");
-  if (const char* v = std::getenv("MATCHCOUNT_GPU_VERBOSE"); v && *v && *v != '0') {
+  if (tuning::tuning().gpu_verbose) {
     cudaFuncAttributes attr{};
     if (cudaFuncGetAttributes(&attr, kernel.fn) != cudaSuccess) cudaGetLastError();
     std::fprintf(stderr,

@@ -111,12 +111,12 @@ namespace {
 
 /// Registers: 255 per thread at most (blocks of 256 threads). The hybrid keeps as many rows in
 /// registers as fit under kHybridTarget. The register-only kernel is replaced by a hybrid one
-/// when its estimate passes kSpillAbove: not below n = 64 as measured on an H100, where the
-/// spilling register-only kernels still won (complex n = 40: estimate 396, 816 bytes of local
-/// memory, 62% of the FP64 floor against 37% for the hybrid; n = 50: estimate 476, 1.9x).
+/// when its estimate passes kSpillAbove, far above where ptxas starts spilling: a memory row
+/// costs a shared-memory read and write per step, more than the spills of a register-only
+/// kernel (docs/benchmarks.md, "GPU: register-only against hybrid NVRTC kernels").
 constexpr int kSpillAbove = 600, kHybridTarget = 248;
-/// Otherwise the hybrid is chosen only when the model expects 10% less work (baked sparse
-/// blocks: measured 0-9% faster, e.g. real n = 40, p = 0.1: 0.64 s against 0.71 s).
+/// Otherwise the hybrid is chosen only when the model expects 10% less work: on baked sparse
+/// blocks its gain is small (same section), so a smaller expected gain is within the model's error.
 constexpr double kHybridGain = 0.9;
 
 /// Cost model in FP64 issue slots per thread and step (H100: a warp's FP64 instruction takes
@@ -150,9 +150,10 @@ double term_slots(const WalkJob& job, int rows) {
 
 int register_estimate(const WalkJob& job, int register_rows, bool shared_columns) {
   // y, and with shared-memory columns as much again: ptxas issues all of a column's loads
-  // before its updates (measured with -Xptxas -v: real n = 40 uses 242 registers, complex
-  // n = 32 spills). Then per kind: product chains, accumulators (the 512-bit fixed-point
-  // sums included), and about 24 for indices, pointers and the Gray counters.
+  // before its updates (registers per kernel from ptxas are listed in docs/benchmarks.md,
+  // "GPU: register-only against hybrid NVRTC kernels"). Then per kind: product chains,
+  // accumulators (the 512-bit fixed-point sums included), and about 24 for indices, pointers
+  // and the Gray counters.
   const int W = width(job.kind), np = static_cast<int>(job.primes.size());
   int extra = 0;
   switch (job.kind) {
@@ -177,8 +178,8 @@ RowSplit plan_row_split(const WalkJob& job, int rows, bool baked) {
   const double update = job.kind == WalkKind::ModPrime ? 3 : 1;  // ModPrime wraps into [0, p)
   // Baked kernels unroll groups of 16 steps whose first 15 flip columns 0..3, so the compiler
   // forms the product of the rows before the first row those columns touch once per group
-  // (measured: n = 40, p = 0.1, the register-only kernel ran at 183% of the n-multiplication
-  // floor). Rows come coldest first, so that prefix is long and the hybrid saves little more.
+  // (which is why such kernels run below the n-multiplication floor, docs/benchmarks.md).
+  // Rows come coldest first, so that prefix is long and the hybrid saves little more.
   int hot = n;
   for (int j = 0; j < std::min(m, 4); ++j)
     for (int i = 0; i < n; ++i)

@@ -153,12 +153,11 @@ class PlanBuilder {
       --open_branches_;
       // A branching tree whose leaves are predicted to take longer than the block whole is
       // undone: a line of d entries makes d minors of n - 1 rows, each half of the block's
-      // n 2^(n-1) Ryser steps, and the tree pays only when later reductions shrink them (the
-      // sparsify ey35_03 matrix, n = 35: 135 leaves of n = 28-32 predicted 4.5x the whole
-      // block's time; ey36_02 with exact decimals: 65536 leaves, most of them small blocks
-      // that each pay a fixed cost per prime, where the GPU counts the whole in 6 s). The tree
-      // stops branching once over that budget or its planning deadline, so an undone tree
-      // costs little planning (ey35_02 with exact decimals: 7.9 s before).
+      // n 2^(n-1) Ryser steps, and the tree pays only when later reductions shrink them (with
+      // wide exact entries, each small leaf also pays a fixed cost per prime that one walk of
+      // the whole block pays once). The tree stops branching once over that budget or its
+      // planning deadline, so an undone tree costs little planning (the sparsify ey matrices
+      // in docs/benchmarks.md, "Every shared matrix exact, one H100").
       if (tree_root && std::exchange(tree_over_, false)) {
         plan.nodes.resize(nodes_before);
         plan.leaves.resize(leaves_before);

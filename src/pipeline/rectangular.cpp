@@ -13,8 +13,8 @@
 #include <limits>
 #include <numeric>
 
-#include "../engines/common.hpp"
-#include "../engines/rectangular.hpp"
+#include "engines/common.hpp"
+#include "engines/rectangular.hpp"
 #include "matchcount/arith.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "../transport.hpp"
+#include "cluster/transport.hpp"
 
 namespace matchcount::cluster::transport {
 

@@ -1,5 +1,5 @@
 // Stand-in for src/gpu/estimate_launch.cu when the library is built without nvcc.
-#include "../../estimate/runner.hpp"
+#include "estimate/runner.hpp"
 #include "matchcount/gpu.hpp"
 
 namespace matchcount::estimate {

@@ -1,5 +1,5 @@
 // Stand-in for src/gpu/skipper_launch.cu when the library is built without nvcc.
-#include "../skipper.hpp"
+#include "gpu/skipper.hpp"
 
 namespace matchcount::gpu {
 

@@ -1,0 +1,383 @@
+// The matchcount program (apps/matchcount.cpp is its main): prints the number of perfect
+// matchings (the permanent) of the graph or matrix in FILE. Exit codes: 0 ok, 1 internal error,
+// 2 bad input or usage, 3 refused (a limit), 128 + signal when SIGINT/SIGTERM stopped a count
+// that saved a --checkpoint. A function of its own so that other executables (a test build
+// that slows walks down) run the very same program.
+#include <unistd.h>
+
+#include <csignal>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <omp.h>
+
+#include "matchcount/checkpoint.hpp"
+#include "matchcount/cluster.hpp"
+#include "matchcount/engine.hpp"
+#include "matchcount/error.hpp"
+#include "matchcount/estimate.hpp"
+#include "matchcount/gpu.hpp"
+#include "matchcount/io.hpp"
+#include "matchcount/multiplicity.hpp"
+#include "matchcount/pipeline.hpp"
+#include "matchcount/report.hpp"
+#include "cli_main.hpp"
+#include "matchcount/tuning.hpp"
+#include "progress.hpp"
+
+using namespace matchcount;
+
+namespace {
+
+constexpr const char* kDescription = R"(matchcount - exact counts of perfect matchings and matrix permanents.
+
+FILE is read as (see --as; auto detects Matrix Market, NumPy, DIMACS and KONECT headers):
+  bipartite  (default for text files) one edge "u v [weight]" per line; u is a left
+             vertex (row), v a right vertex (column). Prints the number of perfect
+             matchings, e.g. dimer coverings, = the permanent of the biadjacency matrix.
+  graph      undirected edges "u v [weight]" in one name space; the graph must be
+             bipartite (e.g. a grid). Non-bipartite graphs need a hafnian (not yet counted).
+  digraph    arcs "u v" (self-loops allowed); prints the number of cycle covers.
+  matrix     Matrix Market (its %%MatrixMarket banner) or SUPerman's banner-less
+             "n n nnz" + "i j v" files. A rectangular m x n matrix gives its permanent:
+             the sum over injective maps from the shorter side into the longer one.
+  dimacs     DIMACS graphs ("p edge N M", "e u v"), read as --as graph.
+  npy        NumPy .npy arrays (2-D; integer, bool, float or complex).
+Lines starting with # or % are comments. "-" reads standard input.
+
+0-1 and integer matrices give exact integers (however large); decimal values give a
+double-precision result with an error estimate, or an exact fraction with --exact.
+)";
+
+constexpr const char* kFooter = R"(
+Examples (from the source tree):
+  matchcount --as graph datasets/grid8x8.edges        # 12988816 dimer coverings
+  matchcount --as digraph datasets/derangements8.arcs # 14833 cycle covers
+  matchcount --json datasets/random_int10.mtx          # value, blocks, engines, timings
+  matchcount --row-mult 2,0,1,1,1,1,1,1,1,1 datasets/random_int10.mtx
+  matchcount --checkpoint run.ckpt datasets/band12.mtx # resumable: run it again after a stop
+  mpirun -np 4 matchcount datasets/band12.mtx          # Ryser walks and estimates over MPI ranks
+Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 refused (a limit),
+130/143 stopped by SIGINT/SIGTERM with the progress saved (--checkpoint).)";
+
+// SIGINT/SIGTERM with --checkpoint: the first asks the count to save and stop (within a unit
+// of work, about a second); a second one exits at once (the last periodic save stands).
+Checkpoint* g_checkpoint = nullptr;
+std::atomic<int> g_signals{0};  // lock-free, so safe in a handler
+
+extern "C" void on_stop_signal(int sig) {
+  if (g_signals.fetch_add(1) > 0) {
+    const char msg[] = "\nmatchcount: second signal: exiting without a final checkpoint\n";
+    if (::write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {}
+    _exit(128 + sig);
+  }
+  if (g_checkpoint) g_checkpoint->request_stop(sig);
+}
+
+/// Range checks whose messages read like the rest ("--threads: must be a whole number >= 0,
+/// not '-1'"); CLI11's own print the largest double in full.
+CLI::Validator whole_at_least(long long lo) {
+  return CLI::Validator(
+      [lo](std::string& text) -> std::string {
+        try {
+          std::size_t used = 0;
+          const long long v = std::stoll(text, &used);
+          if (used == text.size() && v >= lo) return "";
+        } catch (const std::exception&) {
+        }
+        return "must be a whole number >= " + std::to_string(lo) + ", not '" + text + "'";
+      },
+      "INT>=" + std::to_string(lo));
+}
+CLI::Validator number_at_least(double lo, bool strictly) {
+  char bound[32];
+  std::snprintf(bound, sizeof bound, "%g", lo);
+  const std::string relation = std::string(strictly ? "> " : ">= ") + bound;
+  return CLI::Validator(
+      [lo, strictly, relation](std::string& text) -> std::string {
+        try {
+          std::size_t used = 0;
+          const double v = std::stod(text, &used);
+          if (used == text.size() && std::isfinite(v) && (strictly ? v > lo : v >= lo)) return "";
+        } catch (const std::exception&) {
+        }
+        return "must be a number " + relation + ", not '" + text + "'";
+      },
+      "NUMBER" + std::string(strictly ? ">" : ">=") + bound);
+}
+
+/// "all" or a positive count of GPUs; 0 stands for all.
+int parse_gpus(const std::string& s) {
+  if (s == "all") return 0;
+  try {
+    std::size_t used = 0;
+    const int n = std::stoi(s, &used);
+    if (used == s.size() && n > 0) return n;
+  } catch (const std::exception&) {
+  }
+  throw UsageError("--gpus takes a positive number or 'all', not '" + s + "'");
+}
+
+int fail(int code, const std::string& message) {
+  std::cerr << "matchcount: error: " << message << "\n";
+  return code;
+}
+
+std::string version_text() {
+  std::string v = std::string("matchcount ") + MATCHCOUNT_VERSION + " (engines:";
+  for (const auto& e : engine_names()) v += " " + e;
+  v += built_with_cuda() ? "; built with CUDA" : "; built without CUDA";
+  const auto gpus = gpu_devices();
+  v += ", " + std::to_string(gpus.size()) + " GPU(s) visible)";
+  return v;
+}
+
+}  // namespace
+
+static int run(int argc, char** argv);
+
+int cli_main(int argc, char** argv) {
+  // Under mpirun/srun, ranks other than 0 serve rank 0 (docs/usage.md, "Several hosts").
+  try {
+    cluster::init(&argc, &argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "matchcount: error: %s\n", e.what());
+    return 1;
+  }
+  if (!cluster::leader()) return cluster::serve();
+  return cluster::finish(run(argc, argv));
+}
+
+static int run(int argc, char** argv) {
+  CLI::App app(kDescription, "matchcount");
+  app.footer(kFooter);
+  app.get_formatter()->column_width(34);
+
+  std::string file;
+  std::string as = "auto";
+  std::string engine = "auto";
+  std::string device = "auto";
+  bool no_jit = false;
+  int threads = 0;
+  bool no_preprocess = false, exact = false, sum_duplicates = false, verbose = false, json = false,
+       progress = false, explain = false;
+  double progress_every = 30;
+  std::string row_mult, col_mult;
+  CountOptions count;
+
+  app.add_option("FILE", file, "graph or matrix file, - for standard input")->required();
+  std::vector<std::string> formats = input_format_names();
+  app.add_option("--as", as, "how to read FILE")->check(CLI::IsMember(formats))->capture_default_str();
+  std::vector<std::string> engines = engine_names();
+  engines.insert(engines.begin(), "auto");
+  app.add_option("--engine", engine, "counting engine for every block (auto: chosen per block by size and density)")
+      ->check(CLI::IsMember(engines))
+      ->capture_default_str();
+  app.add_option("--threads", threads, "worker threads (0: all cores)")->check(whole_at_least(0));
+  app.add_option("--device", device, "where to count: cpu, gpu, or auto (a GPU when one is present and a block is large enough)")
+      ->check(CLI::IsMember({"auto", "cpu", "gpu"}))
+      ->capture_default_str();
+  app.add_flag("--no-jit", no_jit, "GPU: use only the kernels built into the program (no run-time compilation)");
+  std::string gpus = "all";
+  app.add_option("--gpus", gpus, "GPU: how many of the visible devices to use (N or all; CUDA_VISIBLE_DEVICES picks which)")
+      ->capture_default_str();
+  std::string checkpoint_file;
+  double checkpoint_every = 60;
+  app.add_option("--checkpoint", checkpoint_file,
+                 "save progress to FILE now and then and on SIGINT/SIGTERM; resume from it if it exists");
+  app.add_option("--checkpoint-every", checkpoint_every, "seconds between checkpoint saves")
+      ->check(number_at_least(0, false))
+      ->capture_default_str();
+  app.add_flag("--exact", exact, "read decimal values as exact fractions and print an exact fraction");
+  app.add_flag("--sum-duplicates", sum_duplicates, "add the weights of repeated edges instead of rejecting them");
+  app.add_option("--row-mult", row_mult,
+                 "repeat row i of the matrix m_i times, e.g. 1,0,2 (0 drops it), as thewalrus's permanent_repeated");
+  app.add_option("--col-mult", col_mult, "repeat column j m_j times (the same form as --row-mult)");
+  app.add_flag("--no-preprocess", no_preprocess,
+               "skip matching check, Dulmage-Mendelsohn and Forbert-Marx; one engine counts the whole matrix");
+  app.add_option("--branch-degree", count.reduce.branch_max_degree,
+                 "Forbert-Marx: branch on rows/columns with at most this many entries (2 = never)")
+      ->check(CLI::Range(2, 8))
+      ->capture_default_str();
+  app.add_option("--branch-min", count.reduce.branch_min_size, "Forbert-Marx: do not branch on blocks smaller than this")
+      ->capture_default_str();
+  app.add_option("--max-leaves", count.reduce.max_leaves, "Forbert-Marx: at most this many blocks from branching")
+      ->capture_default_str();
+  app.add_flag("-v,--verbose", verbose, "describe the input, each stage and the engines on stderr");
+  app.add_flag("--json", json, "print one JSON object (value, exactness, blocks, engines, times) instead of the value");
+  app.add_flag("--explain", explain, "print the plan (blocks, widths, engines, predicted times) and count nothing");
+  app.add_flag("--progress", progress,
+               "show progress on stderr even when it is not a terminal (then as a line every --progress-every seconds)");
+  app.add_option("--progress-every", progress_every, "seconds between progress lines when stderr is not a terminal")
+      ->check(number_at_least(0, true))
+      ->capture_default_str();
+  bool estimate = false;
+  std::string method = "scaling+";
+  EstimateOptions est;
+  auto* g = app.add_option_group("Estimation", "an unbiased random estimate with error bars, for nonnegative matrices");
+  g->add_flag("--estimate", estimate,
+              "estimate instead of counting exactly (blocks beyond exact reach; blocks predicted cheaper to count "
+              "exactly are counted exactly)");
+  g->add_option("--method", method, "estimator: rasmussen, rasmussen+, scaling, scaling+")
+      ->check(CLI::IsMember(estimate_method_names()))
+      ->capture_default_str();
+  auto* samples = g->add_option("--samples", est.samples, "samples per estimated block (default: until --rel-error)")
+                      ->check(whole_at_least(1));
+  auto* rel = g->add_option("--rel-error", est.rel_error, "stop when the relative standard error falls below this")
+                  ->check(number_at_least(0, true))
+                  ->capture_default_str();
+  g->add_option("--max-seconds", est.max_seconds, "time cap of a --rel-error run (0: none)")
+      ->check(number_at_least(0, false))
+      ->capture_default_str();
+  g->add_option("--max-samples", est.max_samples, "sample cap per block of a --rel-error run")->capture_default_str();
+  g->add_option("--seed", est.seed, "random seed (the same seed, options and device give the same result)")->capture_default_str();
+  g->add_option("--scale-interval", est.scale_interval, "scaling methods: rescale every this many rows (SInterval; 0: max(1, n/256))")
+      ->check(whole_at_least(0))
+      ->capture_default_str();
+  g->add_option("--scale-sweeps", est.scale_iterations, "scaling methods: Sinkhorn sweeps per rescale")
+      ->check(whole_at_least(0))
+      ->capture_default_str();
+  g->add_option("--exact-up-to", est.exact_up_to, "count blocks up to this size exactly (0: estimate every block)")
+      ->check(whole_at_least(0))
+      ->capture_default_str();
+  samples->excludes(rel);
+  app.set_version_flag("--version", version_text());
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return fail(2, std::string(e.what()) + " (see matchcount --help)");
+  }
+
+  const bool terminal = isatty(STDERR_FILENO);
+  cli::ProgressDisplay bar(terminal ? cli::ProgressDisplay::Mode::Terminal
+                           : progress ? cli::ProgressDisplay::Mode::Lines
+                                      : cli::ProgressDisplay::Mode::Off,
+                           progress_every);
+  try {
+    ReadOptions read;
+    read.as = parse_input_format(as);
+    read.exact = exact;
+    read.sum_duplicates = sum_duplicates;
+    const auto t0 = std::chrono::steady_clock::now();
+    ReadResult input = read_input(file, read);
+    if (!row_mult.empty() || !col_mult.empty()) {
+      const auto list = [](const std::string& text, const char* option) {
+        return text.empty() ? std::vector<std::uint64_t>{} : parse_multiplicities(text, option);
+      };
+      input.matrix = repeat_lines(input.matrix, list(row_mult, "--row-mult"), list(col_mult, "--col-mult"));
+      input.zero_hint.clear();  // it described the matrix before the repetition
+      input.notes.push_back("lines repeated by --row-mult/--col-mult: " + std::to_string(rows_of(input.matrix)) + "x" +
+                            std::to_string(cols_of(input.matrix)));
+    }
+    RunInfo info;
+    info.file = file;
+    info.read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    info.threads = threads > 0 ? threads : omp_get_max_threads();
+    // A count of 0 that another reading of the input would not give is explained on stderr,
+    // whatever else is printed (docs/usage.md, "Counts of 0").
+    const auto explain_zero = [&input] {
+      if (!input.zero_hint.empty()) std::cerr << "matchcount: note: the count is 0: " << input.zero_hint << "\n";
+    };
+
+    // Graph inputs count perfect matchings; a rectangular matrix has a permanent.
+    count.perfect_matchings = !input.row_names.empty();
+    count.engine = engine == "auto" ? "" : engine;
+    count.preprocess = !no_preprocess;
+    count.threads = threads;
+    count.device = device == "cpu" ? DevicePolicy::Cpu : device == "gpu" ? DevicePolicy::Gpu : DevicePolicy::Auto;
+    count.specialise = no_jit ? Specialise::Never : Specialise::Auto;
+    if (count.device == DevicePolicy::Gpu && !gpu_available())
+      throw RefusedError(built_with_cuda() ? "--device gpu: no CUDA device is visible"
+                                           : "--device gpu: matchcount was built without CUDA");
+    count.gpus = parse_gpus(gpus);
+    if (count.gpus > 0 && count.device != DevicePolicy::Cpu && gpu_available() &&
+        count.gpus > static_cast<int>(gpu_devices().size()))
+      throw UsageError("--gpus " + gpus + ": only " + std::to_string(gpu_devices().size()) + " GPU(s) are visible");
+    std::unique_ptr<Checkpoint> checkpoint;
+    if (!checkpoint_file.empty()) {
+      if (estimate || explain) throw UsageError("--checkpoint applies to exact counts, not --estimate or --explain");
+      checkpoint = std::make_unique<Checkpoint>(checkpoint_file, checkpoint_every);
+      count.checkpoint = g_checkpoint = checkpoint.get();
+      std::signal(SIGINT, on_stop_signal);
+      std::signal(SIGTERM, on_stop_signal);
+    }
+    if (estimate) {
+      if (explain || engine != "auto") throw UsageError("--estimate does not take --explain or --engine");
+      parse_estimate_method(method, est.method);
+      est.threads = threads;
+      est.device = count.device;
+      est.perfect_matchings = count.perfect_matchings;
+      est.progress = [&bar](const EstimateProgress& p) { bar.estimate(p); };
+      const EstimateReport report = estimate_permanent(input.matrix, est);
+      bar.finish();
+      if (json) {
+        std::cout << estimate_json(report, input, info) << std::endl;
+      } else {
+        // Counted exactly after all: the value as a count prints it.
+        std::cout << (report.exact_value ? report.exact_value->to_string()
+                                         : report.estimate.to_string(report.significant_digits()))
+                  << std::endl;
+        std::cerr << estimate_text(report, input, info, verbose);
+      }
+      if (report.exact && report.estimate.zero()) explain_zero();
+      return 0;
+    }
+    count.progress = [&bar](double f) { bar.count(f); };
+    count.explain = explain;
+    const CountReport report = count_permanent(input.matrix, count);
+    bar.finish();
+    if (report.explained) {
+      if (json) std::cout << report_json(report, input, info) << std::endl;
+      else std::cout << report_plan(report, input, info);
+      if (verbose) std::cerr << tuning_text();
+      return 0;
+    }
+
+    if (verbose) std::cerr << report_text(report, input, info);
+    if (json) std::cout << report_json(report, input, info) << std::endl;
+    else std::cout << report.value.to_string() << std::endl;
+    if (report.value.is_zero()) explain_zero();
+    if (!report.value.exact() && !json && !verbose) {
+      std::cerr << "matchcount: note: approximate value (double precision), estimated relative error "
+                << report.value.rel_error();
+      // --exact makes decimal reals exact; complex values have no exact mode, so it is never
+      // suggested for them, and a user who gave it is told why the value is still a float.
+      if (kind_of(input.matrix) == NumberKind::Real && !exact) std::cerr << "; --exact gives the exact fraction";
+      if (kind_of(input.matrix) == NumberKind::Complex && exact)
+        std::cerr << " (complex values are always counted in double precision)";
+      std::cerr << "\n";
+    }
+    return 0;
+  } catch (const Interrupted& e) {
+    bar.finish();
+    std::cerr << "matchcount: " << e.what() << "\n";
+    return 128 + e.signal();
+  } catch (const InputError& e) {
+    bar.finish();
+    return fail(2, e.what());
+  } catch (const UsageError& e) {
+    bar.finish();
+    return fail(2, e.what());
+  } catch (const RefusedError& e) {
+    bar.finish();
+    return fail(3, e.what());
+  } catch (const std::bad_alloc&) {
+    bar.finish();
+    return fail(1, "out of memory");
+  } catch (const std::exception& e) {
+    bar.finish();
+    return fail(1, std::string("internal error: ") + e.what());
+  }
+}

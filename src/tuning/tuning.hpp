@@ -1,0 +1,69 @@
+// Tuning knobs: the environment variables that steer the engines past their planners (for
+// measurements and tests) and the few facts of the environment the library acts on. They are
+// read in one place, once per process (tuning.cpp), and shown by `matchcount --explain -v`;
+// docs/usage.md, "Tuning knobs (environment)", documents each.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace matchcount::tuning {
+
+/// Every knob, parsed; the defaults are the values without the variable.
+struct Tuning {
+  // SkipPer on the GPU (docs/gpu.md): 0 the planner's form, 1 plain with jumps, 2 halved.
+  int skipper_mode = 0;
+  int skipper_k = 0;           // local bits of a chunk; 0: the planner's
+  int skipper_task_bits = -1;  // bits of a task; -1: the planner's
+  bool skipper_start_data = false;  // start values from the job's arrays, not baked in
+  // gpu-ryser: the plain column order (sparsest first, rows as given) instead of the planned one.
+  bool gpu_order_columns = false;
+  bool gpu_verbose = false;  // kernel choices and resources on stderr
+  // Rasmussen+ on the GPU: rows from which one warp takes one sample (unset: the planner's).
+  std::optional<int> warp_plus_rows;
+  // Compiled NVRTC kernels are kept here; empty: no cache.
+  std::string kernel_cache;
+  // Extra macros for NVRTC kernels, in order (name, value).
+  std::vector<std::pair<std::string, std::string>> nvrtc_defines;
+  std::optional<bool> nvrtc_bake_columns;   // unset: by density
+  int nvrtc_block = 0;                      // threads per block; 0: the built-in size
+  std::optional<bool> nvrtc_memory_shared;  // hybrid memory rows in shared memory; unset: if they fit
+  int nvrtc_variant = 0;                    // 0 the planner's, 1 register only, 2 hybrid
+  std::optional<int> nvrtc_memory_rows;     // a hybrid with this many memory rows (clamped)
+  // Walks predicted shorter than this many seconds are not shared over MPI ranks.
+  double mpi_min_seconds = 0.5;
+  // Started as a rank by mpirun, Hydra or srun (their variables are set).
+  bool launched_by_mpi = false;
+};
+
+/// The knobs of this process: the environment's, read once (thread-safe), unless a
+/// ScopedTuning holds others.
+const Tuning& tuning();
+
+/// Other knobs for the life of the object, for tests that steer the engines in process.
+/// Not for use while another thread reads the knobs.
+class ScopedTuning {
+ public:
+  explicit ScopedTuning(Tuning t);
+  ~ScopedTuning();
+  ScopedTuning(const ScopedTuning&) = delete;
+  ScopedTuning& operator=(const ScopedTuning&) = delete;
+
+ private:
+  Tuning mine_;
+  const Tuning* before_;
+};
+
+/// One row of the knob table: the variable, what it does, its default and its current value
+/// (changed: not the default).
+struct KnobRow {
+  std::string name, meaning, fallback, value;
+  bool changed = false;
+};
+
+/// Every knob, in the order docs/usage.md lists them, with the current values of tuning().
+std::vector<KnobRow> knob_table();
+
+}  // namespace matchcount::tuning

@@ -1,6 +1,7 @@
 // Modular arithmetic: primes, FMA modular multiplication, CRT, permanent bounds.
 #include <gtest/gtest.h>
 
+#include "arith/modmul.hpp"
 #include "matchcount/arith.hpp"
 #include "matchcount/engine.hpp"
 #include "test_support.hpp"

@@ -20,6 +20,7 @@
 #include "matchcount/checkpoint.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/generate.hpp"
+#include "gpu/jobs.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/pipeline.hpp"
 #include "test_support.hpp"

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "matchcount/engine.hpp"
+#include "gpu/jobs.hpp"
 #include "matchcount/gpu.hpp"
 #include "test_support.hpp"
 #include "tuning/tuning.hpp"

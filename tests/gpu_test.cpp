@@ -7,6 +7,7 @@
 
 #include "matchcount/engine.hpp"
 #include "matchcount/generate.hpp"
+#include "gpu/jobs.hpp"
 #include "matchcount/gpu.hpp"
 #include "test_support.hpp"
 

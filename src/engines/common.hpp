@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "arith/modmul.hpp"
 #include "matchcount/arith.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"

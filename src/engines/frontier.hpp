@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "matchcount/engine.hpp"
+#include "gpu/jobs.hpp"
 #include "matchcount/gpu.hpp"
 
 namespace matchcount::engines {

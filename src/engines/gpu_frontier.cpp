@@ -11,6 +11,7 @@
 
 #include "common.hpp"
 #include "frontier.hpp"
+#include "gpu/jobs.hpp"
 #include "matchcount/gpu.hpp"
 
 namespace matchcount::engines {

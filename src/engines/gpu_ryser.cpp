@@ -9,6 +9,7 @@
 #include "common.hpp"
 #include "gpu_common.hpp"
 #include "matchcount/checkpoint.hpp"
+#include "gpu/jobs.hpp"
 #include "matchcount/gpu.hpp"
 #include "tuning/tuning.hpp"
 

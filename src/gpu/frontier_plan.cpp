@@ -1,6 +1,7 @@
 // Sizes of the GPU frontier tables (host code, built with or without CUDA: the planner uses it).
 #include <algorithm>
 
+#include "gpu/jobs.hpp"
 #include "matchcount/gpu.hpp"
 #include "subset_rank.hpp"
 

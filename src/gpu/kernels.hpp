@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/jobs.hpp"
 #include "matchcount/gpu.hpp"
 
 namespace matchcount::gpu::detail {

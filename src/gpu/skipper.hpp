@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/jobs.hpp"
 #include "matchcount/gpu.hpp"
 
 namespace matchcount::gpu {

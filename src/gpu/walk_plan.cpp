@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "matchcount/arith.hpp"
+#include "gpu/jobs.hpp"
 #include "matchcount/gpu.hpp"
 
 namespace matchcount::gpu {

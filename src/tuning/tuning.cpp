@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
+#include <string>
 
 #include "matchcount/tuning.hpp"
 
@@ -18,6 +20,15 @@ std::string number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
+}
+/// A two-word knob: `yes` sets it, `no` clears it, anything else leaves the automatic choice.
+void choose(std::optional<bool>& knob, const char* v, const char* yes, const char* no) {
+  if (std::string(v) == yes) knob = true;
+  else if (std::string(v) == no) knob = false;
+  else knob.reset();
+}
+std::string chosen(const std::optional<bool>& knob, const char* yes, const char* no, const char* automatic) {
+  return !knob ? automatic : *knob ? yes : no;
 }
 /// An integer knob that keeps its default when empty.
 int int_or(const char* v, int fallback) { return *v ? std::atoi(v) : fallback; }
@@ -77,14 +88,8 @@ const Knob kKnobs[] = {
        return s.empty() ? std::string("none") : s;
      }},
     {"MATCHCOUNT_NVRTC_COLUMNS", "baked or shared: where specialised gpu-ryser kernels read their columns",
-     "by density", [](Tuning& t, const char* v) {
-       if (std::string(v) == "baked") t.nvrtc_bake_columns = true;
-       else if (std::string(v) == "shared") t.nvrtc_bake_columns = false;
-       else t.nvrtc_bake_columns.reset();
-     },
-     [](const Tuning& t) -> std::string {
-       return !t.nvrtc_bake_columns ? "by density" : *t.nvrtc_bake_columns ? "baked" : "shared";
-     }},
+     "by density", [](Tuning& t, const char* v) { choose(t.nvrtc_bake_columns, v, "baked", "shared"); },
+     [](const Tuning& t) { return chosen(t.nvrtc_bake_columns, "baked", "shared", "by density"); }},
     {"MATCHCOUNT_NVRTC_BLOCK", "threads per block of specialised kernels (32..1024, a multiple of 32; else ignored)",
      "built-in", [](Tuning& t, const char* v) {
        const int b = std::atoi(v);
@@ -92,14 +97,8 @@ const Knob kKnobs[] = {
      },
      [](const Tuning& t) { return t.nvrtc_block ? std::to_string(t.nvrtc_block) : std::string("built-in"); }},
     {"MATCHCOUNT_NVRTC_HYBRID_MEMORY", "shared or global: where hybrid kernels keep their memory rows", "if it fits",
-     [](Tuning& t, const char* v) {
-       if (std::string(v) == "shared") t.nvrtc_memory_shared = true;
-       else if (std::string(v) == "global") t.nvrtc_memory_shared = false;
-       else t.nvrtc_memory_shared.reset();
-     },
-     [](const Tuning& t) -> std::string {
-       return !t.nvrtc_memory_shared ? "if it fits" : *t.nvrtc_memory_shared ? "shared" : "global";
-     }},
+     [](Tuning& t, const char* v) { choose(t.nvrtc_memory_shared, v, "shared", "global"); },
+     [](const Tuning& t) { return chosen(t.nvrtc_memory_shared, "shared", "global", "if it fits"); }},
     {"MATCHCOUNT_NVRTC_VARIANT", "register or hybrid: the specialised gpu-ryser kernel variant, unchecked for spills",
      "planner's",
      [](Tuning& t, const char* v) { t.nvrtc_variant = std::string(v) == "register" ? 1 : std::string(v) == "hybrid" ? 2 : 0; },

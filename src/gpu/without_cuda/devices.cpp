@@ -1,4 +1,5 @@
 // Stand-in for src/gpu/*.cu when the library is built without nvcc.
+#include "gpu/jobs.hpp"
 #include "matchcount/gpu.hpp"
 
 namespace matchcount {

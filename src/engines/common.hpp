@@ -24,6 +24,15 @@
 
 namespace matchcount::engines {
 
+/// C(w, p) in floating point (0 outside 0 <= p <= w), for cost models and walk plans.
+inline double binomial(int w, int p) {
+  if (p < 0 || p > w) return 0;
+  p = std::min(p, w - p);
+  double r = 1;
+  for (int i = 1; i <= p; ++i) r = r * double(w - p + i) / double(i);
+  return r;
+}
+
 constexpr double kEps = std::numeric_limits<double>::epsilon() / 2;  // unit roundoff u
 
 std::unique_ptr<Engine> make_ryser();

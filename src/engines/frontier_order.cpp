@@ -8,6 +8,7 @@
 #include <numeric>
 #include <string>
 
+#include "common.hpp"
 #include "frontier.hpp"
 #include "matchcount/error.hpp"
 
@@ -15,15 +16,6 @@ namespace matchcount::engines {
 namespace {
 
 using Adj = std::vector<std::vector<int>>;
-
-/// C(w, p) in floating point (0 outside 0 <= p <= w).
-double binomial(int w, int p) {
-  if (p < 0 || p > w) return 0;
-  p = std::min(p, w - p);
-  double r = 1;
-  for (int i = 1; i <= p; ++i) r = r * double(w - p + i) / double(i);
-  return r;
-}
 
 /// Cuthill-McKee over the bipartite graph (vertex r < n a row, n + c a column), started from
 /// a pseudo-peripheral vertex of each component; returns the rows in visiting order.

@@ -17,8 +17,6 @@
 namespace matchcount::engines {
 namespace {
 
-double binomial(int w, int p) { return p < 0 || p > w ? 0.0 : std::round(std::exp(std::lgamma(w + 1.0) - std::lgamma(p + 1.0) - std::lgamma(w - p + 1.0))); }
-
 // The time model (docs/engines.md): every row writes its table and gathers one source per
 // valid (state, move) pair, 8 bytes a prime, at an effective bandwidth (calibrated in
 // docs/benchmarks.md, "GPU frontier DP on one H100"); plus a launch per row and pass, and the

@@ -22,13 +22,6 @@ namespace {
 // per node and row for floats (complex about three times that), plus per node and prime for exact counts.
 constexpr double kRowSeconds = 1.3e-9, kPrimeSeconds = 4e-9;
 
-double binomial(int n, int k) {
-  if (k < 0 || k > n) return 0;
-  double c = 1;
-  for (int i = 0; i < k; ++i) c = c * (n - i) / (i + 1);
-  return c;
-}
-
 /// What the walk needs of the pattern: rows met by each column, rows whose last entry lies
 /// before each column, and the work units.
 struct Shape {

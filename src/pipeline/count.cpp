@@ -18,7 +18,7 @@
 #include "matchcount/error.hpp"
 #include "matchcount/matching.hpp"
 #include "matchcount/pipeline.hpp"
-#include "float_result.hpp"
+#include "evaluated.hpp"
 #include "integer_rows.hpp"
 #include "plan.hpp"
 #include "rectangular.hpp"
@@ -26,6 +26,12 @@
 
 namespace matchcount {
 namespace {
+
+using detail::add;
+using detail::Evaluated;
+using detail::kEps;
+using detail::lift;
+using detail::mul;
 
 using Clock = std::chrono::steady_clock;
 
@@ -39,28 +45,6 @@ double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-// ---- values of evaluated nodes: exact integers, or floats with an absolute error bound ----
-template <class T> struct Evaluated { using type = Approx<T>; };
-template <> struct Evaluated<Integer> { using type = Integer; };
-
-constexpr double kEps = std::numeric_limits<double>::epsilon();
-
-Integer lift(const Integer& s) { return s; }
-template <class V> Approx<V> lift(const V& s) { return {s, 0.0}; }
-
-Integer mul(const Integer& a, const Integer& b) { return a * b; }
-template <class V>
-Approx<V> mul(const Approx<V>& a, const Approx<V>& b) {
-  const V v = a.value * b.value;
-  return {v, std::abs(a.value) * b.abs_error + std::abs(b.value) * a.abs_error +
-                 a.abs_error * b.abs_error + kEps * std::abs(v)};
-}
-Integer add(const Integer& a, const Integer& b) { return a + b; }
-template <class V>
-Approx<V> add(const Approx<V>& a, const Approx<V>& b) {
-  const V v = a.value + b.value;
-  return {v, a.abs_error + b.abs_error + kEps * std::abs(v)};
-}
 
 // ---- preprocessing: builds the plan ----
 template <class T>

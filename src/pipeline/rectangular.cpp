@@ -19,13 +19,12 @@
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/matching.hpp"
-#include "float_result.hpp"
+#include "evaluated.hpp"
 
 namespace matchcount::detail {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr double kEps = std::numeric_limits<double>::epsilon();
 /// Padding multiplies by (n - m)!, exact in doubles up to 22!: at most this many rows.
 constexpr int kMaxPadRows = 20;
 /// The padded matrix goes through the whole square pipeline (matching, decomposition, a
@@ -33,17 +32,6 @@ constexpr int kMaxPadRows = 20;
 constexpr double kPadSeconds = 5e-5;
 /// Seconds of one CPU Ryser row-step, the pipeline's unit of work (CountOptions::max_work).
 constexpr double kRyserStepSeconds = 2.6e-10;
-
-template <class T> struct Val { using type = Approx<T>; };
-template <> struct Val<Integer> { using type = Integer; };
-
-Integer mul(const Integer& a, const Integer& b) { return a * b; }
-template <class V>
-Approx<V> mul(const Approx<V>& a, const Approx<V>& b) {
-  const V v = a.value * b.value;
-  return {v, std::abs(a.value) * b.abs_error + std::abs(b.value) * a.abs_error + a.abs_error * b.abs_error +
-                 kEps * std::abs(v)};
-}
 
 /// Divides each row by the gcd of its entries (columns not: an unused column would take its
 /// factor along).
@@ -62,7 +50,7 @@ std::string shape(int m, int n) { return std::to_string(m) + "x" + std::to_strin
 template <class T>
 class RectCounter {
  public:
-  using V = typename Val<T>::type;
+  using V = typename Evaluated<T>::type;
   RectCounter(const CountOptions& options, CountReport& report) : options_(options), report_(report) {}
 
   /// perm(a) for a.rows < a.cols.
@@ -232,7 +220,7 @@ class RectCounter {
 };
 
 template <class T>
-typename Val<T>::type count_oriented(SparseMatrix<T> a, const CountOptions& options, CountReport& report) {
+typename Evaluated<T>::type count_oriented(SparseMatrix<T> a, const CountOptions& options, CountReport& report) {
   if (a.rows > a.cols) {
     a = transpose(a);
     report.notes.push_back("more rows than columns: the permanent of the transpose");

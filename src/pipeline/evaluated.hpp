@@ -1,0 +1,46 @@
+// Values of evaluated plans, shared by the square and rectangular paths: exact integers, or
+// floats with an absolute error bound that every product and sum carries along.
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+#include "matchcount/error.hpp"
+#include "matchcount/pipeline.hpp"
+
+namespace matchcount::detail {
+
+template <class T> struct Evaluated { using type = Approx<T>; };
+template <> struct Evaluated<Integer> { using type = Integer; };
+
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+
+inline Integer lift(const Integer& s) { return s; }
+template <class V> Approx<V> lift(const V& s) { return {s, 0.0}; }
+
+inline Integer mul(const Integer& a, const Integer& b) { return a * b; }
+template <class V>
+Approx<V> mul(const Approx<V>& a, const Approx<V>& b) {
+  const V v = a.value * b.value;
+  return {v, std::abs(a.value) * b.abs_error + std::abs(b.value) * a.abs_error +
+                 a.abs_error * b.abs_error + kEps * std::abs(v)};
+}
+inline Integer add(const Integer& a, const Integer& b) { return a + b; }
+template <class V>
+Approx<V> add(const Approx<V>& a, const Approx<V>& b) {
+  const V v = a.value + b.value;
+  return {v, a.abs_error + b.abs_error + kEps * std::abs(v)};
+}
+
+/// Stores `v` and its error bound as the report's value; a value beyond the double range is
+/// refused (--exact counts such matrices exactly) rather than printed as inf.
+template <class V>
+void store_float(CountReport& report, const Approx<V>& v) {
+  if (!std::isfinite(std::abs(v.value)))
+    throw RefusedError("the permanent is beyond the range of double precision (about 1e308); "
+                       "--exact counts it exactly");
+  report.value.value = v.value;
+  report.value.abs_error = v.abs_error;
+}
+
+}  // namespace matchcount::detail

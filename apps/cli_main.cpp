@@ -137,6 +137,25 @@ std::string version_text() {
   return v;
 }
 
+/// The engine catalog as --list-engines prints it.
+std::string engine_table() {
+  char line[256];
+  std::snprintf(line, sizeof line, "%-13s %-6s %-22s %-9s %-6s %s\n", "engine", "device", "numbers", "largest n",
+                "units", "what it does");
+  std::string out = line;
+  for (const EngineInfo& e : engine_catalog()) {
+    std::string kinds;
+    for (const auto& [on, name] : {std::pair{e.integer, "integer"}, {e.real, "real"}, {e.complex, "complex"}})
+      if (on) kinds += (kinds.empty() ? "" : ",") + std::string(name);
+    const std::string n = e.max_n >= (1 << 20) ? "any" : std::to_string(e.max_n);
+    std::snprintf(line, sizeof line, "%-13s %-6s %-22s %-9s %-6s %s\n", e.name.c_str(), e.gpu ? "gpu" : "cpu",
+                  kinds.c_str(), n.c_str(), e.shares_units ? "yes" : "no", e.summary.c_str());
+    out += line;
+  }
+  return out + "units: the walk runs in work units (checkpoints inside a block, shared over MPI ranks).\n"
+               "Rectangular engines (rect-*) take m x n matrices with m < n; square blocks are planned as usual.\n";
+}
+
 }  // namespace
 
 static int run(int argc, char** argv);
@@ -175,7 +194,7 @@ static int run(int argc, char** argv) {
   app.add_option("--as", as, "how to read FILE")->check(CLI::IsMember(formats))->capture_default_str();
   std::vector<std::string> engines = engine_names();
   engines.insert(engines.begin(), "auto");
-  app.add_option("--engine", engine, "counting engine for every block (auto: chosen per block by size and density)")
+  app.add_option("--engine", engine, "counting engine for every block (auto: chosen per block by predicted time; --list-engines)")
       ->check(CLI::IsMember(engines))
       ->capture_default_str();
   app.add_option("--threads", threads, "worker threads (0: all cores)")->check(whole_at_least(0));
@@ -247,6 +266,12 @@ static int run(int argc, char** argv) {
       ->capture_default_str();
   samples->excludes(rel);
   app.set_version_flag("--version", version_text());
+  app.add_flag_callback(
+      "--list-engines", [] {
+        std::fputs(engine_table().c_str(), stdout);
+        throw CLI::Success();
+      },
+      "print the engines (device, number kinds, limits) and exit");
 
   try {
     app.parse(argc, argv);
@@ -255,6 +280,8 @@ static int run(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     return fail(2, std::string(e.what()) + " (see matchcount --help)");

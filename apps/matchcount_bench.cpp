@@ -13,8 +13,8 @@
 #include <map>
 #include <variant>
 
-#include "matchcount/arith.hpp"
-#include "matchcount/engine.hpp"
+#include "core/arith.hpp"
+#include "catalog/catalog.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/generate.hpp"
 #include "matchcount/gpu.hpp"

@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <optional>
 
-#include "matchcount/engine.hpp"
+#include "catalog/catalog.hpp"
 #include "matchcount/generate.hpp"
 
 using namespace matchcount;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Times the specialised GPU kernel under the tuning knobs of src/gpu/ryser_kernel.cuh, on one
+# Times the specialised GPU kernel under the tuning knobs of src/engines/ryser/cuda/ryser_policies.cuh and ryser_kernel.cuh, on one
 # dense case per mode. Usage: scripts/gpu_tune.sh N "DEFS1" "DEFS2" ... (DEFS as for
 # MATCHCOUNT_NVRTC_DEFINES, "" for the defaults).
 set -u

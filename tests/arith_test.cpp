@@ -1,9 +1,9 @@
 // Modular arithmetic: primes, FMA modular multiplication, CRT, permanent bounds.
 #include <gtest/gtest.h>
 
-#include "arith/modmul.hpp"
-#include "matchcount/arith.hpp"
-#include "matchcount/engine.hpp"
+#include "core/modmul.hpp"
+#include "core/arith.hpp"
+#include "catalog/catalog.hpp"
 #include "test_support.hpp"
 
 namespace matchcount {

@@ -18,9 +18,11 @@
 #include <thread>
 
 #include "matchcount/checkpoint.hpp"
-#include "matchcount/engine.hpp"
+#include "catalog/catalog.hpp"
+#include "checkpoint/checkpoint_file.hpp"
+#include "runtime/work_units.hpp"
 #include "matchcount/generate.hpp"
-#include "gpu/jobs.hpp"
+#include "engines/ryser/cuda/walk_job.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/pipeline.hpp"
 #include "test_support.hpp"

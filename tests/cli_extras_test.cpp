@@ -219,3 +219,27 @@ TEST(Install, BashCompletionOffersTheProgramsOwnChoices) {
   EXPECT_EQ(family, "grid");
   EXPECT_EQ(option, "--format");
 }
+
+TEST(Cli, ListEnginesPrintsTheCatalog) {
+  const auto r = test::run_matchcount("--list-engines");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const auto& row : catalog::rows()) {
+    const std::size_t at = r.out.find("\n" + std::string(row.name) + " ");
+    ASSERT_NE(at, std::string::npos) << row.name;
+    const std::string line = r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+    EXPECT_NE(line.find(row.gpu ? " gpu " : " cpu "), std::string::npos) << line;
+    EXPECT_NE(line.find(row.summary), std::string::npos) << line;
+  }
+  // Every engine it lists is accepted by --engine, and counts the same value (or refuses the
+  // block, exit 3, as kasteleyn does a non-planar one).
+  const std::string file = std::string(MATCHCOUNT_SOURCE_DIR) + "/datasets/random_int10.mtx";
+  const auto auto_run = test::run_matchcount(file);
+  ASSERT_EQ(auto_run.exit_code, 0) << auto_run.err;
+  for (const auto& row : catalog::rows()) {
+    const auto c = test::run_matchcount(std::string("--engine ") + row.name + " " + file);
+    EXPECT_TRUE(c.exit_code == 0 || c.exit_code == 3) << row.name << ": " << c.err;
+    if (c.exit_code == 0) {
+      EXPECT_EQ(c.out, auto_run.out) << row.name;
+    }
+  }
+}

@@ -1,11 +1,13 @@
-// The CPU engines against brute force, against each other, and against known values.
+// The CPU engines against each other, against known values, on large values, threads and
+// progress. Every engine of the catalog against the brute-force oracle on small random blocks,
+// and the guards all engines share, are in conformance_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "engines/frontier.hpp"
-#include "engines/kasteleyn.hpp"
-#include "matchcount/engine.hpp"
+#include "engines/frontier/frontier.hpp"
+#include "engines/kasteleyn/kasteleyn.hpp"
+#include "catalog/catalog.hpp"
 #include "matchcount/generate.hpp"
 #include "matchcount/error.hpp"
 #include "test_support.hpp"
@@ -38,77 +40,15 @@ Integer factorial(unsigned long n) {
 
 TEST(EngineRegistry, NamesFactoryAndChoice) {
   EXPECT_EQ(engine_names(), (std::vector<std::string>{"ryser", "sparyser", "skipper", "brute", "gpu-ryser", "gpu-skipper", "frontier",
-                                                     "gpu-frontier", "kasteleyn", "repeated"}));
-  for (const auto& name : engine_names()) EXPECT_EQ(make_engine(name)->name(), name);
+                                                     "gpu-frontier", "kasteleyn", "repeated", "rect-dp", "rect-ryser"}));
+  for (const auto& name : test::square_engines()) EXPECT_EQ(make_engine(name)->name(), name);
+  EXPECT_THROW(make_engine("rect-dp"), UsageError);
   EXPECT_THROW(make_engine("nope"), UsageError);
   for (int n : {0, 1, 5, 20, 40})
     for (std::size_t nnz : {std::size_t(0), std::size_t(n), std::size_t(n) * std::size_t(n)}) {
       auto name = choose_engine(n, nnz, NumberKind::Integer);
       EXPECT_NO_THROW(make_engine(name)) << name;
     }
-}
-
-TEST(EngineLimits, TrivialNonSquareAndRefusals) {
-  SparseMatrix<Integer> empty;
-  SparseMatrix<Integer> rect;
-  rect.rows = 2, rect.cols = 3;
-  for (const auto& name : engine_names()) {
-    auto e = make_engine(name);
-    EXPECT_EQ(e->permanent(empty, {}), 1) << name;
-    EXPECT_EQ(e->permanent(convert<double>(empty, [](const Integer&) { return 0.0; }), {}).value, 1.0);
-    EXPECT_EQ(e->permanent(convert<Complex>(empty, [](const Integer&) { return Complex(); }), {}).value, Complex(1.0));
-    EXPECT_THROW(e->permanent(rect, {}), std::invalid_argument) << name;
-  }
-  EXPECT_THROW(make_engine("brute")->permanent(from_dense(25, [](int, int) { return 1; }), {}), RefusedError);
-  SparseMatrix<Integer> huge;
-  huge.rows = huge.cols = 63;
-  for (int i = 0; i < 63; ++i) huge.entries.push_back({i, i, Integer(1)});
-  for (const auto& name : kFast) EXPECT_THROW(make_engine(name)->permanent(huge, {}), RefusedError) << name;
-}
-
-// Every engine against brute force on random small matrices of every number kind.
-TEST(EngineRandom, IntegerAgainstBrute) {
-  std::mt19937_64 rng(1);
-  auto brute = make_engine("brute");
-  for (int it = 0; it < 300; ++it) {
-    int n = 1 + it % 10;
-    double density = 0.1 + 0.9 * double(rng() % 1000) / 1000;
-    auto a = it % 3 == 0 ? test::random_integer(rng, n, density, 1, 1)
-                         : test::random_integer(rng, n, density, it % 3 == 1 ? -3 : -1000, it % 3 == 1 ? 3 : 1000);
-    Integer want = brute->permanent(a, {});
-    for (const auto& name : kFast) ASSERT_EQ(make_engine(name)->permanent(a, {}), want) << name << " it " << it;
-  }
-}
-
-TEST(EngineRandom, RealAgainstBrute) {
-  std::mt19937_64 rng(2);
-  auto brute = make_engine("brute");
-  for (int it = 0; it < 200; ++it) {
-    int n = 1 + it % 10;
-    double density = 0.1 + 0.9 * double(rng() % 1000) / 1000;
-    auto a = test::random_real(rng, n, density, -1.0, 1.0);
-    auto want = brute->permanent(a, {});
-    for (const auto& name : kFast) {
-      auto got = make_engine(name)->permanent(a, {});
-      ASSERT_LE(std::fabs(got.value - want.value), got.abs_error + want.abs_error + 1e-300) << name << " it " << it;
-      ASSERT_LT(got.abs_error, 1e-12 * (1 + std::fabs(want.value)) * std::pow(2.0, n));  // not vacuous
-    }
-  }
-}
-
-TEST(EngineRandom, ComplexAgainstBrute) {
-  std::mt19937_64 rng(3);
-  auto brute = make_engine("brute");
-  for (int it = 0; it < 150; ++it) {
-    int n = 1 + it % 10;
-    double density = 0.1 + 0.9 * double(rng() % 1000) / 1000;
-    auto a = test::random_complex(rng, n, density);
-    auto want = brute->permanent(a, {});
-    for (const auto& name : kFast) {
-      auto got = make_engine(name)->permanent(a, {});
-      ASSERT_LE(std::abs(got.value - want.value), got.abs_error + want.abs_error + 1e-300) << name << " it " << it;
-    }
-  }
 }
 
 // Exactly integral real input is summed without any rounding, so engines agree exactly.
@@ -166,7 +106,7 @@ TEST(EngineKnown, DerangementsMenageFibonacci) {
     auto der = from_dense(n, [](int i, int j) { return i != j; });
     auto men = from_dense(n, [n](int i, int j) { return i != j && j != (i + 1) % n; });
     auto tri = from_dense(n, [](int i, int j) { return std::abs(i - j) <= 1; });
-    for (const auto& name : engine_names()) {
+    for (const auto& name : test::square_engines()) {
       if (name == "brute" && n > 10) continue;
       auto e = make_engine(name);
       // Kasteleyn counts planar graphs only (J - I is planar up to n = 4, the cube graph).

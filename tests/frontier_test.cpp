@@ -1,4 +1,5 @@
-// The frontier (profile DP) engine against the oracle, against Ryser, and on known families.
+// The frontier (profile DP) engine against the oracle, against Ryser, and on known families
+// (the guards and the random small-block loop of every engine are in conformance_test.cpp).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -6,8 +7,8 @@
 #include <filesystem>
 #include <numeric>
 
-#include "engines/frontier.hpp"
-#include "matchcount/engine.hpp"
+#include "engines/frontier/frontier.hpp"
+#include "catalog/catalog.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/generate.hpp"
 #include "matchcount/io.hpp"
@@ -50,43 +51,6 @@ SparseMatrix<Integer> random_shape(std::mt19937_64& rng, int n, int shape, long 
     }
   a.normalize();
   return a;
-}
-
-TEST(FrontierBasics, TrivialSizesAndShapes) {
-  auto f = make_frontier();
-  EXPECT_EQ(f->name(), "frontier");
-  EXPECT_GE(f->max_n(), 1 << 20);
-  SparseMatrix<Integer> empty, one, zero1, rect;
-  EXPECT_EQ(f->permanent(empty, {}), 1);
-  EXPECT_EQ(f->permanent(to<double>(empty), {}).value, 1.0);
-  EXPECT_EQ(f->permanent(to<Complex>(empty), {}).value, Complex(1.0));
-  one.rows = one.cols = 1, one.entries = {{0, 0, Integer(-7)}};
-  EXPECT_EQ(f->permanent(one, {}), -7);
-  EXPECT_EQ(f->permanent(to<double>(one), {}).value, -7.0);
-  zero1.rows = zero1.cols = 1;
-  EXPECT_EQ(f->permanent(zero1, {}), 0);
-  rect.rows = 2, rect.cols = 3;
-  EXPECT_THROW(f->permanent(rect, {}), std::invalid_argument);
-  // An empty row, an empty column, two columns only in one row: all perm 0.
-  auto a = band_matrix(12, 1);
-  std::erase_if(a.entries, [](const auto& e) { return e.row == 5; });
-  EXPECT_EQ(f->permanent(a, {}), 0);
-  SparseMatrix<Integer> b;
-  b.rows = b.cols = 3;
-  b.entries = {{0, 0, Integer(1)}, {0, 1, Integer(1)}, {1, 2, Integer(1)}, {2, 2, Integer(1)}};
-  EXPECT_EQ(f->permanent(b, {}), 0);
-}
-
-TEST(FrontierRandom, IntegerAgainstOracle) {
-  std::mt19937_64 rng(11);
-  auto f = make_frontier();
-  for (int it = 0; it < 400; ++it) {
-    int n = 1 + it % 9;
-    long lo = it % 4 == 0 ? 1 : it % 4 == 1 ? -1 : it % 4 == 2 ? -5 : -1000000;
-    long hi = it % 4 == 0 ? 1 : it % 4 == 3 ? 1000000 : 5;
-    auto a = random_shape(rng, n, it % 4, lo, hi);
-    ASSERT_EQ(f->permanent(a, {}), test::naive_permanent(a)) << "it " << it;
-  }
 }
 
 TEST(FrontierRandom, IntegerAgainstRyserUpToN20) {

@@ -6,10 +6,10 @@
 #include <bit>
 #include <random>
 
-#include "engines/frontier.hpp"
-#include "gpu/subset_rank.hpp"
-#include "matchcount/arith.hpp"
-#include "matchcount/engine.hpp"
+#include "engines/frontier/frontier.hpp"
+#include "cuda/subset_rank.hpp"
+#include "core/arith.hpp"
+#include "catalog/catalog.hpp"
 #include "matchcount/generate.hpp"
 #include "test_support.hpp"
 

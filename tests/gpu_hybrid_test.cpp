@@ -11,11 +11,11 @@
 #include <cstring>
 #include <optional>
 
-#include "matchcount/engine.hpp"
-#include "gpu/jobs.hpp"
+#include "catalog/catalog.hpp"
+#include "engines/ryser/cuda/walk_job.hpp"
 #include "matchcount/gpu.hpp"
 #include "test_support.hpp"
-#include "tuning/tuning.hpp"
+#include "core/tuning.hpp"
 
 using namespace matchcount;
 

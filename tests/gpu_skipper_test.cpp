@@ -10,13 +10,13 @@
 #include <cstring>
 #include <iostream>
 
-#include "engines/gpu_skipper.hpp"
-#include "gpu/skip_cursor.hpp"
-#include "matchcount/engine.hpp"
+#include "engines/sparse/gpu_skipper.hpp"
+#include "engines/sparse/cuda/skip_cursor.hpp"
+#include "catalog/catalog.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/gpu.hpp"
 #include "test_support.hpp"
-#include "tuning/tuning.hpp"
+#include "core/tuning.hpp"
 
 using namespace matchcount;
 

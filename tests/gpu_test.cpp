@@ -5,9 +5,9 @@
 #include <cstring>
 #include <iostream>
 
-#include "matchcount/engine.hpp"
+#include "catalog/catalog.hpp"
 #include "matchcount/generate.hpp"
-#include "gpu/jobs.hpp"
+#include "engines/ryser/cuda/walk_job.hpp"
 #include "matchcount/gpu.hpp"
 #include "test_support.hpp"
 

@@ -1,5 +1,6 @@
 // The Kasteleyn (FKT) engine: planar bipartite blocks against the oracle, Ryser and the
-// frontier DP, known dimer counts, refusals of non-planar graphs, and the planner.
+// frontier DP, known dimer counts, refusals of non-planar graphs, and the planner (the guards
+// and the random small-block loop of every engine are in conformance_test.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,8 +10,8 @@
 #include <random>
 #include <sstream>
 
-#include "engines/kasteleyn.hpp"
-#include "matchcount/engine.hpp"
+#include "engines/kasteleyn/kasteleyn.hpp"
+#include "catalog/catalog.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/generate.hpp"
 #include "oracle.hpp"
@@ -67,32 +68,6 @@ SparseMatrix<T> lattice_block(std::mt19937_64& rng, int m, int k, bool brick, do
 template <class T>
 SparseMatrix<T> to(const SparseMatrix<Integer>& a) {
   return convert<T>(a, [](const Integer& v) { return T(v.get_d()); });
-}
-
-TEST(KasteleynBasics, TrivialSizesAndShapes) {
-  auto k = make_kasteleyn();
-  EXPECT_EQ(k->name(), "kasteleyn");
-  EXPECT_GE(k->max_n(), 1 << 20);
-  SparseMatrix<Integer> empty, one, zero1, rect;
-  EXPECT_EQ(k->permanent(empty, {}), 1);
-  EXPECT_EQ(k->permanent(to<double>(empty), {}).value, 1.0);
-  EXPECT_EQ(k->permanent(to<Complex>(empty), {}).value, Complex(1.0));
-  one.rows = one.cols = 1, one.entries = {{0, 0, Integer(-7)}};
-  EXPECT_EQ(k->permanent(one, {}), -7);
-  EXPECT_EQ(k->permanent(to<double>(one), {}).value, -7.0);
-  zero1.rows = zero1.cols = 1;
-  EXPECT_EQ(k->permanent(zero1, {}), 0);
-  rect.rows = 2, rect.cols = 3;
-  EXPECT_THROW(k->permanent(rect, {}), std::invalid_argument);
-  // No perfect matching (an empty row; two rows sharing one column): 0, even when not planar.
-  auto a = band_matrix(12, 1);
-  std::erase_if(a.entries, [](const auto& e) { return e.row == 5; });
-  EXPECT_EQ(k->permanent(a, {}), 0);
-  SparseMatrix<Integer> b;
-  b.rows = b.cols = 3;
-  b.entries = {{0, 0, Integer(1)}, {0, 1, Integer(1)}, {1, 2, Integer(1)}, {2, 2, Integer(1)}};
-  EXPECT_EQ(k->permanent(b, {}), 0);
-  EXPECT_EQ(k->permanent(to<Complex>(b), {}).value, Complex(0.0));
 }
 
 // Grids with holes and missing edges (faces of lengths 4, 6, 8, ..., bridges, trees,

@@ -6,7 +6,8 @@
 #include <functional>
 #include <random>
 
-#include "engines/rectangular.hpp"
+#include "catalog/catalog.hpp"
+#include "engines/rectangular/rectangular.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/pipeline.hpp"
 #include "test_support.hpp"

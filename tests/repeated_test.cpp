@@ -6,8 +6,8 @@
 #include <cmath>
 #include <numeric>
 
-#include "engines/repeated.hpp"
-#include "matchcount/engine.hpp"
+#include "engines/repeated/repeated.hpp"
+#include "catalog/catalog.hpp"
 #include "matchcount/error.hpp"
 #include "test_support.hpp"
 

@@ -5,10 +5,20 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
+#include "catalog/catalog.hpp"
 #include "matchcount/matrix.hpp"
 
 namespace matchcount::test {
+
+/// The catalog's engines of square blocks (those make_engine makes), in catalog order.
+inline std::vector<std::string> square_engines() {
+  std::vector<std::string> names;
+  for (const auto& row : catalog::rows())
+    if (row.make) names.emplace_back(row.name);
+  return names;
+}
 
 /// Random n x n integer matrix: each entry nonzero with probability `density`, values
 /// uniform in [lo, hi] excluding 0.

@@ -1,13 +1,10 @@
-// The engine interface: every exact counting engine (CPU, GPU and structure engines alike)
-// computes the permanent of one square block behind this interface.
+// The engines as programs see them: their catalog, the planner's choice for a block, and the
+// options that select them. (The engine interface itself is internal: src/engines/engine.hpp.)
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
-#include <memory>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -15,11 +12,6 @@
 #include "matchcount/value.hpp"
 
 namespace matchcount {
-
-class WalkJournal;  // matchcount/checkpoint.hpp
-namespace cluster {
-class WalkTeam;  // matchcount/cluster.hpp
-}
 
 /// Run-time compilation of GPU kernels specialised to a block (NVRTC): never, when the run is
 /// long enough to repay the compilation (or a compiled kernel is cached), or always.
@@ -36,46 +28,22 @@ struct EngineStats {
   std::string note;
 };
 
-struct EngineOptions {
-  /// Worker threads; 0 means OpenMP's default (all cores).
-  int threads = 0;
-  /// Called now and then with the fraction of this block done (0..1), from one thread at a
-  /// time. May be empty.
-  std::function<void(double)> progress;
-  /// GPU engines may compile a kernel specialised to the block at run time (NVRTC).
-  Specialise specialise = Specialise::Auto;
-  /// Where the engine records what it did; may be null.
-  EngineStats* stats = nullptr;
-  /// GPU engines: use the first `gpus` visible devices (0: all).
-  int gpus = 0;
-  /// Checkpoints: the Ryser-type walks resume from and save their progress to it; may be null.
-  WalkJournal* journal = nullptr;
-  /// MPI: the Ryser walks share their units with the other ranks through it; may be null.
-  cluster::WalkTeam* team = nullptr;
-};
-
-/// Counts the permanent of one square block. Implementations are stateless and thread-safe.
-/// A block the engine cannot take (too large for its counters, or a bound it cannot meet)
-/// raises RefusedError with a message saying why; it never returns a rounded exact count.
-class Engine {
- public:
-  virtual ~Engine() = default;
-  virtual std::string name() const = 0;
-  /// Largest block dimension accepted.
-  virtual int max_n() const = 0;
-
-  /// Exact permanent of a square integer matrix.
-  virtual Integer permanent(const SparseMatrix<Integer>& a, const EngineOptions& opt) const = 0;
-  /// Permanent of a square real matrix with an estimate of its absolute rounding error.
-  virtual Approx<double> permanent(const SparseMatrix<double>& a, const EngineOptions& opt) const = 0;
-  /// Permanent of a square complex matrix with an estimate of its absolute rounding error.
-  virtual Approx<Complex> permanent(const SparseMatrix<Complex>& a, const EngineOptions& opt) const = 0;
-};
-
-/// Names accepted by make_engine, in the order shown by --help.
+/// Names accepted by --engine (CountOptions::engine), in the order shown by --help: the
+/// catalog's rows (src/catalog/catalog.cpp).
 std::vector<std::string> engine_names();
-/// Creates an engine by name; throws UsageError for an unknown name.
-std::unique_ptr<Engine> make_engine(std::string_view name);
+/// One row of the engine catalog as programs see it.
+struct EngineInfo {
+  std::string name;
+  bool gpu = false;           // runs on a CUDA device
+  bool integer = false, real = false, complex = false;  // number kinds it counts
+  bool rectangular = false;   // counts m x n blocks with m < n (the others: square blocks)
+  int max_n = 0;              // largest block side it accepts
+  bool shares_units = false;  // its walks run in work units (checkpoints inside a block, MPI)
+  bool whole_block = false;   // takes a whole block; the planner does not branch it first
+  std::string summary;        // what it does, one line
+};
+/// The catalog, in the order of engine_names().
+std::vector<EngineInfo> engine_catalog();
 /// Where engines may run: "cpu", "gpu" (the GPU engines wherever they apply) or "auto" (the
 /// GPU when one is present and the block is large enough to repay it).
 enum class DevicePolicy { Cpu, Gpu, Auto };

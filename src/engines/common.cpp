@@ -1,4 +1,4 @@
-#include "common.hpp"
+#include "engines/common.hpp"
 
 namespace matchcount::engines {
 

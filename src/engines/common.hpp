@@ -15,11 +15,12 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "arith/modmul.hpp"
-#include "matchcount/arith.hpp"
-#include "matchcount/engine.hpp"
+#include "core/modmul.hpp"
+#include "core/arith.hpp"
+#include "engines/engine.hpp"
 #include "matchcount/error.hpp"
 
 namespace matchcount::engines {
@@ -34,12 +35,6 @@ inline double binomial(int w, int p) {
 }
 
 constexpr double kEps = std::numeric_limits<double>::epsilon() / 2;  // unit roundoff u
-
-std::unique_ptr<Engine> make_ryser();
-std::unique_ptr<Engine> make_sparyser();
-std::unique_ptr<Engine> make_skipper();
-std::unique_ptr<Engine> make_brute();
-std::unique_ptr<Engine> make_gpu_ryser();
 
 /// Allocates whole cache lines (64-byte aligned, sizes rounded up to 64 bytes), for the
 /// working arrays each thread writes: on lines of their own, one thread's writes never evict
@@ -74,19 +69,21 @@ inline int thread_count(const EngineOptions& opt, double work) {
   return static_cast<int>(std::clamp(work / 2e6, 1.0, static_cast<double>(std::max(most, 1))));
 }
 
-/// MPI: "ranks 1-3 took a + b + c units" (units rank 0 handed to each other rank; empty entries
-/// for rank 0 itself, which took the rest).
-inline std::string ranks_note(const std::vector<std::uint64_t>& units_by_rank) {
-  std::string s = "ranks 1-" + std::to_string(units_by_rank.size() - 1) + " took";
-  for (std::size_t r = 1; r < units_by_rank.size(); ++r) s += (r > 1 ? " + " : " ") + std::to_string(units_by_rank[r]);
-  return s + " units";
-}
-
 /// x with three significant digits, for messages ("4.5e+09").
 inline std::string three_digits(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", x);
   return buf;
+}
+
+/// The pattern of a matrix as (row, col) pairs, for the structure planners (frontier order,
+/// planarity).
+template <class T>
+std::vector<std::pair<int, int>> pattern_of(const SparseMatrix<T>& a) {
+  std::vector<std::pair<int, int>> p;
+  p.reserve(a.entries.size());
+  for (const auto& e : a.entries) p.emplace_back(e.row, e.col);
+  return p;
 }
 
 /// Throws unless `a` is square and at most max_n wide.

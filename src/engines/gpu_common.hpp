@@ -10,23 +10,22 @@
 #include <cstring>
 #include <string>
 
-#include "common.hpp"
+#include "engines/common.hpp"
 #include "matchcount/gpu.hpp"
 
 namespace matchcount::engines {
 
 constexpr int kGpuMinN = 8;  // smaller blocks are not worth a launch: the CPU engine counts them
-constexpr int kLimbs = 8;    // as mcgpu::kLimbs in src/gpu/ryser_kernel.cuh
+constexpr int kLimbs = 8;    // as mcgpu::kLimbs in src/cuda/device_arith.cuh
 
-/// Runs `run_gpu` for block `a`, or counts the block with the CPU engine `cpu`: small blocks,
-/// blocks with an empty line, and any block whose GPU run fails. A real failure is reported
+/// Runs `run_gpu` for block `a`, or counts the block with the CPU engine `cpu`: small blocks
+/// and any block whose GPU run fails. A real failure is reported
 /// on stderr in one line; with no device at all the block quietly goes to the CPU (the
 /// stats say so), as on every machine without a GPU.
 template <class T, class Run>
-auto gpu_or_cpu(const Engine& gpu_engine, const Engine& cpu, const SparseMatrix<T>& a, const EngineOptions& opt,
-                Run run_gpu) -> decltype(run_gpu()) {
-  check_block(a, gpu_engine.name(), gpu_engine.max_n());
-  if (a.rows < kGpuMinN || has_empty_line(a)) return cpu.permanent(a, opt);
+auto gpu_or_cpu(const Engine& cpu, const SparseMatrix<T>& a, const EngineOptions& opt, Run run_gpu)
+    -> decltype(run_gpu()) {
+  if (a.rows < kGpuMinN) return cpu.permanent(a, opt);
   try {
     return run_gpu();
   } catch (const GpuError& e) {

@@ -4,7 +4,7 @@
 
 #include "matchcount/matching.hpp"
 #include "matchcount/matrix.hpp"
-#include "runner.hpp"
+#include "estimate/runner.hpp"
 
 namespace matchcount::estimate {
 namespace {

@@ -7,7 +7,7 @@
 #include <functional>
 #include <type_traits>
 
-#include "runner.hpp"
+#include "estimate/runner.hpp"
 
 namespace matchcount::estimate {
 namespace {

@@ -8,7 +8,7 @@
 #include <limits>
 #include <optional>
 
-#include "cluster/share_samples.hpp"
+#include "estimate/share_samples.hpp"
 #include "matchcount/decompose.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/estimate.hpp"
@@ -16,7 +16,7 @@
 #include "matchcount/matching.hpp"
 #include "matchcount/pipeline.hpp"
 #include "matchcount/cluster.hpp"
-#include "runner.hpp"
+#include "estimate/runner.hpp"
 
 namespace matchcount {
 namespace {

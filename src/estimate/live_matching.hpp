@@ -25,7 +25,7 @@
 // Shared host/device code; arrays are a sample's strided scratch (O(n) per sample).
 #pragma once
 
-#include "philox.hpp"
+#include "estimate/philox.hpp"
 
 namespace matchcount::estimate {
 

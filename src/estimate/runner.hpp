@@ -1,5 +1,5 @@
 // Internal to the estimation stage: a block's arrays on the host, and the samplers that run
-// samples of it on the CPU (OpenMP) or a GPU (src/gpu/estimate_launch.cu).
+// samples of it on the CPU (OpenMP) or a GPU (src/estimate/cuda/estimate_launch.cu).
 #pragma once
 
 #include <chrono>
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "sample_path.hpp"
-#include "small_path.hpp"
+#include "estimate/sample_path.hpp"
+#include "estimate/small_path.hpp"
 
 namespace matchcount {
 template <class T>

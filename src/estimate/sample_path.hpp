@@ -18,9 +18,9 @@
 #include <cmath>
 #include <cstddef>
 
-#include "live_matching.hpp"
-#include "philox.hpp"
-#include "sample_sums.hpp"
+#include "estimate/live_matching.hpp"
+#include "estimate/philox.hpp"
+#include "estimate/sample_sums.hpp"
 
 namespace matchcount::estimate {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "philox.hpp"
+#include "estimate/philox.hpp"
 
 namespace matchcount::estimate {
 

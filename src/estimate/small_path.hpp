@@ -18,7 +18,7 @@
 
 #include <cstdint>
 
-#include "sample_path.hpp"
+#include "estimate/sample_path.hpp"
 
 namespace matchcount::estimate {
 

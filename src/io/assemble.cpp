@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "reader_impl.hpp"
+#include "io/reader_impl.hpp"
 
 namespace matchcount::io_detail {
 

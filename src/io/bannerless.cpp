@@ -2,7 +2,7 @@
 // 'i j re im' lines.
 #include <algorithm>
 
-#include "reader_impl.hpp"
+#include "io/reader_impl.hpp"
 
 namespace matchcount::io_detail {
 

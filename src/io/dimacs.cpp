@@ -2,7 +2,7 @@
 // with 1-based vertices. An undirected graph, read as an edge list read with --as graph.
 #include <algorithm>
 
-#include "reader_impl.hpp"
+#include "io/reader_impl.hpp"
 
 namespace matchcount::io_detail {
 

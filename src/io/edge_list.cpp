@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
-#include "names.hpp"
-#include "reader_impl.hpp"
+#include "io/names.hpp"
+#include "io/reader_impl.hpp"
 
 namespace matchcount::io_detail {
 

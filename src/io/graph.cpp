@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <iterator>
 
-#include "names.hpp"
-#include "reader_impl.hpp"
+#include "io/names.hpp"
+#include "io/reader_impl.hpp"
 
 namespace matchcount::io_detail {
 

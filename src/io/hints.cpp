@@ -5,7 +5,7 @@
 #include <variant>
 #include <vector>
 
-#include "reader_impl.hpp"
+#include "io/reader_impl.hpp"
 
 namespace matchcount::io_detail {
 

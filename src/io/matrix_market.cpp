@@ -1,7 +1,7 @@
 // Matrix Market files, and the size and index parsing that banner-less files share.
 #include <algorithm>
 
-#include "reader_impl.hpp"
+#include "io/reader_impl.hpp"
 
 namespace matchcount::io_detail {
 

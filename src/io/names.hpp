@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "reader_impl.hpp"
+#include "io/reader_impl.hpp"
 
 namespace matchcount::io_detail {
 

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <istream>
 
-#include "reader_impl.hpp"
+#include "io/reader_impl.hpp"
 
 namespace matchcount::io_detail {
 

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "reader_impl.hpp"
+#include "io/reader_impl.hpp"
 
 namespace matchcount {
 

@@ -12,17 +12,17 @@
 #include <utility>
 
 #include "matchcount/checkpoint.hpp"
-#include "matchcount/cluster.hpp"
 #include "matchcount/decompose.hpp"
-#include "matchcount/engine.hpp"
+#include "catalog/catalog.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/matching.hpp"
 #include "matchcount/pipeline.hpp"
-#include "evaluated.hpp"
-#include "integer_rows.hpp"
-#include "plan.hpp"
-#include "rectangular.hpp"
-#include "resume.hpp"
+#include "pipeline/evaluated.hpp"
+#include "pipeline/integer_rows.hpp"
+#include "pipeline/plan.hpp"
+#include "pipeline/rectangular.hpp"
+#include "pipeline/resume.hpp"
+#include "pipeline/share_walks.hpp"
 
 namespace matchcount {
 namespace {
@@ -36,10 +36,8 @@ using detail::mul;
 using Clock = std::chrono::steady_clock;
 
 /// Engines that count a block whole in polynomial time or by width, for which branching
-/// would only multiply the blocks.
-bool whole_block_engine(const std::string& name) {
-  return name == "frontier" || name == "gpu-frontier" || name == "kasteleyn";
-}
+/// would only multiply the blocks (the catalog's whole_block column).
+bool whole_block_engine(const std::string& name) { return catalog::entry(name).whole_block; }
 
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
@@ -220,7 +218,7 @@ std::vector<EnginePlan> plan_leaves(const detail::Plan<T>& plan, const CountOpti
       out.push_back(it != planned.end() ? it->second : plan_engine(leaf, options.device, options.threads));
       out.back().work = std::max(out.back().work, 1.0);
     } else {
-      const int limit = make_engine(options.engine)->max_n();
+      const int limit = catalog::entry(options.engine).max_n;
       out.push_back({options.engine, 0.0, predicted_work(leaf), -1, {},
                      leaf.rows > limit ? "n = " + std::to_string(leaf.rows) + " is over " + options.engine +
                                              "'s limit of " + std::to_string(limit)
@@ -294,7 +292,7 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
     eo.threads = options.threads;
     eo.specialise = options.specialise;
     eo.gpus = options.gpus;
-    eo.journal = checkpoint;
+    eo.journal = checkpoint ? checkpoint->journal() : nullptr;
     EngineStats stats;
     eo.stats = &stats;
     // MPI: the other ranks take part in this block's walks (forced engines have no predicted
@@ -381,6 +379,12 @@ CountReport count_permanent(const AnyMatrix& input, const CountOptions& options)
     else report.value.value = Integer(0);
     report.stage_seconds.push_back({"total", seconds_since(start)});
     return report;
+  }
+  // The rectangular engines take the rectangular blocks; square ones are planned as usual.
+  if (!options.engine.empty() && catalog::entry(options.engine).rectangular) {
+    CountOptions square = options;
+    square.engine.clear();
+    return count_permanent(input, square);
   }
   std::visit(
       [&](const auto& m) {

@@ -1,10 +1,10 @@
-#include "integer_rows.hpp"
+#include "pipeline/integer_rows.hpp"
 
 #include <bit>
 #include <cmath>
 #include <cstdint>
 
-#include "matchcount/arith.hpp"
+#include "core/arith.hpp"
 
 namespace matchcount::detail {
 namespace {

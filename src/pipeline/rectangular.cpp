@@ -4,7 +4,7 @@
 // is one per component). A square component goes through the whole square pipeline; the
 // others to rect-ryser, rect-dp or, when the square engines are predicted cheaper, padded with
 // n - m rows of ones into an n x n matrix whose permanent is (n - m)! times theirs.
-#include "rectangular.hpp"
+#include "pipeline/rectangular.hpp"
 
 #include <omp.h>
 
@@ -14,12 +14,12 @@
 #include <numeric>
 
 #include "engines/common.hpp"
-#include "engines/rectangular.hpp"
-#include "matchcount/arith.hpp"
-#include "matchcount/engine.hpp"
+#include "engines/rectangular/rectangular.hpp"
+#include "core/arith.hpp"
+#include "engines/engine.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/matching.hpp"
-#include "evaluated.hpp"
+#include "pipeline/evaluated.hpp"
 
 namespace matchcount::detail {
 namespace {

@@ -1,5 +1,6 @@
 // Fingerprints of counts and the text form of block values in checkpoints.
-#include "resume.hpp"
+#include "core/hashing.hpp"
+#include "pipeline/resume.hpp"
 
 #include <bit>
 #include <cinttypes>

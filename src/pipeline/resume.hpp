@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "matchcount/engine.hpp"
+#include "engines/engine.hpp"
 #include "matchcount/pipeline.hpp"
 #include "matchcount/value.hpp"
 

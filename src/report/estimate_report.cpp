@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "json_util.hpp"
+#include "report/json_util.hpp"
 #include "matchcount/report.hpp"
 
 namespace matchcount {

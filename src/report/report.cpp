@@ -9,7 +9,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "json_util.hpp"
+#include "report/json_util.hpp"
 
 namespace matchcount {
 

@@ -1,0 +1,146 @@
+// The engine catalog (catalog.hpp): the table, and the cost model of each engine the planner
+// weighs. The constants of the models are calibrated in docs/benchmarks.md ("Planner check",
+// "Predictions against measured times") and tabulated in docs/engines.md ("Planner").
+#include "catalog/catalog.hpp"
+
+#include <cmath>
+
+#include "engines/brute/brute.hpp"
+#include "engines/rectangular/rectangular.hpp"
+#include "engines/ryser/ryser.hpp"
+#include "engines/sparse/gpu_skipper.hpp"
+#include "engines/sparse/sparse.hpp"
+#include "matchcount/error.hpp"
+
+namespace matchcount::catalog {
+namespace {
+
+using std::nullopt;
+using Seconds = std::optional<double>;
+
+// Repeated lines: about 5 ns per modular multiplication (RepeatedPlan::cost counts them per
+// prime); floats rebuild each y_r from the K classes in double-double, about 2 ns per class.
+constexpr double kRepeatedModUnit = 5e-9, kRepeatedFloatUnit = 2e-9;
+
+// The dense walk on the CPU is weighed beside a GPU pick: a many-core host keeps smaller
+// blocks on the CPU.
+Seconds ryser_seconds(const BlockFacts& f) {
+  if (f.gpu_auto && f.n <= 62 && f.first == "gpu-ryser") return f.walk_cpu;
+  return nullopt;
+}
+// On a host with few cores the GPU repays its launch from about n = 24.
+Seconds gpu_ryser_seconds(const BlockFacts& f) {
+  if (f.gpu && f.n <= 63 && f.first != "gpu-ryser") return f.walk_gpu;
+  return nullopt;
+}
+// Sparse blocks on the GPU: the SkipPer walk by its own model, which counts the chunks its
+// jumps leave and the rows that are constant within a chunk (docs/gpu.md).
+Seconds gpu_skipper_seconds(const BlockFacts& f) {
+  if (f.gpu && f.n >= 24 && double(f.nnz) <= 0.4 * f.n * f.n) return f.gpu_skipper_seconds();
+  return nullopt;
+}
+// The frontier DP from the best row order found; exact counts split their primes over passes
+// when the tables would not fit (one prime a pass at least).
+Seconds frontier_seconds(const BlockFacts& f) {
+  if (f.frontier.width <= engines::kFrontierMaxWidth &&
+      engines::frontier_bytes(f.frontier, f.words) <= engines::kFrontierMemoryLimit)
+    return engines::frontier_seconds(f.frontier, f.n, f.primes, f.unit, f.kind == NumberKind::Complex);
+  return nullopt;
+}
+// Exact counts of wide frontiers on the GPU: dense tables of all p-subsets of the open
+// columns, as many primes a pass as the card's memory holds.
+Seconds gpu_frontier_seconds(const BlockFacts& f) {
+  if (f.kind == NumberKind::Integer && f.gpu && f.frontier.width <= engines::kFrontierMaxWidth && f.device_gib > 0)
+    return f.gpu_frontier_seconds();
+  return nullopt;
+}
+// Planar blocks: a determinant (one per prime for exact counts, on every core); floats take
+// one LU on one core, complex entries about three real ones.
+Seconds kasteleyn_seconds(const BlockFacts& f) {
+  if (!f.kasteleyn.planar || f.kasteleyn_bytes > engines::kKasteleynMemoryLimit) return nullopt;
+  const bool exact = f.kind == NumberKind::Integer;
+  const double moduli = exact ? f.primes : (f.kind == NumberKind::Complex ? 3 : 1) * engines::kKasteleynFloatPrimes;
+  return engines::kasteleyn_seconds(f.kasteleyn, moduli, exact ? f.cores : 1);
+}
+// Repeated lines: Glynn's sum over class counts (n + 1 terms for an all-a matrix).
+Seconds repeated_seconds(const BlockFacts& f) {
+  if (!(f.repeated.terms <= engines::kRepeatedMaxTerms)) return nullopt;
+  if (f.kind == NumberKind::Integer) return f.repeated.cost * f.repeated_primes * kRepeatedModUnit / f.cores;
+  return f.repeated.cost * double(f.repeated.col_rep.size()) * kRepeatedFloatUnit / f.cores;
+}
+
+constexpr int kHuge = 1 << 20;  // engines without a row limit of their own
+
+const std::vector<Row> kRows = {
+    {"ryser", false, kAllKinds, false, 62, true, false,
+     "dense Ryser: Gray-code walk in SIMD doubles, exact over CRT primes", engines::make_ryser, ryser_seconds},
+    {"sparyser", false, kAllKinds, false, 62, true, false,
+     "sparse Ryser: row sums updated per nonzero (chosen only by name)", engines::make_sparyser, nullptr},
+    {"skipper", false, kAllKinds, false, 62, true, false,
+     "SkipPer: the sparse walk jumping over subsets where a row is zero", engines::make_skipper, nullptr},
+    {"brute", false, kAllKinds, false, 24, false, false,
+     "enumeration of the permutations (the tests' oracle)", engines::make_brute, nullptr},
+    {"gpu-ryser", true, kAllKinds, false, 63, true, false,
+     "dense Ryser on CUDA devices, NVRTC kernels specialised to the block", engines::make_gpu_ryser, gpu_ryser_seconds},
+    {"gpu-skipper", true, kAllKinds, false, 63, false, false,
+     "SkipPer on a CUDA device", engines::make_gpu_skipper, gpu_skipper_seconds},
+    {"frontier", false, kAllKinds, false, kHuge, false, true,
+     "DP over the open columns of a row order (narrow frontiers: grids, bands)", engines::make_frontier,
+     frontier_seconds},
+    {"gpu-frontier", true, kAllKinds, false, kHuge, false, true,
+     "the frontier DP on a CUDA device, dense tables per prime (floats: on the CPU)", engines::make_gpu_frontier,
+     gpu_frontier_seconds},
+    {"kasteleyn", false, kAllKinds, false, kHuge, false, true,
+     "Kasteleyn determinant of planar blocks (polynomial time)", engines::make_kasteleyn, kasteleyn_seconds},
+    {"repeated", false, kAllKinds, false, kHuge, false, false,
+     "Glynn's sum over classes of repeated rows and columns", engines::make_repeated, repeated_seconds},
+    {"rect-dp", false, kAllKinds, true, kHuge, false, false,
+     "m x n blocks (m < n): DP over the columns with the set of rows used", nullptr, nullptr},
+    {"rect-ryser", false, kAllKinds, true, kHuge, false, false,
+     "m x n blocks (m < n): Ryser's formula over column subsets", nullptr, nullptr},
+};
+
+std::string names_text() {
+  std::string s;
+  for (std::size_t i = 0; i < kRows.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == kRows.size() ? " or " : ", ") + std::string(kRows[i].name);
+  return s;
+}
+
+}  // namespace
+
+const std::vector<Row>& rows() { return kRows; }
+
+const Row& entry(std::string_view name) {
+  for (const Row& r : kRows)
+    if (name == r.name) return r;
+  throw UsageError("unknown engine '" + std::string(name) + "' (choose " + names_text() + ")");
+}
+
+}  // namespace matchcount::catalog
+
+namespace matchcount {
+
+std::unique_ptr<Engine> make_engine(std::string_view name) {
+  const catalog::Row& r = catalog::entry(name);
+  if (!r.make)
+    throw UsageError("engine '" + std::string(name) + "' counts rectangular blocks only (rows < columns)");
+  return r.make();
+}
+
+std::vector<std::string> engine_names() {
+  std::vector<std::string> names;
+  for (const auto& r : catalog::rows()) names.emplace_back(r.name);
+  return names;
+}
+
+std::vector<EngineInfo> engine_catalog() {
+  std::vector<EngineInfo> out;
+  for (const auto& r : catalog::rows())
+    out.push_back({r.name, r.gpu, (r.kinds & catalog::kInteger) != 0, (r.kinds & catalog::kReal) != 0,
+                   (r.kinds & catalog::kComplex) != 0, r.rectangular, r.max_n, r.shares_units, r.whole_block,
+                   r.summary});
+  return out;
+}
+
+}  // namespace matchcount

@@ -1,0 +1,87 @@
+// The engine catalog: one row per engine with everything the rest of the program knows of it:
+// its name, device, number kinds, size limit, whether it takes whole blocks or shares work
+// units, its cost model and its factory. --engine, --help, --explain, the planner and MPI
+// sharing all read this table (catalog.cpp); adding an engine is one folder and one row.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engines/engine.hpp"
+#include "engines/frontier/frontier.hpp"
+#include "engines/kasteleyn/kasteleyn.hpp"
+#include "engines/repeated/repeated.hpp"
+
+namespace matchcount::catalog {
+
+/// What the planner knows about one square block before it weighs the engines (computed once
+/// per block by plan_engine, planner.cpp).
+struct BlockFacts {
+  int n = 0;
+  std::size_t nnz = 0;
+  NumberKind kind = NumberKind::Integer;
+  DevicePolicy device = DevicePolicy::Cpu;
+  bool gpu = false;       // GPU engines may run: --device gpu, or auto with a device present
+  bool gpu_auto = false;  // --device auto with a device present
+  int cores = 1;
+  /// The Ryser-type walk choose_engine() picked; it is weighed first.
+  std::string first;
+  /// Predicted seconds of the dense walks: CPU Ryser on `cores` cores and GPU Ryser, and how
+  /// many walks the GPU engines make (one per pass of primes).
+  double walk_cpu = 0, walk_gpu = 0, gpu_passes = 1;
+  /// CRT primes of an exact count (0 for floats); all entries 1.
+  double primes = 0;
+  bool unit = true;
+  int words = 1;  // words of a frontier DP state: 1 exact, 2 real, 3 complex
+  engines::FrontierPlan frontier;
+  engines::KasteleynPlan kasteleyn;
+  double kasteleyn_bytes = 0;
+  engines::RepeatedPlan repeated;
+  /// Primes the repeated engine's exact count takes (from the block's bound).
+  double repeated_primes = 0;
+  double device_gib = 0;  // memory of the first CUDA device (0: none)
+  /// Cost models that need the block itself (computed only when asked).
+  std::function<double()> gpu_skipper_seconds, gpu_frontier_seconds;
+};
+
+/// Which number kinds an engine counts.
+enum Kinds : unsigned { kInteger = 1, kReal = 2, kComplex = 4, kAllKinds = 7 };
+
+struct Row {
+  const char* name;
+  bool gpu;
+  unsigned kinds;
+  /// Block shape: square blocks (permanent), or rectangular m x n blocks with m < n
+  /// (src/pipeline/rectangular.cpp runs those; make is null).
+  bool rectangular;
+  int max_n;
+  /// Its walks run in work units: checkpoints inside a block, and MPI ranks share them.
+  bool shares_units;
+  /// Takes a whole block, structure and all: the planner does not branch the block on a row
+  /// first when this engine is chosen (or forced).
+  bool whole_block;
+  const char* summary;
+  std::unique_ptr<Engine> (*make)();
+  /// Predicted seconds on the block; nullopt when the planner does not weigh this engine for
+  /// it (it cannot take it, or only runs when named). Null for engines never weighed.
+  std::optional<double> (*predict)(const BlockFacts&);
+};
+
+/// Every engine, in the order of --help.
+const std::vector<Row>& rows();
+/// The row of `name`; throws UsageError naming the choices for an unknown one.
+const Row& entry(std::string_view name);
+
+}  // namespace matchcount::catalog
+
+namespace matchcount {
+
+/// Creates a square-block engine by name; throws UsageError for an unknown name or a
+/// rectangular-only engine.
+std::unique_ptr<Engine> make_engine(std::string_view name);
+
+}  // namespace matchcount

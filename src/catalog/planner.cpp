@@ -1,0 +1,229 @@
+// The planner: the engine of least predicted time for a block, from the catalog's cost models
+// (catalog.cpp), and the default Ryser-type walk for a block (choose_engine).
+#include <omp.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "catalog/catalog.hpp"
+#include "core/arith.hpp"
+#include "engines/common.hpp"
+#include "engines/sparse/gpu_skipper.hpp"
+#include "matchcount/gpu.hpp"
+
+namespace matchcount {
+
+bool gpu_available() {
+  static const bool available = !gpu_devices().empty();
+  return available;
+}
+
+// Dense Ryser (SIMD, half the subsets of the plain form) beats the scalar sparse walks
+// unless rows are very sparse; SkipPer's jumps skip most Gray steps below about 5 nonzeros
+// per row, where it wins (the crossover is measured in docs/benchmarks.md, "Dense Ryser
+// against the sparse walks"). SpaRyser never beats both, so it is only chosen by name (a
+// second independent exact engine).
+// On the GPU, a block of n >= 28 (2^27 Gray steps) walks long enough to repay the launch;
+// smaller ones stay on the CPU.
+std::string choose_engine(int n, std::size_t nnz, NumberKind kind, DevicePolicy device) {
+  (void)kind;  // the same crossover holds for exact and float counts
+  const bool gpu = device == DevicePolicy::Gpu || (device == DevicePolicy::Auto && gpu_available());
+  if (gpu && n >= 28 && n <= 63) return "gpu-ryser";
+  if (n <= 16) return "ryser";
+  return double(nnz) < 5.0 * n ? "skipper" : "ryser";
+}
+
+namespace {
+
+// Seconds per unit of predicted work (calibrated in docs/benchmarks.md, "Planner check";
+// the model is tabulated in docs/engines.md, "Planner"): CPU Ryser 2.6e-10 core-seconds per
+// row-step (1.3e-10 per n 2^n); SkipPer is predicted at the same rate, though its jumps make
+// it faster on random sparse blocks and slower on regular ones (docs/engines.md, known limits
+// of the model); GPU Ryser 2 FP64 operations per row-step at 70% of 17e12 per second plus
+// 20 ms per block (context, launch, copies). The frontier DP's model is frontier_seconds
+// (frontier.hpp), Kasteleyn's kasteleyn_seconds. Real (double) blocks walk without primes,
+// so they take a lower rate per row-step than exact ones.
+constexpr double kCpuRyserRealStep = 1.6e-10;
+constexpr double kCpuRyserStep = 2.6e-10, kGpuRyserStep = 2.0 / (0.7 * 17e12),
+                 kGpuOverhead = 0.02;
+// Exact counts pay for their primes (fitted in docs/benchmarks.md, "Predictions against
+// measured times"): with every row's absolute sum below 2^49 one walk serves all primes (y
+// exact in doubles), costing per Gray step a little per row plus a modular product and sum per
+// prime and row group (ModPlan::group_end); wider rows walk once per prime with y as residues,
+// per row-step and prime, plus a set-up per prime. Exact decimals become such wide integers
+// once their rows are scaled, so a flat rate per step cannot predict them.
+constexpr double kCpuRyserSharedRow = 1.0e-10, kCpuRyserModGroup = 2.9e-10, kCpuRyserPrimeRow = 4.0e-10,
+                 kCpuRyserPrimeFixed = 3e-4;
+// The GPU's exact walks: one walk carries up to kGpuSharedPrimes primes when the rows allow
+// shared sums, else one walk per prime (gpu_ryser.cpp, gpu_skipper.cpp).
+constexpr double kGpuSharedPrimes = 4;
+
+/// Memory of the first CUDA device in GiB (0 without one), looked up once.
+double device_gib() {
+  static const double gib = gpu_devices().empty() ? 0.0 : gpu_devices().front().memory_gib;
+  return gib;
+}
+
+/// About how many CRT primes an exact count of `a` takes: permanent_bound's logarithm in
+/// floating point (the bound itself multiplies n big integers, too slow for planning large blocks).
+double predicted_primes(const SparseMatrix<Integer>& a) {
+  std::vector<Integer> row(static_cast<std::size_t>(a.rows)), col(static_cast<std::size_t>(a.cols));
+  bool zero_one = true;
+  for (const auto& e : a.entries) {
+    row[static_cast<std::size_t>(e.row)] += abs(e.value), col[static_cast<std::size_t>(e.col)] += abs(e.value);
+    zero_one = zero_one && e.value == 1;
+  }
+  auto log2_of = [](const Integer& x) {
+    long e = 0;
+    const double m = mpz_get_d_2exp(&e, x.get_mpz_t());
+    return m > 0 ? std::log2(m) + double(e) : 0.0;
+  };
+  double by_rows = 0, by_cols = 0, bregman_rows = 0, bregman_cols = 0;
+  for (const auto& r : row) by_rows += log2_of(r), bregman_rows += std::lgamma(r.get_d() + 1) / std::max(1.0, r.get_d());
+  for (const auto& c : col) by_cols += log2_of(c), bregman_cols += std::lgamma(c.get_d() + 1) / std::max(1.0, c.get_d());
+  double bits = std::min(by_rows, by_cols);
+  if (zero_one) bits = std::min(bits, std::min(bregman_rows, bregman_cols) / std::log(2.0));
+  return std::ceil((bits + 2) / 49.0);  // primes lie in (2^49, 2^50); the product must exceed 2 bound
+}
+
+/// "8.5 GiB" for a byte count.
+std::string gib_text(double bytes) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.3g GiB", bytes / double(1ull << 30));
+  return buf;
+}
+
+/// Why none of the engines the planner weighed can count an n x n block, from what each one
+/// was refused for (the Ryser-type walks' row limit, the frontier DP's width and memory,
+/// planarity, repeated lines' terms).
+std::string why_uncountable(int n, const std::string& ryser, const engines::FrontierPlan& fp, double frontier_bytes,
+                            const engines::KasteleynPlan& kp, double kasteleyn_bytes, double repeated_terms) {
+  std::string why = "n = " + std::to_string(n) + " is over " + ryser + "'s limit of " +
+                    std::to_string(catalog::entry(ryser).max_n);
+  if (fp.width > engines::kFrontierMaxWidth)
+    why += "; frontier width " + std::to_string(fp.width) + " is over the frontier DP's limit of " +
+           std::to_string(engines::kFrontierMaxWidth);
+  else if (frontier_bytes > engines::kFrontierMemoryLimit)
+    why += "; the frontier DP's state table (" + gib_text(frontier_bytes) + ") is over its memory limit of " +
+           gib_text(engines::kFrontierMemoryLimit);
+  if (!kp.planar) why += "; not planar (no Kasteleyn determinant)";
+  else if (kasteleyn_bytes > engines::kKasteleynMemoryLimit)
+    why += "; Kasteleyn's band matrix (" + gib_text(kasteleyn_bytes) + ") is over its memory limit of " +
+           gib_text(engines::kKasteleynMemoryLimit);
+  char buf[120];
+  std::snprintf(buf, sizeof buf, "; repeated lines give %.3g terms, over the limit of %.3g", repeated_terms,
+                engines::kRepeatedMaxTerms);
+  return why + buf;
+}
+
+/// Predicted seconds of the Ryser-type walks on one block (CPU on `cores` cores, and the
+/// GPU's dense walk), and how many walks the GPU engines make (one per pass of primes).
+struct WalkCost {
+  double cpu = 0, gpu = 0, gpu_passes = 1;
+};
+
+template <class T>
+WalkCost walk_cost(const SparseMatrix<T>& a, int cores) {
+  const int n = a.rows;
+  const double steps = std::ldexp(1.0, std::max(n - 1, 0)), row_steps = n * steps;
+  WalkCost c;
+  if constexpr (std::is_same_v<T, Integer>) {
+    // The engines' own prime and group plan for blocks they can take (cheap there: n <= 63).
+    bool shared = false;
+    double primes = 0, groups = 1;
+    if (n <= 63) {
+      std::vector<int> rows(static_cast<std::size_t>(n));
+      for (int i = 0; i < n; ++i) rows[static_cast<std::size_t>(i)] = i;
+      const engines::ModPlan mod = engines::make_mod_plan(a, rows);
+      shared = mod.shared, primes = double(mod.primes.size()), groups = double(mod.group_end.size());
+    } else {
+      primes = predicted_primes(a);
+    }
+    if (shared) {
+      c.cpu = steps * (n * kCpuRyserSharedRow + primes * groups * kCpuRyserModGroup) / cores;
+      c.gpu_passes = std::ceil(primes / kGpuSharedPrimes);
+    } else {
+      c.cpu = primes * (kCpuRyserPrimeFixed + row_steps * kCpuRyserPrimeRow / cores);
+      c.gpu_passes = std::max(1.0, primes);
+    }
+  } else {
+    c.cpu = row_steps * (std::is_same_v<T, double> ? kCpuRyserRealStep : kCpuRyserStep) / cores;
+  }
+  c.gpu = c.gpu_passes * row_steps * kGpuRyserStep + kGpuOverhead;
+  return c;
+}
+
+template <class T>
+EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int threads) {
+  const int n = a.rows;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  catalog::BlockFacts f;
+  f.n = n, f.nnz = a.nnz(), f.kind = number_kind<T>(), f.device = device;
+  f.gpu_auto = device == DevicePolicy::Auto && gpu_available();
+  f.gpu = device == DevicePolicy::Gpu || f.gpu_auto;
+  f.cores = threads > 0 ? threads : omp_get_max_threads();
+  f.first = choose_engine(n, a.nnz(), number_kind<T>(), device);
+  const WalkCost walk = walk_cost(a, f.cores);
+  f.walk_cpu = walk.cpu, f.walk_gpu = walk.gpu, f.gpu_passes = walk.gpu_passes;
+  // An engine that refuses blocks of this size is predicted to take forever, so that the
+  // plan never picks it over one that counts the block, however slowly.
+  auto over_limit = [n](const std::string& engine) { return n > catalog::entry(engine).max_n; };
+  EnginePlan best;
+  best.engine = f.first;
+  best.predicted_seconds = over_limit(best.engine) ? inf : best.engine == "gpu-ryser" ? walk.gpu : walk.cpu;
+  best.work = best.predicted_seconds * f.cores / kCpuRyserStep;
+  best.candidates.emplace_back(best.engine, best.predicted_seconds);
+  if (n <= 16) return best;  // Ryser takes microseconds; not worth planning an order
+
+  const auto pattern = engines::pattern_of(a);
+  f.frontier = engines::plan_frontier(pattern, n);
+  best.frontier_width = f.frontier.width;
+  const bool exact = std::is_same_v<T, Integer>, cplx = std::is_same_v<T, Complex>;
+  f.words = exact ? 1 : cplx ? 3 : 2;
+  if constexpr (std::is_same_v<T, Integer>) {
+    f.primes = predicted_primes(a);
+    for (const auto& e : a.entries) f.unit = f.unit && e.value == 1;
+  }
+  f.kasteleyn = engines::plan_kasteleyn(pattern, n);
+  f.kasteleyn_bytes = f.kasteleyn.bytes * (cplx ? 2 : 1);
+  f.repeated = engines::plan_repeated(a);
+  if constexpr (std::is_same_v<T, Integer>)
+    if (f.repeated.terms <= engines::kRepeatedMaxTerms)
+      f.repeated_primes = double(choose_primes(permanent_bound(a)).size());
+  f.device_gib = device_gib();
+  f.gpu_skipper_seconds = [&] {
+    if constexpr (std::is_same_v<T, Integer>) return engines::gpu_skipper_seconds(a, walk.gpu_passes);
+    else return engines::gpu_skipper_seconds(a);
+  };
+  f.gpu_frontier_seconds = [&]() -> double {
+    if constexpr (std::is_same_v<T, Integer>) return engines::gpu_frontier_seconds(a, f.frontier, f.primes, f.device_gib);
+    else return inf;
+  };
+  // Every other engine of the catalog by its cost model, in the catalog's order; a tie keeps
+  // the earlier one.
+  for (const catalog::Row& row : catalog::rows()) {
+    if (!row.predict || row.name == f.first) continue;
+    const std::optional<double> predicted = row.predict(f);
+    if (!predicted) continue;
+    const double seconds = n > row.max_n ? inf : *predicted;
+    best.candidates.emplace_back(row.name, seconds);
+    if (seconds < best.predicted_seconds) {
+      best.engine = row.name;
+      best.predicted_seconds = seconds;
+    }
+  }
+  best.work = best.predicted_seconds * f.cores / kCpuRyserStep;
+  if (!std::isfinite(best.predicted_seconds))
+    best.why = why_uncountable(n, f.first, f.frontier, engines::frontier_bytes(f.frontier, f.words), f.kasteleyn,
+                               f.kasteleyn_bytes, f.repeated.terms);
+  return best;
+}
+
+}  // namespace
+
+EnginePlan plan_engine(const SparseMatrix<Integer>& a, DevicePolicy d, int t) { return plan_engine_impl(a, d, t); }
+EnginePlan plan_engine(const SparseMatrix<double>& a, DevicePolicy d, int t) { return plan_engine_impl(a, d, t); }
+EnginePlan plan_engine(const SparseMatrix<Complex>& a, DevicePolicy d, int t) { return plan_engine_impl(a, d, t); }
+
+}  // namespace matchcount

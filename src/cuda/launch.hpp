@@ -1,0 +1,54 @@
+// What every CUDA launcher shares: a loaded kernel, device buffers, error checks and occupancy.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "cuda/kernel_source.hpp"
+#include "matchcount/gpu.hpp"
+
+namespace matchcount::gpu::detail {
+
+/// A launchable kernel taking one mcgpu::WalkArgs by value, for blocks of up to `rows` rows;
+/// generic kernels read the columns from `shared_bytes` of dynamic shared memory.
+struct Kernel {
+  const void* fn = nullptr;
+  int rows = 0;
+  bool uses_shared = false;
+  KernelSource source = KernelSource::Generic;
+  double compile_seconds = 0.0;
+  std::string note;
+  /// Hybrid kernels: rows 0..memory_rows-1 of y live in memory, memory_doubles (rows times W)
+  /// per thread, in dynamic shared memory after the columns or in WalkArgs::scratch.
+  int memory_rows = 0, memory_doubles = 0;
+  bool memory_shared = false;
+  int block = 256;  // threads per block it was built for (__launch_bounds__)
+};
+
+/// Throws GpuError naming `what` unless e is cudaSuccess.
+void check(cudaError_t e, const char* what);
+
+/// Device memory for `count` elements (at least one), freed on scope exit; or a copy of a
+/// host vector.
+template <class T>
+struct DeviceBuffer {
+  T* ptr = nullptr;
+  explicit DeviceBuffer(std::size_t count) { check(cudaMalloc(&ptr, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc"); }
+  explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) {
+    if (!host.empty()) check(cudaMemcpy(ptr, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
+  }
+  ~DeviceBuffer() { if (ptr) cudaFree(ptr); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+/// Blocks of `block` threads with `shared` bytes of dynamic shared memory that one
+/// multiprocessor holds (the kernel's limit is raised beyond 48 KiB where needed); throws
+/// GpuError naming `what` when not one fits.
+int blocks_per_sm(const void* fn, int block, std::size_t shared, const char* what);
+
+}  // namespace matchcount::gpu::detail

@@ -1,0 +1,236 @@
+// The frontier DP proper: sorted (key, value words) arrays, one merge per row (private to
+// src/engines; frontier.cpp instantiates it with its number policies).
+//
+// For one entry (r, c) of the row, the map from an old key to its new key is increasing on
+// the old keys it accepts (c unused, every closing column used), so the new array is the
+// merge of one sorted stream per entry: no hashing, no sorting. A column opening at this row
+// owns the new keys with its bit: its stream needs no merging. Chunks of the new key range
+// are merged in parallel, each new value summing its terms in entry order, so results do
+// not depend on the thread count.
+#pragma once
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <memory>
+#include <string>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "engines/common.hpp"
+#include "engines/frontier/frontier.hpp"
+
+namespace matchcount::engines::frontier_detail {
+
+using Key = FrontierKey;
+using Step = FrontierStep;
+using Move = FrontierMove;
+constexpr Key kNone = ~Key{0};  // larger than every key (keys have at most 63 bits)
+
+/// An uninitialised array that keeps its allocation for the whole count and grows it
+/// geometrically: fresh pages cost a fault and zeroing each, while capacity never written
+/// costs nothing. Large ones ask for transparent huge pages.
+template <class T>
+struct Buffer {
+  struct Free {
+    void operator()(T* q) const { std::free(q); }
+  };
+  std::unique_ptr<T[], Free> p;
+  std::size_t n = 0, cap = 0;
+  void resize(std::size_t k) {  // the contents are lost
+    if (k > cap) {
+      p.reset();
+      cap = std::max(k + k / 4, cap * 2);
+      std::size_t bytes = std::max<std::size_t>(cap, 1) * sizeof(T);
+      const std::size_t align = bytes >= (std::size_t{8} << 20) ? std::size_t{2} << 20 : 64;
+      bytes = (bytes + align - 1) / align * align;
+      void* q = std::aligned_alloc(align, bytes);
+      if (!q) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+      if (align > 64) madvise(q, bytes, MADV_HUGEPAGE);
+#endif
+      p.reset(static_cast<T*>(q));
+    }
+    n = k;
+  }
+  T* begin() const { return p.get(); }
+  T* end() const { return p.get() + n; }
+  T& operator[](std::size_t i) const { return p[i]; }
+};
+
+/// The DP over sorted (key, K words) arrays; Policy supplies set/add of value words.
+template <class Policy>
+class FrontierRun {
+ public:
+  using Word = typename Policy::Word;
+  FrontierRun(const Policy& pol, const EngineOptions& opt, bool count_first = false)
+      : pol_(pol), opt_(opt), K_(std::size_t(pol.words)), count_first_(count_first) {}
+
+  std::vector<Word> run(const std::vector<Step>& steps) {
+    keys_.resize(1), vals_.resize(K_);
+    keys_[0] = 0;
+    auto one = pol_.one();
+    std::copy(one.begin(), one.end(), vals_.begin());
+    double total = 0, done = 0;
+    for (const auto& st : steps) total += st.predicted;
+    for (const auto& st : steps) {
+      row(st);
+      done += st.predicted;
+      if (opt_.progress) opt_.progress(total > 0 ? done / total : 1.0);
+      if (keys_.n == 0) return std::vector<Word>(K_, Word(0));
+    }
+    return {vals_.begin(), vals_.end()};
+  }
+  /// Per row done: the largest |value| bound word (Policy::abs_word) of its new states.
+  const std::vector<double>& row_max() const { return row_max_; }
+
+ private:
+  // First source index whose image under move m is >= t (t = 0: the first source).
+  std::size_t start_of(const Step& st, const Move& m, Key t) const {
+    if (t == 0) return 0;
+    Key low = (Key{1} << st.kept) - 1, high = t >> st.kept, mh = m.add >> st.kept;
+    if (mh != high) return mh > high ? 0 : keys_.n;
+    Key L = t & low, cb = m.add & low;
+    Key s = st.expand(L > cb ? L - cb : 0) | m.fixed;
+    return std::size_t(std::lower_bound(keys_.begin(), keys_.end(), s) - keys_.begin());
+  }
+
+  // Merges the streams of the moves over [idx[m], end[m]); with Fill, writes from `out`.
+  // `act` holds the moves still running, in move order (the order terms are summed).
+  template <bool Fill>
+  std::size_t merge(const Step& st, std::size_t* idx, const std::size_t* end, Key* cur, std::size_t* act, std::size_t out) {
+    std::size_t A = 0, count = 0;
+    for (std::size_t m = 0; m < st.moves.size(); ++m)
+      if (idx[m] < end[m]) act[A++] = m;
+    if (A == 1) {  // one stream (a column opening here, or one old column): filter and map
+      const Move& mv = st.moves[act[0]];
+      for (std::size_t i = idx[act[0]]; i < end[act[0]]; ++i) {
+        if (!Step::accepts(mv, keys_[i])) continue;
+        if constexpr (Fill) {
+          new_keys_[out + count] = st.compact(keys_[i]) | mv.add;
+          pol_.set(&new_vals_[(out + count) * K_], &vals_[i * K_], mv.entry);
+        }
+        ++count;
+      }
+      return count;
+    }
+    auto advance = [&](std::size_t m) {
+      std::size_t i = idx[m];
+      while (i < end[m] && !Step::accepts(st.moves[m], keys_[i])) ++i;
+      idx[m] = i;
+      cur[m] = i < end[m] ? st.compact(keys_[i]) | st.moves[m].add : kNone;
+    };
+    for (std::size_t a = 0; a < A; ++a) advance(act[a]);
+    for (;;) {
+      Key t = kNone;
+      for (std::size_t a = 0; a < A; ++a) t = std::min(t, cur[act[a]]);
+      if (t == kNone) return count;
+      Word* dst = Fill ? &new_vals_[(out + count) * K_] : nullptr;
+      if constexpr (Fill) new_keys_[out + count] = t;
+      bool first = true;
+      for (std::size_t a = 0; a < A; ++a) {
+        std::size_t m = act[a];
+        if (cur[m] != t) continue;
+        if constexpr (Fill) {
+          const Word* src = &vals_[idx[m] * K_];
+          if (first) pol_.set(dst, src, st.moves[m].entry);
+          else pol_.add(dst, src, st.moves[m].entry);
+        }
+        first = false;
+        ++idx[m];
+        advance(m);
+      }
+      ++count;
+    }
+  }
+
+  void row(const Step& st) {
+    const std::size_t N = keys_.n, M = st.moves.size();
+    int threads = thread_count(opt_, double(N) * double(M) * double(K_ + 1));
+    // Chunks of the new key range: a column opening here owns the keys with its bit (it
+    // needs no merging), and with threads, quantiles of the images of sampled sources.
+    std::vector<Key> piv;
+    for (const auto& m : st.moves)
+      if (m.add >> st.kept) piv.push_back(m.add);
+    if (threads > 1 && N > 4096) {
+      std::size_t chunks = std::size_t(threads) * 8, samples = std::min(N, chunks * 64);
+      std::vector<Key> img;
+      for (std::size_t i = 0; i < samples; ++i) {
+        Key s = keys_[i * N / samples];
+        for (const auto& m : st.moves)
+          if (Step::accepts(m, s)) img.push_back(st.compact(s) | m.add);
+      }
+      std::sort(img.begin(), img.end());
+      for (std::size_t j = 1; j < chunks && !img.empty(); ++j) piv.push_back(img[j * img.size() / chunks]);
+    }
+    std::sort(piv.begin(), piv.end());
+    piv.erase(std::unique(piv.begin(), piv.end()), piv.end());
+    if (!piv.empty() && piv[0] == 0) piv.erase(piv.begin());
+    const std::size_t C = piv.size() + 1;
+    std::vector<std::size_t> begin(C * M), end(C * M), idx(C * M), act(C * M), counts(C + 1);
+    std::vector<double> chunk_max(C);
+    std::vector<Key> cur(C * M);
+    for (std::size_t j = 0; j < C; ++j)
+      for (std::size_t m = 0; m < M; ++m) {
+        begin[j * M + m] = j == 0 ? 0 : start_of(st, st.moves[m], piv[j - 1]);
+        end[j * M + m] = j + 1 == C ? N : start_of(st, st.moves[m], piv[j]);
+      }
+    const int th = C > 1 ? threads : 1;
+    const double state_bytes = 8.0 * double(K_ + 1);
+    // Chunk j writes from at[j]. Its sources in range bound its output: when those bounds
+    // leave room (a quarter of the limit), one merge fills the bounded slots and the chunks
+    // are then packed; otherwise a counting merge first sizes every chunk exactly.
+    std::vector<std::size_t> at(C + 1);
+    for (std::size_t j = 0; j < C; ++j) {
+      at[j + 1] = at[j];
+      for (std::size_t m = 0; m < M; ++m) at[j + 1] += end[j * M + m] - begin[j * M + m];
+    }
+    const bool tight = count_first_ || double(N + at[C]) * state_bytes > kFrontierMemoryLimit / 4;
+    if (tight) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(th)
+      for (std::size_t j = 0; j < C; ++j) {
+        std::copy_n(begin.data() + j * M, M, idx.data() + j * M);
+        counts[j + 1] = merge<false>(st, idx.data() + j * M, end.data() + j * M, cur.data() + j * M, act.data() + j * M, 0);
+      }
+      for (std::size_t j = 0; j < C; ++j) at[j + 1] = at[j] + counts[j + 1];
+      const double gib = double(N + at[C]) * state_bytes / double(1ull << 30);
+      if (gib * double(1ull << 30) > kFrontierMemoryLimit)  // the plan's bound should prevent this
+        throw RefusedError("frontier: a row reached " + std::to_string(at[C]) + " live states (" + std::to_string(gib) +
+                           " GiB with the previous row's), over the memory limit");
+    }
+    new_keys_.resize(at[C]);
+    new_vals_.resize(at[C] * K_);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(th)
+    for (std::size_t j = 0; j < C; ++j) {
+      std::copy_n(begin.data() + j * M, M, idx.data() + j * M);
+      counts[j + 1] = merge<true>(st, idx.data() + j * M, end.data() + j * M, cur.data() + j * M, act.data() + j * M, at[j]);
+      if (pol_.abs_word >= 0)
+        for (std::size_t i = at[j]; i < at[j] + counts[j + 1]; ++i)
+          chunk_max[j] = std::max(chunk_max[j], double(new_vals_[i * K_ + std::size_t(pol_.abs_word)]));
+    }
+    std::size_t total = 0;
+    for (std::size_t j = 0; j < C; total += counts[++j])
+      if (at[j] != total) {
+        std::memmove(&new_keys_[total], &new_keys_[at[j]], counts[j + 1] * sizeof(Key));
+        std::memmove(&new_vals_[total * K_], &new_vals_[at[j] * K_], counts[j + 1] * K_ * sizeof(Word));
+      }
+    new_keys_.n = total, new_vals_.n = total * K_;
+    row_max_.push_back(*std::max_element(chunk_max.begin(), chunk_max.end()));
+    std::swap(keys_, new_keys_);
+    std::swap(vals_, new_vals_);
+  }
+
+  const Policy& pol_;
+  const EngineOptions& opt_;
+  std::size_t K_;
+  bool count_first_;
+  std::vector<double> row_max_;
+  Buffer<Key> keys_, new_keys_;
+  Buffer<Word> vals_, new_vals_;
+};
+
+}  // namespace matchcount::engines::frontier_detail

@@ -1,0 +1,83 @@
+// The Kasteleyn (FKT) engine for planar bipartite blocks (private to src/engines).
+//
+// The block A is the biadjacency matrix of a bipartite graph G (rows r_i, columns c_j, one
+// edge per stored entry). When G is planar, its edges have a Kasteleyn signing s: every
+// face but one per component, of length 2k, has a number of -1 edges = k - 1 (mod 2). Then
+// all perfect matchings enter det(K), K_ij = s(ij) A_ij, with the same sign, so
+// perm(A) = ±det(K) for any weights, and a determinant takes polynomial time. The sign comes
+// from one perfect matching. kasteleyn_sign.cpp finds the signing and a banded order;
+// kasteleyn.cpp does the determinants (modulo primes, or LU in floating point).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "engines/engine.hpp"
+
+namespace matchcount::engines {
+
+/// A pattern as (row, col) pairs, each once (pattern_of in engines/common.hpp makes one).
+using PatternRC = std::vector<std::pair<int, int>>;
+
+/// True when the bipartite graph of the n x n pattern is planar (Boyer-Myrvold; O(n + nnz),
+/// and O(1) when nnz > 4n - 4, which no planar bipartite graph on 2n vertices exceeds).
+bool planar_pattern(const PatternRC& pattern, int n);
+
+/// A Kasteleyn signing of the graph of the pattern, one sign (+1 or -1) per pattern entry;
+/// empty when the graph is not planar. Every component is signed on its own.
+std::vector<signed char> kasteleyn_signing(const PatternRC& pattern, int n);
+
+/// A row and column order that makes K banded: entry (r, c) moves to (row_pos[r],
+/// col_pos[c]) of K' = P K Q, within -kl <= col - row <= ku. When `transposed`, K' is
+/// (P K Q)^T, entry (r, c) at (row_pos[c], col_pos[r]): the orientation with kl <= ku is
+/// kept, as the elimination's work grows with kl (and det K^T = det K).
+struct BandOrder {
+  std::vector<int> row_pos, col_pos;
+  int kl = 0, ku = 0;
+  bool transposed = false;
+};
+
+/// The better of the natural order and reverse Cuthill-McKee on G (rows and columns each
+/// sorted by their vertex's position), by predicted elimination work.
+BandOrder band_order(const PatternRC& pattern, int n);
+
+/// Multiply-adds of banded LU on an n x n matrix of bandwidths kl, ku without row
+/// interchanges: column c updates min(kl, n-1-c) rows over min(ku, n-1-c) + 1 columns.
+/// Interchanges widen rows up to kl + ku, but modulo a prime they are rare (any nonzero
+/// pivot serves).
+double band_updates(int n, int kl, int ku);
+/// Bytes of one banded working matrix: n rows of 2kl+ku+1 values (plus vector padding).
+double band_bytes(int n, int kl, int ku, std::size_t value_size);
+
+/// Refusal threshold: one banded working matrix (per thread) above this many bytes.
+constexpr double kKasteleynMemoryLimit = 4.0 * (1ull << 30);
+
+/// What the planner needs: planarity, the band of the best order and the work per prime.
+struct KasteleynPlan {
+  bool planar = false;
+  int n = 0, kl = 0, ku = 0;
+  double updates = 0;  // band_updates of the order
+  double bytes = 0;    // band_bytes with 8-byte values
+};
+KasteleynPlan plan_kasteleyn(const PatternRC& pattern, int n);
+
+/// Predicted seconds on `cores` cores for `primes` moduli (a real float LU, on one core,
+/// costs about as much as kKasteleynFloatPrimes primes), with constants calibrated by
+/// matchcount-bench --planner-check (docs/benchmarks.md, "Planner check"): one modular
+/// row-update entry 0.45 ns; planarity, embedding, signing and ordering 10 us per row plus
+/// 2.5 ns per row and row (the serial part grows faster than n, so no flat rate per row fits
+/// both small and large blocks), and 0.1 ms a block (matching, the bound, CRT).
+constexpr double kKasteleynUpdate = 0.45e-9, kKasteleynPerRow = 1e-5, kKasteleynPerRowRow = 2.5e-9,
+                 kKasteleynFloatPrimes = 1.0, kKasteleynFixed = 1e-4;
+inline double kasteleyn_seconds(const KasteleynPlan& p, double primes, int cores) {
+  const double parallel = std::min<double>(cores, std::max(1.0, primes));
+  return kKasteleynFixed + (kKasteleynPerRow + kKasteleynPerRowRow * p.n) * p.n +
+         p.updates * primes * kKasteleynUpdate / parallel;
+}
+
+std::unique_ptr<Engine> make_kasteleyn();
+
+}  // namespace matchcount::engines

@@ -1,0 +1,312 @@
+// Number policies for the dense Ryser walk (see ryser_walk.hpp). Every policy keeps the row
+// sums y (doubled Nijenhuis-Wilf values) as y[row][lane] in V four-wide vectors and fuses,
+// per Gray step, "y_i += dir * a2[j][i]" with the running product over the rows.
+#pragma once
+
+#include "engines/ryser/ryser_walk.hpp"
+
+namespace matchcount::engines {
+
+inline v4d splat(double x) { return v4d{x, x, x, x}; }
+inline v4d vabs(v4d x) {
+  typedef long long v4i __attribute__((vector_size(32)));
+  return (v4d)((v4i)x & v4i{0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL});
+}
+
+/// The walk's input: column-major doubled columns a2[j*n + i] = 2 a_ij for the m = n-1
+/// Gray columns, and x0_i = 2 a_{i,n-1} - sum_j a_ij (the row sums for the empty subset).
+/// For the modular policies these hold residues instead.
+struct DenseInput {
+  int n = 0;
+  std::vector<double> a2, x0;
+};
+
+/// Sets y[i*V + l/4][l%4] = x0_i + sum_{j in masks[l]} a2[j][i], adding in ascending j.
+/// `fix` is applied after every addition (modular reduction or nothing).
+template <int V, class Fix>
+void start_lanes(const DenseInput& in, const std::uint64_t* masks, v4d* y, Fix&& fix) {
+  for (int i = 0; i < in.n; ++i)
+    for (int l = 0; l < 4 * V; ++l) {
+      double v = in.x0[static_cast<std::size_t>(i)];
+      for (std::uint64_t m = masks[l]; m; m &= m - 1)
+        v = fix(v + in.a2[static_cast<std::size_t>(std::countr_zero(m)) * static_cast<std::size_t>(in.n) + static_cast<std::size_t>(i)]);
+      y[i * V + l / 4][l % 4] = v;
+    }
+}
+
+/// Per-lane compensated sum (TwoSum) and sum of |terms|.
+template <int V>
+struct LaneSums {
+  v4d sum[V], comp[V], abs[V];
+  void clear() {
+    for (int v = 0; v < V; ++v) sum[v] = comp[v] = abs[v] = splat(0);
+  }
+  void add(const v4d* p, bool odd) {
+    for (int v = 0; v < V; ++v) {
+      v4d t = odd ? -p[v] : p[v];
+      v4d s = sum[v] + t, bp = s - sum[v];
+      comp[v] += (sum[v] - (s - bp)) + (t - bp);
+      sum[v] = s;
+      abs[v] += vabs(t);
+    }
+  }
+  /// Lanes in order into a double-double.
+  void to(DDSum& out) const {
+    for (int v = 0; v < V; ++v)
+      for (int l = 0; l < 4; ++l) {
+        out.add(sum[v][l]);
+        out.add(comp[v][l]);
+        out.abs += abs[v][l];
+      }
+  }
+};
+
+/// Real matrices: products in double, compensated per-lane sums.
+template <int V>
+struct RealPolicy {
+  static constexpr int lanes = 4 * V;
+  const DenseInput& in;
+  struct State {
+    std::vector<v4d> y;
+    LaneSums<V> s;
+  };
+  using Sum = DDSum;
+  State make_state() const { return State{std::vector<v4d>(static_cast<std::size_t>(in.n) * V), {}}; }
+  void start(State& st, const std::uint64_t* masks) const {
+    start_lanes<V>(in, masks, st.y.data(), [](double x) { return x; });
+    st.s.clear();
+    v4d p[V];
+    for (int v = 0; v < V; ++v) p[v] = splat(1);
+    for (int i = 0; i < in.n; ++i)
+      for (int v = 0; v < V; ++v) p[v] *= st.y[static_cast<std::size_t>(i * V + v)];
+    st.s.add(p, false);
+  }
+  void step(State& st, int j, v4d dir, bool odd) const {
+    const double* col = in.a2.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(in.n);
+    v4d* y = st.y.data();
+    v4d p[V];
+    for (int v = 0; v < V; ++v) p[v] = splat(1);
+    for (int i = 0; i < in.n; ++i, y += V) {
+      v4d c = splat(col[i]);
+      for (int v = 0; v < V; ++v) {
+        y[v] = arith::fmadd(dir, c, y[v]);
+        p[v] *= y[v];
+      }
+    }
+    st.s.add(p, odd);
+  }
+  Sum finish(const State& st) const {
+    Sum out;
+    st.s.to(out);
+    return out;
+  }
+  void combine(Sum& total, const Sum& b) const { total.merge(b); }
+};
+
+/// Complex matrices: y as separate real and imaginary vectors.
+template <int V>
+struct ComplexPolicy {
+  static constexpr int lanes = 4 * V;
+  const DenseInput& re;
+  const DenseInput& im;
+  struct State {
+    std::vector<v4d> yr, yi;
+    LaneSums<V> sr, si;
+  };
+  struct Sum {
+    DDSum re, im;
+  };
+  State make_state() const {
+    auto sz = static_cast<std::size_t>(re.n) * V;
+    return State{std::vector<v4d>(sz), std::vector<v4d>(sz), {}, {}};
+  }
+  void add(State& st, const v4d* pr, const v4d* pi, bool odd) const {
+    st.sr.add(pr, odd);
+    st.si.add(pi, odd);
+  }
+  void start(State& st, const std::uint64_t* masks) const {
+    auto id = [](double x) { return x; };
+    start_lanes<V>(re, masks, st.yr.data(), id);
+    start_lanes<V>(im, masks, st.yi.data(), id);
+    st.sr.clear();
+    st.si.clear();
+    v4d pr[V], pi[V];
+    for (int v = 0; v < V; ++v) pr[v] = splat(1), pi[v] = splat(0);
+    for (int i = 0; i < re.n; ++i)
+      for (int v = 0; v < V; ++v) {
+        v4d yr = st.yr[static_cast<std::size_t>(i * V + v)], yi = st.yi[static_cast<std::size_t>(i * V + v)];
+        v4d t = pr[v] * yr - pi[v] * yi;
+        pi[v] = pr[v] * yi + pi[v] * yr;
+        pr[v] = t;
+      }
+    add(st, pr, pi, false);
+  }
+  void step(State& st, int j, v4d dir, bool odd) const {
+    std::size_t off = static_cast<std::size_t>(j) * static_cast<std::size_t>(re.n);
+    const double *cr = re.a2.data() + off, *ci = im.a2.data() + off;
+    v4d *yr = st.yr.data(), *yi = st.yi.data();
+    v4d pr[V], pi[V];
+    for (int v = 0; v < V; ++v) pr[v] = splat(1), pi[v] = splat(0);
+    for (int i = 0; i < re.n; ++i, yr += V, yi += V) {
+      v4d a = splat(cr[i]), b = splat(ci[i]);
+      for (int v = 0; v < V; ++v) {
+        yr[v] = arith::fmadd(dir, a, yr[v]);
+        yi[v] = arith::fmadd(dir, b, yi[v]);
+        v4d t = pr[v] * yr[v] - pi[v] * yi[v];
+        pi[v] = pr[v] * yi[v] + pi[v] * yr[v];
+        pr[v] = t;
+      }
+    }
+    add(st, pr, pi, odd);
+  }
+  Sum finish(const State& st) const {
+    Sum out;
+    st.sr.to(out.re);
+    st.si.to(out.im);
+    return out;
+  }
+  void combine(Sum& total, const Sum& b) const {
+    total.re.merge(b.re);
+    total.im.merge(b.im);
+  }
+};
+
+/// Exact sums modulo the primes of `plan`, accumulated per lane in (-p, p).
+template <int V>
+struct ModAccumulators {
+  std::vector<v4d> acc;  // [prime][V]
+  void add(int k, const v4d* r, bool odd, double p, double pinv) {
+    v4d pv = splat(p), iv = splat(pinv);
+    for (int v = 0; v < V; ++v) {
+      v4d& a = acc[static_cast<std::size_t>(k * V + v)];
+      a = arith::modreduce(odd ? a - r[v] : a + r[v], pv, iv);
+    }
+  }
+  /// Lane sums of prime k folded into `out` in (-p, p).
+  void fold(int k, double& out, double p, double pinv) const {
+    for (int v = 0; v < V; ++v)
+      for (int l = 0; l < 4; ++l) out = arith::modreduce(out + acc[static_cast<std::size_t>(k * V + v)][l], p, pinv);
+  }
+};
+
+/// Exact, shared row sums: y are exact integers (< 2^49) in doubles, the same for every
+/// prime; group products are exact; only the products of the groups are taken mod p.
+template <int V>
+struct ModSharedPolicy {
+  static constexpr int lanes = 4 * V;
+  const DenseInput& in;
+  const ModPlan& plan;
+  struct State {
+    std::vector<v4d> y, group;  // group products [g][V]
+    ModAccumulators<V> acc;
+  };
+  using Sum = std::vector<double>;
+  State make_state() const {
+    State st;
+    st.y.resize(static_cast<std::size_t>(in.n) * V);
+    st.group.resize(plan.group_end.size() * V);
+    st.acc.acc.resize(plan.primes.size() * V);
+    return st;
+  }
+  void add(State& st, bool odd) const {
+    const int groups = static_cast<int>(plan.group_end.size());
+    for (std::size_t k = 0; k < plan.primes.size(); ++k) {
+      v4d pv = splat(plan.primes[k]), iv = splat(plan.pinv[k]), r[V];
+      for (int v = 0; v < V; ++v) r[v] = st.group[static_cast<std::size_t>(v)];
+      for (int g = 1; g < groups; ++g)
+        for (int v = 0; v < V; ++v) r[v] = arith::modmul(r[v], st.group[static_cast<std::size_t>(g * V + v)], pv, iv);
+      st.acc.add(static_cast<int>(k), r, odd, plan.primes[k], plan.pinv[k]);
+    }
+  }
+  void start(State& st, const std::uint64_t* masks) const {
+    start_lanes<V>(in, masks, st.y.data(), [](double x) { return x; });
+    std::fill(st.acc.acc.begin(), st.acc.acc.end(), splat(0));
+    int i = 0;
+    for (std::size_t g = 0; g < plan.group_end.size(); ++g) {
+      v4d p[V];
+      for (int v = 0; v < V; ++v) p[v] = splat(1);
+      for (; i < plan.group_end[g]; ++i)
+        for (int v = 0; v < V; ++v) p[v] *= st.y[static_cast<std::size_t>(i * V + v)];
+      for (int v = 0; v < V; ++v) st.group[g * V + static_cast<std::size_t>(v)] = p[v];
+    }
+    add(st, false);
+  }
+  void step(State& st, int j, v4d dir, bool odd) const {
+    const double* col = in.a2.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(in.n);
+    v4d* y = st.y.data();
+    int i = 0;
+    for (std::size_t g = 0; g < plan.group_end.size(); ++g) {
+      v4d p[V];
+      for (int v = 0; v < V; ++v) p[v] = splat(1);
+      for (; i < plan.group_end[g]; ++i, y += V) {
+        v4d c = splat(col[i]);
+        for (int v = 0; v < V; ++v) {
+          y[v] = arith::fmadd(dir, c, y[v]);
+          p[v] *= y[v];
+        }
+      }
+      for (int v = 0; v < V; ++v) st.group[g * V + static_cast<std::size_t>(v)] = p[v];
+    }
+    add(st, odd);
+  }
+  Sum finish(const State& st) const {
+    Sum out(plan.primes.size(), 0.0);
+    for (std::size_t k = 0; k < out.size(); ++k) st.acc.fold(static_cast<int>(k), out[k], plan.primes[k], plan.pinv[k]);
+    return out;
+  }
+  void combine(Sum& total, const Sum& b) const {
+    total.resize(b.size(), 0.0);
+    for (std::size_t k = 0; k < b.size(); ++k)
+      total[k] = arith::modreduce(total[k] + b[k], plan.primes[k], plan.pinv[k]);
+  }
+};
+
+/// Exact fallback for large entries: one prime per walk, y and a2 held as residues.
+template <int V>
+struct ModPrimePolicy {
+  static constexpr int lanes = 4 * V;
+  const DenseInput& in;  // residues mod p
+  double p, pinv;
+  struct State {
+    std::vector<v4d> y;
+    ModAccumulators<V> acc;
+  };
+  using Sum = double;
+  State make_state() const {
+    State st;
+    st.y.resize(static_cast<std::size_t>(in.n) * V);
+    st.acc.acc.resize(V);
+    return st;
+  }
+  void start(State& st, const std::uint64_t* masks) const {
+    start_lanes<V>(in, masks, st.y.data(), [this](double x) { return arith::modreduce(x, p, pinv); });
+    std::fill(st.acc.acc.begin(), st.acc.acc.end(), splat(0));
+    v4d r[V], pv = splat(p), iv = splat(pinv);
+    for (int v = 0; v < V; ++v) r[v] = st.y[static_cast<std::size_t>(v)];
+    for (int i = 1; i < in.n; ++i)
+      for (int v = 0; v < V; ++v) r[v] = arith::modmul(r[v], st.y[static_cast<std::size_t>(i * V + v)], pv, iv);
+    st.acc.add(0, r, false, p, pinv);
+  }
+  void step(State& st, int j, v4d dir, bool odd) const {
+    const double* col = in.a2.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(in.n);
+    v4d* y = st.y.data();
+    v4d r[V], pv = splat(p), iv = splat(pinv);
+    for (int v = 0; v < V; ++v) r[v] = splat(1);
+    for (int i = 0; i < in.n; ++i, y += V) {
+      v4d c = splat(col[i]);
+      for (int v = 0; v < V; ++v) {
+        y[v] = arith::modreduce(arith::fmadd(dir, c, y[v]), pv, iv);
+        r[v] = i == 0 ? y[v] : arith::modmul(r[v], y[v], pv, iv);
+      }
+    }
+    st.acc.add(0, r, odd, p, pinv);
+  }
+  Sum finish(const State& st) const {
+    double out = 0;
+    st.acc.fold(0, out, p, pinv);
+    return out;
+  }
+  void combine(Sum& total, const Sum& b) const { total = arith::modreduce(total + b, p, pinv); }
+};
+
+}  // namespace matchcount::engines

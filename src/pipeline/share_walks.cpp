@@ -1,0 +1,54 @@
+#include "pipeline/share_walks.hpp"
+
+#include "catalog/catalog.hpp"
+#include "core/tuning.hpp"
+#include "runtime/mpi/blocks.hpp"
+
+namespace matchcount::cluster {
+namespace {
+
+template <class T>
+void serve_walks_of(Reader& in, const std::string& engine) {
+  EngineOptions o;
+  o.threads = in.get<int>();
+  o.specialise = static_cast<Specialise>(in.get<int>());
+  o.gpus = in.get<int>();
+  const SparseMatrix<T> a = get_matrix<T>(in);
+  WalkTeam team;
+  o.team = &team;
+  (void)make_engine(engine)->permanent(a, o);  // rank 0 has the sums
+}
+
+}  // namespace
+
+bool shares(const std::string& engine, double predicted_seconds) {
+  if (!distributed() || !catalog::entry(engine).shares_units) return false;
+  return predicted_seconds >= tuning::tuning().mpi_min_seconds;
+}
+
+template <class T>
+WalkTeam* share_walks(const std::string& engine, const SparseMatrix<T>& a, const EngineOptions& o) {
+  Writer w;
+  w.put(std::uint64_t{kWalks});
+  w.put_string(engine);
+  w.put(kind_code<T>());
+  w.put(o.threads);
+  w.put(static_cast<int>(o.specialise));
+  w.put(o.gpus);
+  put_matrix(w, a);
+  return share_job(w);
+}
+template WalkTeam* share_walks(const std::string&, const SparseMatrix<Integer>&, const EngineOptions&);
+template WalkTeam* share_walks(const std::string&, const SparseMatrix<double>&, const EngineOptions&);
+template WalkTeam* share_walks(const std::string&, const SparseMatrix<Complex>&, const EngineOptions&);
+
+void serve_walks(Reader& in) {
+  const std::string engine = in.get_string();
+  switch (in.get<std::uint64_t>()) {
+    case kind_code<Integer>(): serve_walks_of<Integer>(in, engine); break;
+    case kind_code<double>(): serve_walks_of<double>(in, engine); break;
+    default: serve_walks_of<Complex>(in, engine); break;
+  }
+}
+
+}  // namespace matchcount::cluster

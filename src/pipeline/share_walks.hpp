@@ -1,0 +1,26 @@
+// Rank 0 shares the work units of a block's walks with the other ranks of an MPI job: the
+// block and the engine options go out as a kWalks job, and each rank runs the same engine on
+// the same block with the team, taking units from rank 0 (src/runtime/team.hpp).
+#pragma once
+
+#include <string>
+
+#include "engines/engine.hpp"
+#include "runtime/team.hpp"
+
+namespace matchcount::cluster {
+
+/// Rank 0: whether a block planned for `engine` with this predicted time is shared out: the
+/// engine's walks run in work units (its catalog row), several ranks run, and the block takes
+/// at least MATCHCOUNT_MPI_MIN_SECONDS (default 0.5 s).
+bool shares(const std::string& engine, double predicted_seconds);
+
+/// Rank 0: the other ranks count their share of `engine`'s walks on block `a` (sent to
+/// them with the options); returns the team for EngineOptions::team.
+template <class T>
+WalkTeam* share_walks(const std::string& engine, const SparseMatrix<T>& a, const EngineOptions& o);
+
+/// The kWalks job on the other ranks: this rank's share of the engine's walks on the block.
+void serve_walks(Reader& in);
+
+}  // namespace matchcount::cluster

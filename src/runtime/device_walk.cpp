@@ -1,0 +1,145 @@
+#include "runtime/device_walk.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "matchcount/gpu.hpp"
+
+namespace matchcount::runtime {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// What the device threads of one walk share.
+struct Shared {
+  Shared(const DeviceWalk& w, WalkLedger& l, UnitQueue& q) : walk(w), ledger(l), queue(q) {}
+  const DeviceWalk& walk;
+  WalkLedger& ledger;
+  UnitQueue& queue;
+  int devices = 1;  // taking units now
+  std::mutex mutex;
+  std::vector<std::uint64_t> total, units_per_device;
+  std::vector<std::string> failures;  // per device, empty while healthy
+  std::exception_ptr fatal;           // anything but a CUDA failure (a bug): rethrown
+
+  /// MPI: this rank serves rank 0 (takes its units from it, gives it the sums).
+  bool remote() const { return walk.team && !walk.team->leader(); }
+  /// The next run of at most `want` units for a device of this rank.
+  std::optional<UnitRange> take(std::uint64_t want) {
+    if (remote()) return walk.team->take(want);
+    return queue.take(want, devices + cluster::size() - 1);
+  }
+  /// A run of units is done on device d (-1: on another rank) with these sums.
+  void record(int d, UnitRange r, const std::vector<std::uint64_t>& sum) {
+    if (remote()) return walk.team->give(r, sum);
+    std::lock_guard<std::mutex> lock(mutex);
+    walk.add(total, sum);
+    if (d >= 0) units_per_device[static_cast<std::size_t>(d)] += r.size();
+    ledger.done(r, [&] { return total; });
+  }
+};
+
+/// Device d's share: takes runs of units until none are left or a stop is requested. On a
+/// CUDA failure the run in hand goes back to the queue and the device leaves.
+void walk_on_device(int d, Shared& sh) {
+  std::optional<UnitRange> run;
+  try {
+    const std::unique_ptr<DeviceWorker> worker = sh.walk.make_worker(d);
+    std::uint64_t want = std::max<std::uint64_t>(1, worker->first_run_units());
+    while (!sh.ledger.stopping() && (run = sh.take(want))) {
+      const auto t0 = Clock::now();
+      const std::vector<std::uint64_t> sum = worker->run(*run);
+      const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+      sh.record(d, *run, sum);
+      want = std::max<std::uint64_t>(
+          1, static_cast<std::uint64_t>(sh.walk.run_seconds * double(run->size()) / std::max(seconds, 1e-3)));
+      run.reset();
+    }
+  } catch (const GpuError& e) {
+    // Units another rank handed out cannot go back to a local queue: the job ends.
+    if (sh.remote()) cluster::abort_run(std::string("GPU ") + std::to_string(d) + ": " + e.what());
+    if (run) sh.queue.give_back(*run);
+    std::lock_guard<std::mutex> lock(sh.mutex);
+    sh.failures[static_cast<std::size_t>(d)] = "GPU " + std::to_string(d) + ": " + e.what();
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(sh.mutex);
+    sh.failures[static_cast<std::size_t>(d)] = "failed";
+    if (!sh.fatal) sh.fatal = std::current_exception();
+  }
+}
+
+/// Runs walk_on_device on each of `devices` (the first on this thread) and waits.
+void run_round(const std::vector<int>& devices, Shared& sh) {
+  std::vector<std::thread> threads;
+  for (std::size_t i = 1; i < devices.size(); ++i) threads.emplace_back(walk_on_device, devices[i], std::ref(sh));
+  walk_on_device(devices[0], sh);
+  for (auto& t : threads) t.join();
+  if (sh.fatal) std::rethrow_exception(sh.fatal);
+}
+
+}  // namespace
+
+DeviceWalkResult run_on_devices(const DeviceWalk& walk) {
+  WalkLedger ledger(walk.journal, walk.tag, walk.units, walk.words, walk.progress);
+  UnitQueue queue(ledger.state().remaining());
+  Shared sh(walk, ledger, queue);
+  sh.total = ledger.state().sum;
+  sh.total.resize(walk.words, 0);
+  sh.units_per_device.assign(static_cast<std::size_t>(walk.devices), 0);
+  sh.failures.assign(static_cast<std::size_t>(walk.devices), "");
+  DeviceWalkResult result;
+  std::vector<int> all(static_cast<std::size_t>(walk.devices));
+  for (int d = 0; d < walk.devices; ++d) all[static_cast<std::size_t>(d)] = d;
+
+  const auto t0 = Clock::now();
+  if (sh.remote()) {  // MPI: this rank's devices take units from rank 0 until it has none
+    walk.team->join(walk.tag, walk.units);
+    run_round(all, sh);
+    result.sum.assign(walk.words, 0);  // rank 0 has the sums
+    return result;
+  }
+  // MPI: rank 0 hands units to the other ranks beside its own devices.
+  std::thread server;
+  if (walk.team)
+    server = std::thread([&] {
+      walk.team->serve(
+          walk.tag, walk.units, [&](std::uint64_t want) { return sh.take(want); },
+          [&](UnitRange r, const std::vector<std::uint64_t>& words) { sh.record(-1, r, words); },
+          [&] { return ledger.stopping(); });
+    });
+  struct Join {  // the server ends once every rank has returned its runs
+    std::thread& t;
+    ~Join() {
+      if (t.joinable()) t.join();
+    }
+  } join_server{server};
+  // Rounds: a device that fails gives its run back and leaves; the healthy ones take up what
+  // is left (normally within the same round).
+  for (;;) {
+    std::vector<int> healthy;
+    for (int d = 0; d < walk.devices; ++d)
+      if (sh.failures[static_cast<std::size_t>(d)].empty()) healthy.push_back(d);
+    if (healthy.empty() || queue.left() == 0 || ledger.stopping()) break;
+    sh.devices = static_cast<int>(healthy.size());
+    run_round(healthy, sh);
+  }
+  if (server.joinable()) server.join();
+  result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  for (const auto& f : sh.failures)
+    if (!f.empty()) result.failures += (result.failures.empty() ? "" : "; ") + f;
+  if (!ledger.state().complete()) {
+    if (ledger.stopping()) ledger.interrupted(sh.total);
+    throw GpuError(result.failures);  // every device failed
+  }
+  ledger.finished(sh.total);
+  result.sum = sh.total;
+  result.units_per_device = sh.units_per_device;
+  if (walk.team) result.units_by_rank = walk.team->units_by_rank();
+  return result;
+}
+
+}  // namespace matchcount::runtime

@@ -15,7 +15,12 @@ shared=${MATCHCOUNT_SHARED:-$here/../shared}
 # Values: the JSON without its timings must be identical.
 strip() { python3 -c '
 import json, sys
-d = json.load(sys.stdin)
+text = sys.stdin.read()
+try:
+    d = json.loads(text)
+except ValueError:  # no JSON: refused, timed out or failed; compare the text itself
+    print(text)
+    sys.exit(0)
 def drop(x):
     if isinstance(x, dict):
         return {k: drop(v) for k, v in x.items() if "second" not in k and k not in ("version", "threads", "stage_seconds")}
@@ -51,7 +56,10 @@ def table(path):
         f = line.split()
         if len(f) < 8 or line.startswith("#") or f[0] == "case":
             continue
-        rows[(f[0], f[1], f[2], f[4], f[5])] = float(f[6])  # case n density mode engine -> seconds
+        try:
+            rows[(f[0], f[1], f[2], f[4], f[5])] = float(f[6])  # case n density mode engine -> seconds
+        except ValueError:  # skipped (over --max-seconds)
+            continue
     return rows
 best = {}
 for which in ("old", "new"):

@@ -207,7 +207,7 @@ class Engines : public ::testing::TestWithParam<std::string> {
 TEST_P(Engines, RowAgreesWithEngine) {
   const catalog::Row& r = row();
   EXPECT_EQ(r.name, GetParam());
-  EXPECT_FALSE(r.rectangular);
+  EXPECT_EQ(r.shape, catalog::Shape::Square);
   EXPECT_NE(r.kinds, 0u);
   EXPECT_EQ(r.kinds & ~unsigned(catalog::kAllKinds), 0u);
   EXPECT_GE(r.max_n, kMaxN);

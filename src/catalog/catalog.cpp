@@ -72,31 +72,31 @@ Seconds repeated_seconds(const BlockFacts& f) {
 constexpr int kHuge = 1 << 20;  // engines without a row limit of their own
 
 const std::vector<Row> kRows = {
-    {"ryser", false, kAllKinds, false, 62, true, false,
+    {"ryser", false, kAllKinds, Shape::Square, 62, true, false,
      "dense Ryser: Gray-code walk in SIMD doubles, exact over CRT primes", engines::make_ryser, ryser_seconds},
-    {"sparyser", false, kAllKinds, false, 62, true, false,
+    {"sparyser", false, kAllKinds, Shape::Square, 62, true, false,
      "sparse Ryser: row sums updated per nonzero (chosen only by name)", engines::make_sparyser, nullptr},
-    {"skipper", false, kAllKinds, false, 62, true, false,
+    {"skipper", false, kAllKinds, Shape::Square, 62, true, false,
      "SkipPer: the sparse walk jumping over subsets where a row is zero", engines::make_skipper, nullptr},
-    {"brute", false, kAllKinds, false, 24, false, false,
+    {"brute", false, kAllKinds, Shape::Square, 24, false, false,
      "enumeration of the permutations (the tests' oracle)", engines::make_brute, nullptr},
-    {"gpu-ryser", true, kAllKinds, false, 63, true, false,
+    {"gpu-ryser", true, kAllKinds, Shape::Square, 63, true, false,
      "dense Ryser on CUDA devices, NVRTC kernels specialised to the block", engines::make_gpu_ryser, gpu_ryser_seconds},
-    {"gpu-skipper", true, kAllKinds, false, 63, false, false,
+    {"gpu-skipper", true, kAllKinds, Shape::Square, 63, false, false,
      "SkipPer on a CUDA device", engines::make_gpu_skipper, gpu_skipper_seconds},
-    {"frontier", false, kAllKinds, false, kHuge, false, true,
+    {"frontier", false, kAllKinds, Shape::Square, kHuge, false, true,
      "DP over the open columns of a row order (narrow frontiers: grids, bands)", engines::make_frontier,
      frontier_seconds},
-    {"gpu-frontier", true, kAllKinds, false, kHuge, false, true,
+    {"gpu-frontier", true, kAllKinds, Shape::Square, kHuge, false, true,
      "the frontier DP on a CUDA device, dense tables per prime (floats: on the CPU)", engines::make_gpu_frontier,
      gpu_frontier_seconds},
-    {"kasteleyn", false, kAllKinds, false, kHuge, false, true,
+    {"kasteleyn", false, kAllKinds, Shape::Square, kHuge, false, true,
      "Kasteleyn determinant of planar blocks (polynomial time)", engines::make_kasteleyn, kasteleyn_seconds},
-    {"repeated", false, kAllKinds, false, kHuge, false, false,
+    {"repeated", false, kAllKinds, Shape::Square, kHuge, false, false,
      "Glynn's sum over classes of repeated rows and columns", engines::make_repeated, repeated_seconds},
-    {"rect-dp", false, kAllKinds, true, kHuge, false, false,
+    {"rect-dp", false, kAllKinds, Shape::Rectangular, kHuge, false, false,
      "m x n blocks (m < n): DP over the columns with the set of rows used", nullptr, nullptr},
-    {"rect-ryser", false, kAllKinds, true, kHuge, false, false,
+    {"rect-ryser", false, kAllKinds, Shape::Rectangular, kHuge, false, false,
      "m x n blocks (m < n): Ryser's formula over column subsets", nullptr, nullptr},
 };
 
@@ -138,7 +138,7 @@ std::vector<EngineInfo> engine_catalog() {
   std::vector<EngineInfo> out;
   for (const auto& r : catalog::rows())
     out.push_back({r.name, r.gpu, (r.kinds & catalog::kInteger) != 0, (r.kinds & catalog::kReal) != 0,
-                   (r.kinds & catalog::kComplex) != 0, r.rectangular, r.max_n, r.shares_units, r.whole_block,
+                   (r.kinds & catalog::kComplex) != 0, r.shape == catalog::Shape::Rectangular, r.max_n, r.shares_units, r.whole_block,
                    r.summary});
   return out;
 }

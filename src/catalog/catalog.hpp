@@ -48,6 +48,9 @@ struct BlockFacts {
   std::function<double()> gpu_skipper_seconds, gpu_frontier_seconds;
 };
 
+/// The blocks an engine takes.
+enum class Shape { Square, Rectangular };
+
 /// Which number kinds an engine counts.
 enum Kinds : unsigned { kInteger = 1, kReal = 2, kComplex = 4, kAllKinds = 7 };
 
@@ -55,9 +58,9 @@ struct Row {
   const char* name;
   bool gpu;
   unsigned kinds;
-  /// Block shape: square blocks (permanent), or rectangular m x n blocks with m < n
-  /// (src/pipeline/rectangular.cpp runs those; make is null).
-  bool rectangular;
+  /// What it counts: permanents of square blocks (make), or permanents of rectangular m x n
+  /// blocks with m < n (src/pipeline/rectangular.cpp runs those; make is null).
+  Shape shape;
   int max_n;
   /// Its walks run in work units: checkpoints inside a block, and MPI ranks share them.
   bool shares_units;
@@ -80,8 +83,9 @@ const Row& entry(std::string_view name);
 
 namespace matchcount {
 
-/// Creates a square-block engine by name; throws UsageError for an unknown name or a
-/// rectangular-only engine.
+/// Creates a square-block engine by name; throws UsageError for an unknown name or an engine
+/// of rectangular blocks.
 std::unique_ptr<Engine> make_engine(std::string_view name);
+
 
 }  // namespace matchcount

@@ -381,7 +381,7 @@ CountReport count_permanent(const AnyMatrix& input, const CountOptions& options)
     return report;
   }
   // The rectangular engines take the rectangular blocks; square ones are planned as usual.
-  if (!options.engine.empty() && catalog::entry(options.engine).rectangular) {
+  if (!options.engine.empty() && catalog::entry(options.engine).shape == catalog::Shape::Rectangular) {
     CountOptions square = options;
     square.engine.clear();
     return count_permanent(input, square);

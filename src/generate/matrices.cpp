@@ -204,6 +204,19 @@ SparseMatrix<Integer> random_integer_matrix(int n, double density, long lo, long
   return m;
 }
 
+/// An n x n matrix whose entries are kept with probability `density`, each kept one valued by
+/// value(); draws are taken in row-major order, so a seed always gives the same matrix.
+template <class T, class Value>
+SparseMatrix<T> random_entries(int n, double density, Draws& draws, Value value) {
+  const auto t = Draws::threshold(density);
+  SparseMatrix<T> m;
+  m.rows = m.cols = n;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (draws.keep(t)) m.entries.push_back({i, j, value()});
+  return m;
+}
+
 SparseMatrix<double> random_real_matrix(int n, double density, double lo, double hi,
                                         std::uint64_t seed) {
   check_random("random-real", n, density, "density");
@@ -211,32 +224,21 @@ SparseMatrix<double> random_real_matrix(int n, double density, double lo, double
     throw UsageError("random-real: need finite lo <= hi (got [" + num(lo) + ", " + num(hi) + "])");
   if (lo == 0.0 && hi == 0.0) throw UsageError("random-real: [0, 0] has no nonzero value");
   Draws draws(seed);
-  const auto t = Draws::threshold(density);
-  SparseMatrix<double> m;
-  m.rows = m.cols = n;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      if (!draws.keep(t)) continue;
-      double v = 0.0;
-      while (v == 0.0) v = draws.real(lo, hi);
-      m.entries.push_back({i, j, v});
-    }
-  return m;
+  return random_entries<double>(n, density, draws, [&] {
+    double v = 0.0;
+    while (v == 0.0) v = draws.real(lo, hi);
+    return v;
+  });
 }
 
 SparseMatrix<Complex> random_complex_matrix(int n, double density, std::uint64_t seed) {
   check_random("random-complex", n, density, "density");
   Draws draws(seed);
-  const auto t = Draws::threshold(density);
-  SparseMatrix<Complex> m;
-  m.rows = m.cols = n;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      if (!draws.keep(t)) continue;
-      const double re = draws.real(-1.0, 1.0);
-      const double im = draws.real(-1.0, 1.0);
-      m.entries.push_back({i, j, Complex(re, im)});  // exactly 0 has probability 2^-106
-    }
+  SparseMatrix<Complex> m = random_entries<Complex>(n, density, draws, [&] {
+    const double re = draws.real(-1.0, 1.0);
+    const double im = draws.real(-1.0, 1.0);
+    return Complex(re, im);  // exactly 0 has probability 2^-106
+  });
   m.normalize();
   return m;
 }

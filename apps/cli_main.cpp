@@ -275,13 +275,7 @@ static int run(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::Success& e) {
+  } catch (const CLI::Success& e) {  // --help, --help-all, --version, --list-engines
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     return fail(2, std::string(e.what()) + " (see matchcount --help)");

@@ -40,8 +40,9 @@ FILE is read as (see --as; auto detects Matrix Market, NumPy, DIMACS and KONECT 
   bipartite  (default for text files) one edge "u v [weight]" per line; u is a left
              vertex (row), v a right vertex (column). Prints the number of perfect
              matchings, e.g. dimer coverings, = the permanent of the biadjacency matrix.
-  graph      undirected edges "u v [weight]" in one name space; the graph must be
-             bipartite (e.g. a grid). Non-bipartite graphs need a hafnian (not yet counted).
+  graph      undirected edges "u v [weight]" in one name space. A bipartite graph (e.g. a
+             grid) gives the permanent of its biadjacency matrix; any other graph the
+             hafnian of its adjacency matrix. Self-loops count only with --loop-hafnian.
   digraph    arcs "u v" (self-loops allowed); prints the number of cycle covers.
   matrix     Matrix Market (its %%MatrixMarket banner) or SUPerman's banner-less
              "n n nnz" + "i j v" files. A rectangular m x n matrix gives its permanent:
@@ -49,6 +50,10 @@ FILE is read as (see --as; auto detects Matrix Market, NumPy, DIMACS and KONECT 
   dimacs     DIMACS graphs ("p edge N M", "e u v"), read as --as graph.
   npy        NumPy .npy arrays (2-D; integer, bool, float or complex).
 Lines starting with # or % are comments. "-" reads standard input.
+
+--hafnian reads a symmetric matrix (or a graph) and prints its hafnian, the weighted count
+of the perfect matchings of its graph (the diagonal is ignored); --loop-hafnian counts the
+diagonal as loop weights.
 
 0-1 and integer matrices give exact integers (however large); decimal values give a
 double-precision result with an error estimate, or an exact fraction with --exact.
@@ -58,6 +63,7 @@ constexpr const char* kFooter = R"(
 Examples (from the source tree):
   matchcount --as graph datasets/grid8x8.edges        # 12988816 dimer coverings
   matchcount --as digraph datasets/derangements8.arcs # 14833 cycle covers
+  matchcount --as graph datasets/petersen.edges       # 6 perfect matchings (a hafnian)
   matchcount --json datasets/random_int10.mtx          # value, blocks, engines, timings
   matchcount --row-mult 2,0,1,1,1,1,1,1,1,1 datasets/random_int10.mtx
   matchcount --checkpoint run.ckpt datasets/band12.mtx # resumable: run it again after a stop
@@ -212,6 +218,11 @@ static int run(int argc, char** argv) {
   app.add_option("--checkpoint-every", checkpoint_every, "seconds between checkpoint saves")
       ->check(number_at_least(0, false))
       ->capture_default_str();
+  bool hafnian = false, loop_hafnian = false;
+  auto* haf_flag = app.add_flag("--hafnian", hafnian,
+                                "print the hafnian of a symmetric matrix or graph (perfect matchings of a general graph)");
+  app.add_flag("--loop-hafnian", loop_hafnian, "the loop hafnian: the diagonal (self-loops) as loop weights")
+      ->excludes(haf_flag);
   app.add_flag("--exact", exact, "read decimal values as exact fractions and print an exact fraction");
   app.add_flag("--sum-duplicates", sum_duplicates, "add the weights of repeated edges instead of rejecting them");
   app.add_option("--row-mult", row_mult,
@@ -291,8 +302,20 @@ static int run(int argc, char** argv) {
     read.as = parse_input_format(as);
     read.exact = exact;
     read.sum_duplicates = sum_duplicates;
+    read.hafnian = hafnian || loop_hafnian;
+    read.loops = loop_hafnian;
+    if (read.hafnian && (read.as == InputFormat::Bipartite || read.as == InputFormat::Digraph))
+      throw UsageError(std::string("--") + (loop_hafnian ? "loop-" : "") + "hafnian counts general graphs and symmetric "
+                       "matrices; --as " + as + " reads a permanent");
     const auto t0 = std::chrono::steady_clock::now();
     ReadResult input = read_input(file, read);
+    if (read.hafnian && !input.symmetric_graph && !input.row_names.empty())
+      throw UsageError(file + ": " + input.format + " gives a permanent, not a hafnian (--as graph reads an edge "
+                       "list as one undirected graph)");
+    // Graphs that are not bipartite, and matrices read with --hafnian, count hafnians.
+    const bool count_hafnian_of = read.hafnian || input.symmetric_graph;
+    if (count_hafnian_of && (!row_mult.empty() || !col_mult.empty()))
+      throw UsageError("--row-mult/--col-mult repeat the lines of a permanent's matrix, not of a hafnian's");
     if (!row_mult.empty() || !col_mult.empty()) {
       const auto list = [](const std::string& text, const char* option) {
         return text.empty() ? std::vector<std::uint64_t>{} : parse_multiplicities(text, option);
@@ -336,6 +359,9 @@ static int run(int argc, char** argv) {
     }
     if (estimate) {
       if (explain || engine != "auto") throw UsageError("--estimate does not take --explain or --engine");
+      if (count_hafnian_of)
+        throw RefusedError("--estimate does not yet estimate hafnians (perfect matchings of general graphs); "
+                           "without --estimate the count is exact");
       parse_estimate_method(method, est.method);
       est.threads = threads;
       est.device = count.device;
@@ -357,7 +383,8 @@ static int run(int argc, char** argv) {
     }
     count.progress = [&bar](double f) { bar.count(f); };
     count.explain = explain;
-    const CountReport report = count_permanent(input.matrix, count);
+    const CountReport report =
+        count_hafnian_of ? count_hafnian(input.matrix, loop_hafnian, count) : count_permanent(input.matrix, count);
     bar.finish();
     if (report.explained) {
       if (json) std::cout << report_json(report, input, info) << std::endl;

@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "matchcount/generate.hpp"
@@ -40,6 +41,7 @@ struct FamilyParameters {
   int rc_n = 0;
   double rc_density = 1.0;
   std::uint64_t rc_seed = 1;
+  std::shared_ptr<void> general_graphs, symmetric_matrices;  // their own parameters
 };
 
 namespace {
@@ -82,8 +84,9 @@ std::shared_ptr<FamilyParameters> add_families(const AddFamily& add) {
         "The torus C_M x C_N: the M x N square lattice with periodic boundary conditions in both\n"
         "directions (every vertex has degree 4). Perfect matchings = dimer coverings on the torus.\n"
         "M, N >= 3 (C_2 would double every edge: use `prism N` for C_N x K_2, `grid 2 N` for a\n"
-        "ladder). Bipartite exactly when M and N are both even; otherwise matchcount cannot take\n"
-        "it as a permanent and --format mtx/bipartite is refused. Vertex (r,c) = r*N + c.\n"
+        "ladder). Bipartite exactly when M and N are both even; otherwise its perfect matchings\n"
+        "are a hafnian: --format mtx writes the symmetric adjacency matrix (matchcount --hafnian)\n"
+        "and --format bipartite is refused. Vertex (r,c) = r*N + c.\n"
         "Example: torus 4 4 has 272 perfect matchings, torus 8 8 has 311853312.");
     f.app->add_option("M", p.torus_m, "cycle length (>= 3)")->required();
     f.app->add_option("N", p.torus_n, "cycle length (>= 3)")->required();
@@ -138,6 +141,8 @@ std::shared_ptr<FamilyParameters> add_families(const AddFamily& add) {
     };
     f.graph = [&p] { return prism_graph(p.prism_n); };
   }
+
+  p.general_graphs = add_general_graphs(add);
 
   // --- bipartite graphs given by their biadjacency matrix ------------------------------------
   {
@@ -310,6 +315,7 @@ std::shared_ptr<FamilyParameters> add_families(const AddFamily& add) {
     };
     f.matrix = [&p] { return AnyMatrix(random_complex_matrix(p.rc_n, p.rc_density, p.rc_seed)); };
   }
+  p.symmetric_matrices = add_symmetric_matrices(add);
   return parameters;
 }
 

@@ -14,8 +14,10 @@ namespace matchcount::cli {
 
 constexpr const char* kProgram = "matchcount-generate";
 
-/// What a family produces; it decides the formats on offer.
-enum class Kind { Graph, Digraph, IntegerMatrix, FloatMatrix };
+/// What a family produces; it decides the formats on offer. Symmetric: a symmetric integer or
+/// real matrix (hafnians), written as Matrix Market `symmetric` or as a weighted graph edge
+/// list; SymmetricComplex: the same without the edge list.
+enum class Kind { Graph, Digraph, IntegerMatrix, FloatMatrix, Symmetric, SymmetricComplex };
 
 /// One subcommand: its parameters live in FamilyParameters, read by the lambdas.
 struct Family {
@@ -34,6 +36,11 @@ struct Family {
 using AddFamily = std::function<Family&(const std::string&, const std::string&, Kind)>;
 
 struct FamilyParameters;
+
+/// The families of general graphs and symmetric matrices (apps/generate_families_general.cpp),
+/// called by add_families where they belong in the list; the result holds their parameters.
+std::shared_ptr<void> add_general_graphs(const AddFamily& add);
+std::shared_ptr<void> add_symmetric_matrices(const AddFamily& add);
 
 /// Defines every family through `add`. Their options and lambdas refer to the parameters
 /// returned, which must outlive parsing and rendering.

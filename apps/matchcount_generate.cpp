@@ -1,7 +1,7 @@
 // matchcount-generate: writes standard graphs and matrices for matchcount to count.
 //
 // Exit codes: 0 written, 1 the output file could not be written, 2 usage error,
-// 3 refused (too large, or a format the instance cannot take, e.g. --format mtx of a
+// 3 refused (too large, or a format the instance cannot take, e.g. --format bipartite of a
 // non-bipartite graph).
 
 #include <CLI/CLI.hpp>
@@ -13,6 +13,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "generate_families.hpp"
@@ -49,6 +50,21 @@ void warn_isolated(int count, const std::string& format) {
               << '\n';
 }
 
+/// Vertices without entries in a symmetric matrix (its rows).
+int isolated_symmetric(const AnyMatrix& m) {
+  return std::visit(
+      [](const auto& a) {
+        std::vector<char> used(static_cast<std::size_t>(a.rows), 0);
+        for (const auto& e : a.entries) used[static_cast<std::size_t>(e.row)] = 1;
+        return static_cast<int>(std::count(used.begin(), used.end(), 0));
+      },
+      m);
+}
+
+const char* kHafnianComment =
+    "symmetric adjacency matrix (lower triangle); its hafnian counts the perfect matchings: "
+    "matchcount --hafnian FILE";
+
 /// Produces the file text for the chosen family and format.
 std::string render(const Family& f) {
   std::ostringstream out;
@@ -58,15 +74,26 @@ std::string render(const Family& f) {
     if (f.format == "edges") {
       warn_isolated(isolated(g), "edges");
       write_edge_list(out, g, comment);
+    } else if (f.format == "adjacency") {
+      write_matrix_market_symmetric(out, AnyMatrix(adjacency_matrix(g)), comment + "\n" + kHafnianComment);
     } else {
       SparseMatrix<Integer> b;
+      std::string why;
       try {
         b = biadjacency(g);
       } catch (const RefusedError& e) {
-        throw RefusedError("--format " + f.format + " needs a bipartite graph: " + e.what() +
-                           " (--format edges writes it anyway)");
+        why = e.what();
       }
-      if (f.format == "mtx") {
+      if (!why.empty() && f.format == "bipartite")
+        throw RefusedError("--format bipartite needs a bipartite graph: " + why +
+                           " (--format edges or mtx writes it anyway)");
+      if (!why.empty()) {
+        // A general graph has no biadjacency matrix; its natural matrix is the symmetric
+        // adjacency matrix, whose hafnian (not permanent) counts the perfect matchings.
+        std::cerr << kProgram << ": note: " << why
+                  << "; writing the symmetric adjacency matrix (count it with matchcount --hafnian)\n";
+        write_matrix_market_symmetric(out, AnyMatrix(adjacency_matrix(g)), comment + "\n" + kHafnianComment);
+      } else if (f.format == "mtx") {
         write_matrix_market(out, AnyMatrix(b), comment + "\nbiadjacency matrix: rows = colour 0, columns = colour 1");
       } else {
         warn_isolated(isolated(b, false), "bipartite");
@@ -76,7 +103,15 @@ std::string render(const Family& f) {
     return out.str();
   }
   const AnyMatrix m = f.matrix();
-  if (f.format == "mtx") {
+  if (f.kind == Kind::Symmetric || f.kind == Kind::SymmetricComplex) {
+    if (f.format == "edges") {
+      warn_isolated(isolated_symmetric(m), "edges");
+      write_graph_edges(out, m, comment + "\nweighted graph of the symmetric matrix: matchcount --as graph FILE "
+                                          "(--loop-hafnian counts the loops)");
+    } else {
+      write_matrix_market_symmetric(out, m, comment);
+    }
+  } else if (f.format == "mtx") {
     write_matrix_market(out, m, comment);
   } else if (f.format == "arcs") {
     const auto& a = std::get<SparseMatrix<Integer>>(m);
@@ -114,23 +149,28 @@ class Formatter : public CLI::Formatter {
 }
 
 const char* kIntro =
-    "Writes standard instances for matchcount, which counts perfect matchings of bipartite\n"
-    "graphs, i.e. permanents of matrices. Graph families (grid, torus, hypercube, aztec,\n"
-    "prism) are written as undirected edge lists: count them with `matchcount --as graph FILE`\n"
-    "(the graph is 2-coloured and the permanent of its biadjacency matrix is the number of\n"
-    "perfect matchings, i.e. dimer coverings). Digraph families are written as arc lists:\n"
-    "`matchcount --as digraph FILE` counts cycle covers. Matrix families are written in\n"
-    "Matrix Market format, which matchcount reads as it is.\n"
+    "Writes standard instances for matchcount, which counts perfect matchings of graphs:\n"
+    "permanents of matrices for bipartite graphs, hafnians of symmetric matrices for general\n"
+    "ones. Graph families (grid, torus, hypercube, aztec, prism, triangular, king, complete,\n"
+    "the polyhedra, random graphs) are written as undirected edge lists: count them with\n"
+    "`matchcount --as graph FILE` (a bipartite graph is 2-coloured and the permanent of its\n"
+    "biadjacency matrix is counted, any other graph's perfect matchings are the hafnian of\n"
+    "its adjacency matrix). Digraph families are written as arc lists: `matchcount --as\n"
+    "digraph FILE` counts cycle covers. Matrix families are written in Matrix Market format,\n"
+    "which matchcount reads as it is; symmetric ones with the `symmetric` banner (lower\n"
+    "triangle), for `matchcount --hafnian` (`--loop-hafnian` with --diagonal).\n"
     "Every file starts with comment lines giving the command that regenerates it.\n"
     "Output goes to standard output unless -o FILE is given.";
 
 const char* kFooter =
-    "Vertex numbering (0-based): grid and torus vertex (r,c) = r*N + c; hypercube vertex =\n"
-    "the integer whose bits are its coordinates; Aztec diamond squares in reading order (top\n"
-    "row first, left to right); prism vertex (i,s) = s*N + i. Random families draw from\n"
-    "mt19937_64 with the given seed and give the same output on every platform.\n"
+    "Vertex numbering (0-based): grid, torus, triangular and king vertex (r,c) = r*N + c;\n"
+    "hypercube vertex = the integer whose bits are its coordinates; Aztec diamond squares in\n"
+    "reading order (top row first, left to right); prism vertex (i,s) = s*N + i; the polyhedra\n"
+    "as their --help says. Random families draw from mt19937_64 with the given seed and give\n"
+    "the same output on every platform. --format mtx of a graph that is not bipartite writes\n"
+    "its symmetric adjacency matrix (a note on stderr says so).\n"
     "Exit status: 0 written, 1 output not writable, 2 usage error, 3 refused (too large, or\n"
-    "--format mtx/bipartite of a graph that is not bipartite).\n"
+    "--format bipartite of a graph that is not bipartite).\n"
     "Run `matchcount-generate FAMILY --help` for a family's parameters.";
 
 }  // namespace
@@ -155,12 +195,22 @@ int main(int argc, char** argv) {
       case Kind::Digraph: formats = {"arcs", "mtx", "bipartite"}; break;
       case Kind::IntegerMatrix: formats = {"mtx", "bipartite"}; break;
       case Kind::FloatMatrix: formats = {"mtx"}; break;
+      case Kind::Symmetric: formats = {"mtx", "edges"}; break;
+      case Kind::SymmetricComplex: formats = {"mtx"}; break;
     }
+    if (kind == Kind::Graph) formats.push_back("adjacency");
     f->format = formats.front();
     std::string format_help =
         kind == Kind::Graph
             ? "edges: undirected edge list \"u v\" (matchcount --as graph); mtx: Matrix Market "
-              "biadjacency matrix; bipartite: biadjacency as \"r<i> c<j>\" edges"
+              "biadjacency matrix, or the symmetric adjacency matrix when the graph is not "
+              "bipartite (matchcount --hafnian); bipartite: biadjacency as \"r<i> c<j>\" edges "
+              "(bipartite graphs only); adjacency: Matrix Market symmetric adjacency matrix"
+        : kind == Kind::Symmetric
+            ? "mtx: Matrix Market, `symmetric` banner, lower triangle (matchcount --hafnian); "
+              "edges: weighted edge list \"u v [w]\", u <= v, loops u u w (matchcount --as graph)"
+        : kind == Kind::SymmetricComplex
+            ? "mtx: Matrix Market, `symmetric` banner, lower triangle (matchcount --hafnian)"
         : kind == Kind::Digraph
             ? "arcs: arc list \"u v\" meaning u -> v (matchcount --as digraph); mtx: Matrix "
               "Market adjacency matrix; bipartite: adjacency as \"r<i> c<j>\" edges"

@@ -111,7 +111,7 @@ TEST(Cli, BadInputsExitTwoWithFileAndLine) {
       {"%%MatrixMarket matrix tensor real general\n", ".mtx", "", 1},                         // bad banner
       {std::string("a b\n\0\x01\x02junk", 11), ".edges", "", 0},                              // binary junk
       {"", ".edges", "", 0},                                                                   // empty file
-      {"1 2\n2 3\n3 1\n", ".edges", "--as graph", 0},                                          // odd cycle
+      {"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 1\n", ".mtx", "--hafnian", 3},  // asymmetric
   };
   for (const auto& c : cases) {
     const std::string path = temp_file(c.text, c.suffix);

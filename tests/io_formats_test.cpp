@@ -96,14 +96,6 @@ TEST(ReaderDimacs, MalformedFilesNameTheLine) {
   EXPECT_EQ(error_text("p edge 4 1\ne 1 2\ne 3 4\ne 2 3\n"),
             "in.txt:3: more edges than the 1 declared on line 1");
   EXPECT_EQ(error_text("p edge 4 3\ne 1 2\ne 3 4\n"), "in.txt:3: only 2 of the 3 edges declared on line 1");
-  EXPECT_EQ(error_text("p edge 3 1\ne 2 2\n"),
-            "in.txt:2: self-loop on 2: the graph is not bipartite (perfect matchings of general "
-            "graphs are a hafnian, which matchcount does not count)");
-  // Non-bipartite: the odd-cycle error of --as graph.
-  const std::string odd = error_text("p edge 3 3\ne 1 2\ne 2 3\ne 3 1\n");
-  EXPECT_CONTAINS(odd, "in.txt:");
-  EXPECT_CONTAINS(odd, "graph is not bipartite: odd cycle ");
-  EXPECT_CONTAINS(odd, "hafnian");
   // A vertex count far beyond what the input could describe is refused before any allocation.
   EXPECT_EQ(error_text("p edge 2000000000 1\ne 1 2\n"),
             "in.txt:1: 2000000000 vertices for an input of 26 bytes: more than the reader accepts "
@@ -118,6 +110,26 @@ TEST(ReaderDimacs, MalformedFilesNameTheLine) {
 
 // ----------------------------------------------------------------------------------------------
 // KONECT
+
+TEST(ReaderDimacs, GeneralGraphsGiveTheirSymmetricAdjacencyMatrix) {
+  // A self-loop lies in no perfect matching: dropped with a note (and a hint for a count of 0).
+  const auto loop = read_text("p edge 4 2\ne 2 2\ne 3 4\n");
+  EXPECT_FALSE(loop.symmetric_graph);
+  EXPECT_CONTAINS(loop.notes.at(0), "1 self-loop (line 2) ignored");
+  EXPECT_CONTAINS(loop.zero_hint, "--loop-hafnian");
+  // A triangle is not bipartite: its adjacency matrix, both triangles stored.
+  const auto odd = read_text("p edge 3 3\ne 1 2\ne 2 3\ne 3 1\n");
+  EXPECT_TRUE(odd.symmetric_graph);
+  EXPECT_EQ(odd.format, "DIMACS graph (symmetric adjacency matrix)");
+  EXPECT_EQ(triples<Integer>(odd.matrix), ints({{0, 1, 1}, {0, 2, 1}, {1, 0, 1}, {1, 2, 1}, {2, 0, 1}, {2, 1, 1}}));
+  // With loops kept (the loop hafnian), they sit on the diagonal.
+  ReadOptions loops;
+  loops.loops = true;
+  std::istringstream in("p edge 2 2\ne 1 1\ne 1 2\n");
+  const auto kept = read_input(in, "in.txt", loops);
+  EXPECT_TRUE(kept.symmetric_graph);
+  EXPECT_EQ(triples<Integer>(kept.matrix), ints({{0, 0, 1}, {0, 1, 1}, {1, 0, 1}}));
+}
 
 TEST(ReaderKonect, HeaderChoosesTheReading) {
   const auto bip = read_text("% bip unweighted\n% 3 2 2\n1 1\n1 2\n2 2\n");

@@ -219,14 +219,55 @@ TEST(ReaderGraph, ComponentsAndUnbalancedClasses) {
   EXPECT_EQ(res.notes[0], "the colour classes have 3 and 5 vertices: no perfect matching");
 }
 
-TEST(ReaderGraph, OddCyclesAndLoopsAreNotBipartite) {
-  const std::string e = error_text("a b\nb c\nc d\nd e\ne a\n", "g.txt", InputFormat::Graph);
-  EXPECT_CONTAINS(e, "graph is not bipartite: odd cycle ");
-  EXPECT_CONTAINS(e, "hafnian, which matchcount does not count");
-  EXPECT_CONTAINS(e, "g.txt:");
-  EXPECT_EQ(error_text("a b\nc c\n", "g.txt", InputFormat::Graph),
-            "g.txt:2: self-loop on c: the graph is not bipartite (perfect matchings of general "
-            "graphs are a hafnian, which matchcount does not count)");
+TEST(ReaderGraph, OddCyclesGiveTheSymmetricAdjacencyMatrix) {
+  const auto c5 = read_as("a b\nb c\nc d\nd e\ne a\n", InputFormat::Graph);
+  EXPECT_TRUE(c5.symmetric_graph);
+  EXPECT_EQ(c5.row_names, (std::vector<std::string>{"a", "b", "c", "d", "e"}));
+  EXPECT_EQ(c5.col_names, c5.row_names);
+  EXPECT_EQ(nnz_of(c5.matrix), 10u);
+  EXPECT_CONTAINS(c5.notes.at(0), "not bipartite: its perfect matchings are counted as a hafnian");
+  // A self-loop is dropped (it is in no perfect matching) and the rest is still bipartite.
+  const auto loop = read_as("a b\nc c\n", InputFormat::Graph);
+  EXPECT_FALSE(loop.symmetric_graph);
+  EXPECT_CONTAINS(loop.notes.at(0), "1 self-loop (line 2) ignored");
+  // A hafnian asks for the symmetric matrix even of a bipartite graph, and a plain list is then
+  // read as one graph.
+  ReadOptions haf;
+  haf.hafnian = true;
+  std::istringstream in("a b 2\nb c\n");
+  const auto path = read_input(in, "p.txt", haf);
+  EXPECT_TRUE(path.symmetric_graph);
+  EXPECT_EQ(triples<Integer>(path.matrix), ints({{0, 1, 2}, {1, 0, 2}, {1, 2, 1}, {2, 1, 1}}));
+}
+
+TEST(ReaderMatrix, HafnianMatricesMustBeSymmetric) {
+  ReadOptions haf;
+  haf.hafnian = true;
+  const auto read = [&](const std::string& text) {
+    std::istringstream in(text);
+    return read_input(in, "m.mtx", haf);
+  };
+  // A symmetric banner mirrors the lower triangle.
+  EXPECT_EQ(nnz_of(read("%%MatrixMarket matrix coordinate integer symmetric\n3 3 2\n2 1 5\n3 3 1\n").matrix), 3u);
+  const std::string general = "%%MatrixMarket matrix coordinate integer general\n3 3 3\n1 2 5\n2 1 5\n3 1 1\n";
+  EXPECT_EQ(nnz_of(read("%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 5\n2 1 5\n").matrix), 2u);
+  try {
+    read(general);
+    FAIL() << "an asymmetric matrix was read";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "m.mtx:5: the matrix is not symmetric: entry (3, 1) has no entry at (1, 3) (the hafnian needs a "
+              "symmetric matrix)");
+  }
+  try {
+    read("%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 2 5\n2 1 4\n");
+    FAIL() << "an asymmetric matrix was read";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "m.mtx:3: the matrix is not symmetric: entry (1, 2) differs from entry (2, 1) on line 4 (the hafnian "
+              "needs a symmetric matrix)");
+  }
+  EXPECT_THROW(read("%%MatrixMarket matrix coordinate integer general\n2 3 1\n1 2 5\n"), InputError);
 }
 
 TEST(ReaderGraph, ReversedEdgesAreDuplicates) {

@@ -1,6 +1,8 @@
 # Bash completion for matchcount and matchcount-generate. Options and the values of options
-# with a fixed set (--as, --engine, --device, --method, families) are read from the program's
-# own --help, so the completion follows whatever binary is on the command line.
+# with a fixed set (--as, --engine, --device, --method, --format, families) are read from the
+# program's own --help, so the completion follows whatever binary is on the command line: a new
+# family (triangular, king, c60, symmetric-int, ...) or flag (--periodic, --diagonal) needs no
+# change here.
 # Installed to share/bash-completion/completions/; or source it from ~/.bashrc.
 
 # Prints the option names found in help text $1.

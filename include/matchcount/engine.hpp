@@ -37,6 +37,8 @@ struct EngineInfo {
   bool gpu = false;           // runs on a CUDA device
   bool integer = false, real = false, complex = false;  // number kinds it counts
   bool rectangular = false;   // counts m x n blocks with m < n (the others: square blocks)
+  bool graph = false;         // counts hafnians of symmetric blocks (general graphs), not permanents
+  bool loops = false;         // graph engines: counts loop hafnians too
   int max_n = 0;              // largest block side it accepts
   bool shares_units = false;  // its walks run in work units (checkpoints inside a block, MPI)
   bool whole_block = false;   // takes a whole block; the planner does not branch it first
@@ -74,6 +76,12 @@ struct EnginePlan {
 EnginePlan plan_engine(const SparseMatrix<Integer>& block, DevicePolicy device, int threads);
 EnginePlan plan_engine(const SparseMatrix<double>& block, DevicePolicy device, int threads);
 EnginePlan plan_engine(const SparseMatrix<Complex>& block, DevicePolicy device, int threads);
+/// The planner's choice for one symmetric block (a general graph; both triangles stored, the
+/// diagonal counted only with `loops`): the hafnian engine of least predicted time among the
+/// dense hafnian walk, the Pfaffian of planar graphs and the frontier DP.
+EnginePlan plan_graph_engine(const SparseMatrix<Integer>& block, bool loops, DevicePolicy device, int threads);
+EnginePlan plan_graph_engine(const SparseMatrix<double>& block, bool loops, DevicePolicy device, int threads);
+EnginePlan plan_graph_engine(const SparseMatrix<Complex>& block, bool loops, DevicePolicy device, int threads);
 
 /// Called after each unit of a CPU walk (ryser, sparyser, skipper; on every thread and MPI
 /// rank) with the unit's number. Lets a program watch a walk's pace or slow it down, e.g. so

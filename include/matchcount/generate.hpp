@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "matchcount/matrix.hpp"
 
@@ -20,6 +22,60 @@ EdgeList torus_graph(int m, int n);             ///< C_m x C_n
 EdgeList hypercube_graph(int d);                ///< Q_d
 EdgeList aztec_diamond_graph(int order);        ///< the dual graph of the Aztec diamond
 EdgeList prism_graph(int n);                    ///< C_n x K_2
+
+// --- general (non-bipartite) graphs: perfect matchings are hafnians ---------------------------
+// Lattices number vertex (r, c) = r*n + c like grid_graph. A periodic direction wraps around and
+// needs at least 3 sites (2 would double edges); open directions take any size >= 1.
+
+/// Which directions of an m x n lattice wrap around: `rows` joins row m-1 to row 0 (the
+/// vertical direction), `cols` joins column n-1 to column 0 (the horizontal direction).
+struct Periodic {
+  bool rows = false;
+  bool cols = false;
+};
+
+/// Triangular lattice: the m x n grid plus the diagonal (r, c) -- (r+1, c+1) of every square
+/// (degree 6 inside, 3 m n - 2 m - 2 n + 1 edges with open boundaries).
+EdgeList triangular_graph(int m, int n, Periodic periodic = {});
+/// King graph: the m x n grid plus both diagonals of every square (a king's moves).
+EdgeList king_graph(int m, int n, Periodic periodic = {});
+EdgeList complete_graph(int n);        ///< K_n: (n-1)!! perfect matchings for even n
+EdgeList petersen_graph();             ///< 10 vertices, 15 edges, 6 perfect matchings
+EdgeList icosahedron_graph();          ///< 12 vertices, 30 edges, 125 perfect matchings
+EdgeList dodecahedron_graph();         ///< 20 vertices, 30 edges, 36 perfect matchings
+/// Buckminsterfullerene C60, the truncated icosahedron: 60 vertices, 90 edges, 3-regular,
+/// 12 pentagons and 20 hexagons, 12500 perfect matchings (Kekule structures).
+EdgeList c60_graph();
+/// Erdos-Renyi G(n, p): each pair u < v an edge with probability p (one draw per pair, pairs
+/// in row-major order of the upper triangle).
+EdgeList erdos_renyi_graph(int n, double p, std::uint64_t seed);
+/// Random simple d-regular graph on n vertices (n*d even, 0 <= d < n): a random pairing of the
+/// configuration model whose loops and repeated edges are removed by random switches; for
+/// d > (n-1)/2 the complement of a random (n-1-d)-regular graph. RefusedError beyond 2^25
+/// edges to repair.
+EdgeList random_regular_graph(int n, int d, std::uint64_t seed);
+
+/// The symmetric adjacency matrix (both triangles; a repeated edge becomes 2, a loop (u, u) the
+/// diagonal entry 1): its hafnian counts the perfect matchings of the graph.
+SparseMatrix<Integer> adjacency_matrix(const EdgeList& g);
+
+// --- random symmetric matrices (A = A^T; complex ones are symmetric, not Hermitian) ----------
+// Positions (i, j) with i <= j are visited in row-major order of the upper triangle, one
+// keep-draw each (with the rules of the random matrices below, src/generate/matrices.cpp), then
+// the value draws of a kept entry; the diagonal takes part only with `diagonal` (loop weights for the loop hafnian),
+// otherwise it draws nothing. The same seed gives the same matrix on every platform.
+
+SparseMatrix<Integer> random_symmetric_01(int n, double p, bool diagonal, std::uint64_t seed);
+SparseMatrix<Integer> random_symmetric_integer(int n, double density, long lo, long hi,
+                                               bool diagonal, std::uint64_t seed);
+SparseMatrix<double> random_symmetric_real(int n, double density, double lo, double hi,
+                                           bool diagonal, std::uint64_t seed);
+/// Real and imaginary parts uniform in [-1, 1).
+SparseMatrix<Complex> random_symmetric_complex(int n, double density, bool diagonal,
+                                               std::uint64_t seed);
+
+/// Whether a matrix is square with A(i, j) == A(j, i) for every entry.
+bool is_symmetric(const AnyMatrix& m);
 
 /// Biadjacency matrix of a bipartite graph (2-coloured by BFS); throws RefusedError
 /// when the graph is not bipartite.
@@ -55,6 +111,16 @@ void write_bipartite_edges(std::ostream& out, const SparseMatrix<Integer>& m,
 /// permanent of A counts the cycle covers of the digraph (loops are 1-cycles).
 void write_arc_list(std::ostream& out, const SparseMatrix<Integer>& m,
                     const std::string& comment = "");
+
+/// A symmetric matrix as a weighted undirected graph: "u v [w]" for each entry of the upper
+/// triangle u <= v (a diagonal entry is a loop "u u w"; weight 1 is not written). Read it with
+/// --as graph (loops are loop weights with --loop-hafnian). UsageError when `m` is not
+/// symmetric; RefusedError when a weight has no exact decimal form.
+void write_graph_edges(std::ostream& out, const AnyMatrix& m, const std::string& comment = "");
+/// Matrix Market with the `symmetric` banner: only the lower triangle (row >= column) is
+/// written, as the format says; readers mirror it. UsageError when `m` is not symmetric.
+void write_matrix_market_symmetric(std::ostream& out, const AnyMatrix& m,
+                                   const std::string& comment = "");
 
 /// `value` as an exact decimal ("-0.125", "3"); false when the reduced denominator has a prime
 /// factor other than 2 and 5.

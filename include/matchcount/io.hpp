@@ -23,6 +23,13 @@ struct ReadOptions {
   bool exact = false;
   /// Sum the weights of repeated edges/entries instead of rejecting them.
   bool sum_duplicates = false;
+  /// A hafnian is wanted: undirected graphs give their symmetric adjacency matrix even when
+  /// bipartite, and a matrix that is not square and symmetric is an error naming the line of
+  /// the first entry without its mirror image.
+  bool hafnian = false;
+  /// Self-loops of undirected graphs are loop weights (on the diagonal, for the loop hafnian);
+  /// otherwise they are dropped with a note, as they lie in no perfect matching.
+  bool loops = false;
 };
 
 struct ReadResult {
@@ -41,6 +48,11 @@ struct ReadResult {
   /// the option that reads it the other way (one line, e.g. "the edge list looks undirected
   /// (...): --as graph reads it as one"). Printed on stderr when the count is 0.
   std::string zero_hint;
+  /// The matrix is the symmetric adjacency matrix of an undirected graph (both triangles; loop
+  /// weights on the diagonal): its hafnian counts the perfect matchings. Set for graphs that are
+  /// not bipartite, have self-loops kept by ReadOptions::loops, or were read with
+  /// ReadOptions::hafnian.
+  bool symmetric_graph = false;
 };
 
 /// The names --as accepts, in the order of InputFormat: auto, bipartite, graph, digraph, matrix,

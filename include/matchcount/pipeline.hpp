@@ -66,6 +66,31 @@ struct BlockRun {
   std::string why = {};
 };
 
+/// What the general-graph path did (count_hafnian): the structure found before the engines.
+struct GraphReport {
+  /// A hafnian was counted (count_hafnian); false for permanents.
+  bool hafnian = false;
+  /// The loop hafnian (the diagonal as loop weights).
+  bool loops = false;
+  /// Vertices of the graph and its edges (each once, loops not counted).
+  int vertices = 0;
+  std::size_t edges = 0;
+  /// Without a perfect matching: a Tutte set that proves it (Gallai-Edmonds), e.g. "removing the
+  /// 2 vertices 3, 7 leaves 4 odd components"; empty otherwise.
+  std::string witness;
+  /// Edges that lie in no perfect matching, removed before the split (complete = false: the
+  /// search stopped at its work budget and kept some such edges).
+  std::size_t dead_edges = 0;
+  bool dead_edges_complete = true;
+  /// Connected components after the dead edges were removed, and how many of the blocks left
+  /// were bipartite (counted as permanents of their biadjacency matrices).
+  int components = 0;
+  int bipartite_blocks = 0;
+  /// Reductions: edges forced by a vertex of degree 1, vertices of degree 2 folded, loops taken
+  /// by a vertex without neighbours.
+  int forced = 0, folded = 0, loops_taken = 0;
+};
+
 struct CountReport {
   PermanentValue value;
   int rows = 0, cols = 0;
@@ -84,10 +109,22 @@ struct CountReport {
   bool explained = false;
   /// Human-readable remarks (why the count is 0, what was refused, ...).
   std::vector<std::string> notes;
+  /// The general-graph path (count_hafnian); graph.hafnian is false for permanents.
+  GraphReport graph;
 };
 
 /// Counts the permanent of `m`. Rational matrices are scaled to integers row by row and the
 /// exact fraction is returned. Throws RefusedError when an engine or bound cannot be met.
 CountReport count_permanent(const AnyMatrix& m, const CountOptions& options = {});
+
+/// Counts the hafnian of the symmetric matrix `m` (both triangles stored): the weighted number
+/// of perfect matchings of the graph whose adjacency matrix it is. With `loops`, the loop
+/// hafnian: the diagonal holds loop weights, and a vertex may also be covered alone by its loop;
+/// without, the diagonal is ignored. Edmonds' matching (no perfect matching: 0 with a witness),
+/// edges in no perfect matching removed, connected components multiplied, bipartite ones counted
+/// as permanents, degree-1 and degree-2 reductions, then a hafnian engine per block. Rational
+/// matrices are scaled to integers and give the exact fraction. Throws std::invalid_argument
+/// for a matrix that is not square and symmetric, RefusedError when no engine can count a block.
+CountReport count_hafnian(const AnyMatrix& m, bool loops, const CountOptions& options = {});
 
 }  // namespace matchcount

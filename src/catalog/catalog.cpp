@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "engines/brute/brute.hpp"
+#include "engines/hafnian/hafnian.hpp"
 #include "engines/rectangular/rectangular.hpp"
 #include "engines/ryser/ryser.hpp"
 #include "engines/sparse/gpu_skipper.hpp"
@@ -71,33 +72,63 @@ Seconds repeated_seconds(const BlockFacts& f) {
 
 constexpr int kHuge = 1 << 20;  // engines without a row limit of their own
 
+// General graphs. The dense hafnian walk by its own model (hafnian.hpp).
+Seconds hafnian_seconds(const GraphFacts& f) {
+  if (f.n > engines::kHafnianMaxN) return nullopt;
+  return engines::hafnian_seconds(f.n, f.hafnian_primes, f.kind, f.loops, f.cores);
+}
+// Planar graphs without loops: a Pfaffian per prime (floats: see pfaffian_seconds).
+Seconds pfaffian_seconds(const GraphFacts& f) {
+  if (f.loops || !f.pfaffian.planar || f.pfaffian.bytes > engines::kPfaffianMemoryLimit) return nullopt;
+  return engines::pfaffian_seconds(f.pfaffian, f.kind == NumberKind::Integer ? f.primes : 0, f.cores);
+}
+// Narrow frontiers of any graph.
+Seconds graph_frontier_seconds(const GraphFacts& f) {
+  if (f.frontier.width > engines::kGraphFrontierMaxWidth ||
+      engines::graph_frontier_bytes(f.frontier, f.words, f.loops) > engines::kGraphFrontierMemoryLimit)
+    return nullopt;
+  return engines::graph_frontier_seconds(f.frontier, f.n, f.primes, f.kind, f.cores, f.unit, f.loops);
+}
+
 const std::vector<Row> kRows = {
     {"ryser", false, kAllKinds, Shape::Square, 62, true, false,
-     "dense Ryser: Gray-code walk in SIMD doubles, exact over CRT primes", engines::make_ryser, ryser_seconds},
+     "dense Ryser: Gray-code walk in SIMD doubles, exact over CRT primes", engines::make_ryser, ryser_seconds, nullptr, false, nullptr},
     {"sparyser", false, kAllKinds, Shape::Square, 62, true, false,
-     "sparse Ryser: row sums updated per nonzero (chosen only by name)", engines::make_sparyser, nullptr},
+     "sparse Ryser: row sums updated per nonzero (chosen only by name)", engines::make_sparyser, nullptr, nullptr, false, nullptr},
     {"skipper", false, kAllKinds, Shape::Square, 62, true, false,
-     "SkipPer: the sparse walk jumping over subsets where a row is zero", engines::make_skipper, nullptr},
+     "SkipPer: the sparse walk jumping over subsets where a row is zero", engines::make_skipper, nullptr, nullptr, false, nullptr},
     {"brute", false, kAllKinds, Shape::Square, 24, false, false,
-     "enumeration of the permutations (the tests' oracle)", engines::make_brute, nullptr},
+     "enumeration of the permutations (the tests' oracle)", engines::make_brute, nullptr, nullptr, false, nullptr},
     {"gpu-ryser", true, kAllKinds, Shape::Square, 63, true, false,
-     "dense Ryser on CUDA devices, NVRTC kernels specialised to the block", engines::make_gpu_ryser, gpu_ryser_seconds},
+     "dense Ryser on CUDA devices, NVRTC kernels specialised to the block", engines::make_gpu_ryser, gpu_ryser_seconds, nullptr, false, nullptr},
     {"gpu-skipper", true, kAllKinds, Shape::Square, 63, false, false,
-     "SkipPer on a CUDA device", engines::make_gpu_skipper, gpu_skipper_seconds},
+     "SkipPer on a CUDA device", engines::make_gpu_skipper, gpu_skipper_seconds, nullptr, false, nullptr},
     {"frontier", false, kAllKinds, Shape::Square, kHuge, false, true,
      "DP over the open columns of a row order (narrow frontiers: grids, bands)", engines::make_frontier,
-     frontier_seconds},
+     frontier_seconds, nullptr, false, nullptr},
     {"gpu-frontier", true, kAllKinds, Shape::Square, kHuge, false, true,
      "the frontier DP on a CUDA device, dense tables per prime (floats: on the CPU)", engines::make_gpu_frontier,
-     gpu_frontier_seconds},
+     gpu_frontier_seconds, nullptr, false, nullptr},
     {"kasteleyn", false, kAllKinds, Shape::Square, kHuge, false, true,
-     "Kasteleyn determinant of planar blocks (polynomial time)", engines::make_kasteleyn, kasteleyn_seconds},
+     "Kasteleyn determinant of planar blocks (polynomial time)", engines::make_kasteleyn, kasteleyn_seconds, nullptr, false, nullptr},
     {"repeated", false, kAllKinds, Shape::Square, kHuge, false, false,
-     "Glynn's sum over classes of repeated rows and columns", engines::make_repeated, repeated_seconds},
+     "Glynn's sum over classes of repeated rows and columns", engines::make_repeated, repeated_seconds, nullptr, false, nullptr},
     {"rect-dp", false, kAllKinds, Shape::Rectangular, kHuge, false, false,
-     "m x n blocks (m < n): DP over the columns with the set of rows used", nullptr, nullptr},
+     "m x n blocks (m < n): DP over the columns with the set of rows used", nullptr, nullptr, nullptr, false, nullptr},
     {"rect-ryser", false, kAllKinds, Shape::Rectangular, kHuge, false, false,
-     "m x n blocks (m < n): Ryser's formula over column subsets", nullptr, nullptr},
+     "m x n blocks (m < n): Ryser's formula over column subsets", nullptr, nullptr, nullptr, false, nullptr},
+    {"hafnian", false, kAllKinds, Shape::Symmetric, engines::kHafnianMaxN, true, false,
+     "hafnian of a symmetric block: Bjorklund's walk over pair subsets, exact over CRT primes", nullptr, nullptr,
+     engines::make_hafnian, true, hafnian_seconds},
+    {"pfaffian", false, kAllKinds, Shape::Symmetric, kHuge, false, true,
+     "Pfaffian of a Pfaffian orientation (FKT) for planar graphs (polynomial time)", nullptr, nullptr,
+     engines::make_pfaffian, false, pfaffian_seconds},
+    {"graph-frontier", false, kAllKinds, Shape::Symmetric, kHuge, false, true,
+     "DP over the unmatched vertices of a frontier (general graphs of small path-width)", nullptr, nullptr,
+     engines::make_graph_frontier, true, graph_frontier_seconds},
+    {"hafnian-brute", false, kAllKinds, Shape::Symmetric, engines::kHafnianBruteMaxN, false, false,
+     "enumeration of the perfect matchings of a general graph (the tests' oracle)", nullptr, nullptr,
+     engines::make_hafnian_brute, true, nullptr},
 };
 
 std::string names_text() {
@@ -123,9 +154,18 @@ namespace matchcount {
 
 std::unique_ptr<Engine> make_engine(std::string_view name) {
   const catalog::Row& r = catalog::entry(name);
+  if (r.shape == catalog::Shape::Symmetric)
+    throw UsageError("engine '" + std::string(name) + "' counts general graphs (hafnians), not permanents");
   if (!r.make)
     throw UsageError("engine '" + std::string(name) + "' counts rectangular blocks only (rows < columns)");
   return r.make();
+}
+
+std::unique_ptr<GraphEngine> make_graph_engine(std::string_view name) {
+  const catalog::Row& r = catalog::entry(name);
+  if (!r.make_graph)
+    throw UsageError("engine '" + std::string(name) + "' counts bipartite blocks (permanents), not general graphs");
+  return r.make_graph();
 }
 
 std::vector<std::string> engine_names() {
@@ -138,8 +178,8 @@ std::vector<EngineInfo> engine_catalog() {
   std::vector<EngineInfo> out;
   for (const auto& r : catalog::rows())
     out.push_back({r.name, r.gpu, (r.kinds & catalog::kInteger) != 0, (r.kinds & catalog::kReal) != 0,
-                   (r.kinds & catalog::kComplex) != 0, r.shape == catalog::Shape::Rectangular, r.max_n, r.shares_units, r.whole_block,
-                   r.summary});
+                   (r.kinds & catalog::kComplex) != 0, r.shape == catalog::Shape::Rectangular,
+                   r.shape == catalog::Shape::Symmetric, r.loops, r.max_n, r.shares_units, r.whole_block, r.summary});
   return out;
 }
 

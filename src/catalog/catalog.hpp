@@ -13,6 +13,9 @@
 
 #include "engines/engine.hpp"
 #include "engines/frontier/frontier.hpp"
+#include "engines/graph_engine.hpp"
+#include "engines/graph_frontier/graph_frontier.hpp"
+#include "engines/pfaffian/pfaffian.hpp"
 #include "engines/kasteleyn/kasteleyn.hpp"
 #include "engines/repeated/repeated.hpp"
 
@@ -48,8 +51,27 @@ struct BlockFacts {
   std::function<double()> gpu_skipper_seconds, gpu_frontier_seconds;
 };
 
-/// The blocks an engine takes.
-enum class Shape { Square, Rectangular };
+/// What the planner knows about one symmetric block (a general graph) before it weighs the
+/// hafnian engines (computed once per block by plan_graph_engine, graph_planner.cpp).
+struct GraphFacts {
+  int n = 0;
+  std::size_t nnz = 0;
+  NumberKind kind = NumberKind::Integer;
+  bool loops = false;
+  int cores = 1;
+  /// CRT primes (below 2^50) of an exact count (0 for floats), and the small primes of the
+  /// dense hafnian walk's (hafnian_prime_count; only for blocks it can take).
+  double primes = 0, hafnian_primes = 0;
+  /// Every off-diagonal entry is 1 (the frontier DP only adds).
+  bool unit = true;
+  int words = 1;  // words of a DP state: 1 exact, 2 real, 3 complex
+  engines::PfaffianPlan pfaffian;
+  engines::GraphFrontierPlan frontier;
+};
+
+/// The blocks an engine takes: square blocks (permanents), rectangular m x n blocks with
+/// m < n (permanents), or symmetric blocks (hafnians of general graphs).
+enum class Shape { Square, Rectangular, Symmetric };
 
 /// Which number kinds an engine counts.
 enum Kinds : unsigned { kInteger = 1, kReal = 2, kComplex = 4, kAllKinds = 7 };
@@ -72,6 +94,11 @@ struct Row {
   /// Predicted seconds on the block; nullopt when the planner does not weigh this engine for
   /// it (it cannot take it, or only runs when named). Null for engines never weighed.
   std::optional<double> (*predict)(const BlockFacts&);
+  /// Symmetric blocks: the factory, whether it counts loop hafnians, and its cost model
+  /// (nullopt: not weighed for this block; null: never weighed).
+  std::unique_ptr<GraphEngine> (*make_graph)();
+  bool loops;
+  std::optional<double> (*predict_graph)(const GraphFacts&);
 };
 
 /// Every engine, in the order of --help.
@@ -86,6 +113,9 @@ namespace matchcount {
 /// Creates a square-block engine by name; throws UsageError for an unknown name or an engine
 /// of rectangular blocks.
 std::unique_ptr<Engine> make_engine(std::string_view name);
+/// Creates a general-graph (hafnian) engine by name; throws UsageError for an unknown name or
+/// an engine of bipartite blocks.
+std::unique_ptr<GraphEngine> make_graph_engine(std::string_view name);
 
 
 }  // namespace matchcount

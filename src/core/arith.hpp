@@ -18,6 +18,13 @@ std::vector<std::uint64_t> top_primes(std::size_t k);
 /// A proven upper bound on |perm(a)|: the least of the products of the row and of the column
 /// absolute sums and, for 0-1 matrices, Bregman's bound prod_i (r_i!)^(1/r_i) rounded up.
 Integer permanent_bound(const SparseMatrix<Integer>& a);
+/// A proven upper bound on |haf(a)| (loops: |lhaf(a)|) of a symmetric matrix with both
+/// triangles stored: prod_i (d_i + f_i), where d_i = |a_ii| with loops (else 0) and f_i bounds
+/// the i-th factor of haf^2 <= perm: sqrt(r_i) for the off-diagonal absolute row sum r_i, or
+/// Bregman's (r_i!)^(1/(2 r_i)) when every off-diagonal entry is 0 or +-1. (Expanding lhaf over
+/// the set S of loops used, |haf(A[V\S])| <= prod_{i not in S} f_i, since a row sum of a
+/// principal submatrix is at most the whole row's.) Rounded up in fixed point.
+Integer hafnian_bound(const SparseMatrix<Integer>& a, bool loops);
 /// Primes (largest first, as doubles) whose product exceeds 2*bound+1, so that a symmetric
 /// residue modulo their product determines any integer of absolute value <= bound.
 std::vector<double> choose_primes(const Integer& bound);

@@ -17,12 +17,15 @@
 #include <random>
 #include <string>
 
+#include "generate/draws.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/generate.hpp"
 
 namespace matchcount {
 
 namespace {
+
+using generate_detail::Draws;
 
 constexpr std::int64_t kMaxEntries = std::int64_t(1) << 28;
 constexpr int kMaxRandomN = 1 << 15;  // n^2 draws = 2^30
@@ -54,39 +57,6 @@ void check_random(const char* family, int n, double p, const char* pname) {
     throw RefusedError(std::string(family) + ": N = " + std::to_string(n) +
                        " needs N^2 random draws; the limit is N <= " + std::to_string(kMaxRandomN));
 }
-
-/// Turns raw mt19937_64 output into reproducible decisions and values.
-class Draws {
- public:
-  explicit Draws(std::uint64_t seed) : rng_(seed) {}
-
-  std::uint64_t raw() { return rng_(); }
-
-  /// u in [0, 1) with 53 random bits.
-  double unit() { return static_cast<double>(raw() >> 11) * 0x1p-53; }
-
-  /// A position-keeping decision with probability p (one draw, always consumed).
-  static std::uint64_t threshold(double p) {
-    return p >= 1.0 ? (std::uint64_t(1) << 53) : static_cast<std::uint64_t>(p * 0x1p53);
-  }
-  bool keep(std::uint64_t threshold53) { return (raw() >> 11) < threshold53; }
-
-  /// Uniform in [lo, hi] (lo <= hi) by rejection.
-  long integer(long lo, long hi) {
-    const std::uint64_t range = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;
-    if (range == 0) return static_cast<long>(raw());  // the whole 64-bit range
-    const std::uint64_t reject_below = (0 - range) % range;  // 2^64 mod range
-    std::uint64_t x = raw();
-    while (x < reject_below) x = raw();
-    return static_cast<long>(static_cast<std::uint64_t>(lo) + x % range);
-  }
-
-  /// lo + (hi - lo) * u, one rounding.
-  double real(double lo, double hi) { return std::fma(hi - lo, unit(), lo); }
-
- private:
-  std::mt19937_64 rng_;
-};
 
 SparseMatrix<Integer> square(int n) {
   SparseMatrix<Integer> m;

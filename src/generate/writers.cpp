@@ -4,6 +4,9 @@
 //   arc list       "# comment" lines, then "u v [w]" per arc u -> v, 0-based (read --as digraph)
 //   bipartite      "# comment" lines, then "r<i> c<j> [w]" per entry, 0-based
 //   Matrix Market  %%MatrixMarket matrix coordinate integer|real|complex general, 1-based
+//   graph edges    "# comment" lines, then "u v [w]" per entry u <= v of a symmetric matrix
+//                  (u u w: a loop weight), 0-based (read --as graph)
+//   symmetric MM   %%MatrixMarket ... symmetric: the lower triangle only, 1-based
 //
 // Doubles are written in the shortest form that reads back to the same double; rationals as
 // exact decimals. Line-oriented formats cannot show a vertex without edges (an empty row or
@@ -99,6 +102,20 @@ void note_empty_lines(std::ostream& out, const SparseMatrix<Integer>& m, const c
         << missing << '\n';
 }
 
+/// Names the vertices (rows) of a symmetric matrix without entries, which an edge list cannot show.
+template <class T>
+void note_isolated(std::ostream& out, const SparseMatrix<T>& a) {
+  std::vector<char> used(static_cast<std::size_t>(a.rows), 0);
+  for (const auto& e : a.entries) used[static_cast<std::size_t>(e.row)] = 1;
+  std::string missing;
+  int count = 0;
+  for (int v = 0; v < a.rows; ++v)
+    if (!used[static_cast<std::size_t>(v)] && ++count <= 20) append_name(missing, "", v);
+  if (count > 0)
+    out << "# " << count << " vertices without edges are not in this file"
+        << (count > 20 ? " (first 20):" : ":") << missing << '\n';
+}
+
 }  // namespace
 
 bool exact_decimal(const Rational& value, std::string& out) {
@@ -192,39 +209,115 @@ void write_bipartite_edges(std::ostream& out, const SparseMatrix<Integer>& m) {
   write_bipartite_edges(out, m, "");
 }
 
+namespace {
+
+/// Matrix Market's field word for an entry type.
+template <class T>
+const char* field_of() {
+  if constexpr (std::is_same_v<T, Integer>) return "integer";
+  else if constexpr (std::is_same_v<T, Complex>) return "complex";
+  else return "real";
+}
+
+/// Every value as text ("re im" for complex), formatted before anything is written, so that a
+/// refusal leaves nothing half written.
+template <class T>
+std::vector<std::string> format_values(const SparseMatrix<T>& a) {
+  std::vector<std::string> values;
+  values.reserve(a.entries.size());
+  for (const auto& e : a.entries) {
+    if constexpr (std::is_same_v<T, Integer>) {
+      values.push_back(e.value.get_str());
+    } else if constexpr (std::is_same_v<T, Rational>) {
+      std::string s;
+      if (!exact_decimal(e.value, s))
+        throw RefusedError("entry (" + std::to_string(e.row + 1) + ", " + std::to_string(e.col + 1) +
+                           ") = " + e.value.get_str() +
+                           " has no exact decimal form; a text file cannot hold it");
+      values.push_back(std::move(s));
+    } else if constexpr (std::is_same_v<T, double>) {
+      values.push_back(format_double(e.value));
+    } else {
+      values.push_back(format_double(e.value.real()) + " " + format_double(e.value.imag()));
+    }
+  }
+  return values;
+}
+
+template <class T>
+void write_coordinate(std::ostream& out, const SparseMatrix<T>& a, const char* symmetry,
+                      const std::string& comment) {
+  const std::vector<std::string> values = format_values(a);
+  out << "%%MatrixMarket matrix coordinate " << field_of<T>() << ' ' << symmetry << '\n';
+  write_comment(out, comment, "%");
+  out << a.rows << ' ' << a.cols << ' ' << a.nnz() << '\n';
+  for (std::size_t i = 0; i < a.entries.size(); ++i)
+    out << a.entries[i].row + 1 << ' ' << a.entries[i].col + 1 << ' ' << values[i] << '\n';
+}
+
+/// The normalized copy of a symmetric matrix; UsageError naming the writer otherwise.
+template <class T>
+SparseMatrix<T> checked_symmetric(const SparseMatrix<T>& m, const char* what) {
+  auto a = checked_copy(m, what);
+  if (!is_symmetric(AnyMatrix(a)))
+    throw UsageError(std::string(what) + ": the " + std::to_string(a.rows) + " x " +
+                     std::to_string(a.cols) + " matrix is not symmetric");
+  return a;
+}
+
+/// Only the entries with row >= col (lower) or row <= col (upper).
+template <class T>
+SparseMatrix<T> triangle(const SparseMatrix<T>& a, bool lower) {
+  SparseMatrix<T> t;
+  t.rows = a.rows;
+  t.cols = a.cols;
+  for (const auto& e : a.entries)
+    if (lower ? e.row >= e.col : e.row <= e.col) t.entries.push_back(e);
+  return t;
+}
+
+}  // namespace
+
 void write_matrix_market(std::ostream& out, const AnyMatrix& any, const std::string& comment) {
+  std::visit([&](const auto& m) { write_coordinate(out, checked_copy(m, "write_matrix_market"), "general", comment); },
+             any);
+}
+
+void write_matrix_market_symmetric(std::ostream& out, const AnyMatrix& any, const std::string& comment) {
+  std::visit(
+      [&](const auto& m) {
+        const auto a = checked_symmetric(m, "write_matrix_market_symmetric");
+        write_coordinate(out, triangle(a, true), "symmetric", comment);
+      },
+      any);
+}
+
+void write_graph_edges(std::ostream& out, const AnyMatrix& any, const std::string& comment) {
   std::visit(
       [&](const auto& m) {
         using T = std::decay_t<decltype(m.entries.front().value)>;
-        const auto a = checked_copy(m, "write_matrix_market");
-        // Format every value first, so that a refusal leaves nothing half written.
-        std::vector<std::string> values;
-        values.reserve(a.entries.size());
-        const char* field = "integer";
-        for (const auto& e : a.entries) {
-          if constexpr (std::is_same_v<T, Integer>) {
-            values.push_back(e.value.get_str());
-          } else if constexpr (std::is_same_v<T, Rational>) {
-            field = "real";
-            std::string s;
-            if (!exact_decimal(e.value, s))
-              throw RefusedError("entry (" + std::to_string(e.row + 1) + ", " +
-                                 std::to_string(e.col + 1) + ") = " + e.value.get_str() +
-                                 " has no exact decimal form; Matrix Market cannot hold it");
-            values.push_back(std::move(s));
-          } else if constexpr (std::is_same_v<T, double>) {
-            values.push_back(format_double(e.value));
-          } else {
-            values.push_back(format_double(e.value.real()) + " " + format_double(e.value.imag()));
+        if constexpr (std::is_same_v<T, Complex>) {
+          throw RefusedError("write_graph_edges: an edge list holds real weights only; write a "
+                             "complex matrix as Matrix Market");
+        } else {
+          const auto a = checked_symmetric(m, "write_graph_edges");
+          const auto upper = triangle(a, false);
+          const std::vector<std::string> values = format_values(upper);
+          std::size_t loops = 0;
+          for (const auto& e : upper.entries) loops += e.row == e.col;
+          write_comment(out, comment, "#");
+          out << "# undirected graph: " << a.rows << " vertices 0.." << a.rows - 1 << ", "
+              << upper.nnz() - loops << " edges";
+          if (loops > 0) out << ", " << loops << " loops (weights on the diagonal)";
+          out << "; \"u v w\" is the entry A(u, v) = A(v, u), w = 1 when not written\n";
+          note_isolated(out, a);
+          for (std::size_t i = 0; i < upper.entries.size(); ++i) {
+            const auto& e = upper.entries[i];
+            out << e.row << ' ' << e.col;
+            if (values[i] != "1") out << ' ' << values[i];
+            out << '\n';
           }
         }
-        if constexpr (std::is_same_v<T, double> || std::is_same_v<T, Rational>) field = "real";
-        if constexpr (std::is_same_v<T, Complex>) field = "complex";
-        out << "%%MatrixMarket matrix coordinate " << field << " general\n";
-        write_comment(out, comment, "%");
-        out << a.rows << ' ' << a.cols << ' ' << a.nnz() << '\n';
-        for (std::size_t i = 0; i < a.entries.size(); ++i)
-          out << a.entries[i].row + 1 << ' ' << a.entries[i].col + 1 << ' ' << values[i] << '\n';
       },
       any);
 }

@@ -47,6 +47,47 @@ void merge_duplicates(std::vector<RawEntry>& entries, NumPool& pool, bool sum,
   entries = std::move(out);
 }
 
+namespace {
+
+bool same_number(const NumPool& pool, const Num& x, const Num& y) {
+  if (x.big < 0 && y.big < 0) return x.mant == y.mant && x.scale == y.scale;
+  return pool.to_rational(x) == pool.to_rational(y);
+}
+
+/// For the hafnian: the matrix must be square and symmetric. The entry without a mirror image
+/// (or with a different one) that comes first in the file is named with its line. Entries are
+/// sorted by position and free of zeros.
+void check_symmetric(int rows, int cols, const std::vector<RawEntry>& entries, const NumPool& pool,
+                     const LineReader& reader) {
+  if (rows != cols)
+    reader.fail_at(0, "the hafnian needs a square symmetric matrix, got " + dims(std::uint64_t(rows), std::uint64_t(cols)));
+  const RawEntry* worst = nullptr;
+  for (const RawEntry& e : entries) {
+    if (e.a == e.b) continue;
+    const auto it = std::lower_bound(entries.begin(), entries.end(), std::pair<int, int>{e.b, e.a},
+                                     [](const RawEntry& x, const std::pair<int, int>& k) {
+                                       return x.a != k.first ? x.a < k.first : x.b < k.second;
+                                     });
+    const bool mirrored = it != entries.end() && it->a == e.b && it->b == e.a && same_number(pool, it->re, e.re) &&
+                          same_number(pool, it->im, e.im);
+    if (!mirrored && (!worst || e.line < worst->line)) worst = &e;
+  }
+  if (!worst) return;
+  const auto it = std::lower_bound(entries.begin(), entries.end(), std::pair<int, int>{worst->b, worst->a},
+                                   [](const RawEntry& x, const std::pair<int, int>& k) {
+                                     return x.a != k.first ? x.a < k.first : x.b < k.second;
+                                   });
+  const bool present = it != entries.end() && it->a == worst->b && it->b == worst->a;
+  const std::string here = "(" + std::to_string(worst->a + 1) + ", " + std::to_string(worst->b + 1) + ")";
+  const std::string there = "(" + std::to_string(worst->b + 1) + ", " + std::to_string(worst->a + 1) + ")";
+  reader.fail_at(worst->line, "the matrix is not symmetric: entry " + here +
+                                  (present ? " differs from entry " + there + " on line " + std::to_string(it->line)
+                                           : " has no entry at " + there) +
+                                  " (the hafnian needs a symmetric matrix)");
+}
+
+}  // namespace
+
 std::size_t assemble(int rows, int cols, std::vector<RawEntry>& entries, const NumPool& pool,
                      bool complex, const ReadOptions& options, const LineReader& reader,
                      ReadResult& result) {
@@ -62,6 +103,7 @@ std::size_t assemble(int rows, int cols, std::vector<RawEntry>& entries, const N
   };
   if (!std::is_sorted(entries.begin(), entries.end(), by_position))
     std::sort(entries.begin(), entries.end(), by_position);
+  if (options.hafnian) check_symmetric(rows, cols, entries, pool, reader);
 
   const bool all_integer = std::all_of(entries.begin(), entries.end(), [&](const RawEntry& e) {
     return pool.is_integer(e.re) && (!complex || pool.is_zero(e.im));

@@ -58,8 +58,6 @@ void read_dimacs(LineReader& reader, const ReadOptions& options, ReadResult& res
     if (n != 3) reader.fail("expected 'e U V', found " + fields(n));
     const int a = parse_vertex(t[1], vertices, p_line, reader);
     const int b = parse_vertex(t[2], vertices, p_line, reader);
-    if (a == b)
-      reader.fail("self-loop on " + std::to_string(a + 1) + ": the graph is not bipartite " + kHafnian);
     // Twice M are allowed while reading: a file may list every edge in both directions.
     if (entries.size() == declared) beyond_line = reader.line_number();
     if (declared < (std::uint64_t(1) << 62) && entries.size() >= 2 * declared)
@@ -84,8 +82,8 @@ void read_dimacs(LineReader& reader, const ReadOptions& options, ReadResult& res
     reader.fail_at(reader.line_number(), "only " + std::to_string(lines) + " of the " +
                                              std::to_string(declared) + " edges declared on line " +
                                              std::to_string(p_line));
-  const auto [rows, cols] = two_colour(static_cast<int>(vertices), entries, name, reader, result);
-  result.format = "DIMACS graph (2-coloured)";
+  const auto [rows, cols] = read_undirected(static_cast<int>(vertices), entries, name, options, result);
+  result.format = result.symmetric_graph ? "DIMACS graph (symmetric adjacency matrix)" : "DIMACS graph (2-coloured)";
   assemble(rows, cols, entries, pool, false, options, reader, result);
   graph_zero_hint(GraphKind::Graph, false, result);
 }

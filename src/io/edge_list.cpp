@@ -52,8 +52,10 @@ const char* describe(InputFormat kind) {
 void read_edge_list(LineReader& reader, InputFormat as, const ReadOptions& options,
                     const EdgeListContext& context, ReadResult& result) {
   const bool konect = !context.konect.empty();
+  // A hafnian asks for one undirected graph: a plain list is read as one.
   const InputFormat kind = as != InputFormat::Auto ? as
                            : konect                 ? konect_reading(context.konect)
+                           : options.hafnian        ? InputFormat::Graph
                                                     : InputFormat::Bipartite;
   const bool bipartite = kind == InputFormat::Bipartite;
   const bool graph = kind == InputFormat::Graph;
@@ -100,8 +102,6 @@ void read_edge_list(LineReader& reader, InputFormat as, const ReadOptions& optio
     } else {
       a = left.id(t[0], reader);
       b = left.id(t[1], reader);
-      if (graph && a == b)
-        reader.fail("self-loop on " + shown(left.name(a)) + ": the graph is not bipartite " + kHafnian);
     }
     entries.push_back({a, b, reader.line_number(), w, Num{}});
   }
@@ -129,9 +129,9 @@ void read_edge_list(LineReader& reader, InputFormat as, const ReadOptions& optio
   if (graph) {
     merge_undirected(entries, pool, options.sum_duplicates, reader,
                      [&](int k) { return std::string(left.name(k)); }, result);
-    std::tie(rows, cols) = two_colour(static_cast<int>(left.count()), entries,
-                                      [&](int k) { return std::string(left.name(k)); }, reader, result);
-    result.format = "graph edge list (2-coloured)";
+    std::tie(rows, cols) = read_undirected(static_cast<int>(left.count()), entries,
+                                           [&](int k) { return std::string(left.name(k)); }, options, result);
+    result.format = result.symmetric_graph ? "graph edge list (symmetric adjacency matrix)" : "graph edge list (2-coloured)";
   } else {
     merge_duplicates(entries, pool, options.sum_duplicates, ordered_key,
                      [&](const RawEntry& first, const RawEntry& later) {

@@ -12,9 +12,6 @@
 
 namespace matchcount::io_detail {
 
-const char* const kHafnian =
-    "(perfect matchings of general graphs are a hafnian, which matchcount does not count)";
-
 std::string duplicate_edge_message(const char* what, const std::string& u, const std::string& v,
                                    long earlier) {
   return std::string("duplicate ") + what + " " + shown(u) + " " + shown(v) + " (first on line " +
@@ -97,7 +94,7 @@ bool merge_undirected(std::vector<RawEntry>& entries, NumPool& pool, bool sum,
 }
 
 std::pair<int, int> two_colour(int vertices, std::vector<RawEntry>& entries, const NameOf& name,
-                               const LineReader& reader, ReadResult& result) {
+                               ReadResult& result) {
   using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
   const auto nv = static_cast<std::size_t>(vertices);
   Graph g(nv);
@@ -106,26 +103,7 @@ std::pair<int, int> two_colour(int vertices, std::vector<RawEntry>& entries, con
   std::vector<boost::default_color_type> part(nv);
   const auto index = boost::get(boost::vertex_index, g);
   auto colour = boost::make_iterator_property_map(part.begin(), index);
-  if (!boost::is_bipartite(g, index, colour)) {
-    std::vector<Graph::vertex_descriptor> cycle;
-    boost::find_odd_cycle(g, index, std::back_inserter(cycle));
-    std::string text;
-    const std::size_t shown_count = std::min<std::size_t>(cycle.size(), 8);
-    for (std::size_t k = 0; k < shown_count; ++k) text += shown(name(static_cast<int>(cycle[k]))) + " - ";
-    text += cycle.size() > shown_count ? std::string("... - ") : std::string();
-    text += cycle.empty() ? std::string("?") : shown(name(static_cast<int>(cycle.front())));
-    // The line of the edge that closes the cycle, when it can be found.
-    long line_no = 0;
-    if (cycle.size() >= 2) {
-      const int u = static_cast<int>(cycle.back()), v = static_cast<int>(cycle.front());
-      const std::pair<int, int> key{std::min(u, v), std::max(u, v)};
-      const auto it = std::lower_bound(
-          entries.begin(), entries.end(), key,
-          [](const RawEntry& e, const std::pair<int, int>& k) { return unordered_key(e) < k; });
-      if (it != entries.end() && unordered_key(*it) == key) line_no = it->line;
-    }
-    reader.fail_at(line_no, "graph is not bipartite: odd cycle " + text + " " + kHafnian);
-  }
+  if (!boost::is_bipartite(g, index, colour)) return {-1, -1};
   const auto white = boost::color_traits<boost::default_color_type>::white();
   std::vector<int> index_in_class(nv);
   int rows = 0, cols = 0;
@@ -147,6 +125,61 @@ std::pair<int, int> two_colour(int vertices, std::vector<RawEntry>& entries, con
     result.notes.push_back("the colour classes have " + std::to_string(rows) + " and " +
                            std::to_string(cols) + " vertices: no perfect matching");
   return {rows, cols};
+}
+
+namespace {
+
+/// Removes the self-loops (they lie in no perfect matching) with a note and a zero hint.
+void drop_loops(std::vector<RawEntry>& entries, ReadResult& result) {
+  std::size_t loops = 0;
+  long first = 0;
+  for (const RawEntry& e : entries)
+    if (e.a == e.b) {
+      ++loops;
+      if (first == 0 || e.line < first) first = e.line;
+    }
+  if (loops == 0) return;
+  std::erase_if(entries, [](const RawEntry& e) { return e.a == e.b; });
+  result.notes.push_back(std::to_string(loops) + (loops == 1 ? " self-loop (line " : " self-loops (first on line ") +
+                         std::to_string(first) +
+                         ") ignored: a loop lies in no perfect matching; --loop-hafnian counts loops as weights");
+  result.zero_hint = std::to_string(loops) + (loops == 1 ? " self-loop was" : " self-loops were") +
+                     " ignored: --loop-hafnian also counts the matchings that cover vertices by their loops";
+}
+
+}  // namespace
+
+void symmetric_adjacency(int vertices, std::vector<RawEntry>& entries, const NameOf& name,
+                         const ReadOptions& options, ReadResult& result) {
+  if (!options.loops) drop_loops(entries, result);
+  std::vector<RawEntry> out;
+  out.reserve(2 * entries.size());
+  for (const RawEntry& e : entries) {
+    out.push_back(e);
+    if (e.a == e.b) continue;
+    RawEntry mirror = e;
+    std::swap(mirror.a, mirror.b);
+    out.push_back(mirror);
+  }
+  entries = std::move(out);
+  result.row_names.clear();
+  for (int v = 0; v < vertices; ++v) result.row_names.push_back(name(v));
+  result.col_names = result.row_names;
+  result.symmetric_graph = true;
+}
+
+std::pair<int, int> read_undirected(int vertices, std::vector<RawEntry>& entries, const NameOf& name,
+                                    const ReadOptions& options, ReadResult& result) {
+  const bool self_loops =
+      std::any_of(entries.begin(), entries.end(), [](const RawEntry& e) { return e.a == e.b; });
+  if (!options.hafnian && !(self_loops && options.loops)) {
+    drop_loops(entries, result);
+    const auto sides = two_colour(vertices, entries, name, result);
+    if (sides.first >= 0) return sides;
+    result.notes.push_back("the graph is not bipartite: its perfect matchings are counted as a hafnian");
+  }
+  symmetric_adjacency(vertices, entries, name, options, result);
+  return {vertices, vertices};
 }
 
 }  // namespace matchcount::io_detail

@@ -184,8 +184,6 @@ void note_zeros(std::size_t zeros, ReadResult& result);
 /// The name of vertex k, for messages and for ReadResult's names.
 using NameOf = std::function<std::string(int)>;
 
-/// "(perfect matchings of general graphs are a hafnian, which matchcount does not count)".
-extern const char* const kHafnian;
 
 /// Repeated edges of an undirected graph (a, b: vertex ids in either order). When every edge is
 /// listed exactly twice, once in each direction with the same weight, each pair becomes one edge
@@ -195,11 +193,25 @@ bool merge_undirected(std::vector<RawEntry>& entries, NumPool& pool, bool sum,
                       const LineReader& reader, const NameOf& name, ReadResult& result);
 
 /// 2-colours an undirected graph on `vertices` vertices (entries sorted as merge_undirected
-/// leaves them): the first colour class becomes the rows, the other the columns, each entry
-/// (row, col). A graph that is not bipartite is an error naming an odd cycle. Fills the names
-/// and the note on unequal classes; returns {rows, cols}.
+/// leaves them, no self-loops): the first colour class becomes the rows, the other the columns,
+/// each entry (row, col). Fills the names and the note on unequal classes; returns {rows, cols}.
+/// A graph that is not bipartite is left as it is and gives {-1, -1}.
 std::pair<int, int> two_colour(int vertices, std::vector<RawEntry>& entries, const NameOf& name,
-                               const LineReader& reader, ReadResult& result);
+                               ReadResult& result);
+
+/// An undirected graph's edges (entries (u, v), each once; self-loops (v, v)) into the
+/// symmetric adjacency matrix's entries, for the hafnian: each edge also as (v, u); self-loops
+/// stay on the diagonal with ReadOptions::loops, and are dropped with a note otherwise. Sets
+/// the names and ReadResult::symmetric_graph.
+void symmetric_adjacency(int vertices, std::vector<RawEntry>& entries, const NameOf& name,
+                         const ReadOptions& options, ReadResult& result);
+
+/// The graph path shared by edge lists and DIMACS files after the duplicates are merged:
+/// self-loops and hafnian requests give the symmetric adjacency matrix; otherwise a bipartite
+/// graph gives its biadjacency matrix and any other graph its symmetric adjacency matrix.
+/// Returns {rows, cols}.
+std::pair<int, int> read_undirected(int vertices, std::vector<RawEntry>& entries, const NameOf& name,
+                                    const ReadOptions& options, ReadResult& result);
 
 enum class GraphKind { Bipartite, Graph, Digraph };
 

@@ -13,10 +13,13 @@ void serve_walks_of(Reader& in, const std::string& engine) {
   o.threads = in.get<int>();
   o.specialise = static_cast<Specialise>(in.get<int>());
   o.gpus = in.get<int>();
+  const int graph = in.get<int>();  // 0: a permanent; 1: a hafnian; 2: a loop hafnian
   const SparseMatrix<T> a = get_matrix<T>(in);
   WalkTeam team;
   o.team = &team;
-  (void)make_engine(engine)->permanent(a, o);  // rank 0 has the sums
+  // Rank 0 has the sums.
+  if (graph) (void)make_graph_engine(engine)->hafnian(a, graph == 2, o);
+  else (void)make_engine(engine)->permanent(a, o);
 }
 
 }  // namespace
@@ -27,7 +30,7 @@ bool shares(const std::string& engine, double predicted_seconds) {
 }
 
 template <class T>
-WalkTeam* share_walks(const std::string& engine, const SparseMatrix<T>& a, const EngineOptions& o) {
+WalkTeam* share_walks(const std::string& engine, const SparseMatrix<T>& a, const EngineOptions& o, Walks walks) {
   Writer w;
   w.put(std::uint64_t{kWalks});
   w.put_string(engine);
@@ -35,12 +38,13 @@ WalkTeam* share_walks(const std::string& engine, const SparseMatrix<T>& a, const
   w.put(o.threads);
   w.put(static_cast<int>(o.specialise));
   w.put(o.gpus);
+  w.put(static_cast<int>(walks));
   put_matrix(w, a);
   return share_job(w);
 }
-template WalkTeam* share_walks(const std::string&, const SparseMatrix<Integer>&, const EngineOptions&);
-template WalkTeam* share_walks(const std::string&, const SparseMatrix<double>&, const EngineOptions&);
-template WalkTeam* share_walks(const std::string&, const SparseMatrix<Complex>&, const EngineOptions&);
+template WalkTeam* share_walks(const std::string&, const SparseMatrix<Integer>&, const EngineOptions&, Walks);
+template WalkTeam* share_walks(const std::string&, const SparseMatrix<double>&, const EngineOptions&, Walks);
+template WalkTeam* share_walks(const std::string&, const SparseMatrix<Complex>&, const EngineOptions&, Walks);
 
 void serve_walks(Reader& in) {
   const std::string engine = in.get_string();

@@ -15,10 +15,14 @@ namespace matchcount::cluster {
 /// at least MATCHCOUNT_MPI_MIN_SECONDS (default 0.5 s).
 bool shares(const std::string& engine, double predicted_seconds);
 
+/// What the walks of a shared block count (the other ranks call the same engine entry).
+enum class Walks { Permanent = 0, Hafnian = 1, LoopHafnian = 2 };
+
 /// Rank 0: the other ranks count their share of `engine`'s walks on block `a` (sent to
 /// them with the options); returns the team for EngineOptions::team.
 template <class T>
-WalkTeam* share_walks(const std::string& engine, const SparseMatrix<T>& a, const EngineOptions& o);
+WalkTeam* share_walks(const std::string& engine, const SparseMatrix<T>& a, const EngineOptions& o,
+                      Walks walks = Walks::Permanent);
 
 /// The kWalks job on the other ranks: this rank's share of the engine's walks on the block.
 void serve_walks(Reader& in);

@@ -99,6 +99,25 @@ const char* value_kind(const CountReport& r, NumberKind input) {
   return kinds[2];
 }
 
+/// The general-graph path's structure, one line per stage, each line after `prefix`.
+std::string graph_text(const CountReport& r, const char* prefix) {
+  const GraphReport& g = r.graph;
+  std::ostringstream o;
+  o << prefix << (g.loops ? "loop hafnian" : "hafnian") << " of a graph with " << g.vertices << " vertices and "
+    << g.edges << " edges\n";
+  if (!g.loops) {
+    o << prefix << "Edmonds: maximum matching " << r.matching_size << " of " << g.vertices / 2 << " edges";
+    if (!g.witness.empty()) o << "; " << g.witness;
+    o << "\n";
+  }
+  if (g.witness.empty())
+    o << prefix << "structure: " << g.dead_edges << " edges in no perfect matching removed"
+      << (g.dead_edges_complete ? "" : " (search stopped at its budget)") << ", " << g.components << " component(s); "
+      << g.forced << " forced edges, " << g.folded << " degree-2 folds, " << g.loops_taken << " loops taken; "
+      << r.dm_blocks << " block(s) left for engines (" << g.bipartite_blocks << " bipartite: permanents)\n";
+  return o.str();
+}
+
 }  // namespace
 
 namespace report_detail {
@@ -138,7 +157,15 @@ std::string report_json(const CountReport& r, const ReadResult& in, const RunInf
     j["abs_error"] = r.value.abs_error;
     j["rel_error"] = r.value.rel_error();  // infinite (null) for an uncertain 0
   }
+  j["counts"] = !r.graph.hafnian ? "permanent" : r.graph.loops ? "loop_hafnian" : "hafnian";
   j["matching_size"] = r.matching_size;
+  if (r.graph.hafnian)
+    j["graph"] = {{"vertices", r.graph.vertices},         {"edges", r.graph.edges},
+                  {"witness", r.graph.witness},           {"dead_edges", r.graph.dead_edges},
+                  {"dead_edges_complete", r.graph.dead_edges_complete},
+                  {"components", r.graph.components},     {"bipartite_blocks", r.graph.bipartite_blocks},
+                  {"forced", r.graph.forced},             {"folded", r.graph.folded},
+                  {"loops_taken", r.graph.loops_taken}};
   j["dulmage_mendelsohn"] = {{"blocks", r.dm_blocks}, {"deleted_entries", r.dm_deleted_entries}, {"block_sizes", r.dm_block_sizes}};
   j["forbert_marx"] = {{"multiplied_out", r.reduce.lines_multiplied_out}, {"merges", r.reduce.merges},
                        {"branches", r.reduce.branches},   {"leaves", r.reduce.leaves},
@@ -166,8 +193,12 @@ std::string report_text(const CountReport& r, const ReadResult& in, const RunInf
   o << "matchcount: " << info.file << ": " << in.format << ", " << to_string(kind_of(in.matrix)) << " "
     << r.rows << "x" << r.cols << ", " << r.nnz << " entries (read in " << number(info.read_seconds) << " s)\n";
   for (const auto& note : in.notes) o << "matchcount: note: " << note << "\n";
-  o << "matchcount: maximum matching " << r.matching_size << " of " << r.rows << "\n";
-  if (r.dm_blocks > 0) {
+  if (r.graph.hafnian) {
+    o << graph_text(r, "matchcount: ");
+  } else {
+    o << "matchcount: maximum matching " << r.matching_size << " of " << r.rows << "\n";
+  }
+  if (r.dm_blocks > 0 && !r.graph.hafnian) {
     o << "matchcount: Dulmage-Mendelsohn: " << r.dm_blocks << " blocks, " << r.dm_deleted_entries
       << " entries in no perfect matching deleted; block sizes";
     std::map<int, int> sizes;
@@ -178,9 +209,10 @@ std::string report_text(const CountReport& r, const ReadResult& in, const RunInf
     }
     o << "\n";
   }
-  o << "matchcount: Forbert-Marx: " << r.reduce.lines_multiplied_out << " lines multiplied out, "
-    << r.reduce.merges << " merges, " << r.reduce.branches << " branches, " << r.reduce.leaves
-    << " blocks left for engines\n";
+  if (!r.graph.hafnian)
+    o << "matchcount: Forbert-Marx: " << r.reduce.lines_multiplied_out << " lines multiplied out, "
+      << r.reduce.merges << " merges, " << r.reduce.branches << " branches, " << r.reduce.leaves
+      << " blocks left for engines\n";
   for (const auto& [key, g] : group_runs(r))
     o << "matchcount: engine " << std::get<0>(key) << ": " << g.count << " block(s) of size " << std::get<1>(key)
       << " in " << number(g.seconds) << " s on the " << g.device
@@ -202,8 +234,11 @@ std::string report_plan(const CountReport& r, const ReadResult& in, const RunInf
   o << "plan for " << info.file << ": " << in.format << ", " << to_string(kind_of(in.matrix)) << " " << r.rows
     << "x" << r.cols << ", " << r.nnz << " entries\n";
   for (const auto& note : r.notes) o << "note: " << note << "\n";
-  o << "Dulmage-Mendelsohn: " << r.dm_blocks << " block(s); Forbert-Marx: " << r.reduce.branches << " branches, "
-    << r.engine_runs.size() << " block(s) left for engines\n";
+  if (r.graph.hafnian)
+    o << graph_text(r, "");
+  else
+    o << "Dulmage-Mendelsohn: " << r.dm_blocks << " block(s); Forbert-Marx: " << r.reduce.branches << " branches, "
+      << r.engine_runs.size() << " block(s) left for engines\n";
   double total = 0;
   int uncountable = 0;
   for (const auto& [key, g] : group_runs(r)) {

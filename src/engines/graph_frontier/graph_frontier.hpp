@@ -1,0 +1,87 @@
+// The frontier (path-width) DP for general graphs: the hafnian and the loop hafnian of a
+// symmetric block whose vertices can be ordered with a narrow frontier (king graphs, periodic
+// strips, sparse graphs of small path-width). Private to src/engines; the catalog makes it.
+//
+// Vertices are processed in the plan's order. The frontier after a vertex is the set of
+// processed vertices that still have an unprocessed neighbour; a state is the set of frontier
+// vertices not yet matched. A vertex comes in matched to an open frontier neighbour, open (when
+// it has later neighbours) or, with loops, covered by its loop; a vertex leaving the frontier
+// must be matched. The tables are dense, indexed by the state's bits: without loops the open
+// count has the parity of the processed count, so one bit is implied and a frontier of w
+// vertices takes 2^(w-1) states; with loops all 2^w.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "engines/graph_engine.hpp"
+#include "matchcount/matrix.hpp"
+
+namespace matchcount::engines {
+
+/// name "graph-frontier", loops() true, max_n 1 << 20 (the frontier, not n, limits it).
+std::unique_ptr<GraphEngine> make_graph_frontier();
+
+/// A vertex order with its predicted size (all for the hafnian without loops: with loops
+/// every table doubles, see graph_frontier_bytes and graph_frontier_seconds).
+struct GraphFrontierPlan {
+  std::vector<int> order;  // vertices in processing order
+  /// Largest frontier after any vertex (> kGraphFrontierMaxWidth: not runnable).
+  int width = 0;
+  /// Predicted work: sum over vertices of (states after it) * (1 + its processed neighbours),
+  /// the gathers of the DP (infinite beyond kGraphFrontierMaxWidth).
+  double cost = 0;
+  /// Largest number of states held at once (the table before a vertex plus the one after).
+  double peak_states = 0;
+};
+
+/// The frontier profile of one order over adjacency lists (each neighbour once, no self).
+GraphFrontierPlan graph_frontier_profile(const std::vector<std::vector<int>>& adj, std::vector<int> order);
+
+/// The best vertex order found (natural, reverse Cuthill–McKee, greedy minimum frontier from
+/// several starts), from the symmetric pattern (each undirected edge as (u,v) and (v,u), no
+/// diagonal).
+GraphFrontierPlan plan_graph_frontier(const std::vector<std::pair<int, int>>& pattern, int n);
+
+/// Widest frontier a state (a 64-bit set) holds.
+constexpr int kGraphFrontierMaxWidth = 63;
+
+/// Predicted peak bytes of the two tables with `words` 8-byte words a state (one per prime
+/// carried in a pass; 2 real, 3 complex); the loop hafnian's tables are twice as large.
+inline double graph_frontier_bytes(const GraphFrontierPlan& plan, int words, bool loops = false) {
+  return plan.peak_states * 8.0 * words * (loops ? 2 : 1);
+}
+
+/// Refusal threshold: predicted peak bytes of the state tables (one prime a pass at least).
+constexpr double kGraphFrontierMemoryLimit = 8.0 * (1ull << 30);
+
+/// Time model of the CPU engine (calibrated with single-thread runs on king graphs and periodic
+/// strips): per unit of plan cost, a base for the index arithmetic of a gather, plus a cost per
+/// value word: a lazy Shoup product and sum per prime (a sum only for 0-1 blocks), two or three
+/// doubles for floats. Exact counts carry at most 8 primes a pass; each pass repeats the base.
+/// Tables beyond the caches run slower, by a quarter per doubling beyond 16 MiB. The gathers
+/// split evenly over cores, but the large tables are memory-bound, so a second core adds only
+/// part of one.
+constexpr double kGraphFrontierBase = 0.4e-9, kGraphFrontierModWord = 0.92e-9, kGraphFrontierUnitWord = 0.63e-9,
+                 kGraphFrontierRealWord = 0.3e-9, kGraphFrontierComplexWord = 0.35e-9;
+constexpr double kGraphFrontierFixed = 2e-4, kGraphFrontierPerVertex = 2e-6, kGraphFrontierParallel = 0.5;
+
+/// Predicted seconds; primes = CRT primes of an exact count (0 for floats), `unit` when every
+/// entry is 1 (exact counts without products), `loops` for the loop hafnian.
+double graph_frontier_seconds(const GraphFrontierPlan& plan, int n, double primes, NumberKind kind, int cores,
+                              bool unit = false, bool loops = false);
+
+/// Knobs of the exact count that tests use to reach the multi-pass path on small input.
+struct GraphFrontierTuning {
+  /// Most primes carried per pass (0: as many as kGraphFrontierMemoryLimit allows, at most 8).
+  std::size_t max_primes_per_pass = 0;
+};
+
+/// The engine's exact count with knobs (what hafnian(SparseMatrix<Integer>) returns; `a` as
+/// GraphEngine::count receives it).
+Integer graph_frontier_hafnian(const SparseMatrix<Integer>& a, bool loops, const EngineOptions& opt,
+                               const GraphFrontierTuning& tuning);
+
+}  // namespace matchcount::engines

@@ -1,0 +1,172 @@
+// The graph frontier DP proper (private to src/engines/graph_frontier): the steps of a vertex
+// order and the dense tables they transform; graph_frontier.cpp instantiates it with its
+// number policies.
+//
+// Each new state pulls its value from at most (processed neighbours + 1) old states, so the
+// new table is filled in parallel with no write conflicts, each value summing its terms in a
+// fixed order: results do not depend on the thread count.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <utility>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "engines/common.hpp"
+
+namespace matchcount::engines::graph_frontier_detail {
+
+using State = std::uint64_t;  // bit j: the frontier vertex in slot j is open
+
+/// One vertex v of the order: how the slots of the frontier move and where v's value pulls from.
+/// Slots stay where they are; a leaving vertex's slot goes to v or to the vertex of the top slot,
+/// so a new state maps to its old one by a mask and a few moved bits.
+struct GraphStep {
+  int old_w = 0, new_w = 0;                    // frontier sizes before and after v
+  int parity = 0;                              // without loops: parity of the open count after v
+  State same = 0;                              // new slots that hold the same vertex as before
+  std::vector<std::pair<int, int>> moved;      // (new slot, old slot) of vertices that moved
+  int vslot = -1;                              // v's new slot; -1 when v has no later neighbour
+  std::vector<std::pair<int, int>> back;       // processed neighbours: (old slot, entry index)
+  int loop = -1;                               // entry index of v's loop (-1: none, or no loops)
+  double predicted = 0;                        // predicted work, for progress reports
+};
+
+/// The steps of `order` over nbrs[v] = (neighbour, entry index of a_vu) (no self pairs) and
+/// loop_entry[v] (entry index of a_vv, -1 when absent or loops are off). RefusedError when the
+/// frontier exceeds kGraphFrontierMaxWidth.
+std::vector<GraphStep> graph_steps(const std::vector<std::vector<std::pair<int, int>>>& nbrs,
+                                   const std::vector<int>& loop_entry, const std::vector<int>& order, bool loops);
+
+/// An uninitialised array that keeps and grows its allocation over the whole count (large ones
+/// on transparent huge pages): every slot of a new table is written before it is read.
+template <class T>
+struct Table {
+  struct Free {
+    void operator()(T* q) const { std::free(q); }
+  };
+  std::unique_ptr<T[], Free> p;
+  std::size_t n = 0, cap = 0;
+  void resize(std::size_t k) {  // the contents are lost
+    if (k > cap) {
+      p.reset();
+      cap = std::max(k, cap * 2);
+      std::size_t bytes = std::max<std::size_t>(cap, 1) * sizeof(T);
+      const std::size_t align = bytes >= (std::size_t{8} << 20) ? std::size_t{2} << 20 : 64;
+      bytes = (bytes + align - 1) / align * align;
+      void* q = std::aligned_alloc(align, bytes);
+      if (!q) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+      if (align > 64) madvise(q, bytes, MADV_HUGEPAGE);
+#endif
+      p.reset(static_cast<T*>(q));
+    }
+    n = k;
+  }
+  T* data() const { return p.get(); }
+};
+
+/// The DP over dense tables of Policy::words words a state. Policy: Word; the constants words
+/// and abs_word (the word bounding |value|, -1 for none); one(), zero(d), add(d, s, entry)
+/// (entry -1: weight 1) and finish(d).
+template <class Policy>
+class GraphRun {
+ public:
+  using Word = typename Policy::Word;
+  GraphRun(const Policy& pol, const EngineOptions& opt, bool loops)
+      : pol_(pol), opt_(opt), half_(!loops) {}
+
+  /// The final state's words (all zero when no state survives).
+  std::vector<Word> run(const std::vector<GraphStep>& steps) {
+    old_.resize(K_);
+    auto one = pol_.one();
+    std::copy(one.begin(), one.end(), old_.data());
+    double total = 0, done = 0;
+    for (const auto& st : steps) total += st.predicted;
+    for (const auto& st : steps) {
+      if (!step(st)) return std::vector<Word>(K_, Word(0));
+      done += st.predicted;
+      if (opt_.progress) opt_.progress(total > 0 ? done / total : 1.0);
+    }
+    return {old_.data(), old_.data() + K_};
+  }
+  /// Floats: the power of two the states were divided by to stay in range, and per vertex done
+  /// the largest |value| bound of its states (in the units before that division).
+  int shift() const { return shift_; }
+  const std::vector<double>& step_max() const { return step_max_; }
+
+ private:
+  std::size_t table_size(int w) const { return std::size_t{1} << (half_ ? std::max(w - 1, 0) : w); }
+
+  bool step(const GraphStep& st) {
+    if (half_ && st.new_w == 0 && st.parity) return false;  // an odd set of processed vertices cannot be matched
+    const std::size_t N = table_size(st.new_w);
+    const State old_mask = half_ ? (State{1} << std::max(st.old_w - 1, 0)) - 1 : ~State{0};
+    const int top = st.new_w - 1;
+    const bool implied = half_ && st.new_w >= 1;
+    new_.resize(N * K_);
+    const Word* src = old_.data();
+    Word* dst_all = new_.data();
+    // thread_count counts basic steps of about a quarter nanosecond; a gather of a word costs
+    // about four.
+    const double work = 4.0 * double(N) * double(st.back.size() + 1) * double(K_ + 1);
+    const int threads = thread_count(opt_, work);
+    double mx = 0;
+    const Policy& pol = pol_;
+    const std::size_t K = K_;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(max : mx)
+    for (std::size_t i = 0; i < N; ++i) {
+      State t = i;
+      if (implied) t |= State((std::popcount(t) + st.parity) & 1) << top;
+      State base = t & st.same;
+      for (auto [j, o] : st.moved) base |= ((t >> j) & 1) << o;
+      Word* d = dst_all + i * K;
+      pol.zero(d);
+      if (st.vslot >= 0 && ((t >> st.vslot) & 1)) {
+        pol.add(d, src + (base & old_mask) * K, -1);  // v stays open
+      } else {
+        for (auto [o, e] : st.back)
+          if (!((base >> o) & 1)) pol.add(d, src + ((base | (State{1} << o)) & old_mask) * K, e);
+        if (st.loop >= 0) pol.add(d, src + (base & old_mask) * K, st.loop);
+      }
+      pol.finish(d);
+      if constexpr (Policy::abs_word >= 0) mx = std::max(mx, double(d[Policy::abs_word]));
+    }
+    std::swap(old_, new_);
+    if constexpr (Policy::abs_word >= 0) {
+      // Powers of two keep the states in range, exactly; the final value takes them back.
+      if (mx == 0) return false;
+      if (mx > 0x1p400 || mx < 0x1p-400) {
+        const int e = std::ilogb(mx);
+        Word* d = old_.data();
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (std::size_t i = 0; i < N * K; ++i) d[i] = std::ldexp(d[i], -e);
+        shift_ += e;
+        mx = std::ldexp(mx, -e);
+      }
+      step_max_.push_back(std::ldexp(mx, shift_));
+    }
+    return true;
+  }
+
+  const Policy& pol_;
+  const EngineOptions& opt_;
+  static constexpr std::size_t K_ = std::size_t(Policy::words);
+  bool half_;
+  int shift_ = 0;
+  std::vector<double> step_max_;
+  Table<Word> old_, new_;
+};
+
+}  // namespace matchcount::engines::graph_frontier_detail

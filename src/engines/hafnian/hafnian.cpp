@@ -1,0 +1,276 @@
+// The "hafnian" engine: the walk of haf_walk.hpp run in work units through runtime::run_units,
+// exactly modulo small primes (four in the lanes of a vector, more primes more passes) or in
+// floating point with a rigorous error bound from the walk of |A| carried in two lanes.
+#include "engines/hafnian/hafnian.hpp"
+
+#include <cstdio>
+
+#include "core/hashing.hpp"
+#include "engines/hafnian/haf_walk.hpp"
+#include "runtime/thread_walk.hpp"
+
+namespace matchcount::engines {
+namespace {
+
+using haf::cv4;
+using haf::Root;
+
+/// Unit depth: 2^depth units of 2^(m-depth) leaves each (a pass), a function of n only. Units
+/// keep 2^12 leaves so that recomputing the last levels of a unit's path stays cheap.
+int unit_depth(int m) { return std::clamp(m - 12, 0, 20); }
+
+/// Prime bits for half-degree m: a coefficient sums at most 2m + 1 terms of symmetric
+/// residues below p/2 + 1 in size (modreduce's range), each product exact in FP64, and the
+/// sum must stay below 2^52 for one modreduce.
+int prime_bits(int m) {
+  int b = 30;
+  while (b > 8) {
+    const double r = std::ldexp(1.0, b - 1) + 1;
+    if ((2.0 * m + 2) * r * r + r < 0x1p52) break;
+    --b;
+  }
+  return b;
+}
+
+/// The k largest primes below 2^bits, largest first.
+std::vector<double> small_primes(int bits, std::size_t k) {
+  std::vector<double> out;
+  for (std::uint64_t c = (std::uint64_t{1} << bits) - 1; out.size() < k && c > 2; c -= 2)
+    if (is_prime(c)) out.push_back(static_cast<double>(c));
+  if (out.size() < k) throw RefusedError("hafnian: not enough small primes for this bound");
+  return out;
+}
+
+/// Primes whose product exceeds 2 bound + 1, for a block of half-size m.
+std::vector<double> primes_for(const SparseMatrix<Integer>& a, bool loops) {
+  const int m = (a.rows + 1) / 2;
+  const Integer need = 2 * abs(hafnian_bound(a, loops)) + 1;
+  const int bits = prime_bits(m);
+  // Each prime exceeds 2^(bits-1): this many always suffice.
+  const std::size_t most = mpz_sizeinbase(need.get_mpz_t(), 2) / static_cast<std::size_t>(bits - 1) + 1;
+  if (most > 4096) throw RefusedError("hafnian: the bound on |haf| needs more than 4096 primes");
+  std::vector<double> all = small_primes(bits, most), out;
+  Integer product = 1;
+  for (double p : all) {
+    if (product > need) break;
+    out.push_back(p);
+    product *= Integer(static_cast<unsigned long>(p));
+  }
+  if (product <= need) throw RefusedError("hafnian: the primes found do not cover the bound on |haf|");
+  return out;
+}
+
+/// Root polynomials from dense values: val(i, j) the lane value of an entry; odd n (loops
+/// only) gains a vertex with loop `one` and no edge.
+template <class V, class Val>
+Root<V> make_root(int n0, bool loops, V one, Val val) {
+  Root<V> r;
+  r.n = n0 + n0 % 2;
+  r.m = r.n / 2;
+  r.loops = loops;
+  const std::size_t S = static_cast<std::size_t>(r.stride());
+  r.b.assign(haf::tri(r.n) * S, V{});
+  for (int i = 1; i < r.n; ++i)
+    for (int j = 0; j < i; ++j)
+      if (i < n0) r.b[(haf::tri(i) + static_cast<std::size_t>(j)) * S + haf::kPad + 1] = val(i, j);
+  if (loops) {
+    r.d.assign(static_cast<std::size_t>(r.n) * S, V{});
+    for (int i = 0; i < r.n; ++i) r.d[static_cast<std::size_t>(i) * S + haf::kPad] = i < n0 ? val(i, i) : one;
+  }
+  return r;
+}
+
+template <class V>
+std::uint64_t hash_root(const Root<V>& r, std::uint64_t h) {
+  h = fnv1a64(r.b.data(), r.b.size() * sizeof(V), h);
+  return fnv1a64(r.d.data(), r.d.size() * sizeof(V), h);
+}
+
+std::string walk_tag(const char* policy, int n, bool loops, int depth, std::uint64_t units, std::uint64_t h) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "hafnian/%s/n=%d/loops=%d/depth=%d/units=%llu/input=%016llx", policy, n,
+                loops ? 1 : 0, depth, static_cast<unsigned long long>(units), static_cast<unsigned long long>(h));
+  return buf;
+}
+
+/// Rounding steps along any path from an input to the result, for the float bound
+/// |error| <= gamma_K * (walk of |A|): per level a coefficient sums at most 2m + 2 rounded
+/// terms after its product, along the g chain and along the entries feeding it.
+double rounding_steps(int m) { return (2.0 * m + 4) * (m + 3) + 16; }
+
+class HafnianEngine final : public GraphEngine {
+ public:
+  std::string name() const override { return "hafnian"; }
+  int max_n() const override { return kHafnianMaxN; }
+  bool loops() const override { return true; }
+
+ protected:
+  Integer count(const SparseMatrix<Integer>& a, bool loops, const EngineOptions& opt) const override {
+    const int n0 = a.rows;
+    const std::vector<double> primes = primes_for(a, loops);
+    const std::size_t passes = (primes.size() + 3) / 4;
+    const std::vector<Integer> dense = a.dense();
+    std::vector<Root<v4d>> roots;
+    std::vector<haf::ModArith> ariths;
+    std::uint64_t h = fnv1a64(primes.data(), primes.size() * sizeof(double));
+    for (std::size_t q = 0; q < passes; ++q) {
+      v4d p{}, pinv{};
+      for (int l = 0; l < 4; ++l) {
+        // A pass short of primes repeats its last one; the repeats are ignored at the end.
+        p[l] = primes[std::min(4 * q + static_cast<std::size_t>(l), primes.size() - 1)];
+        pinv[l] = 1.0 / p[l];
+      }
+      ariths.push_back({p, pinv});
+      roots.push_back(make_root<v4d>(n0, loops, v4d{1, 1, 1, 1}, [&](int i, int j) {
+        v4d r{};
+        for (int l = 0; l < 4; ++l) {
+          double x = residue_of(dense[static_cast<std::size_t>(i) * static_cast<std::size_t>(n0) + static_cast<std::size_t>(j)], p[l]);
+          r[l] = x > p[l] / 2 ? x - p[l] : x;
+        }
+        return r;
+      }));
+      h = hash_root(roots.back(), h);
+    }
+    const int m = roots[0].m, depth = unit_depth(m);
+    const std::uint64_t per_pass = std::uint64_t{1} << depth, units = per_pass * passes;
+    const int threads = thread_count(opt, double(passes) * hafnian_work(n0, loops));
+    struct State {
+      std::size_t pass = ~std::size_t{0};
+      std::unique_ptr<haf::WalkBase<haf::ModArith>> walk;
+    };
+    const std::vector<double> zero(4 * passes, 0.0);
+    auto walk_unit = [&](State& st, std::uint64_t b) {
+      const std::size_t q = static_cast<std::size_t>(b / per_pass);
+      if (st.pass != q) {
+        st.walk = haf::make_walk(ariths[q], roots[q], depth, v4d{-1, -1, -1, -1}, false);
+        st.pass = q;
+      }
+      const v4d s = st.walk->run(b % per_pass).s;
+      std::vector<double> out = zero;
+      for (int l = 0; l < 4; ++l) out[4 * q + static_cast<std::size_t>(l)] = s[l];
+      return out;
+    };
+    auto combine = [&](std::vector<double>& total, const std::vector<double>& s) {
+      if (total.empty()) total = zero;
+      for (std::size_t i = 0; i < total.size(); ++i) {
+        const double p = ariths[i / 4].p[i % 4];
+        total[i] = arith::modreduce(total[i] + s[i], p, 1.0 / p);
+      }
+    };
+    const std::vector<double> sums = runtime::run_units<std::vector<double>>(
+        units, threads, opt, walk_tag("exact", n0, loops, depth, units, h), zero, [] { return State{}; },
+        walk_unit, combine);
+    std::vector<std::uint64_t> residues, ps;
+    for (std::size_t k = 0; k < primes.size(); ++k) {
+      const auto p = static_cast<std::uint64_t>(primes[k]);
+      double x = k < sums.size() ? sums[k] : 0.0;
+      x = arith::modreduce(x, primes[k], 1.0 / primes[k]);
+      residues.push_back(to_residue(x, p));
+      ps.push_back(p);
+    }
+    return crt_symmetric(residues, ps);
+  }
+
+  Approx<double> count(const SparseMatrix<double>& a, bool loops, const EngineOptions& opt) const override {
+    const int n0 = a.rows;
+    const std::vector<double> d = a.dense();
+    Root<v4d> root = make_root<v4d>(n0, loops, v4d{1, 1, 1, 1}, [&](int i, int j) {
+      const double x = d[static_cast<std::size_t>(i) * static_cast<std::size_t>(n0) + static_cast<std::size_t>(j)];
+      return v4d{x, x, std::fabs(x), std::fabs(x)};
+    });
+    const haf::RealArith ar;
+    // Per unit: the value as a double-double and the walk of |A|.
+    auto to_sum = [](const haf::RealArith::Acc& acc) {
+      DDSum v;
+      v.add(acc.hi[0]), v.add(acc.hi[1]), v.add(acc.lo[0]), v.add(acc.lo[1]);
+      return std::vector<double>{v.hi, v.lo, (acc.hi[2] + acc.lo[2]) + (acc.hi[3] + acc.lo[3])};
+    };
+    const std::vector<double> s = float_walk<haf::RealArith>(ar, root, n0, loops, "real", 3, to_sum, opt);
+    const double value = s[0] + s[1];
+    return {value, 1.1 * rounding_steps(root.m) * kEps * s[2] + 4 * kEps * std::fabs(value)};
+  }
+
+  Approx<Complex> count(const SparseMatrix<Complex>& a, bool loops, const EngineOptions& opt) const override {
+    const int n0 = a.rows;
+    const std::vector<Complex> d = a.dense();
+    Root<cv4> root = make_root<cv4>(n0, loops, cv4{{1, 1, 1, 1}, {0, 0, 0, 0}}, [&](int i, int j) {
+      const Complex x = d[static_cast<std::size_t>(i) * static_cast<std::size_t>(n0) + static_cast<std::size_t>(j)];
+      const double r = std::abs(x) * (1 + 2 * kEps);  // |x| rounded up
+      return cv4{{x.real(), x.real(), r, r}, {x.imag(), x.imag(), 0, 0}};
+    });
+    const haf::ComplexArith ar;
+    auto to_sum = [](const haf::ComplexArith::Acc& acc) {
+      DDSum re, im;
+      re.add(acc.re_hi[0]), re.add(acc.re_hi[1]), re.add(acc.re_lo[0]), re.add(acc.re_lo[1]);
+      im.add(acc.im_hi[0]), im.add(acc.im_hi[1]), im.add(acc.im_lo[0]), im.add(acc.im_lo[1]);
+      return std::vector<double>{re.hi, re.lo, im.hi, im.lo, (acc.re_hi[2] + acc.re_lo[2]) + (acc.re_hi[3] + acc.re_lo[3])};
+    };
+    const std::vector<double> s = float_walk<haf::ComplexArith>(ar, root, n0, loops, "complex", 5, to_sum, opt);
+    const Complex value(s[0] + s[1], s[2] + s[3]);
+    // A complex product errs by at most sqrt(2) gamma_2 |x||y|; doubling the step count covers it.
+    return {value, 2.2 * rounding_steps(root.m) * kEps * s[4] + 4 * kEps * std::abs(value)};
+  }
+
+ private:
+  /// The float walk: unit sums are `words` doubles, double-double pairs then the |A| walk's
+  /// sum last, combined in unit order.
+  template <class Ar, class ToSum>
+  static std::vector<double> float_walk(const Ar& ar, const Root<typename Ar::V>& root, int n0, bool loops,
+                                        const char* policy, std::size_t words, ToSum to_sum, const EngineOptions& opt) {
+    const int m = root.m, depth = std::min(unit_depth(m), m - 1);
+    const std::uint64_t units = std::uint64_t{1} << depth;
+    const int threads = thread_count(opt, hafnian_work(n0, loops) * (sizeof(typename Ar::V) == 64 ? 2.0 : 0.5));
+    const std::uint64_t h = hash_root(root, 0xcbf29ce484222325ULL);
+    const std::vector<double> zero(words, 0.0);
+    auto make = [&] { return haf::make_walk(ar, root, depth, v4d{-1, -1, 1, 1}, true); };
+    auto walk_unit = [&](std::unique_ptr<haf::WalkBase<Ar>>& w, std::uint64_t b) { return to_sum(w->run(b)); };
+    auto combine = [&](std::vector<double>& total, const std::vector<double>& s) {
+      if (total.empty()) total = zero;
+      for (std::size_t k = 0; k + 1 < words; k += 2) {
+        DDSum v{total[k], total[k + 1], 0};
+        v.add(s[k]), v.add(s[k + 1]);
+        total[k] = v.hi, total[k + 1] = v.lo;
+      }
+      total[words - 1] += s[words - 1];
+    };
+    return runtime::run_units<std::vector<double>>(units, threads, opt,
+                                                   walk_tag(policy, n0, loops, depth, units, h), zero, make,
+                                                   walk_unit, combine);
+  }
+};
+
+}  // namespace
+
+double hafnian_work(int n, bool loops) {
+  const int m = (n + 1) / 2;
+  const double P = 0.5 * m * m + 2.0 * m;  // one truncated product, with the blocks' waste
+  double w = std::ldexp(double(m) + (loops ? P : 0.0), m - 1);
+  for (int i = 2; i <= m; ++i) {
+    double node = (i - 1.0) * (2.0 * i - 3) * 2 * P + P;
+    if (loops) node += (2.0 * i - 2) * 2 * P + P;
+    w += std::ldexp(node, m - i);
+  }
+  return w;
+}
+
+std::size_t hafnian_prime_count(const SparseMatrix<Integer>& a, bool loops) { return primes_for(a, loops).size(); }
+
+double hafnian_seconds(int n, double primes, NumberKind kind, bool loops, int cores) {
+  // Seconds per 4-lane multiply-add on one core, measured on the walk itself; complex lanes
+  // take four multiply-adds each.
+  constexpr double kPerMadd = 1.75e-10, kFixed = 5e-5;
+  const double work = hafnian_work(n, loops);
+  double units = 0;
+  switch (kind) {
+    case NumberKind::Integer:
+    case NumberKind::Rational: units = std::max(1.0, std::ceil(primes / 4)); break;
+    case NumberKind::Real: units = 0.5; break;
+    case NumberKind::Complex: units = 2.4; break;
+  }
+  const double c = std::clamp(work * units / 2e6, 1.0, double(std::max(cores, 1)));
+  return kFixed + work * units * kPerMadd / c;
+}
+
+std::unique_ptr<GraphEngine> make_hafnian() { return std::make_unique<HafnianEngine>(); }
+
+}  // namespace matchcount::engines

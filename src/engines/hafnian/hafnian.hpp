@@ -1,0 +1,40 @@
+// The dense hafnian engines for general graphs (private to src/engines; the catalog makes them).
+//
+// "hafnian": Björklund's recursive algorithm (2012), pairs of vertices eliminated with
+// polynomials truncated at degree n/2, extended to loop hafnians by a vector of path-to-a-loop
+// polynomials (haf_walk.hpp). Exact counts run modulo small primes, four at a time in the lanes
+// of one vector; floats run four lanes of the recursion tree at once, two of them the walk of
+// |A| that bounds the rounding error.
+// "hafnian-brute": enumeration of the (loop) perfect matchings, the tests' oracle.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "engines/graph_engine.hpp"
+#include "matchcount/matrix.hpp"
+
+namespace matchcount::engines {
+
+/// Size limits of the two engines (their max_n, and the catalog's).
+constexpr int kHafnianMaxN = 64, kHafnianBruteMaxN = 30;
+
+/// name "hafnian": dense, O(n^2 2^(n/2)) multiply-adds, loops() true, max_n 64.
+std::unique_ptr<GraphEngine> make_hafnian();
+/// name "hafnian-brute": enumeration of the matchings, the oracle; loops() true, max_n 30.
+std::unique_ptr<GraphEngine> make_hafnian_brute();
+
+/// Planner cost model: predicted seconds of "hafnian" on an n x n block on `cores` cores;
+/// `primes` = CRT primes of an exact count (0 for floats, hafnian_prime_count for integers),
+/// kind Integer/Real/Complex, loops or not. Constants calibrated on a 2-core AMD EPYC (Zen 4).
+double hafnian_seconds(int n, double primes, NumberKind kind, bool loops, int cores);
+
+/// The number of CRT primes (the small primes of the exact walk, below 2^24 or so) the exact
+/// count of `a` needs: enough that their product exceeds 2 hafnian_bound(a, loops) + 1.
+std::size_t hafnian_prime_count(const SparseMatrix<Integer>& a, bool loops);
+
+/// Multiply-adds (of one 4-lane vector) of one walk of the recursion tree for an n x n block
+/// (n rounded up to even), the cost model's work count.
+double hafnian_work(int n, bool loops);
+
+}  // namespace matchcount::engines

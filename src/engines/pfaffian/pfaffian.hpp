@@ -1,0 +1,58 @@
+// The Pfaffian (FKT) engine for planar general graphs (private to src/engines).
+//
+// The block A is the adjacency matrix of a graph G (both triangles stored). When G is planar,
+// its edges have a Pfaffian orientation: in a plane embedding, every face but the outer one
+// (per component) has an odd number of edges oriented clockwise. With K_uv = a_uv when u -> v
+// and K_uv = -a_uv when v -> u, every perfect matching enters Pf(K) with the same sign, so
+// haf(A) = eps * Pf(K) for any weights, eps = +-1 fixed by one perfect matching, and a
+// Pfaffian takes polynomial time. pfaffian_orient.cpp finds the orientation and a banded
+// vertex order; pfaffian_mod.cpp computes Pf modulo primes (banded skew-symmetric
+// elimination) and reconstructs the integer; pfaffian_float.cpp does the same in floating
+// point with an error estimate.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "engines/graph_engine.hpp"
+
+namespace matchcount::engines {
+
+/// name "pfaffian", loops() false, max_n 1 << 20.
+std::unique_ptr<GraphEngine> make_pfaffian();
+
+/// What the planner needs: planarity, the band of the best vertex order and the work of one
+/// Pfaffian in that order.
+struct PfaffianPlan {
+  bool planar = false;
+  int n = 0;
+  int band = 0;        // max |pos(u) - pos(v)| over the edges
+  double updates = 0;  // entry updates of one elimination (each two multiply-adds)
+  double bytes = 0;    // one banded working matrix of 8-byte values
+};
+
+/// Planarity and the band of the best vertex order, from the symmetric pattern (each
+/// undirected edge as (u,v) and (v,u), no diagonal).
+PfaffianPlan plan_pfaffian(const std::vector<std::pair<int, int>>& pattern, int n);
+
+/// Refusal threshold: one banded working matrix (per thread) above this many bytes.
+constexpr double kPfaffianMemoryLimit = 4.0 * (1ull << 30);
+
+/// Predicted seconds on `cores` cores for `primes` moduli. A float run (double, with its error
+/// estimate) costs about kPfaffianFloatPrimes primes, a complex one about
+/// kPfaffianComplexPrimes. Constants fitted on the 2-core development machine (release build,
+/// triangular lattices of 400 to 10^4 vertices): one modular entry update (two multiply-adds
+/// modulo p); the serial part (planarity, embedding, orientation, order, matching, bounds,
+/// CRT) per vertex, and per vertex and vertex for what grows faster (the augmenting searches
+/// of the matching); a fixed cost per block.
+constexpr double kPfaffianUpdate = 0.75e-9, kPfaffianPerRow = 7e-6, kPfaffianPerRowRow = 5e-10,
+                 kPfaffianFixed = 1e-4, kPfaffianFloatPrimes = 1.5, kPfaffianComplexPrimes = 5;
+inline double pfaffian_seconds(const PfaffianPlan& plan, double primes, int cores) {
+  const double parallel = std::min<double>(std::max(cores, 1), std::max(1.0, primes));
+  return kPfaffianFixed + (kPfaffianPerRow + kPfaffianPerRowRow * plan.n) * plan.n +
+         plan.updates * primes * kPfaffianUpdate / parallel;
+}
+
+}  // namespace matchcount::engines

@@ -5,13 +5,14 @@
 # hafnians against thewalrus"): seconds of each (wall clock, whole program or call), and the
 # relative difference of thewalrus's value from the exact one.
 #   scripts/hafnian_bench.sh [N ...]        (default: 32 36 40 44)
-# Needs build/bin/matchcount and build/bin/matchcount-generate; installs thewalrus into a venv
+# Needs matchcount and matchcount-generate in build/bin (or $MATCHCOUNT_BIN); installs thewalrus into a venv
 # (build/bench-venv, or $MATCHCOUNT_BENCH_VENV) on first use: a benchmark dependency only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(32 36 40 44)
 venv=${MATCHCOUNT_BENCH_VENV:-build/bench-venv}
+bin=${MATCHCOUNT_BIN:-build/bin}
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import thewalrus" 2>/dev/null; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q "thewalrus==0.22.0"
@@ -22,15 +23,15 @@ echo "| n | matchcount exact (s) | thewalrus recursive (s) | thewalrus / matchco
 echo "|---|---|---|---|---|"
 for n in "${sizes[@]}"; do
   m="$work/sym$n.mtx"
-  build/bin/matchcount-generate random-symmetric "$n" --density 0.5 --seed "$n" > "$m"
+  "$bin/matchcount-generate" symmetric-01 "$n" 0.5 --seed "$n" > "$m"
   # OpenBLAS variables set on some machines slow numpy down: unset for this command only.
-  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$venv/bin/python" - "$m" "$n" <<'PY'
+  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$venv/bin/python" - "$m" "$n" "$bin/matchcount" <<'PY'
 import subprocess, sys, time
 import numpy as np
 from thewalrus import hafnian
-path, n = sys.argv[1], int(sys.argv[2])
+path, n, program = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 t = time.perf_counter()
-exact = int(subprocess.run(["build/bin/matchcount", "--hafnian", path], check=True, capture_output=True,
+exact = int(subprocess.run([program, "--hafnian", path], check=True, capture_output=True,
                            text=True).stdout)
 mc = time.perf_counter() - t
 a = np.zeros((n, n))
@@ -42,6 +43,7 @@ for i, j, *v in rows[1:]:
     a[i, j] = float(v[0]) if v else 1.0
     if symmetric:
         a[j, i] = a[i, j]
+hafnian(np.ones((20, 20)), method="recursive")  # numba compiles on the first call: not timed
 t = time.perf_counter()
 value = hafnian(a, method="recursive")
 tw = time.perf_counter() - t

@@ -31,6 +31,8 @@ trap 'rm -rf "$out"' EXIT
 "$gen" complete-digraph 8 -o "$out/derangements8.arcs"
 "$gen" band 12 2 -o "$out/band12.mtx"
 "$gen" random-int 10 --density 0.5 --lo -5 --hi 5 --seed 1 -o "$out/random_int10.mtx"
+"$gen" c60 -o "$out/c60.edges"
+"$gen" petersen -o "$out/petersen.edges"
 
 status=0
 for f in "$out"/*; do

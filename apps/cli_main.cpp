@@ -383,6 +383,7 @@ static int run(int argc, char** argv) {
     }
     count.progress = [&bar](double f) { bar.count(f); };
     count.explain = explain;
+    if (input.symmetric_graph) count.vertex_names = input.row_names;
     const CountReport report =
         count_hafnian_of ? count_hafnian(input.matrix, loop_hafnian, count) : count_permanent(input.matrix, count);
     bar.finish();

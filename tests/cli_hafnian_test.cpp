@@ -33,6 +33,10 @@ TEST(CliHafnian, GeneralGraphsAreCounted) {
   r = run_matchcount("-v --as graph -", "a b\nb c\nc a\nc d\nd e\ne c\n");
   EXPECT_EQ(r.out, "0\n");
   EXPECT_NE(r.err.find("odd component"), std::string::npos) << r.err;
+  // A star with three leaves: the witness names the centre by its name in the file.
+  r = run_matchcount("-v --hafnian -", "hub a\nhub b\nhub c\nd e\n");
+  EXPECT_EQ(r.out, "0\n");
+  EXPECT_NE(r.err.find("removing the vertex hub leaves 3 odd components"), std::string::npos) << r.err;
   // A self-loop is ignored, and a count of 0 says --loop-hafnian would count it.
   r = run_matchcount("--as graph -", "a b\nb c\nc a\nc c\n");
   EXPECT_EQ(r.out, "0\n");

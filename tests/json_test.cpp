@@ -181,6 +181,35 @@ TEST(Json, IntegerCount) {
   EXPECT_FALSE(j["engine_runs"][0].contains("why"));
 }
 
+TEST(Json, HafnianCountsAndPlansCarryTheGraphPath) {
+  const std::string petersen = std::string(" --as graph '") + MATCHCOUNT_SOURCE_DIR + "/datasets/petersen.edges'";
+  Json j = run_json("--json" + petersen);
+  EXPECT_EQ(j["value"], "6");
+  EXPECT_EQ(j["counts"], "hafnian");
+  EXPECT_EQ(j["matching_size"], 5);
+  EXPECT_EQ(j["graph"]["vertices"], 10);
+  EXPECT_EQ(j["graph"]["edges"], 15);
+  EXPECT_EQ(j["graph"]["witness"], "");
+  j = run_json("--json --explain" + petersen);
+  EXPECT_EQ(j["mode"], "explain");
+  EXPECT_EQ(j["counts"], "hafnian");
+  // Two triangles: no perfect matching, and the witness says why.
+  j = run_json("--json --as graph -", "a b\nb c\nc a\nd e\ne f\nf d\n");
+  EXPECT_EQ(j["value"], "0");
+  EXPECT_NE(j["graph"]["witness"].get<std::string>().find("odd component"), std::string::npos) << j.dump();
+  // Loop hafnians of real matrices carry their error bound.
+  const std::string path = test::temp_file(
+      "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 0.5\n2 1 0.25\n3 2 1.5\n3 3 2\n", ".mtx");
+  j = run_json("--json --loop-hafnian '" + path + "'");
+  EXPECT_EQ(j["counts"], "loop_hafnian");
+  EXPECT_EQ(j["value_kind"], "real");
+  // lhaf = a11 a23 + a12 a33 = 0.5 * 1.5 + 0.25 * 2 = 1.25
+  EXPECT_NEAR(j["value"].get<double>(), 1.25, 1e-12);
+  j = run_json("--json" + grid8());
+  EXPECT_EQ(j["counts"], "permanent");
+  EXPECT_FALSE(j.contains("graph"));
+}
+
 TEST(Json, ZeroCount) {
   const Json j = run_json("--json -", "a x\nb x\n");
   EXPECT_EQ(j["value"], "0");

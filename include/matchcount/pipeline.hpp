@@ -45,6 +45,9 @@ struct CountOptions {
   std::function<void(double)> progress;
   /// GPU engines: use the first `gpus` visible devices (0: all).
   int gpus = 0;
+  /// Hafnians: the names of the vertices (graph inputs), for messages such as the Tutte
+  /// witness; empty: vertices are named by their 1-based index.
+  std::vector<std::string> vertex_names;
   /// Resume from and save progress to this checkpoint (block values and the running walk);
   /// may be null. The count throws Interrupted after a stop request (Checkpoint::request_stop).
   Checkpoint* checkpoint = nullptr;

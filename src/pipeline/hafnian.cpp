@@ -97,7 +97,12 @@ class GraphPlanBuilder {
       report_.matching_size = m.size;
       if (!m.perfect()) {
         zero = true;
-        report_.graph.witness = tutte_witness_text(m);
+        std::vector<std::string> names = options_.vertex_names;
+        if (names.size() != static_cast<std::size_t>(a.rows)) {
+          names.clear();
+          for (int v = 1; v <= a.rows; ++v) names.push_back(std::to_string(v));
+        }
+        report_.graph.witness = tutte_witness_text(m, names);
         report_.notes.push_back("no perfect matching: a maximum matching has " + std::to_string(m.size) + " edges for " +
                                 std::to_string(a.rows) + " vertices; " + report_.graph.witness);
         return;

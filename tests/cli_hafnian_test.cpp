@@ -72,6 +72,15 @@ TEST(CliHafnian, ErrorsAndRefusals) {
       temp_file("%%MatrixMarket matrix coordinate integer general\n3 3 3\n1 2 1\n2 1 1\n3 2 7\n", ".mtx");
   expect_one_line_error(run_matchcount("--hafnian '" + asym + "'"), 2, asym + ":5: the matrix is not symmetric");
   expect_one_line_error(run_matchcount("--hafnian --as digraph -", "1 2\n"), 2, "--hafnian counts general graphs");
+  // A NumPy array has no lines: the error names the entries. (A 3 x 3 int64 array [[0,1,2],[1,0,3],[2,4,0]].)
+  std::string npy = std::string("\x93NUMPY\x01\x00\x76\x00", 10);
+  std::string header = "{'descr': '<i8', 'fortran_order': False, 'shape': (3, 3), }";
+  header.resize(117, ' ');
+  npy += header + "\n";
+  for (long v : {0, 1, 2, 1, 0, 3, 2, 4, 0}) npy += std::string(reinterpret_cast<const char*>(&v), 8);
+  const std::string array = temp_file(npy, ".npy");
+  expect_one_line_error(run_matchcount("--hafnian '" + array + "'"), 2,
+                        array + ": the matrix is not symmetric: entry [1, 2] differs from entry [2, 1]");
   expect_one_line_error(run_matchcount("--hafnian --loop-hafnian -", "1 2\n"), 2, "--hafnian excludes --loop-hafnian");
   expect_one_line_error(run_matchcount("--estimate --as graph -", kPetersen), 3, "--estimate does not yet estimate");
   expect_one_line_error(run_matchcount("--row-mult 1,2 --as graph -", kPetersen), 2, "--row-mult/--col-mult");

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -76,6 +77,23 @@ SparseMatrix<T> transpose(const SparseMatrix<T>& a) {
   for (const auto& e : a.entries) t.entries.push_back({e.col, e.row, e.value});
   t.normalize();
   return t;
+}
+
+/// The first entry of `a` (normalized: sorted by row, then column) whose mirror image is missing
+/// or different, as {row, col}; {-1, -1} when `a` is symmetric; {0, 0} when it is not square.
+template <class T>
+std::pair<int, int> first_asymmetric_entry(const SparseMatrix<T>& a) {
+  if (!a.square()) return {0, 0};
+  for (const auto& e : a.entries) {
+    if (e.row == e.col) continue;
+    const auto it = std::lower_bound(a.entries.begin(), a.entries.end(), std::pair<int, int>{e.col, e.row},
+                                     [](const Entry<T>& x, const std::pair<int, int>& k) {
+                                       return x.row != k.first ? x.row < k.first : x.col < k.second;
+                                     });
+    if (it == a.entries.end() || it->row != e.col || it->col != e.row || !(it->value == e.value))
+      return {e.row, e.col};
+  }
+  return {-1, -1};
 }
 
 /// A matrix as read from a file: one of the number systems.

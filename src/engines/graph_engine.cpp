@@ -7,25 +7,6 @@
 
 namespace matchcount {
 
-template <class T>
-std::pair<int, int> first_asymmetric_entry(const SparseMatrix<T>& a) {
-  if (!a.square()) return {0, 0};
-  // Entries are sorted by (row, col); the mirror of (r, c) is found by binary search.
-  for (const auto& e : a.entries) {
-    if (e.row == e.col) continue;
-    const auto it = std::lower_bound(a.entries.begin(), a.entries.end(), std::pair<int, int>{e.col, e.row},
-                                     [](const Entry<T>& x, const std::pair<int, int>& k) {
-                                       return x.row != k.first ? x.row < k.first : x.col < k.second;
-                                     });
-    if (it == a.entries.end() || it->row != e.col || it->col != e.row || !(it->value == e.value))
-      return {e.row, e.col};
-  }
-  return {-1, -1};
-}
-template std::pair<int, int> first_asymmetric_entry(const SparseMatrix<Integer>&);
-template std::pair<int, int> first_asymmetric_entry(const SparseMatrix<Rational>&);
-template std::pair<int, int> first_asymmetric_entry(const SparseMatrix<double>&);
-template std::pair<int, int> first_asymmetric_entry(const SparseMatrix<Complex>&);
 
 namespace {
 

@@ -44,9 +44,5 @@ class GraphEngine {
   virtual Approx<Complex> count(const SparseMatrix<Complex>& a, bool loops, const EngineOptions& opt) const = 0;
 };
 
-/// Where in `a` (normalized) the first entry without its mirror image is, as {row, col}; {-1, -1}
-/// when `a` is square and symmetric.
-template <class T>
-std::pair<int, int> first_asymmetric_entry(const SparseMatrix<T>& a);
 
 }  // namespace matchcount

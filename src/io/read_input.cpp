@@ -138,6 +138,20 @@ ReadResult read_input(std::istream& in, const std::string& name, const ReadOptio
                                     input_format_names()[static_cast<std::size_t>(as)] +
                                     " does not read (--as auto or --as npy reads it)");
     read_npy(in, name, prefix, options, result);
+    // The text readers check symmetry entry by entry with line numbers (assemble.cpp); an
+    // array has no lines, so its check names the entries.
+    if (options.hafnian)
+      std::visit(
+          [&](const auto& m) {
+            if (!m.square())
+              throw InputError(name, 0, "the hafnian needs a square symmetric matrix, got " + std::to_string(m.rows) +
+                                            "x" + std::to_string(m.cols));
+            if (const auto [r, c] = first_asymmetric_entry(m); r >= 0)
+              throw InputError(name, 0, "the matrix is not symmetric: entry [" + std::to_string(r) + ", " +
+                                            std::to_string(c) + "] differs from entry [" + std::to_string(c) + ", " +
+                                            std::to_string(r) + "] (0-based; the hafnian needs a symmetric matrix)");
+          },
+          result.matrix);
     return result;
   }
   if (as == InputFormat::Npy)

@@ -17,6 +17,7 @@
 #include "matchcount/error.hpp"
 #include "matchcount/matching.hpp"
 #include "matchcount/pipeline.hpp"
+#include "pipeline/block_options.hpp"
 #include "pipeline/evaluated.hpp"
 #include "pipeline/integer_rows.hpp"
 #include "pipeline/plan.hpp"
@@ -288,13 +289,8 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
     if (leaf.rows > engine->max_n())
       throw RefusedError("a block of size " + std::to_string(leaf.rows) + " remains after preprocessing; engine '" +
                          name + "' handles at most " + std::to_string(engine->max_n()));
-    EngineOptions eo;
-    eo.threads = options.threads;
-    eo.specialise = options.specialise;
-    eo.gpus = options.gpus;
-    eo.journal = checkpoint ? checkpoint->journal() : nullptr;
     EngineStats stats;
-    eo.stats = &stats;
+    EngineOptions eo = detail::block_options(options, checkpoint, &stats);
     // MPI: the other ranks take part in this block's walks (forced engines have no predicted
     // time: their work at about 1e9 row-steps a second stands in).
     if (cluster::shares(name, std::max(plans[i].predicted_seconds, plans[i].work * 1e-9)))

@@ -13,6 +13,7 @@
 #include "matchcount/error.hpp"
 #include "matchcount/graph_matching.hpp"
 #include "matchcount/pipeline.hpp"
+#include "pipeline/block_options.hpp"
 #include "pipeline/evaluated.hpp"
 #include "pipeline/resume.hpp"
 #include "pipeline/share_walks.hpp"
@@ -287,15 +288,11 @@ typename Evaluated<T>::type count_graph(const SparseMatrix<T>& a, bool loops, co
       for (const auto& run : sub.engine_runs) report.engine_runs.push_back(run);
       report.engine_runs.back().stats.note = "bipartite block: a permanent";
     } else {
-      if (!plans[i].why.empty()) throw RefusedError("a " + std::to_string(b.rows) + "-vertex block remains after preprocessing: " + plans[i].why);
+      if (!plans[i].why.empty())
+        throw RefusedError("a " + std::to_string(b.rows) + "-vertex block remains after preprocessing: " + plans[i].why);
       const auto engine = make_graph_engine(name);
-      EngineOptions eo;
-      eo.threads = options.threads;
-      eo.specialise = options.specialise;
-      eo.gpus = options.gpus;
-      eo.journal = checkpoint ? checkpoint->journal() : nullptr;
       EngineStats stats;
-      eo.stats = &stats;
+      EngineOptions eo = detail::block_options(options, checkpoint, &stats);
       if (cluster::shares(name, std::max(plans[i].predicted_seconds, plans[i].work * 1e-9)))
         eo.team = cluster::share_walks(name, b, eo, loops ? cluster::Walks::LoopHafnian : cluster::Walks::Hafnian);
       cluster::SharedCall shared_call(eo.team != nullptr);

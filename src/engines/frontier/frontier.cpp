@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -13,11 +12,11 @@
 #include "engines/common.hpp"
 #include "engines/frontier/frontier.hpp"
 #include "engines/frontier/frontier_run.hpp"
+#include "engines/modular_tables.hpp"
 
 namespace matchcount::engines {
 namespace {
 
-__extension__ typedef unsigned __int128 u128;
 using frontier_detail::FrontierRun;
 
 /// Residues modulo primes below 2^50 (Shoup multiplication by the fixed entry residues;
@@ -26,14 +25,12 @@ template <bool Unit>
 struct ModPolicy {
   using Word = std::uint64_t;
   int words = 0, abs_word = -1;
-  std::vector<std::uint64_t> p, w, wq;  // primes; per distinct value and prime: residue, Shoup quotient
+  std::vector<std::uint64_t> p;  // primes
+  ShoupTable factors;            // per distinct value and prime
   const std::vector<std::uint32_t>* value_of = nullptr;  // entry -> distinct value
   std::vector<Word> one() const { return std::vector<Word>(std::size_t(words), 1); }
-  static std::uint64_t addmod(std::uint64_t a, std::uint64_t b, std::uint64_t q) { return a + b >= q ? a + b - q : a + b; }
   std::uint64_t mul(std::uint64_t x, std::size_t i, std::size_t j) const {
-    auto q = std::uint64_t((u128(x) * wq[i + j]) >> 64);
-    std::uint64_t r = x * w[i + j] - q * p[j];
-    return r >= p[j] ? r - p[j] : r;
+    return shoup_mul(x, factors.residue[i + j], factors.quotient[i + j], p[j]);
   }
   std::size_t row(int e) const { return Unit ? 0 : std::size_t((*value_of)[std::size_t(e)]) * std::size_t(words); }
   void set(Word* d, const Word* s, int e) const {
@@ -42,7 +39,7 @@ struct ModPolicy {
   }
   void add(Word* d, const Word* s, int e) const {
     const std::size_t i = row(e);
-    for (std::size_t j = 0; j < std::size_t(words); ++j) d[j] = addmod(d[j], Unit ? s[j] : mul(s[j], i, j), p[j]);
+    for (std::size_t j = 0; j < std::size_t(words); ++j) d[j] = add_mod(d[j], Unit ? s[j] : mul(s[j], i, j), p[j]);
   }
 };
 
@@ -157,16 +154,8 @@ std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, const std::v
                                     const EngineOptions& opt, const FrontierTuning& tuning) {
   FrontierPlan plan = checked_plan(a, 1);
   const auto steps = frontier_steps(a, plan);
-  std::vector<Integer> values;  // distinct entry values
-  std::vector<std::uint32_t> value_of;
-  if (!Unit) {
-    std::map<Integer, std::uint32_t> index;
-    for (const auto& e : a.entries) {
-      auto it = index.try_emplace(e.value, std::uint32_t(values.size())).first;
-      if (it->second == values.size()) values.push_back(e.value);
-      value_of.push_back(it->second);
-    }
-  }
+  const DistinctValues distinct = Unit ? DistinctValues{} : distinct_values(a);
+  const std::vector<Integer>& values = distinct.values;
   const double per_word = 8.0 * plan.peak_states + 16.0 * double(values.size());
   const double fit = std::floor((kFrontierMemoryLimit - 8.0 * plan.peak_states) / per_word);
   const std::size_t K = primes.size();
@@ -178,12 +167,8 @@ std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, const std::v
     ModPolicy<Unit> pol;
     pol.p.assign(primes.begin() + std::ptrdiff_t(b * per_pass), primes.begin() + std::ptrdiff_t(std::min(K, (b + 1) * per_pass)));
     pol.words = int(pol.p.size());
-    pol.value_of = &value_of;
-    for (const auto& v : values)
-      for (std::uint64_t p : pol.p) {
-        std::uint64_t r = mpz_fdiv_ui(v.get_mpz_t(), p);
-        pol.w.push_back(r), pol.wq.push_back(std::uint64_t((u128(r) << 64) / p));
-      }
+    pol.value_of = &distinct.index_of;
+    pol.factors = ShoupTable(values, pol.p);
     EngineOptions o = opt;
     if (opt.progress) o.progress = [&](double f) { opt.progress((double(b) + f) / double(passes)); };
     auto r = FrontierRun<ModPolicy<Unit>>(pol, o, tuning.count_first).run(steps);

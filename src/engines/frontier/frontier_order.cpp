@@ -10,61 +10,25 @@
 
 #include "engines/common.hpp"
 #include "engines/frontier/frontier.hpp"
+#include "engines/frontier_orders.hpp"
 #include "matchcount/error.hpp"
 
 namespace matchcount::engines {
 namespace {
 
-using Adj = std::vector<std::vector<int>>;
+using Adj = AdjacencyLists;
 
 /// Cuthill-McKee over the bipartite graph (vertex r < n a row, n + c a column), started from
-/// a pseudo-peripheral vertex of each component; returns the rows in visiting order.
-std::vector<int> cuthill_mckee(const Adj& rows, const Adj& cols, int n) {
-  auto deg = [&](int v) { return v < n ? rows[std::size_t(v)].size() : cols[std::size_t(v - n)].size(); };
-  auto nbrs = [&](int v) -> const std::vector<int>& { return v < n ? rows[std::size_t(v)] : cols[std::size_t(v - n)]; };
-  const int nv = 2 * n;
-  std::vector<int> mark(static_cast<std::size_t>(nv), -1), dist(static_cast<std::size_t>(nv)), order, queue, next;
-  // BFS from s over the vertices not yet ordered (mark -2), neighbours by increasing degree.
-  auto bfs = [&](int s, int stamp) {
-    queue.assign(1, s);
-    mark[std::size_t(s)] = stamp, dist[std::size_t(s)] = 0;
-    for (std::size_t h = 0; h < queue.size(); ++h) {
-      int v = queue[h];
-      next.clear();
-      for (int u : nbrs(v)) {
-        int x = v < n ? u + n : u;
-        if (mark[std::size_t(x)] == -2 || mark[std::size_t(x)] == stamp) continue;
-        mark[std::size_t(x)] = stamp, dist[std::size_t(x)] = dist[std::size_t(v)] + 1;
-        next.push_back(x);
-      }
-      std::stable_sort(next.begin(), next.end(), [&](int x, int y) { return deg(x) < deg(y); });
-      queue.insert(queue.end(), next.begin(), next.end());
-    }
-  };
-  std::vector<int> by_deg(static_cast<std::size_t>(n));
-  std::iota(by_deg.begin(), by_deg.end(), 0);
-  std::stable_sort(by_deg.begin(), by_deg.end(), [&](int x, int y) { return deg(x) < deg(y); });
-  int stamp = 0;
-  for (int r : by_deg) {
-    if (mark[std::size_t(r)] == -2) continue;
-    // George-Liu: restart from a least-degree vertex of the last level while the depth grows.
-    int s = r, depth = -1;
-    for (int iter = 0; iter < 8; ++iter) {
-      bfs(s, stamp++);
-      int d = dist[std::size_t(queue.back())];
-      if (d <= depth) break;
-      depth = d;
-      int far = queue.back();
-      for (std::size_t i = queue.size(); i-- > 0 && dist[std::size_t(queue[i])] == d;)
-        if (deg(queue[i]) < deg(far)) far = queue[i];
-      s = far;
-    }
-    bfs(s, stamp++);
-    for (int v : queue) {
-      mark[std::size_t(v)] = -2;
-      if (v < n) order.push_back(v);
-    }
-  }
+/// a pseudo-peripheral vertex of each component (components taken by their least-degree rows);
+/// returns the rows in visiting order.
+std::vector<int> bipartite_cuthill_mckee(const Adj& rows, const Adj& cols, int n) {
+  Adj graph(std::size_t(2 * n));
+  for (std::size_t r = 0; r < std::size_t(n); ++r)
+    for (int c : rows[r]) graph[r].push_back(n + c);
+  std::copy(cols.begin(), cols.end(), graph.begin() + n);
+  std::vector<int> order;
+  for (int v : cuthill_mckee(graph, by_degree(rows, std::size_t(n))))
+    if (v < n) order.push_back(v);
   return order;
 }
 
@@ -72,11 +36,10 @@ std::vector<int> cuthill_mckee(const Adj& rows, const Adj& cols, int n) {
 /// degree unprocessed one) after which the fewest columns are open; ties by fewer new columns.
 /// Empty when the frontier grows beyond kFrontierMaxWidth.
 std::vector<int> greedy_order(const Adj& rows, const Adj& cols, int n, int start) {
-  std::vector<int> rem(static_cast<std::size_t>(n)), by_deg(static_cast<std::size_t>(n));
+  std::vector<int> rem(static_cast<std::size_t>(n));
+  const std::vector<int> by_deg = by_degree(rows, std::size_t(n));
   std::vector<char> state(static_cast<std::size_t>(n), 0), done(static_cast<std::size_t>(n), 0), in_cand(static_cast<std::size_t>(n), 0);
   for (int c = 0; c < n; ++c) rem[std::size_t(c)] = int(cols[std::size_t(c)].size());
-  std::iota(by_deg.begin(), by_deg.end(), 0);
-  std::stable_sort(by_deg.begin(), by_deg.end(), [&](int x, int y) { return rows[std::size_t(x)].size() < rows[std::size_t(y)].size(); });
   std::vector<int> order, cand;
   std::size_t next_low = 0;
   int open = 0;
@@ -121,10 +84,6 @@ std::vector<int> greedy_order(const Adj& rows, const Adj& cols, int n, int start
   return order;
 }
 
-bool better(const FrontierPlan& a, const FrontierPlan& b) {
-  return a.cost != b.cost ? a.cost < b.cost : a.width < b.width;
-}
-
 }  // namespace
 
 FrontierPlan frontier_profile(const Adj& rows, int n, std::vector<int> order) {
@@ -157,14 +116,12 @@ FrontierPlan frontier_profile(const Adj& rows, int n, std::vector<int> order) {
     plan.peak_states = std::max(plan.peak_states, states + next);
     states = next;
   }
-  if (plan.width > kFrontierMaxWidth) plan.cost = plan.peak_states = std::numeric_limits<double>::infinity();
+  mark_unrunnable_if_wider(plan, kFrontierMaxWidth);
   return plan;
 }
 
 FrontierPlan plan_frontier(const std::vector<std::pair<int, int>>& pattern_rc, int n) {
-  FrontierPlan best;
-  best.cost = best.peak_states = std::numeric_limits<double>::infinity();
-  best.width = std::numeric_limits<int>::max();
+  auto best = no_plan<FrontierPlan>();
   for (bool transposed : {false, true}) {
     Adj rows(static_cast<std::size_t>(n)), cols(static_cast<std::size_t>(n));
     for (auto [r, c] : pattern_rc) {
@@ -175,20 +132,18 @@ FrontierPlan plan_frontier(const std::vector<std::pair<int, int>>& pattern_rc, i
       if (int(order.size()) != n) return;  // a greedy order that outgrew the key width
       FrontierPlan p = frontier_profile(rows, n, std::move(order));
       p.transposed = transposed;
-      if (better(p, best)) best = std::move(p);
+      if (cheaper(p, best)) best = std::move(p);
     };
     std::vector<int> natural(static_cast<std::size_t>(n));
     std::iota(natural.begin(), natural.end(), 0);
     consider(natural);
     if (n == 0) return best;
-    std::vector<int> cm = cuthill_mckee(rows, cols, n);
+    std::vector<int> cm = bipartite_cuthill_mckee(rows, cols, n);
     consider({cm.rbegin(), cm.rend()});
     // Greedy from a least-degree row and from both ends of the Cuthill-McKee order.
-    int least = int(std::min_element(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.size() < y.size(); }) - rows.begin());
-    std::vector<int> starts = {least, cm.front(), cm.back()};
+    std::vector<int> starts = {least_degree(rows), cm.front(), cm.back()};
     if (n > 20000) starts.resize(1);
-    std::sort(starts.begin(), starts.end());
-    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+    sort_unique(starts);
     for (int s : starts) consider(greedy_order(rows, cols, n, s));
   }
   return best;

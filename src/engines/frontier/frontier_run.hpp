@@ -10,19 +10,13 @@
 #pragma once
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
-#include <new>
-#include <memory>
 #include <string>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include "engines/common.hpp"
 #include "engines/frontier/frontier.hpp"
+#include "engines/growing_array.hpp"
 
 namespace matchcount::engines::frontier_detail {
 
@@ -31,36 +25,9 @@ using Step = FrontierStep;
 using Move = FrontierMove;
 constexpr Key kNone = ~Key{0};  // larger than every key (keys have at most 63 bits)
 
-/// An uninitialised array that keeps its allocation for the whole count and grows it
-/// geometrically: fresh pages cost a fault and zeroing each, while capacity never written
-/// costs nothing. Large ones ask for transparent huge pages.
+/// The state tables: their sizes change from row to row, so they grow with headroom.
 template <class T>
-struct Buffer {
-  struct Free {
-    void operator()(T* q) const { std::free(q); }
-  };
-  std::unique_ptr<T[], Free> p;
-  std::size_t n = 0, cap = 0;
-  void resize(std::size_t k) {  // the contents are lost
-    if (k > cap) {
-      p.reset();
-      cap = std::max(k + k / 4, cap * 2);
-      std::size_t bytes = std::max<std::size_t>(cap, 1) * sizeof(T);
-      const std::size_t align = bytes >= (std::size_t{8} << 20) ? std::size_t{2} << 20 : 64;
-      bytes = (bytes + align - 1) / align * align;
-      void* q = std::aligned_alloc(align, bytes);
-      if (!q) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-      if (align > 64) madvise(q, bytes, MADV_HUGEPAGE);
-#endif
-      p.reset(static_cast<T*>(q));
-    }
-    n = k;
-  }
-  T* begin() const { return p.get(); }
-  T* end() const { return p.get() + n; }
-  T& operator[](std::size_t i) const { return p[i]; }
-};
+using StateTable = GrowingArray<T, /*Headroom=*/true>;
 
 /// The DP over sorted (key, K words) arrays; Policy supplies set/add of value words.
 template <class Policy>
@@ -229,8 +196,8 @@ class FrontierRun {
   std::size_t K_;
   bool count_first_;
   std::vector<double> row_max_;
-  Buffer<Key> keys_, new_keys_;
-  Buffer<Word> vals_, new_vals_;
+  StateTable<Key> keys_, new_keys_;
+  StateTable<Word> vals_, new_vals_;
 };
 
 }  // namespace matchcount::engines::frontier_detail

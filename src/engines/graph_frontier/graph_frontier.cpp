@@ -7,19 +7,18 @@
 #include <array>
 #include <climits>
 #include <cmath>
-#include <map>
 #include <string>
 #include <type_traits>
 
 #include "core/arith.hpp"
 #include "engines/common.hpp"
 #include "engines/graph_frontier/graph_frontier_run.hpp"
+#include "engines/modular_tables.hpp"
 #include "matchcount/error.hpp"
 
 namespace matchcount::engines {
 namespace {
 
-__extension__ typedef unsigned __int128 u128;
 using graph_frontier_detail::GraphRun;
 using graph_frontier_detail::GraphStep;
 
@@ -31,8 +30,8 @@ template <bool Unit, int W>
 struct ModPolicy {
   using Word = std::uint64_t;
   static constexpr int abs_word = -1, words = W;
-  std::array<std::uint64_t, W> p{}, barrett{};  // per prime: p, floor(2^64 / p)
-  std::vector<std::uint64_t> w, wq;             // per distinct value and prime: residue, Shoup quotient
+  std::array<std::uint64_t, W> p{}, barrett{};  // per prime: p, barrett_factor(p)
+  ShoupTable factors;                           // per distinct value and prime
   const std::vector<std::uint32_t>* value_of = nullptr;  // entry -> distinct value
   std::vector<Word> one() const { return std::vector<Word>(std::size_t(W), 1); }
   void zero(Word* d) const {
@@ -44,17 +43,10 @@ struct ModPolicy {
       return;
     }
     const std::size_t i = std::size_t((*value_of)[std::size_t(e)]) * W;
-    for (std::size_t j = 0; j < W; ++j) {
-      const auto q = std::uint64_t((u128(s[j]) * wq[i + j]) >> 64);
-      d[j] += s[j] * w[i + j] - q * p[j];
-    }
+    for (std::size_t j = 0; j < W; ++j) d[j] += shoup_mul_lazy(s[j], factors.residue[i + j], factors.quotient[i + j], p[j]);
   }
   void finish(Word* d) const {
-    for (std::size_t j = 0; j < W; ++j) {
-      const auto q = std::uint64_t((u128(d[j]) * barrett[j]) >> 64);
-      const std::uint64_t r = d[j] - q * p[j];  // in [0, 2p)
-      d[j] = r >= p[j] ? r - p[j] : r;
-    }
+    for (std::size_t j = 0; j < W; ++j) d[j] = barrett_reduce(d[j], p[j], barrett[j]);
   }
 };
 
@@ -194,16 +186,8 @@ std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, bool loops, 
                                     const EngineOptions& opt, const GraphFrontierTuning& tuning) {
   const GraphFrontierPlan plan = checked_plan(a, loops, 1);
   const auto steps = steps_of(a, loops, plan);
-  std::vector<Integer> values;  // distinct entry values
-  std::vector<std::uint32_t> value_of;
-  if (!Unit) {
-    std::map<Integer, std::uint32_t> index;
-    for (const auto& e : a.entries) {
-      auto it = index.try_emplace(e.value, std::uint32_t(values.size())).first;
-      if (it->second == values.size()) values.push_back(e.value);
-      value_of.push_back(it->second);
-    }
-  }
+  const DistinctValues distinct = Unit ? DistinctValues{} : distinct_values(a);
+  const std::vector<Integer>& values = distinct.values;
   const double per_word = graph_frontier_bytes(plan, 1, loops) + 16.0 * double(values.size());
   const std::size_t K = primes.size();
   std::size_t per_pass = std::size_t(std::clamp(std::floor(kGraphFrontierMemoryLimit / per_word), 1.0, double(kMaxWords)));
@@ -218,13 +202,9 @@ std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, bool loops, 
       constexpr int W = decltype(words)::value;
       ModPolicy<Unit, W> pol;
       std::copy_n(primes.begin() + std::ptrdiff_t(first), W, pol.p.begin());
-      for (int j = 0; j < W; ++j) pol.barrett[std::size_t(j)] = std::uint64_t((u128(1) << 64) / pol.p[std::size_t(j)]);
-      pol.value_of = &value_of;
-      for (const auto& v : values)
-        for (std::uint64_t p : pol.p) {
-          const std::uint64_t r = mpz_fdiv_ui(v.get_mpz_t(), p);
-          pol.w.push_back(r), pol.wq.push_back(std::uint64_t((u128(r) << 64) / p));
-        }
+      for (int j = 0; j < W; ++j) pol.barrett[std::size_t(j)] = barrett_factor(pol.p[std::size_t(j)]);
+      pol.value_of = &distinct.index_of;
+      pol.factors = ShoupTable(values, pol.p);
       const auto r = GraphRun<ModPolicy<Unit, W>>(pol, o, loops).run(steps);
       out.insert(out.end(), r.begin(), r.end());
     };

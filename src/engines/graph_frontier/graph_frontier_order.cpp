@@ -8,6 +8,7 @@
 #include <numeric>
 #include <string>
 
+#include "engines/frontier_orders.hpp"
 #include "engines/graph_frontier/graph_frontier.hpp"
 #include "engines/graph_frontier/graph_frontier_run.hpp"
 #include "matchcount/error.hpp"
@@ -15,64 +16,10 @@
 namespace matchcount::engines {
 namespace {
 
-using Adj = std::vector<std::vector<int>>;
+using Adj = AdjacencyLists;
 
 /// States of a table over a frontier of w vertices (loop-free: one bit is implied by parity).
 double table_states(int w) { return w <= 1 ? 1.0 : std::ldexp(1.0, w - 1); }
-
-/// Breadth-first search from s over the vertices not yet ordered (done == 0), neighbours in
-/// order of increasing degree; returns the visit order, with each vertex's level in `level`.
-/// `dist` (all -1) is scratch, left all -1.
-std::vector<int> bfs(const Adj& adj, int s, const std::vector<char>& done, std::vector<int>& dist,
-                     std::vector<int>* level = nullptr) {
-  std::vector<int> queue{s}, next;
-  dist[std::size_t(s)] = 0;
-  for (std::size_t h = 0; h < queue.size(); ++h) {
-    const int v = queue[h];
-    next.clear();
-    for (int u : adj[std::size_t(v)])
-      if (!done[std::size_t(u)] && dist[std::size_t(u)] < 0) dist[std::size_t(u)] = dist[std::size_t(v)] + 1, next.push_back(u);
-    std::stable_sort(next.begin(), next.end(), [&](int x, int y) { return adj[std::size_t(x)].size() < adj[std::size_t(y)].size(); });
-    queue.insert(queue.end(), next.begin(), next.end());
-  }
-  if (level) level->clear();
-  for (int v : queue) {
-    if (level) level->push_back(dist[std::size_t(v)]);
-    dist[std::size_t(v)] = -1;
-  }
-  return queue;
-}
-
-/// A pseudo-peripheral vertex of s's component (George-Liu: restart from a least-degree vertex
-/// of the last level while the depth grows).
-int peripheral(const Adj& adj, int s, const std::vector<char>& done, std::vector<int>& dist) {
-  std::vector<int> level;
-  int depth = -1;
-  for (int iter = 0; iter < 8; ++iter) {
-    const std::vector<int> q = bfs(adj, s, done, dist, &level);
-    const int d = level.back();
-    if (d <= depth) break;
-    depth = d;
-    int far = q.back();
-    for (std::size_t i = q.size(); i-- > 0 && level[i] == d;)
-      if (adj[std::size_t(q[i])].size() < adj[std::size_t(far)].size()) far = q[i];
-    s = far;
-  }
-  return s;
-}
-
-/// Cuthill-McKee from a pseudo-peripheral vertex of each component.
-std::vector<int> cuthill_mckee(const Adj& adj, int n) {
-  std::vector<char> done(std::size_t(n), 0);
-  std::vector<int> dist(std::size_t(n), -1), by_deg(static_cast<std::size_t>(n)), order;
-  std::iota(by_deg.begin(), by_deg.end(), 0);
-  std::stable_sort(by_deg.begin(), by_deg.end(), [&](int x, int y) { return adj[std::size_t(x)].size() < adj[std::size_t(y)].size(); });
-  for (int r : by_deg) {
-    if (done[std::size_t(r)]) continue;
-    for (int v : bfs(adj, peripheral(adj, r, done, dist), done, dist)) done[std::size_t(v)] = 1, order.push_back(v);
-  }
-  return order;
-}
 
 /// Greedy minimum frontier: next the vertex (among the unprocessed neighbours of the
 /// frontier, else a least-degree unprocessed one) after which the frontier is smallest; ties by
@@ -80,11 +27,10 @@ std::vector<int> cuthill_mckee(const Adj& adj, int n) {
 /// `prefer` (a rank, e.g. a position in another order). Empty when the frontier outgrows the
 /// key width.
 std::vector<int> greedy_order(const Adj& adj, int n, int start, const std::vector<int>& prefer) {
-  std::vector<int> rem(static_cast<std::size_t>(n)), by_deg(static_cast<std::size_t>(n)), order, cand;
+  std::vector<int> rem(static_cast<std::size_t>(n)), order, cand;
+  const std::vector<int> by_deg = by_degree(adj, std::size_t(n));
   std::vector<char> done(std::size_t(n), 0), in_cand(std::size_t(n), 0);
   for (int v = 0; v < n; ++v) rem[std::size_t(v)] = int(adj[std::size_t(v)].size());
-  std::iota(by_deg.begin(), by_deg.end(), 0);
-  std::stable_sort(by_deg.begin(), by_deg.end(), [&](int x, int y) { return adj[std::size_t(x)].size() < adj[std::size_t(y)].size(); });
   std::size_t next_low = 0;
   int open = 0;
   order.reserve(std::size_t(n));
@@ -128,10 +74,6 @@ std::vector<int> greedy_order(const Adj& adj, int n, int start, const std::vecto
   return order;
 }
 
-bool better(const GraphFrontierPlan& a, const GraphFrontierPlan& b) {
-  return a.cost != b.cost ? a.cost < b.cost : a.width < b.width;
-}
-
 }  // namespace
 
 GraphFrontierPlan graph_frontier_profile(const Adj& adj, std::vector<int> order) {
@@ -160,40 +102,36 @@ GraphFrontierPlan graph_frontier_profile(const Adj& adj, std::vector<int> order)
     plan.peak_states = std::max(plan.peak_states, before + after);
     before = after;
   }
-  if (plan.width > kGraphFrontierMaxWidth) plan.cost = plan.peak_states = std::numeric_limits<double>::infinity();
+  mark_unrunnable_if_wider(plan, kGraphFrontierMaxWidth);
   return plan;
 }
 
 GraphFrontierPlan plan_graph_frontier(const std::vector<std::pair<int, int>>& pattern, int n) {
-  GraphFrontierPlan best;
-  best.cost = best.peak_states = std::numeric_limits<double>::infinity();
-  best.width = std::numeric_limits<int>::max();
+  auto best = no_plan<GraphFrontierPlan>();
   Adj adj(std::size_t(std::max(n, 0)));
   for (auto [u, v] : pattern)
     if (u != v) adj[std::size_t(u)].push_back(v);
-  for (auto& l : adj) std::sort(l.begin(), l.end()), l.erase(std::unique(l.begin(), l.end()), l.end());
+  for (auto& l : adj) sort_unique(l);
   auto consider = [&](std::vector<int> order) {
     if (int(order.size()) != n) return;  // a greedy order that outgrew the key width
     GraphFrontierPlan p = graph_frontier_profile(adj, std::move(order));
-    if (better(p, best)) best = std::move(p);
+    if (cheaper(p, best)) best = std::move(p);
   };
   std::vector<int> natural(std::size_t(std::max(n, 0)));
   std::iota(natural.begin(), natural.end(), 0);
   consider(natural);
   if (n == 0) return best;
-  std::vector<int> cm = cuthill_mckee(adj, n), rank(static_cast<std::size_t>(n));
+  std::vector<int> cm = cuthill_mckee(adj, by_degree(adj, std::size_t(n))), rank(static_cast<std::size_t>(n));
   consider({cm.rbegin(), cm.rend()});
   // Greedy from a least-degree vertex, both ends of the Cuthill-McKee order and, for small
   // graphs (where planning is cheap beside the DP), starts spread over that order; ties go by
   // the natural numbering (rows of a lattice) or by the Cuthill-McKee rank.
   for (int k = 0; k < n; ++k) rank[std::size_t(cm[std::size_t(k)])] = k;
-  int least = int(std::min_element(adj.begin(), adj.end(), [](const auto& x, const auto& y) { return x.size() < y.size(); }) - adj.begin());
-  std::vector<int> starts = {least, cm.front(), cm.back(), 0, n - 1};
+  std::vector<int> starts = {least_degree(adj), cm.front(), cm.back(), 0, n - 1};
   const int spread = n > 20000 ? 0 : n > 2000 ? 4 : 16;
   for (int i = 1; i < spread; ++i) starts.push_back(cm[std::size_t(i) * std::size_t(n) / std::size_t(spread)]);
   if (n > 20000) starts.resize(1);
-  std::sort(starts.begin(), starts.end());
-  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+  sort_unique(starts);
   for (int s : starts) {
     consider(greedy_order(adj, n, s, natural));
     if (n <= 20000) consider(greedy_order(adj, n, s, rank));

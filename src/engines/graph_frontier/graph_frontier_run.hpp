@@ -13,17 +13,11 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
-#include <new>
 #include <utility>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include "engines/common.hpp"
+#include "engines/growing_array.hpp"
 
 namespace matchcount::engines::graph_frontier_detail {
 
@@ -48,34 +42,6 @@ struct GraphStep {
 /// frontier exceeds kGraphFrontierMaxWidth.
 std::vector<GraphStep> graph_steps(const std::vector<std::vector<std::pair<int, int>>>& nbrs,
                                    const std::vector<int>& loop_entry, const std::vector<int>& order, bool loops);
-
-/// An uninitialised array that keeps and grows its allocation over the whole count (large ones
-/// on transparent huge pages): every slot of a new table is written before it is read.
-template <class T>
-struct Table {
-  struct Free {
-    void operator()(T* q) const { std::free(q); }
-  };
-  std::unique_ptr<T[], Free> p;
-  std::size_t n = 0, cap = 0;
-  void resize(std::size_t k) {  // the contents are lost
-    if (k > cap) {
-      p.reset();
-      cap = std::max(k, cap * 2);
-      std::size_t bytes = std::max<std::size_t>(cap, 1) * sizeof(T);
-      const std::size_t align = bytes >= (std::size_t{8} << 20) ? std::size_t{2} << 20 : 64;
-      bytes = (bytes + align - 1) / align * align;
-      void* q = std::aligned_alloc(align, bytes);
-      if (!q) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-      if (align > 64) madvise(q, bytes, MADV_HUGEPAGE);
-#endif
-      p.reset(static_cast<T*>(q));
-    }
-    n = k;
-  }
-  T* data() const { return p.get(); }
-};
 
 /// The DP over dense tables of Policy::words words a state. Policy: Word; the constants words
 /// and abs_word (the word bounding |value|, -1 for none); one(), zero(d), add(d, s, entry)
@@ -166,7 +132,7 @@ class GraphRun {
   bool half_;
   int shift_ = 0;
   std::vector<double> step_max_;
-  Table<Word> old_, new_;
+  GrowingArray<Word> old_, new_;  // every slot of a new table is written before it is read
 };
 
 }  // namespace matchcount::engines::graph_frontier_detail

@@ -4,13 +4,15 @@
 // condition-based error estimate.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
 
 #include "engines/common.hpp"
 #include "engines/kasteleyn/kasteleyn.hpp"
+#include "engines/planar/band_mod.hpp"
+#include "engines/planar/float_error.hpp"
+#include "engines/planar/planar.hpp"
 #include "matchcount/matching.hpp"
 
 namespace matchcount::engines {
@@ -19,6 +21,11 @@ namespace {
 using arith::broadcast;
 using arith::modmul;
 using arith::modreduce;
+using planar::conj_of;
+using planar::load4;
+using planar::mul_add_mod;
+using planar::scaled;
+using planar::store4;
 
 /// The block signed and reordered: perm(A) = sign * det(K'), K' banded (kasteleyn.hpp).
 struct SignedBlock {
@@ -28,19 +35,6 @@ struct SignedBlock {
   std::vector<signed char> s;         // per entry of A: its Kasteleyn sign
   int stride() const { return 2 * kl + ku + 4; }  // band 2kl+ku+1, 3 for vector overrun
 };
-
-/// Sign of a permutation (cycle count).
-int permutation_sign(const std::vector<int>& p) {
-  std::vector<char> seen(p.size(), 0);
-  int sign = 1;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (seen[i]) continue;
-    std::size_t len = 0;
-    for (std::size_t j = i; !seen[j]; j = std::size_t(p[j])) seen[j] = 1, ++len;
-    if (len % 2 == 0) sign = -sign;
-  }
-  return sign;
-}
 
 /// Signs, banded order and global sign of a block that has a perfect matching `m`;
 /// RefusedError when its graph is not planar or the band would not fit in memory.
@@ -77,29 +71,8 @@ SignedBlock prepare(const SparseMatrix<T>& a, const Matching& m, std::size_t val
     tau[std::size_t(b.row[k])] = b.col[k];
     b.sign *= b.s[k];
   }
-  b.sign *= permutation_sign(tau);
+  b.sign *= planar::permutation_sign(tau);
   return b;
-}
-
-inline v4d load(const double* p) {
-  v4d v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-inline void store(double* p, v4d v) { std::memcpy(p, &v, sizeof v); }
-
-/// y + f*b mod p for exact integers y, f, b in [-p, p] (p a prime in (2^49, 2^50), pinv =
-/// 1/p), again in [-p, p]: one reduction for the product and the sum together (arith.hpp's
-/// modmul, then a reduction of the sum, takes two). With h = RN(fb), l = fb - h (exact by
-/// FMA, |l| <= 2^46 < p/8), z = RN(RN(h + y) * pinv) lies within 2^46/p + 2 * 2^-53 * 2^51 <=
-/// 1/8 + 1/4 of (h + y)/p, so q = RN(z) is within 7/8 of it; h - qp is an integer below 2^51
-/// (exact by FMA), and h - qp + l + y = fb + y - qp has |.| <= 7p/8 + p/8.
-template <class V>
-inline V mul_add_mod(V y, V f, V b, V p, V pinv) {
-  const V h = f * b;
-  const V l = arith::fmadd(f, b, -h);
-  const V q = arith::round_nearest((h + y) * pinv);
-  return arith::fmadd(-q, p, h) + l + y;
 }
 
 /// det K' mod p in [0, p): banded LU with row interchanges (as LAPACK's gbtrf: U's band
@@ -123,7 +96,7 @@ std::uint64_t det_mod(const SignedBlock& b, const std::vector<double>& cell, dou
   for (int c = 0; c < n; ++c) {
     const int last = std::min(n - 1, c + kl);
     int r = c;
-    while (r <= last && (at(r, c) == 0 || std::fabs(at(r, c)) == p)) ++r;
+    while (r <= last && planar::is_zero_mod(at(r, c), p)) ++r;
     if (r > last) return 0;
     if (r != c) {
       for (int j = c, e = std::max(rend[std::size_t(r)], rend[std::size_t(c)]); j <= e; ++j) std::swap(at(r, j), at(c, j));
@@ -150,14 +123,14 @@ std::uint64_t det_mod(const SignedBlock& b, const std::vector<double>& cell, dou
         const v4d f1 = broadcast(-modmul(at(rows[1], c), inv, p, pinv), v4d{});
         double *q0 = &at(rows[0], c + 1), *q1 = &at(rows[1], c + 1);
         for (int t = 0; t < len; t += 4) {
-          const v4d u = load(prow + t);
-          store(q0 + t, mul_add_mod(load(q0 + t), f0, u, P, PI));
-          store(q1 + t, mul_add_mod(load(q1 + t), f1, u, P, PI));
+          const v4d u = load4(prow + t);
+          store4(q0 + t, mul_add_mod(load4(q0 + t), f0, u, P, PI));
+          store4(q1 + t, mul_add_mod(load4(q1 + t), f1, u, P, PI));
         }
       } else if (pending == 1) {
         const v4d f = broadcast(-modmul(at(rows[0], c), inv, p, pinv), v4d{});
         double* q = &at(rows[0], c + 1);
-        for (int t = 0; t < len; t += 4) store(q + t, mul_add_mod(load(q + t), f, load(prow + t), P, PI));
+        for (int t = 0; t < len; t += 4) store4(q + t, mul_add_mod(load4(q + t), f, load4(prow + t), P, PI));
       }
       pending = 0;
     }
@@ -166,47 +139,17 @@ std::uint64_t det_mod(const SignedBlock& b, const std::vector<double>& cell, dou
   return negate && res != 0 ? std::uint64_t(p) - res : res;
 }
 
+/// perm(A) = sign * det K' from det K' modulo primes (the entries of K' signed).
 Integer exact_permanent(const SparseMatrix<Integer>& a, const SignedBlock& b, const EngineOptions& opt) {
-  std::vector<std::uint64_t> primes;
-  for (double p : choose_primes(permanent_bound(a))) primes.push_back(std::uint64_t(p));
-  // Signed entries: small ones as exact doubles (reduced per prime by one FMA), others in GMP.
   std::vector<Integer> value;
-  bool small = true;
-  for (std::size_t k = 0; k < a.entries.size(); ++k) {
-    value.push_back(b.s[k] * a.entries[k].value);
-    small = small && abs(value.back()) < (Integer(1) << 50);
-  }
+  for (std::size_t k = 0; k < a.entries.size(); ++k) value.push_back(b.s[k] * a.entries[k].value);
   const double updates = band_updates(b.n, b.kl, b.ku) + double(a.nnz());
   const double bytes = band_bytes(b.n, b.kl, b.ku, sizeof(double));
-  int threads = std::min<int>(thread_count(opt, updates * double(primes.size())), int(primes.size()));
-  threads = std::max(1, std::min(threads, int(kKasteleynMemoryLimit / bytes)));
-  std::vector<std::uint64_t> residues(primes.size());
-  Progress progress(opt, primes.size());
-#pragma omp parallel num_threads(threads)
-  {
-    std::vector<double> buf, cell(a.entries.size());
-#pragma omp for schedule(dynamic, 1)
-    for (std::size_t k = 0; k < primes.size(); ++k) {
-      const double p = double(primes[k]), pinv = 1.0 / p;
-      for (std::size_t e = 0; e < cell.size(); ++e)
-        cell[e] = small ? modreduce(value[e].get_d(), p, pinv) : modreduce(residue_of(value[e], p), p, pinv);
-      residues[k] = det_mod(b, cell, p, buf);
-      progress.tick();
-    }
-  }
-  if (opt.progress) opt.progress(1.0);
-  return b.sign * crt_symmetric(residues, primes);
-}
-
-template <class T>
-T conj_of(const T& x) {
-  if constexpr (std::is_same_v<T, Complex>) return std::conj(x);
-  else return x;
-}
-template <class T>
-T scaled(const T& x, int e) {
-  if constexpr (std::is_same_v<T, Complex>) return Complex(std::ldexp(x.real(), e), std::ldexp(x.imag(), e));
-  else return std::ldexp(x, e);
+  return b.sign * planar::integer_from_residues<std::vector<double>>(
+                      permanent_bound(a), value, updates, bytes, kKasteleynMemoryLimit, opt,
+                      [&b](const std::vector<double>& cell, double p, std::vector<double>& buf) {
+                        return det_mod(b, cell, p, buf);
+                      });
 }
 
 /// Banded LU with partial pivoting in floating point, stored as in det_mod (U on and above
@@ -299,42 +242,6 @@ struct FloatLU {
   }
 };
 
-template <class T>
-double norm1(const std::vector<T>& x) {
-  double s = 0;
-  for (const T& v : x) s += std::abs(v);
-  return s;
-}
-
-/// An estimate of ||A^-1||_1 from the LU (Hager's method as in LAPACK's xLACON, with its
-/// alternating test vector): a lower bound, in practice within a small factor.
-template <class T>
-double inverse_norm1(const FloatLU<T>& lu) {
-  const auto n = std::size_t(lu.n);
-  std::vector<T> x(n, T(1.0 / double(n)));
-  double est = 0;
-  std::size_t jprev = n;
-  for (int it = 0; it < 5; ++it) {
-    lu.solve(x);
-    const double s = norm1(x);
-    if (it > 0 && s <= est) break;
-    est = s;
-    for (T& v : x) v = std::abs(v) > 0 ? v / std::abs(v) : T(1);
-    lu.solve_adjoint(x);
-    std::size_t j = 0;
-    for (std::size_t i = 1; i < n; ++i)
-      if (std::abs(x[i]) > std::abs(x[j])) j = i;
-    if (jprev < n && std::abs(x[j]) <= std::abs(x[jprev])) break;
-    jprev = j;
-    std::fill(x.begin(), x.end(), T(0));
-    x[j] = T(1);
-  }
-  for (std::size_t i = 0; i < n; ++i)
-    x[i] = T((i % 2 ? -1.0 : 1.0) * (1.0 + (n > 1 ? double(i) / double(n - 1) : 0.0)));
-  lu.solve(x);
-  return std::max(est, 2 * norm1(x) / (3 * double(n)));
-}
-
 /// det K' by LU with partial pivoting, rows first scaled by powers of two (exactly) so that
 /// each row's largest entry is near 1; the product of pivots is kept as mantissa and
 /// exponent, so a permanent beyond double range comes back as inf (the pipeline refuses it).
@@ -377,27 +284,10 @@ Approx<T> float_permanent(const SparseMatrix<T>& a, const SignedBlock& b) {
     for (int j = i; j <= lu.end(i); ++j) v[std::size_t(j)] += colsum[std::size_t(i)] * std::abs(lu.at(i, j));
   for (double x : v) lu_sum += x, lu_max = std::max(lu_max, x);
 
-  T mant = T(lu.negate != (b.sign < 0) ? -1.0 : 1.0);
-  long ex = total;
-  for (int c = 0; c < n; ++c) {
-    const T d = lu.at(c, c);
-    if (d == T(0)) continue;
-    int e = 0;
-    mant *= d;
-    std::frexp(std::abs(mant), &e);
-    mant = scaled(mant, -e), ex += e;
-  }
-  auto up = [](double x, long e) { return std::ldexp(x, int(std::clamp(e, -100000L, 100000L))); };
-  if (lu.zero_pivots > 0) {
-    double err = std::abs(mant);
-    for (int k = 0; k < lu.zero_pivots; ++k) err *= 2 * g * lu_max;
-    return {T(0), up(err, ex)};
-  }
-  const double rel = 2 * (g * inverse_norm1(lu) * lu_sum + (n + 1) * kEps * (cplx ? 3 : 1));
-  T value;
-  if constexpr (cplx) value = Complex(up(mant.real(), ex), up(mant.imag(), ex));
-  else value = up(mant, ex);
-  return {value, std::isfinite(rel) ? rel * std::abs(value) : std::numeric_limits<double>::infinity()};
+  planar::PivotProduct<T> det(lu.negate != (b.sign < 0), total);
+  for (int c = 0; c < n; ++c) det.multiply(lu.at(c, c));
+  if (lu.zero_pivots > 0) return det.zero_with_error(lu.zero_pivots, 2 * g * lu_max);
+  return det.with_relative_error(2 * (g * planar::inverse_norm1(lu) * lu_sum + (n + 1) * kEps * (cplx ? 3 : 1)));
 }
 
 class KasteleynEngine final : public Engine {

@@ -8,20 +8,13 @@
 
 #include "engines/common.hpp"
 #include "engines/pfaffian/pfaffian_impl.hpp"
+#include "engines/planar/float_error.hpp"
 
 namespace matchcount::engines::pfaffian_detail {
 namespace {
 
-template <class T>
-T conj_of(const T& x) {
-  if constexpr (std::is_same_v<T, Complex>) return std::conj(x);
-  else return x;
-}
-template <class T>
-T scaled(const T& x, int e) {
-  if constexpr (std::is_same_v<T, Complex>) return Complex(std::ldexp(x.real(), e), std::ldexp(x.imag(), e));
-  else return std::ldexp(x, e);
-}
+using planar::conj_of;
+using planar::scaled;
 
 /// A pivot is taken from the nearest column whose entry is at least this fraction of the
 /// row's largest: multipliers stay below 1/kThreshold while interchanges, which widen the
@@ -161,42 +154,6 @@ struct FloatSkew {
   }
 };
 
-template <class T>
-double norm1(const std::vector<T>& x) {
-  double s = 0;
-  for (const T& v : x) s += std::abs(v);
-  return s;
-}
-
-/// An estimate of ||K^-1||_1 (Hager's method as in LAPACK's xLACON, with its alternating test
-/// vector): a lower bound, in practice within a small factor.
-template <class T>
-double inverse_norm1(const FloatSkew<T>& f) {
-  const auto n = std::size_t(f.n);
-  std::vector<T> x(n, T(1.0 / double(n)));
-  double est = 0;
-  std::size_t jprev = n;
-  for (int it = 0; it < 5; ++it) {
-    f.solve(x);
-    const double s = norm1(x);
-    if (it > 0 && s <= est) break;
-    est = s;
-    for (T& v : x) v = std::abs(v) > 0 ? v / std::abs(v) : T(1);
-    f.solve_adjoint(x);
-    std::size_t j = 0;
-    for (std::size_t i = 1; i < n; ++i)
-      if (std::abs(x[i]) > std::abs(x[j])) j = i;
-    if (jprev < n && std::abs(x[j]) <= std::abs(x[jprev])) break;
-    jprev = j;
-    std::fill(x.begin(), x.end(), T(0));
-    x[j] = T(1);
-  }
-  for (std::size_t i = 0; i < n; ++i)
-    x[i] = T((i % 2 ? -1.0 : 1.0) * (1.0 + (n > 1 ? double(i) / double(n - 1) : 0.0)));
-  f.solve(x);
-  return std::max(est, 2 * norm1(x) / (3 * double(n)));
-}
-
 }  // namespace
 
 /// Pf(K') with vertex i scaled by 2^-s_i (exactly; Pf(S K S) = det S Pf(K)), the s_i chosen so
@@ -246,27 +203,11 @@ Approx<T> float_pfaffian(const SparseMatrix<T>& a, const SkewBlock& b) {
 
   const bool cplx = std::is_same_v<T, Complex>;
   const double g = (f.widest + 4) * kEps * (cplx ? 3 : 1);
-  T mant = T(f.negate != (b.eps < 0) ? -1.0 : 1.0);
-  long ex = total;
-  for (int k = 0; k < n; k += 2) {
-    const T d = f.pivot[std::size_t(k)];
-    if (d == T(0)) continue;
-    int e = 0;
-    mant *= d;
-    std::frexp(std::abs(mant), &e);
-    mant = scaled(mant, -e), ex += e;
-  }
-  auto up = [](double x, long e) { return std::ldexp(x, int(std::clamp(e, -100000L, 100000L))); };
-  if (f.zero_pivots > 0) {
-    double err = std::abs(mant);
-    for (int k = 0; k < f.zero_pivots; ++k) err *= 2 * g * std::max(max_k, 1.0);
-    return {T(0), up(err, ex)};
-  }
-  const double rel = 2 * (0.5 * g * inverse_norm1(f) * (sum_k + f.ldl_sum) + (n / 2 + 1) * kEps * (cplx ? 3 : 1));
-  T value;
-  if constexpr (cplx) value = Complex(up(mant.real(), ex), up(mant.imag(), ex));
-  else value = up(mant, ex);
-  return {value, std::isfinite(rel) ? rel * std::abs(value) : std::numeric_limits<double>::infinity()};
+  planar::PivotProduct<T> pf(f.negate != (b.eps < 0), total);
+  for (int k = 0; k < n; k += 2) pf.multiply(f.pivot[std::size_t(k)]);
+  if (f.zero_pivots > 0) return pf.zero_with_error(f.zero_pivots, 2 * g * std::max(max_k, 1.0));
+  return pf.with_relative_error(
+      2 * (0.5 * g * planar::inverse_norm1(f) * (sum_k + f.ldl_sum) + (n / 2 + 1) * kEps * (cplx ? 3 : 1)));
 }
 
 template Approx<double> float_pfaffian(const SparseMatrix<double>&, const SkewBlock&);

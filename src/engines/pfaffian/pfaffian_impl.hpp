@@ -6,11 +6,12 @@
 #include <vector>
 
 #include "engines/graph_engine.hpp"
+#include "engines/planar/planar.hpp"
 
 namespace matchcount::engines::pfaffian_detail {
 
 /// Undirected edges as (u, v) with u < v, each once.
-using EdgeList = std::vector<std::pair<int, int>>;
+using EdgeList = planar::EdgeList;
 
 /// The edges of a symmetric pattern (its entries with row < col, in the pattern's order).
 EdgeList edges_of(const std::vector<std::pair<int, int>>& pattern);

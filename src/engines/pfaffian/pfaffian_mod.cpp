@@ -3,12 +3,12 @@
 // CRT with a proven bound on |haf|.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <string>
 
 #include "engines/common.hpp"
 #include "engines/pfaffian/pfaffian.hpp"
 #include "engines/pfaffian/pfaffian_impl.hpp"
+#include "engines/planar/band_mod.hpp"
 
 namespace matchcount::engines::pfaffian_detail {
 namespace {
@@ -16,28 +16,10 @@ namespace {
 using arith::broadcast;
 using arith::modmul;
 using arith::modreduce;
-
-inline v4d load(const double* p) {
-  v4d v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-inline void store(double* p, v4d v) { std::memcpy(p, &v, sizeof v); }
-
-/// y + f*b mod p for exact integers y, f, b in [-p, p] (p a prime in (2^49, 2^50), pinv =
-/// 1/p), again in [-p, p], with one reduction for the product and the sum together: with
-/// h = RN(fb) and l = fb - h (exact by FMA, |l| <= 2^46 < p/8), q = RN(RN(h + y) * pinv) is
-/// within 7/8 of (h + y)/p, so h - qp is exact by FMA and fb + y - qp has |.| <= p.
-template <class V>
-inline V mul_add_mod(V y, V f, V b, V p, V pinv) {
-  const V h = f * b;
-  const V l = arith::fmadd(f, b, -h);
-  const V q = arith::round_nearest((h + y) * pinv);
-  return arith::fmadd(-q, p, h) + l + y;
-}
-
-/// Entries are exact integers in [-p, p]: -p, 0 and p are the zeros.
-inline bool is_zero(double x, double p) { return x == 0 || std::fabs(x) == p; }
+using planar::is_zero_mod;
+using planar::load4;
+using planar::mul_add_mod;
+using planar::store4;
 
 /// The upper triangle of a skew-symmetric matrix within a band: K(i, j), i < j <= i + cap, at
 /// buf[i * stride + (j - i)]. Slot 0 (the diagonal) is unused and the 3 slots after cap are
@@ -105,7 +87,7 @@ std::uint64_t pfaffian_mod(const SkewBlock& b, const std::vector<double>& cell, 
   for (int k = 0; k < n; k += 2) {
     int j = k + 1;
     const int ek = m.ext[std::size_t(k)];
-    while (j <= ek && is_zero(m.at(k, j), p)) ++j;
+    while (j <= ek && is_zero_mod(m.at(k, j), p)) ++j;
     if (j > ek) return 0;  // row k of the active part is zero
     if (j != k + 1) m.exchange(k, k + 1, j), negate = !negate;
     const double a = modreduce(m.at(k, k + 1), p, pinv);
@@ -122,14 +104,14 @@ std::uint64_t pfaffian_mod(const SkewBlock& b, const std::vector<double>& cell, 
     for (int t = span + 1; t <= span + 4; ++t) f[t] = 0;
     for (int x = k + 2; x < E; ++x) {
       const int t0 = x - k - 1;
-      if (is_zero(f[t0], p) && is_zero(bp[t0], p)) continue;  // sparse fronts: fill-in only
+      if (is_zero_mod(f[t0], p) && is_zero_mod(bp[t0], p)) continue;  // sparse fronts: fill-in only
       m.ext[std::size_t(x)] = std::max(m.ext[std::size_t(x)], E);
       const v4d c1 = broadcast(-f[t0], v4d{}), c2 = broadcast(bp[t0], v4d{});
       double* q = &m.at(x, x + 1);
       const double *bb = bp + t0 + 1, *ff = f + t0 + 1;
       const int len = E - x;
       for (int s = 0; s < len; s += 4)
-        store(q + s, mul_add_mod(mul_add_mod(load(q + s), c1, load(bb + s), P, PI), c2, load(ff + s), P, PI));
+        store4(q + s, mul_add_mod(mul_add_mod(load4(q + s), c1, load4(bb + s), P, PI), c2, load4(ff + s), P, PI));
     }
   }
   std::uint64_t res = to_residue(pf, std::uint64_t(p));
@@ -157,34 +139,14 @@ Integer hadamard_pfaffian_bound(const SparseMatrix<Integer>& a) {
 
 Integer exact_pfaffian(const SparseMatrix<Integer>& a, const SkewBlock& b, const EngineOptions& opt) {
   const Integer bound = std::min(hafnian_bound(a, false), hadamard_pfaffian_bound(a));
-  std::vector<std::uint64_t> primes;
-  for (double p : choose_primes(bound)) primes.push_back(std::uint64_t(p));
   std::vector<Integer> value;
-  bool small = true;
-  for (std::size_t k = 0; k < b.entry.size(); ++k) {
-    value.push_back(b.s[k] * a.entries[b.entry[k]].value);
-    small = small && abs(value.back()) < (Integer(1) << 50);
-  }
+  for (std::size_t k = 0; k < b.entry.size(); ++k) value.push_back(b.s[k] * a.entries[b.entry[k]].value);
   const double bytes = band_bytes(b.n, b.band, sizeof(double));
-  int threads = std::min<int>(thread_count(opt, 2 * b.updates * double(primes.size())), int(primes.size()));
-  threads = std::max(1, std::min(threads, int(kPfaffianMemoryLimit / bytes)));
-  std::vector<std::uint64_t> residues(primes.size());
-  Progress progress(opt, primes.size());
-#pragma omp parallel num_threads(threads)
-  {
-    ModBand m;
-    std::vector<double> cell(value.size());
-#pragma omp for schedule(dynamic, 1)
-    for (std::size_t k = 0; k < primes.size(); ++k) {
-      const double p = double(primes[k]), pinv = 1.0 / p;
-      for (std::size_t e = 0; e < cell.size(); ++e)
-        cell[e] = small ? modreduce(value[e].get_d(), p, pinv) : modreduce(residue_of(value[e], p), p, pinv);
-      residues[k] = pfaffian_mod(b, cell, p, m);
-      progress.tick();
-    }
-  }
-  if (opt.progress) opt.progress(1.0);
-  return b.eps * crt_symmetric(residues, primes);
+  // Each entry update is two multiply-adds.
+  return b.eps * planar::integer_from_residues<ModBand>(bound, value, 2 * b.updates, bytes, kPfaffianMemoryLimit, opt,
+                                                         [&b](const std::vector<double>& cell, double p, ModBand& m) {
+                                                           return pfaffian_mod(b, cell, p, m);
+                                                         });
 }
 
 }  // namespace matchcount::engines::pfaffian_detail

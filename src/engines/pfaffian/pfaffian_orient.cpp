@@ -1,10 +1,5 @@
 // Planarity, the Pfaffian orientation (FKT), the banded vertex order and the global sign of
 // the Pfaffian engine (pfaffian.hpp).
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/boyer_myrvold_planar_test.hpp>
-#include <boost/graph/cuthill_mckee_ordering.hpp>
-#include <boost/graph/planar_face_traversal.hpp>
-
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -12,50 +7,14 @@
 #include "engines/common.hpp"
 #include "engines/pfaffian/pfaffian.hpp"
 #include "engines/pfaffian/pfaffian_impl.hpp"
+#include "engines/planar/planar.hpp"
 
 namespace matchcount::engines {
 namespace pfaffian_detail {
 namespace {
 
-using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS,
-                                    boost::property<boost::vertex_index_t, int>,
-                                    boost::property<boost::edge_index_t, int>>;
-using EdgeDesc = boost::graph_traits<Graph>::edge_descriptor;
-using EmbeddingStorage = std::vector<std::vector<EdgeDesc>>;
-using Embedding = boost::iterator_property_map<EmbeddingStorage::iterator,
-                                               boost::property_map<Graph, boost::vertex_index_t>::type>;
-
-Graph graph_of(int n, const EdgeList& edges) {
-  Graph g(static_cast<std::size_t>(n));
-  for (std::size_t k = 0; k < edges.size(); ++k) boost::add_edge(edges[k].first, edges[k].second, static_cast<int>(k), g);
-  return g;
-}
-
 /// A simple planar graph on n >= 3 vertices has at most 3n - 6 edges.
 bool too_dense(int n, std::size_t m) { return n >= 3 && m > std::size_t(3 * n - 6); }
-
-/// One step of a face's boundary walk: edge `edge` walked away from vertex `from`.
-struct Step {
-  int from, edge;
-};
-
-/// Collects each face as its boundary walk. The walks of all faces turn the same way around
-/// their face, which is what "clockwise" needs: orienting every face by its walk is the
-/// orientation of the plane (or of its mirror image, which serves as well) for all faces but
-/// the one chosen as outer.
-struct FaceCollector : public boost::planar_face_traversal_visitor {
-  const Graph* g = nullptr;
-  std::vector<std::vector<Step>>* faces = nullptr;
-  int vertex = -1;
-  void begin_face() { faces->emplace_back(); }
-  void next_vertex(boost::graph_traits<Graph>::vertex_descriptor v) { vertex = int(v); }
-  void next_edge(EdgeDesc e) { faces->back().push_back({vertex, boost::get(boost::edge_index, *g, e)}); }
-};
-
-int find(std::vector<int>& up, int v) {
-  while (up[std::size_t(v)] != v) v = up[std::size_t(v)] = up[std::size_t(up[std::size_t(v)])];
-  return v;
-}
 
 /// Entry updates of the skew elimination in the order `pos`, assuming every row below a pivot
 /// pair fills up to the farthest column the pair reaches (an upper estimate for connected
@@ -92,63 +51,18 @@ EdgeList edges_of(const std::vector<std::pair<int, int>>& pattern) {
 
 std::vector<signed char> pfaffian_orientation(int n, const EdgeList& edges) {
   if (too_dense(n, edges.size())) return {};
-  const Graph g = graph_of(n, edges);
-  EmbeddingStorage storage(boost::num_vertices(g));
-  const Embedding embedding(storage.begin(), boost::get(boost::vertex_index, g));
-  if (!boost::boyer_myrvold_planarity_test(boost::boyer_myrvold_params::graph = g,
-                                           boost::boyer_myrvold_params::embedding = embedding))
-    return {};
-  std::vector<std::vector<Step>> faces;
-  FaceCollector visitor;
-  visitor.g = &g, visitor.faces = &faces;
-  boost::planar_face_traversal(g, embedding, visitor);
-
-  // A spanning forest, oriented u -> v; the other edges each join two distinct faces and form
-  // a spanning tree of each component's dual (bridges are forest edges: they lie twice on one
-  // face, walked once each way, so they count once whatever their direction).
-  const std::size_t m = edges.size();
-  std::vector<int> up(static_cast<std::size_t>(n));
-  std::iota(up.begin(), up.end(), 0);
-  std::vector<char> tree(m, 0);
-  for (std::size_t k = 0; k < m; ++k) {
-    const int a = find(up, edges[k].first), b = find(up, edges[k].second);
-    if (a != b) up[std::size_t(a)] = b, tree[k] = 1;
-  }
-  const std::size_t nf = faces.size();
-  std::vector<std::vector<std::pair<int, int>>> dual(nf);  // (neighbour face, edge)
-  std::vector<int> first_face(m, -1);
-  for (std::size_t f = 0; f < nf; ++f)
-    for (const Step& s : faces[f]) {
-      if (tree[std::size_t(s.edge)]) continue;
-      int& other = first_face[std::size_t(s.edge)];
-      if (other < 0) {
-        other = int(f);
-      } else {
-        dual[std::size_t(other)].push_back({int(f), s.edge});
-        dual[f].push_back({other, s.edge});
-      }
-    }
-  // Each dual tree is rooted at its first face (the outer one: on the sphere any face may be);
-  // every other face, leaves first, fixes the edge to its parent so that an odd number of its
-  // edges point along its walk.
-  std::vector<int> parent_edge(nf, -1), order;
-  std::vector<char> seen(nf, 0);
-  for (std::size_t root = 0; root < nf; ++root) {
-    if (seen[root]) continue;
-    seen[root] = 1;
-    const std::size_t start = order.size();
-    order.push_back(int(root));
-    for (std::size_t h = start; h < order.size(); ++h)
-      for (auto [f, e] : dual[std::size_t(order[h])])
-        if (!seen[std::size_t(f)]) seen[std::size_t(f)] = 1, parent_edge[std::size_t(f)] = e, order.push_back(f);
-  }
-  std::vector<signed char> sign(m, 1);
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    const int pe = parent_edge[std::size_t(*it)];
-    if (pe < 0) continue;
+  const auto tree = planar::face_tree(n, edges);
+  if (!tree) return {};
+  // The spanning forest's edges stay oriented u -> v (a bridge lies twice on one face, walked
+  // once each way, so it counts once whatever its direction); every other face, leaves first,
+  // fixes the edge to its parent in the dual tree so that an odd number of its edges point
+  // along its walk.
+  std::vector<signed char> sign(edges.size(), 1);
+  for (const planar::FaceToFix& fix : tree->leaves_first) {
+    const int pe = fix.parent_edge;
     std::size_t along = 0;
     int from = -1;
-    for (const Step& s : faces[std::size_t(*it)]) {
+    for (const planar::FaceStep& s : tree->faces[std::size_t(fix.face)]) {
       if (s.edge == pe) {
         from = s.from;
         continue;
@@ -170,32 +84,13 @@ VertexOrder band_order(int n, const EdgeList& edges) {
   std::iota(natural.pos.begin(), natural.pos.end(), 0);
   natural.updates = order_updates(n, edges, natural.pos, natural.band);
 
-  const Graph g = graph_of(n, edges);
-  std::vector<std::size_t> cm(boost::num_vertices(g));
-  boost::cuthill_mckee_ordering(g, cm.rbegin());
+  const std::vector<std::size_t> cm = planar::reverse_cuthill_mckee(n, edges);
   VertexOrder rcm;
   rcm.pos.resize(std::size_t(n));
   for (std::size_t i = 0; i < cm.size(); ++i) rcm.pos[cm[i]] = int(i);
   rcm.updates = order_updates(n, edges, rcm.pos, rcm.band);
   return rcm.updates < natural.updates ? rcm : natural;
 }
-
-namespace {
-
-/// Sign of a permutation (cycle count).
-int permutation_sign(const std::vector<int>& p) {
-  std::vector<char> seen(p.size(), 0);
-  int sign = 1;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (seen[i]) continue;
-    std::size_t len = 0;
-    for (std::size_t j = i; !seen[j]; j = std::size_t(p[j])) seen[j] = 1, ++len;
-    if (len % 2 == 0) sign = -sign;
-  }
-  return sign;
-}
-
-}  // namespace
 
 template <class T>
 SkewBlock prepare(const SparseMatrix<T>& a, std::size_t value_size) {
@@ -242,7 +137,7 @@ void set_sign(const SparseMatrix<T>& a, SkewBlock& b, const std::vector<int>& ma
     b.eps *= b.s[k];
   }
   if (perm.size() != std::size_t(b.n)) throw std::logic_error("pfaffian: the matching is not perfect");
-  b.eps *= permutation_sign(perm);
+  b.eps *= planar::permutation_sign(perm);
 }
 
 template SkewBlock prepare(const SparseMatrix<Integer>&, std::size_t);
@@ -259,7 +154,7 @@ PfaffianPlan plan_pfaffian(const std::vector<std::pair<int, int>>& pattern, int 
   PfaffianPlan p;
   p.n = n;
   const EdgeList edges = edges_of(pattern);
-  p.planar = !too_dense(n, edges.size()) && boost::boyer_myrvold_planarity_test(graph_of(n, edges));
+  p.planar = !too_dense(n, edges.size()) && planar::is_planar(n, edges);
   if (!p.planar) return p;
   const VertexOrder o = band_order(n, edges);
   p.band = o.band;

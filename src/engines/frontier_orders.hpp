@@ -1,0 +1,121 @@
+// What the frontier engines' order planners share (private to src/engines): Cuthill-McKee over
+// adjacency lists (the bipartite frontier passes its row-column graph, the graph frontier its
+// graph) and the choice of the best plan among the orders tried.
+//
+// A plan here is FrontierPlan or GraphFrontierPlan: a width (the largest frontier), a cost
+// (the predicted work) and peak_states (the most states held at once).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+namespace matchcount::engines {
+
+/// adj[v]: the neighbours of vertex v.
+using AdjacencyLists = std::vector<std::vector<int>>;
+
+namespace frontier_orders_detail {
+
+/// Breadth-first search from s over the vertices not yet ordered (done == 0), neighbours in
+/// order of increasing degree; returns the visit order, with each vertex's level in `level`.
+/// `dist` (all -1) is scratch, left all -1.
+inline std::vector<int> bfs(const AdjacencyLists& adj, int s, const std::vector<char>& done, std::vector<int>& dist,
+                            std::vector<int>* level = nullptr) {
+  std::vector<int> queue{s}, next;
+  dist[std::size_t(s)] = 0;
+  for (std::size_t h = 0; h < queue.size(); ++h) {
+    const int v = queue[h];
+    next.clear();
+    for (int u : adj[std::size_t(v)])
+      if (!done[std::size_t(u)] && dist[std::size_t(u)] < 0) dist[std::size_t(u)] = dist[std::size_t(v)] + 1, next.push_back(u);
+    std::stable_sort(next.begin(), next.end(), [&](int x, int y) { return adj[std::size_t(x)].size() < adj[std::size_t(y)].size(); });
+    queue.insert(queue.end(), next.begin(), next.end());
+  }
+  if (level) level->clear();
+  for (int v : queue) {
+    if (level) level->push_back(dist[std::size_t(v)]);
+    dist[std::size_t(v)] = -1;
+  }
+  return queue;
+}
+
+/// A pseudo-peripheral vertex of s's component (George-Liu: restart from a least-degree vertex
+/// of the last level while the depth grows).
+inline int peripheral(const AdjacencyLists& adj, int s, const std::vector<char>& done, std::vector<int>& dist) {
+  std::vector<int> level;
+  int depth = -1;
+  for (int iter = 0; iter < 8; ++iter) {
+    const std::vector<int> q = bfs(adj, s, done, dist, &level);
+    const int d = level.back();
+    if (d <= depth) break;
+    depth = d;
+    int far = q.back();
+    for (std::size_t i = q.size(); i-- > 0 && level[i] == d;)
+      if (adj[std::size_t(q[i])].size() < adj[std::size_t(far)].size()) far = q[i];
+    s = far;
+  }
+  return s;
+}
+
+}  // namespace frontier_orders_detail
+
+/// The first `count` vertices by increasing degree (ties in vertex order).
+inline std::vector<int> by_degree(const AdjacencyLists& adj, std::size_t count) {
+  std::vector<int> order(count);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return adj[std::size_t(x)].size() < adj[std::size_t(y)].size(); });
+  return order;
+}
+
+/// Cuthill-McKee: the components of the seeds (the first seed not yet ordered starts the next
+/// component), each searched from a pseudo-peripheral vertex; returns the vertices in visiting
+/// order. Seeds by increasing degree start each component near its end.
+inline std::vector<int> cuthill_mckee(const AdjacencyLists& adj, const std::vector<int>& seeds) {
+  std::vector<char> done(adj.size(), 0);
+  std::vector<int> dist(adj.size(), -1), order;
+  for (int r : seeds) {
+    if (done[std::size_t(r)]) continue;
+    const int s = frontier_orders_detail::peripheral(adj, r, done, dist);
+    for (int v : frontier_orders_detail::bfs(adj, s, done, dist)) done[std::size_t(v)] = 1, order.push_back(v);
+  }
+  return order;
+}
+
+/// A least-degree vertex (the first of them); adj must not be empty.
+inline int least_degree(const AdjacencyLists& adj) {
+  return int(std::min_element(adj.begin(), adj.end(), [](const auto& x, const auto& y) { return x.size() < y.size(); }) -
+             adj.begin());
+}
+
+/// Sorts `v` and drops repeats (start vertices of the greedy orders, adjacency lists).
+inline void sort_unique(std::vector<int>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+/// The plan to start a search with: every order found beats it.
+template <class Plan>
+Plan no_plan() {
+  Plan p;
+  p.cost = p.peak_states = std::numeric_limits<double>::infinity();
+  p.width = std::numeric_limits<int>::max();
+  return p;
+}
+
+/// Whether `a` beats `b`: less predicted work, then a narrower frontier.
+template <class Plan>
+bool cheaper(const Plan& a, const Plan& b) {
+  return a.cost != b.cost ? a.cost < b.cost : a.width < b.width;
+}
+
+/// A profile whose frontier outgrew the state keys cannot run: its cost and peak become
+/// infinite (its width stays, for messages).
+template <class Plan>
+void mark_unrunnable_if_wider(Plan& plan, int max_width) {
+  if (plan.width > max_width) plan.cost = plan.peak_states = std::numeric_limits<double>::infinity();
+}
+
+}  // namespace matchcount::engines

@@ -84,6 +84,13 @@ inline std::vector<int> cuthill_mckee(const AdjacencyLists& adj, const std::vect
   return order;
 }
 
+/// The greedy orders' pick when no candidate touches the frontier: the first vertex of `by_deg`
+/// (vertices by increasing degree) not yet done, searched from `next`, which it advances.
+inline int next_least_degree(const std::vector<int>& by_deg, const std::vector<char>& done, std::size_t& next) {
+  while (done[std::size_t(by_deg[next])]) ++next;
+  return by_deg[next];
+}
+
 /// A least-degree vertex (the first of them); adj must not be empty.
 inline int least_degree(const AdjacencyLists& adj) {
   return int(std::min_element(adj.begin(), adj.end(), [](const auto& x, const auto& y) { return x.size() < y.size(); }) -
@@ -109,6 +116,17 @@ Plan no_plan() {
 template <class Plan>
 bool cheaper(const Plan& a, const Plan& b) {
   return a.cost != b.cost ? a.cost < b.cost : a.width < b.width;
+}
+
+/// Adds one step of an order to its profile: after it the frontier is w wide, `before` and
+/// `after` states are held around it, and it does `work`. Once the frontier has outgrown
+/// max_width the plan cannot run and only its width is wanted.
+template <class Plan>
+void add_profile_step(Plan& plan, int w, int max_width, double before, double after, double work) {
+  plan.width = std::max(plan.width, w);
+  if (plan.width > max_width) return;
+  plan.cost += work;
+  plan.peak_states = std::max(plan.peak_states, before + after);
 }
 
 /// A profile whose frontier outgrew the state keys cannot run: its cost and peak become

@@ -61,10 +61,7 @@ std::vector<int> greedy_order(const Adj& rows, const Adj& cols, int n, int start
       }
       cand.resize(keep);
     }
-    if (pick < 0) {
-      while (done[std::size_t(by_deg[next_low])]) ++next_low;
-      pick = by_deg[next_low];
-    }
+    if (pick < 0) pick = next_least_degree(by_deg, done, next_low);
     done[std::size_t(pick)] = 1;
     order.push_back(pick);
     for (int c : rows[std::size_t(pick)]) {
@@ -109,11 +106,8 @@ FrontierPlan frontier_profile(const Adj& rows, int n, std::vector<int> order) {
     auto d = double(rows[std::size_t(plan.row_order[std::size_t(k)])].size());
     w += opens[std::size_t(k)] - closes[std::size_t(k)];
     closed += ends[std::size_t(k)];
-    plan.width = std::max(plan.width, w);
-    if (plan.width > kFrontierMaxWidth) continue;  // not runnable: only the width is wanted
-    double next = std::min(binomial(w, k + 1 - closed), states * d);
-    plan.cost += states * d + next;
-    plan.peak_states = std::max(plan.peak_states, states + next);
+    const double next = std::min(binomial(w, k + 1 - closed), states * d);
+    add_profile_step(plan, w, kFrontierMaxWidth, states, next, states * d + next);
     states = next;
   }
   mark_unrunnable_if_wider(plan, kFrontierMaxWidth);

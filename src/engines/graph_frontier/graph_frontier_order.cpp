@@ -54,10 +54,7 @@ std::vector<int> greedy_order(const Adj& adj, int n, int start, const std::vecto
       }
       cand.resize(keep);
     }
-    if (pick < 0) {
-      while (done[std::size_t(by_deg[next_low])]) ++next_low;
-      pick = by_deg[next_low];
-    }
+    if (pick < 0) pick = next_least_degree(by_deg, done, next_low);
     done[std::size_t(pick)] = 1;
     order.push_back(pick);
     if (rem[std::size_t(pick)] > 0) ++open;
@@ -95,11 +92,8 @@ GraphFrontierPlan graph_frontier_profile(const Adj& adj, std::vector<int> order)
     int back = 0;
     for (int u : adj[std::size_t(v)]) back += pos[std::size_t(u)] < int(k);
     w += (last[std::size_t(v)] > int(k) ? 1 : 0) - closes[k];
-    plan.width = std::max(plan.width, w);
-    if (plan.width > kGraphFrontierMaxWidth) continue;  // not runnable: only the width is wanted
     const double after = table_states(w);
-    plan.cost += after * (1 + back);
-    plan.peak_states = std::max(plan.peak_states, before + after);
+    add_profile_step(plan, w, kGraphFrontierMaxWidth, before, after, after * (1 + back));
     before = after;
   }
   mark_unrunnable_if_wider(plan, kGraphFrontierMaxWidth);

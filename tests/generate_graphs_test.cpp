@@ -23,23 +23,6 @@ using namespace matchcount::gentest;
 
 namespace {
 
-/// Edges in range, u < v, sorted, no repeats.
-void expect_simple(const EdgeList& g) {
-  for (std::size_t i = 0; i < g.edges.size(); ++i) {
-    const auto [u, v] = g.edges[i];
-    EXPECT_LE(0, u);
-    EXPECT_LT(u, v);
-    EXPECT_LT(v, g.vertices);
-    if (i > 0) { EXPECT_LT(g.edges[i - 1], g.edges[i]); }
-  }
-}
-
-std::vector<int> degrees(const EdgeList& g) {
-  std::vector<int> d(g.vertices, 0);
-  for (auto [u, v] : g.edges) ++d[u], ++d[v];
-  return d;
-}
-
 bool regular(const EdgeList& g, int d) {
   const auto deg = degrees(g);
   return std::all_of(deg.begin(), deg.end(), [d](int x) { return x == d; });
@@ -96,20 +79,6 @@ std::vector<std::vector<int>> cycles(const EdgeList& g, int k, std::size_t* dire
   return {found.begin(), found.end()};
 }
 
-std::uint64_t fingerprint_text(const std::string& text) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ull;
-  return h;
-}
-
-template <class T>
-std::uint64_t fingerprint(const SparseMatrix<T>& m) {
-  std::ostringstream out;
-  out.precision(17);
-  out << m.rows << ' ' << m.cols << '\n';
-  for (const auto& e : m.entries) out << e.row << ' ' << e.col << ' ' << e.value << '\n';
-  return fingerprint_text(out.str());
-}
 
 std::uint64_t fingerprint(const EdgeList& g) {
   std::ostringstream out;

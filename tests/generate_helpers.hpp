@@ -2,8 +2,12 @@
 // biadjacency for graphs) and comparison of matrices entry by entry.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <sstream>
+#include <string>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -12,6 +16,38 @@
 #include "matchcount/matrix.hpp"
 
 namespace matchcount::gentest {
+
+/// Edges in range, u < v, sorted, no repeats (gtest expectations).
+inline void expect_simple(const EdgeList& g) {
+  for (std::size_t i = 0; i < g.edges.size(); ++i) {
+    const auto [u, v] = g.edges[i];
+    EXPECT_LE(0, u);
+    EXPECT_LT(u, v);
+    EXPECT_LT(v, g.vertices);
+    if (i > 0) { EXPECT_LT(g.edges[i - 1], g.edges[i]); }
+  }
+}
+
+inline std::vector<int> degrees(const EdgeList& g) {
+  std::vector<int> d(static_cast<std::size_t>(g.vertices), 0);
+  for (auto [u, v] : g.edges) ++d[static_cast<std::size_t>(u)], ++d[static_cast<std::size_t>(v)];
+  return d;
+}
+
+/// A platform-independent fingerprint of a text (FNV-1a) and of a matrix (its text).
+inline std::uint64_t fingerprint_text(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ull;
+  return h;
+}
+template <class T>
+std::uint64_t fingerprint(const SparseMatrix<T>& m) {
+  std::ostringstream out;
+  out.precision(17);
+  out << m.rows << ' ' << m.cols << '\n';
+  for (const auto& e : m.entries) out << e.row << ' ' << e.col << ' ' << e.value << '\n';
+  return fingerprint_text(out.str());
+}
 
 /// Perfect matchings of a general graph (no biadjacency involved): match the lowest unmatched
 /// vertex with each unmatched neighbour in turn. A repeated edge counts once per copy.

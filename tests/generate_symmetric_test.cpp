@@ -26,20 +26,6 @@ using namespace matchcount::gentest;
 
 namespace {
 
-std::uint64_t fingerprint_text(const std::string& text) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ull;
-  return h;
-}
-
-template <class T>
-std::uint64_t fingerprint(const SparseMatrix<T>& m) {
-  std::ostringstream out;
-  out.precision(17);
-  out << m.rows << ' ' << m.cols << '\n';
-  for (const auto& e : m.entries) out << e.row << ' ' << e.col << ' ' << e.value << '\n';
-  return fingerprint_text(out.str());
-}
 
 ReadResult read_text(const std::string& text, const std::string& name, InputFormat as, bool loops) {
   std::istringstream in(text);

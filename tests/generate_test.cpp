@@ -26,23 +26,6 @@ namespace {
 
 // --- structure helpers ---------------------------------------------------------------------
 
-/// Edges in range, u < v, sorted, no repeats.
-void expect_simple(const EdgeList& g) {
-  for (std::size_t i = 0; i < g.edges.size(); ++i) {
-    const auto [u, v] = g.edges[i];
-    EXPECT_LE(0, u);
-    EXPECT_LT(u, v);
-    EXPECT_LT(v, g.vertices);
-    if (i > 0) { EXPECT_LT(g.edges[i - 1], g.edges[i]); }
-  }
-}
-
-std::vector<int> degrees(const EdgeList& g) {
-  std::vector<int> d(g.vertices, 0);
-  for (auto [u, v] : g.edges) ++d[u], ++d[v];
-  return d;
-}
-
 bool has_edge(const EdgeList& g, int u, int v) {
   return std::binary_search(g.edges.begin(), g.edges.end(), std::pair(std::min(u, v), std::max(u, v)));
 }
@@ -56,17 +39,6 @@ bool is_bipartite(const EdgeList& g) {
   }
 }
 
-/// A platform-independent fingerprint of a matrix (FNV-1a over its text).
-template <class T>
-std::uint64_t fingerprint(const SparseMatrix<T>& m) {
-  std::ostringstream out;
-  out.precision(17);
-  out << m.rows << ' ' << m.cols << '\n';
-  for (const auto& e : m.entries) out << e.row << ' ' << e.col << ' ' << e.value << '\n';
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char ch : out.str()) h = (h ^ ch) * 1099511628211ull;
-  return h;
-}
 
 }  // namespace
 

@@ -9,7 +9,7 @@ export LD_LIBRARY_PATH="$PWD/build/devlibs:${LD_LIBRARY_PATH:-}"
 export MATCHCOUNT_KERNEL_CACHE="${OUT:-/tmp}/kernel-cache"
 nvidia-smi -L || true
 if [[ $what == tests || $what == all ]]; then
-  build/bin/matchcount_tests --gtest_filter='Gpu*:EngineRegistry*:Conformance*' 2>&1 | tail -40
+  build/tests/matchcount_tests --gtest_filter='Gpu*:EngineRegistry*:Conformance*' 2>&1 | tail -40
 fi
 if [[ $what == bench || $what == all ]]; then
   build/bin/matchcount-bench --engines gpu-ryser --sparse "" --dense-density 0.5 --max-seconds 300 "$@"

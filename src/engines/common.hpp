@@ -135,6 +135,37 @@ struct DDSum {
   double value() const { return hi + lo; }
 };
 
+/// The sum of an enumeration's terms (the brute-force oracles): exact for integers (GMP, or
+/// 128 bits where the caller has shown that no term or partial sum overflows), compensated for
+/// floats, with the sum of |terms| that bounds the rounding error.
+template <class T>
+struct TermSum;
+template <>
+struct TermSum<__int128> {
+  __int128 s = 0;
+  void add(__int128 t) { s += t; }
+  void merge(const TermSum& o) { s += o.s; }
+};
+template <>
+struct TermSum<Integer> {
+  Integer s = 0;
+  void add(const Integer& t) { s += t; }
+  void merge(const TermSum& o) { s += o.s; }
+};
+template <>
+struct TermSum<double> {
+  DDSum s;
+  void add(double t) { s.add_term(t); }
+  void merge(const TermSum& o) { s.merge(o.s); }
+};
+template <>
+struct TermSum<Complex> {
+  DDSum re, im;
+  double abs = 0;
+  void add(const Complex& t) { re.add(t.real()), im.add(t.imag()), abs += std::abs(t); }
+  void merge(const TermSum& o) { re.merge(o.re), im.merge(o.im), abs += o.abs; }
+};
+
 /// Reports progress from OpenMP thread 0 only, counting units done by all threads.
 class Progress {
  public:

@@ -9,35 +9,13 @@ namespace matchcount::engines {
 namespace {
 
 template <class T>
-struct BruteSum;
-template <>
-struct BruteSum<Integer> {
-  Integer s = 0;
-  void add(const Integer& t) { s += t; }
-  void merge(const BruteSum& o) { s += o.s; }
-};
-template <>
-struct BruteSum<double> {
-  DDSum s;
-  void add(double t) { s.add_term(t); }
-  void merge(const BruteSum& o) { s.merge(o.s); }
-};
-template <>
-struct BruteSum<Complex> {
-  DDSum re, im;
-  double abs = 0;
-  void add(const Complex& t) { re.add(t.real()), im.add(t.imag()), abs += std::abs(t); }
-  void merge(const BruteSum& o) { re.merge(o.re), im.merge(o.im), abs += o.abs; }
-};
-
-template <class T>
 class Enumerator {
  public:
   explicit Enumerator(const SparseMatrix<T>& a) : n_(a.rows), rows_(static_cast<std::size_t>(a.rows)) {
     for (const auto& e : a.entries) rows_[static_cast<std::size_t>(e.row)].push_back({e.col, e.value});
   }
 
-  BruteSum<T> run(const EngineOptions& opt) const {
+  TermSum<T> run(const EngineOptions& opt) const {
     // Work items: the choices of the first two rows (or one when n == 1).
     struct Prefix { int c0, c1; };
     std::vector<Prefix> prefixes;
@@ -46,7 +24,7 @@ class Enumerator {
       for (std::size_t b = 0; b < rows_[1].size(); ++b)
         if (rows_[1][b].first != rows_[0][a].first) prefixes.push_back({static_cast<int>(a), static_cast<int>(b)});
     }
-    std::vector<BruteSum<T>> sums(prefixes.size());
+    std::vector<TermSum<T>> sums(prefixes.size());
     Progress progress(opt, prefixes.size());
 #pragma omp parallel for schedule(dynamic) num_threads(thread_count(opt, n_ > 8 ? 1e9 : 0.0))
     for (std::int64_t w = 0; w < static_cast<std::int64_t>(prefixes.size()); ++w) {
@@ -65,14 +43,14 @@ class Enumerator {
       dfs(depth, used, stack, sums[static_cast<std::size_t>(w)]);
       progress.tick();
     }
-    BruteSum<T> total;
+    TermSum<T> total;
     for (const auto& s : sums) total.merge(s);
     return total;
   }
 
  private:
   // stack[i] = product of the entries chosen in rows 0..i-1.
-  void dfs(int i, std::uint32_t used, std::vector<T>& stack, BruteSum<T>& sum) const {
+  void dfs(int i, std::uint32_t used, std::vector<T>& stack, TermSum<T>& sum) const {
     if (i == n_) {
       sum.add(stack[static_cast<std::size_t>(i)]);
       return;

@@ -11,34 +11,6 @@ namespace matchcount::engines {
 namespace {
 
 template <class T>
-struct Sum;
-template <>
-struct Sum<__int128> {
-  __int128 s = 0;
-  void add(__int128 t) { s += t; }
-  void merge(const Sum& o) { s += o.s; }
-};
-template <>
-struct Sum<Integer> {
-  Integer s = 0;
-  void add(const Integer& t) { s += t; }
-  void merge(const Sum& o) { s += o.s; }
-};
-template <>
-struct Sum<double> {
-  DDSum s;
-  void add(double t) { s.add_term(t); }
-  void merge(const Sum& o) { s.merge(o.s); }
-};
-template <>
-struct Sum<Complex> {
-  DDSum re, im;
-  double abs = 0;
-  void add(const Complex& t) { re.add(t.real()), im.add(t.imag()), abs += std::abs(t); }
-  void merge(const Sum& o) { re.merge(o.re), im.merge(o.im), abs += o.abs; }
-};
-
-template <class T>
 class Matchings {
  public:
   template <class S, class Convert>
@@ -53,12 +25,12 @@ class Matchings {
     }
   }
 
-  Sum<T> run(const EngineOptions& opt) const {
+  TermSum<T> run(const EngineOptions& opt) const {
     // Work items: the choices of vertex 0 (its loop is item -1).
     std::vector<int> items;
     if (loops_ && !(loop_[0] == T(0))) items.push_back(-1);
     for (std::size_t k = 0; k < later_[0].size(); ++k) items.push_back(static_cast<int>(k));
-    std::vector<Sum<T>> sums(items.size());
+    std::vector<TermSum<T>> sums(items.size());
 #pragma omp parallel for schedule(dynamic) num_threads(thread_count(opt, n_ > 12 ? 1e9 : 0.0))
     for (std::int64_t w = 0; w < static_cast<std::int64_t>(items.size()); ++w) {
       const int k = items[static_cast<std::size_t>(w)];
@@ -69,13 +41,13 @@ class Matchings {
         dfs(1 | (std::uint64_t{1} << j), v, sums[static_cast<std::size_t>(w)]);
       }
     }
-    Sum<T> total;
+    TermSum<T> total;
     for (const auto& s : sums) total.merge(s);
     return total;
   }
 
  private:
-  void dfs(std::uint64_t used, const T& prod, Sum<T>& sum) const {
+  void dfs(std::uint64_t used, const T& prod, TermSum<T>& sum) const {
     int i = 0;
     while (i < n_ && ((used >> i) & 1)) ++i;
     if (i == n_) {
@@ -130,13 +102,13 @@ class HafnianBrute final : public GraphEngine {
   }
 
   Approx<double> count(const SparseMatrix<double>& a, bool loops, const EngineOptions& opt) const override {
-    const Sum<double> s = Matchings<double>(a, loops, [](double v) { return v; }).run(opt);
+    const TermSum<double> s = Matchings<double>(a, loops, [](double v) { return v; }).run(opt);
     // Products of at most n factors, a compensated sum.
     return {s.s.value(), (a.rows + 2.0) * kEps * s.s.abs + 2 * kEps * std::fabs(s.s.value())};
   }
 
   Approx<Complex> count(const SparseMatrix<Complex>& a, bool loops, const EngineOptions& opt) const override {
-    const Sum<Complex> s = Matchings<Complex>(a, loops, [](const Complex& v) { return v; }).run(opt);
+    const TermSum<Complex> s = Matchings<Complex>(a, loops, [](const Complex& v) { return v; }).run(opt);
     const Complex v(s.re.value(), s.im.value());
     return {v, 2 * (a.rows + 2.0) * kEps * s.abs + 2 * kEps * std::abs(v)};
   }

@@ -36,6 +36,13 @@ class Draws {
     while (x < reject_below) x = raw();
     return static_cast<long>(static_cast<std::uint64_t>(lo) + x % range);
   }
+  /// A value uniform among the nonzero integers of [lo, hi] (draws again on 0; the range must
+  /// hold a nonzero value).
+  long nonzero_integer(long lo, long hi) {
+    long v = 0;
+    while (v == 0) v = integer(lo, hi);
+    return v;
+  }
 
   /// Uniform index in [0, n), n >= 1 (by rejection, like integer()).
   std::size_t index(std::size_t n) { return static_cast<std::size_t>(integer(0, static_cast<long>(n) - 1)); }

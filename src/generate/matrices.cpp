@@ -167,9 +167,7 @@ SparseMatrix<Integer> random_integer_matrix(int n, double density, long lo, long
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
       if (!draws.keep(t)) continue;
-      long v = 0;
-      while (v == 0) v = draws.integer(lo, hi);
-      m.entries.push_back({i, j, Integer(v)});
+      m.entries.push_back({i, j, Integer(draws.nonzero_integer(lo, hi))});
     }
   return m;
 }

@@ -76,11 +76,8 @@ SparseMatrix<Integer> random_symmetric_integer(int n, double density, long lo, l
                      std::to_string(hi) + "])");
   if (lo == 0 && hi == 0) throw UsageError("symmetric-int: [0, 0] has no nonzero value");
   Draws draws(seed);
-  return symmetric_entries<Integer>(n, density, diagonal, draws, [&] {
-    long v = 0;
-    while (v == 0) v = draws.integer(lo, hi);
-    return Integer(v);
-  });
+  return symmetric_entries<Integer>(n, density, diagonal, draws,
+                                    [&] { return Integer(draws.nonzero_integer(lo, hi)); });
 }
 
 SparseMatrix<double> random_symmetric_real(int n, double density, double lo, double hi,

@@ -3,6 +3,8 @@
 # density 0.5, three primes in one walk) and double (uniform [0,1) reals), each counted with
 # --gpus 1 and --gpus 2 (or the counts in $GPUS). "seconds" is the engine's time less the
 # NVRTC compilation (the first run of a matrix compiles, later ones load the cached kernel).
+# Then the exact hafnian walk (gpu-hafnian) of dense symmetric 0-1 matrices (density 0.5) of
+# the sizes in $HAF_SIZES (default "56 60"; empty: none).
 # Usage: scripts/multigpu_bench.sh [sizes] [bin dir]      (defaults "42 44" and build/bin)
 set -u
 sizes=${1-42 44}
@@ -26,6 +28,17 @@ for n in $sizes; do
       printf '%4s %-6s %4s %8.2f %8.2f  %-40s %s\n' "$n" "$mode" "$g" \
         "$(awk -v s="$seconds" -v c="${compile:-0}" 'BEGIN { print s - c }')" "${compile:-0}" "$value" "$note"
     done
+  done
+done
+for n in ${HAF_SIZES-56 60}; do
+  $bin/matchcount-generate symmetric-01 "$n" 0.5 --seed 7 -o "$tmp/haf.mtx"
+  for g in $gpus; do
+    json=$($bin/matchcount --json --hafnian --engine gpu-hafnian --device gpu --gpus "$g" "$tmp/haf.mtx")
+    value=$(sed -n 's/.*"value":"\{0,1\}\([^",]*\).*/\1/p' <<<"$json" | head -1)
+    run=$(grep -o '"engine_runs":\[{[^]]*' <<<"$json")
+    seconds=$(grep -o '"seconds":[0-9.e+-]*' <<<"$run" | head -1 | cut -d: -f2)
+    note=$(grep -o '"notes":\[[^]]*\]' <<<"$json" | cut -c10-)
+    printf '%4s %-6s %4s %8.2f %8.2f  %-40s %s\n' "$n" hafnian "$g" "${seconds:-0}" 0 "$value" "$note"
   done
 done
 rm -rf "$tmp"

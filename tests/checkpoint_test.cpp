@@ -25,6 +25,7 @@
 #include "engines/ryser/cuda/walk_job.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/pipeline.hpp"
+#include "memory_journal.hpp"
 #include "test_support.hpp"
 
 extern char** environ;
@@ -34,35 +35,7 @@ namespace {
 using namespace matchcount;
 using matchcount::test::run_matchcount;
 using matchcount::test::temp_file;
-
-/// A journal in memory: every unit is "due", and a stop is requested after `stop_after` updates.
-class MemoryJournal : public WalkJournal {
- public:
-  std::map<std::string, WalkState> saved;
-  std::vector<WalkState> history;
-  int stop_after = -1;
-  int updates = 0;
-  WalkState resume(const std::string& tag) override {
-    auto it = saved.find(tag);
-    return it == saved.end() ? WalkState{} : it->second;
-  }
-  bool due() const override { return true; }
-  void update(const std::string& tag, const WalkState& s) override {
-    saved[tag] = s;
-    history.push_back(s);
-    ++updates;
-  }
-  /// Or after this many units done over all walks (0: no such stop). Threads that finish out
-  /// of order hand in several units at once, so under load a walk may save fewer states than
-  /// it has units: a stop by units always falls inside the walk.
-  std::uint64_t stop_after_units = 0;
-  int stop_requested() const override {
-    if (stop_after >= 0 && updates >= stop_after) return SIGINT;
-    std::uint64_t done = 0;
-    for (const auto& [tag, s] : saved) done += s.done_units();
-    return stop_after_units > 0 && done >= stop_after_units ? SIGINT : 0;
-  }
-};
+using matchcount::test::MemoryJournal;
 
 template <class T>
 auto count_with(const Engine& e, const SparseMatrix<T>& a, int threads, WalkJournal* journal) {
@@ -425,47 +398,4 @@ TEST(CheckpointCli, GpuCountOption) {
   EXPECT_EQ(r.out, "1\n");
   r = run_matchcount("--gpus 1 --device cpu -", "a x\n");
   EXPECT_EQ(r.exit_code, 0) << r.err;
-}
-
-// ---- GPUs (skipped without one) ----
-
-TEST(MultiGpu, AllDevicesGiveTheBitsOfOneAndResume) {
-  if (!gpu_available()) GTEST_SKIP() << "no CUDA device";
-  const auto e = make_engine("gpu-ryser");
-  const int devices = static_cast<int>(gpu_devices().size());
-  // n = 38: long enough (about a second) that the walk is shared out over every device.
-  const auto exact = erdos_renyi_bipartite(38, 0.5, 3);
-  const auto real = random_real_matrix(38, 1.0, -1.0, 1.0, 4);
-  auto run = [&](const auto& a, int gpus, WalkJournal* journal, EngineStats* stats) {
-    EngineOptions o;
-    o.gpus = gpus;
-    o.journal = journal;
-    o.stats = stats;
-    return e->permanent(a, o);
-  };
-  EngineStats s1, s_all;
-  const Integer x1 = run(exact, 1, nullptr, &s1), x_all = run(exact, 0, nullptr, &s_all);
-  EXPECT_EQ(x1, x_all);
-  EXPECT_EQ(s1.device, "gpu");
-  if (devices > 1) {
-    EXPECT_NE(s_all.note.find(std::to_string(devices) + " GPUs took"), std::string::npos) << s_all.note;
-  }
-  const auto r1 = run(real, 1, nullptr, nullptr), r_all = run(real, 0, nullptr, nullptr);
-  EXPECT_EQ(r1.value, r_all.value);  // exact fixed-point sums: the same bits
-  EXPECT_NEAR(r1.abs_error, r_all.abs_error, 1e-12 * r1.abs_error);
-  std::printf("gpu-ryser n = 38 on %d device(s): exact %s, real %.17g\n", devices, x1.get_str().c_str(), r1.value);
-
-  // Interrupted after the first run of units (its length is sized from a predicted rate and
-  // is a fraction of the walk; later runs are sized from the rate seen, and on a fast device
-  // the second one can take all the rest), then resumed on every device.
-  MemoryJournal j;
-  j.stop_after = 1;
-  EXPECT_THROW(run(exact, 1, &j, nullptr), Interrupted);
-  j.stop_after = -1;
-  EXPECT_EQ(run(exact, 0, &j, nullptr), x1);
-  MemoryJournal jr;
-  jr.stop_after = 1;
-  EXPECT_THROW(run(real, 0, &jr, nullptr), Interrupted);
-  jr.stop_after = -1;
-  EXPECT_EQ(run(real, 1, &jr, nullptr).value, r1.value);
 }

@@ -41,9 +41,10 @@ Integer factorial(unsigned long n) {
 TEST(EngineRegistry, NamesFactoryAndChoice) {
   EXPECT_EQ(engine_names(), (std::vector<std::string>{"ryser", "sparyser", "skipper", "brute", "gpu-ryser", "gpu-skipper", "frontier",
                                                      "gpu-frontier", "kasteleyn", "repeated", "rect-dp", "rect-ryser", "hafnian",
-                                                     "pfaffian", "graph-frontier", "hafnian-brute"}));
+                                                     "gpu-hafnian", "pfaffian", "graph-frontier", "gpu-graph-frontier",
+                                                     "hafnian-brute"}));
   for (const auto& name : test::square_engines()) EXPECT_EQ(make_engine(name)->name(), name);
-  for (const char* name : {"hafnian", "pfaffian", "graph-frontier", "hafnian-brute"}) {
+  for (const char* name : {"hafnian", "gpu-hafnian", "pfaffian", "graph-frontier", "gpu-graph-frontier", "hafnian-brute"}) {
     EXPECT_EQ(make_graph_engine(name)->name(), name);
     EXPECT_THROW(make_engine(name), UsageError);
   }

@@ -77,6 +77,13 @@ Seconds hafnian_seconds(const GraphFacts& f) {
   if (f.n > engines::kHafnianMaxN) return nullopt;
   return engines::hafnian_seconds(f.n, f.hafnian_primes, f.kind, f.loops, f.cores);
 }
+// The same walk on the GPU: one channel per small prime (the CPU engine's), two real walks
+// for floats (A and |A|), a complex one and a real one for complex input.
+Seconds gpu_hafnian_seconds(const GraphFacts& f) {
+  if (!f.gpu || f.n > engines::kHafnianMaxN) return nullopt;
+  const double channels = f.kind == NumberKind::Complex ? 5.0 : f.kind == NumberKind::Real ? 2.0 : f.hafnian_primes;
+  return engines::gpu_hafnian_seconds(f.n, channels, f.loops);
+}
 // Planar graphs without loops: a Pfaffian per prime (floats: see pfaffian_seconds).
 Seconds pfaffian_seconds(const GraphFacts& f) {
   if (f.loops || !f.pfaffian.planar || f.pfaffian.bytes > engines::kPfaffianMemoryLimit) return nullopt;
@@ -88,6 +95,13 @@ Seconds graph_frontier_seconds(const GraphFacts& f) {
       engines::graph_frontier_bytes(f.frontier, f.words, f.loops) > engines::kGraphFrontierMemoryLimit)
     return nullopt;
   return engines::graph_frontier_seconds(f.frontier, f.n, f.primes, f.kind, f.cores, f.unit, f.loops);
+}
+// Exact counts of wide frontiers on the GPU: the same tables, as many primes a pass as the
+// card's memory holds (floats go to the CPU engine, so the planner weighs them there).
+Seconds gpu_graph_frontier_seconds(const GraphFacts& f) {
+  if (f.kind == NumberKind::Integer && f.gpu && f.device_gib > 0 && f.frontier.width <= engines::kGraphFrontierMaxWidth)
+    return engines::gpu_graph_frontier_seconds(f.frontier, f.n, f.primes, f.loops, f.device_gib);
+  return nullopt;
 }
 
 const std::vector<Row> kRows = {
@@ -120,12 +134,18 @@ const std::vector<Row> kRows = {
     {"hafnian", false, kAllKinds, Shape::Symmetric, engines::kHafnianMaxN, true, false,
      "hafnian of a symmetric block: Bjorklund's walk over pair subsets, exact over CRT primes", nullptr, nullptr,
      engines::make_hafnian, true, hafnian_seconds},
+    {"gpu-hafnian", true, kAllKinds, Shape::Symmetric, engines::kHafnianMaxN, true, false,
+     "the hafnian walk on CUDA devices, exact over CRT primes, floats summed exactly", nullptr, nullptr,
+     engines::make_gpu_hafnian, true, gpu_hafnian_seconds},
     {"pfaffian", false, kAllKinds, Shape::Symmetric, kHuge, false, true,
      "Pfaffian of a Pfaffian orientation (FKT) for planar graphs (polynomial time)", nullptr, nullptr,
      engines::make_pfaffian, false, pfaffian_seconds},
     {"graph-frontier", false, kAllKinds, Shape::Symmetric, kHuge, false, true,
      "DP over the unmatched vertices of a frontier (general graphs of small path-width)", nullptr, nullptr,
      engines::make_graph_frontier, true, graph_frontier_seconds},
+    {"gpu-graph-frontier", true, kAllKinds, Shape::Symmetric, kHuge, false, true,
+     "the graph frontier DP on a CUDA device, dense tables per prime (floats: on the CPU)", nullptr, nullptr,
+     engines::make_gpu_graph_frontier, true, gpu_graph_frontier_seconds},
     {"hafnian-brute", false, kAllKinds, Shape::Symmetric, engines::kHafnianBruteMaxN, false, false,
      "enumeration of the perfect matchings of a general graph (the tests' oracle)", nullptr, nullptr,
      engines::make_hafnian_brute, true, nullptr},

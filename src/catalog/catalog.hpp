@@ -67,6 +67,8 @@ struct GraphFacts {
   int words = 1;  // words of a DP state: 1 exact, 2 real, 3 complex
   engines::PfaffianPlan pfaffian;
   engines::GraphFrontierPlan frontier;
+  bool gpu = false;       // GPU engines may run: --device gpu, or auto with a device present
+  double device_gib = 0;  // memory of the first CUDA device (0: none)
 };
 
 /// The blocks an engine takes: square blocks (permanents), rectangular m x n blocks with

@@ -7,6 +7,7 @@
 
 #include "catalog/catalog.hpp"
 #include "engines/hafnian/hafnian.hpp"
+#include "matchcount/gpu.hpp"
 
 namespace matchcount {
 namespace {
@@ -35,13 +36,21 @@ double predicted_hafnian_primes(const SparseMatrix<Integer>& a, bool loops) {
   return std::ceil((bits + 2) / 49.0);
 }
 
+/// Memory of the first CUDA device in GiB (0 without one), looked up once.
+double first_device_gib() {
+  static const double gib = gpu_devices().empty() ? 0.0 : gpu_devices().front().memory_gib;
+  return gib;
+}
+
 template <class T>
 EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy device, int threads) {
-  (void)device;  // the hafnian engines run on the CPU
   constexpr double inf = std::numeric_limits<double>::infinity();
   catalog::GraphFacts f;
   f.n = a.rows, f.nnz = a.nnz(), f.kind = number_kind<T>(), f.loops = loops;
   f.cores = threads > 0 ? threads : omp_get_max_threads();
+  // GPU engines are weighed as for permanents (planner.cpp): --device gpu, or auto with a device.
+  f.gpu = device == DevicePolicy::Gpu || (device == DevicePolicy::Auto && gpu_available());
+  if (f.gpu) f.device_gib = first_device_gib();
   const bool cplx = std::is_same_v<T, Complex>;
   if constexpr (std::is_same_v<T, Integer>) {
     f.primes = predicted_hafnian_primes(a, loops);

@@ -21,6 +21,8 @@ struct Tuning {
   // gpu-ryser: the plain column order (sparsest first, rows as given) instead of the planned one.
   bool gpu_order_columns = false;
   bool gpu_verbose = false;  // kernel choices and resources on stderr
+  // gpu-hafnian: KiB of shared memory a block gives the frames of small levels (0: 48).
+  int haf_shared_kb = 0;
   // Rasmussen+ on the GPU: rows from which one warp takes one sample (unset: the planner's).
   std::optional<int> warp_plus_rows;
   // Compiled NVRTC kernels are kept here; empty: no cache.

@@ -1,5 +1,5 @@
-// Host helpers shared by the GPU engines (gpu-ryser, gpu-skipper): the CPU fallback around a
-// GPU run, and reading the kernels' exact fixed-point sums.
+// Host helpers shared by the GPU engines (gpu-ryser, gpu-skipper, gpu-graph-frontier): the CPU
+// fallback around a GPU run, and reading the kernels' exact fixed-point sums.
 #pragma once
 
 #include <gmpxx.h>
@@ -18,21 +18,27 @@ namespace matchcount::engines {
 constexpr int kGpuMinN = 8;  // smaller blocks are not worth a launch: the CPU engine counts them
 constexpr int kLimbs = 8;    // as mcgpu::kLimbs in src/cuda/device_arith.cuh
 
-/// Runs `run_gpu` for block `a`, or counts the block with the CPU engine `cpu`: small blocks
-/// and any block whose GPU run fails. A real failure is reported
-/// on stderr in one line; with no device at all the block quietly goes to the CPU (the
-/// stats say so), as on every machine without a GPU.
-template <class T, class Run>
-auto gpu_or_cpu(const Engine& cpu, const SparseMatrix<T>& a, const EngineOptions& opt, Run run_gpu)
-    -> decltype(run_gpu()) {
-  if (a.rows < kGpuMinN) return cpu.permanent(a, opt);
+/// Runs `run_gpu`, or `run_cpu` when the GPU run fails. A real failure is reported on stderr
+/// in one line; with no device at all the block quietly goes to the CPU (the stats say so), as
+/// on every machine without a GPU.
+template <class Run, class Cpu>
+auto gpu_else_cpu(const EngineOptions& opt, Run run_gpu, Cpu run_cpu) -> decltype(run_gpu()) {
   try {
     return run_gpu();
   } catch (const GpuError& e) {
     if (opt.stats) opt.stats->note = std::string("GPU failed, counted on the CPU: ") + e.what();
     if (gpu_available()) std::fprintf(stderr, "matchcount: warning: GPU failed (%s); counting on the CPU\n", e.what());
-    return cpu.permanent(a, opt);
+    return run_cpu();
   }
+}
+
+/// Runs `run_gpu` for block `a`, or counts the block with the CPU engine `cpu`: small blocks
+/// and any block whose GPU run fails (gpu_else_cpu).
+template <class T, class Run>
+auto gpu_or_cpu(const Engine& cpu, const SparseMatrix<T>& a, const EngineOptions& opt, Run run_gpu)
+    -> decltype(run_gpu()) {
+  if (a.rows < kGpuMinN) return cpu.permanent(a, opt);
+  return gpu_else_cpu(opt, run_gpu, [&] { return cpu.permanent(a, opt); });
 }
 
 /// The 512-bit two's-complement integer at `w` (kLimbs words, least significant first).

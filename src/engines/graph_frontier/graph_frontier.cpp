@@ -99,20 +99,6 @@ GraphFrontierPlan checked_plan(const SparseMatrix<T>& a, bool loops, int words) 
   return plan;
 }
 
-/// The DP's steps along the plan's order (entry indices into a.entries; the diagonal only
-/// with loops).
-template <class T>
-std::vector<GraphStep> steps_of(const SparseMatrix<T>& a, bool loops, const GraphFrontierPlan& plan) {
-  std::vector<std::vector<std::pair<int, int>>> nbrs(std::size_t(a.rows));
-  std::vector<int> loop(std::size_t(a.rows), -1);
-  for (std::size_t i = 0; i < a.entries.size(); ++i) {
-    const auto& e = a.entries[i];
-    if (e.row == e.col) loop[std::size_t(e.row)] = int(i);
-    else nbrs[std::size_t(e.row)].emplace_back(e.col, int(i));
-  }
-  return graph_frontier_detail::graph_steps(nbrs, loop, plan.order, loops);
-}
-
 /// Whether an entry takes part in the count (the diagonal only with loops).
 template <class T>
 bool counted(const Entry<T>& e, bool loops) {
@@ -127,7 +113,7 @@ template <class T>
 Approx<T> float_hafnian(const SparseMatrix<T>& a, bool loops, const EngineOptions& opt) {
   FloatPolicy<T> pol;
   const GraphFrontierPlan plan = checked_plan(a, loops, pol.words);
-  const auto steps = steps_of(a, loops, plan);
+  const auto steps = graph_frontier_steps(a, loops, plan);
   const auto n = std::size_t(a.rows);
   bool integral = true;
   for (const auto& e : a.entries) {
@@ -185,7 +171,7 @@ template <bool Unit>
 std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, bool loops, const std::vector<std::uint64_t>& primes,
                                     const EngineOptions& opt, const GraphFrontierTuning& tuning) {
   const GraphFrontierPlan plan = checked_plan(a, loops, 1);
-  const auto steps = steps_of(a, loops, plan);
+  const auto steps = graph_frontier_steps(a, loops, plan);
   const DistinctValues distinct = Unit ? DistinctValues{} : distinct_values(a);
   const std::vector<Integer>& values = distinct.values;
   const double per_word = graph_frontier_bytes(plan, 1, loops) + 16.0 * double(values.size());

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engines/graph_engine.hpp"
+#include "engines/graph_frontier/graph_step.hpp"
 #include "matchcount/matrix.hpp"
 
 namespace matchcount::engines {
@@ -35,6 +36,8 @@ struct GraphFrontierPlan {
   double cost = 0;
   /// Largest number of states held at once (the table before a vertex plus the one after).
   double peak_states = 0;
+  /// States written: the sum over vertices of the table after it (the GPU's time model).
+  double states = 0;
 };
 
 /// The frontier profile of one order over adjacency lists (each neighbour once, no self).
@@ -73,6 +76,21 @@ constexpr double kGraphFrontierFixed = 2e-4, kGraphFrontierPerVertex = 2e-6, kGr
 double graph_frontier_seconds(const GraphFrontierPlan& plan, int n, double primes, NumberKind kind, int cores,
                               bool unit = false, bool loops = false);
 
+/// The DP's steps along the plan's order (entry indices into a.entries; the diagonal only
+/// with loops).
+template <class T>
+std::vector<graph_frontier_detail::GraphStep> graph_frontier_steps(const SparseMatrix<T>& a, bool loops,
+                                                                  const GraphFrontierPlan& plan) {
+  std::vector<std::vector<std::pair<int, int>>> nbrs(std::size_t(a.rows));
+  std::vector<int> loop(std::size_t(a.rows), -1);
+  for (std::size_t i = 0; i < a.entries.size(); ++i) {
+    const auto& e = a.entries[i];
+    if (e.row == e.col) loop[std::size_t(e.row)] = int(i);
+    else nbrs[std::size_t(e.row)].emplace_back(e.col, int(i));
+  }
+  return graph_frontier_detail::graph_steps(nbrs, loop, plan.order, loops);
+}
+
 /// Knobs of the exact count that tests use to reach the multi-pass path on small input.
 struct GraphFrontierTuning {
   /// Most primes carried per pass (0: as many as kGraphFrontierMemoryLimit allows, at most 8).
@@ -83,5 +101,22 @@ struct GraphFrontierTuning {
 /// GraphEngine::count receives it).
 Integer graph_frontier_hafnian(const SparseMatrix<Integer>& a, bool loops, const EngineOptions& opt,
                                const GraphFrontierTuning& tuning);
+
+// ---- gpu-graph-frontier (gpu_graph_frontier.cpp, cuda/) ----------------------------------
+
+/// name "gpu-graph-frontier", loops() true: the same DP with its tables on a CUDA device, exact
+/// modulo the same primes; floats, blocks of fewer than 8 vertices and any block whose GPU run
+/// fails are counted by graph-frontier on the CPU.
+std::unique_ptr<GraphEngine> make_gpu_graph_frontier();
+
+/// The engine's exact count on the device (GpuError without one; RefusedError when a prime's
+/// tables do not fit its memory); max_primes_per_pass 0: as many as the device memory holds.
+Integer gpu_graph_frontier_hafnian(const SparseMatrix<Integer>& a, bool loops, const EngineOptions& opt,
+                                   std::size_t max_primes_per_pass);
+
+/// Predicted seconds of an exact count on a device of `device_gib` GiB (infinite when one
+/// prime's tables do not fit): the bytes the passes write and gather at an effective bandwidth,
+/// a launch per vertex and pass, and the context.
+double gpu_graph_frontier_seconds(const GraphFrontierPlan& plan, int n, double primes, bool loops, double device_gib);
 
 }  // namespace matchcount::engines

@@ -94,6 +94,7 @@ GraphFrontierPlan graph_frontier_profile(const Adj& adj, std::vector<int> order)
     w += (last[std::size_t(v)] > int(k) ? 1 : 0) - closes[k];
     const double after = table_states(w);
     add_profile_step(plan, w, kGraphFrontierMaxWidth, before, after, after * (1 + back));
+    plan.states += after;
     before = after;
   }
   mark_unrunnable_if_wider(plan, kGraphFrontierMaxWidth);

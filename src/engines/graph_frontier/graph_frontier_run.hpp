@@ -1,5 +1,5 @@
-// The graph frontier DP proper (private to src/engines/graph_frontier): the steps of a vertex
-// order and the dense tables they transform; graph_frontier.cpp instantiates it with its
+// The graph frontier DP proper on the CPU (private to src/engines/graph_frontier): the dense
+// tables the steps of graph_step.hpp transform; graph_frontier.cpp instantiates it with its
 // number policies.
 //
 // Each new state pulls its value from at most (processed neighbours + 1) old states, so the
@@ -17,31 +17,10 @@
 #include <vector>
 
 #include "engines/common.hpp"
+#include "engines/graph_frontier/graph_step.hpp"
 #include "engines/growing_array.hpp"
 
 namespace matchcount::engines::graph_frontier_detail {
-
-using State = std::uint64_t;  // bit j: the frontier vertex in slot j is open
-
-/// One vertex v of the order: how the slots of the frontier move and where v's value pulls from.
-/// Slots stay where they are; a leaving vertex's slot goes to v or to the vertex of the top slot,
-/// so a new state maps to its old one by a mask and a few moved bits.
-struct GraphStep {
-  int old_w = 0, new_w = 0;                    // frontier sizes before and after v
-  int parity = 0;                              // without loops: parity of the open count after v
-  State same = 0;                              // new slots that hold the same vertex as before
-  std::vector<std::pair<int, int>> moved;      // (new slot, old slot) of vertices that moved
-  int vslot = -1;                              // v's new slot; -1 when v has no later neighbour
-  std::vector<std::pair<int, int>> back;       // processed neighbours: (old slot, entry index)
-  int loop = -1;                               // entry index of v's loop (-1: none, or no loops)
-  double predicted = 0;                        // predicted work, for progress reports
-};
-
-/// The steps of `order` over nbrs[v] = (neighbour, entry index of a_vu) (no self pairs) and
-/// loop_entry[v] (entry index of a_vv, -1 when absent or loops are off). RefusedError when the
-/// frontier exceeds kGraphFrontierMaxWidth.
-std::vector<GraphStep> graph_steps(const std::vector<std::vector<std::pair<int, int>>>& nbrs,
-                                   const std::vector<int>& loop_entry, const std::vector<int>& order, bool loops);
 
 /// The DP over dense tables of Policy::words words a state. Policy: Word; the constants words
 /// and abs_word (the word bounding |value|, -1 for none); one(), zero(d), add(d, s, entry)

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/hashing.hpp"
+#include "engines/hafnian/haf_setup.hpp"
 #include "engines/hafnian/haf_walk.hpp"
 #include "runtime/thread_walk.hpp"
 
@@ -18,47 +19,6 @@ using haf::Root;
 /// Unit depth: 2^depth units of 2^(m-depth) leaves each (a pass), a function of n only. Units
 /// keep 2^12 leaves so that recomputing the last levels of a unit's path stays cheap.
 int unit_depth(int m) { return std::clamp(m - 12, 0, 20); }
-
-/// Prime bits for half-degree m: a coefficient sums at most 2m + 1 terms of symmetric
-/// residues below p/2 + 1 in size (modreduce's range), each product exact in FP64, and the
-/// sum must stay below 2^52 for one modreduce.
-int prime_bits(int m) {
-  int b = 30;
-  while (b > 8) {
-    const double r = std::ldexp(1.0, b - 1) + 1;
-    if ((2.0 * m + 2) * r * r + r < 0x1p52) break;
-    --b;
-  }
-  return b;
-}
-
-/// The k largest primes below 2^bits, largest first.
-std::vector<double> small_primes(int bits, std::size_t k) {
-  std::vector<double> out;
-  for (std::uint64_t c = (std::uint64_t{1} << bits) - 1; out.size() < k && c > 2; c -= 2)
-    if (is_prime(c)) out.push_back(static_cast<double>(c));
-  if (out.size() < k) throw RefusedError("hafnian: not enough small primes for this bound");
-  return out;
-}
-
-/// Primes whose product exceeds 2 bound + 1, for a block of half-size m.
-std::vector<double> primes_for(const SparseMatrix<Integer>& a, bool loops) {
-  const int m = (a.rows + 1) / 2;
-  const Integer need = 2 * abs(hafnian_bound(a, loops)) + 1;
-  const int bits = prime_bits(m);
-  // Each prime exceeds 2^(bits-1): this many always suffice.
-  const std::size_t most = mpz_sizeinbase(need.get_mpz_t(), 2) / static_cast<std::size_t>(bits - 1) + 1;
-  if (most > 4096) throw RefusedError("hafnian: the bound on |haf| needs more than 4096 primes");
-  std::vector<double> all = small_primes(bits, most), out;
-  Integer product = 1;
-  for (double p : all) {
-    if (product > need) break;
-    out.push_back(p);
-    product *= Integer(static_cast<unsigned long>(p));
-  }
-  if (product <= need) throw RefusedError("hafnian: the primes found do not cover the bound on |haf|");
-  return out;
-}
 
 /// Root polynomials from dense values: val(i, j) the lane value of an entry; odd n (loops
 /// only) gains a vertex with loop `one` and no edge.
@@ -93,11 +53,6 @@ std::string walk_tag(const char* policy, int n, bool loops, int depth, std::uint
   return buf;
 }
 
-/// Rounding steps along any path from an input to the result, for the float bound
-/// |error| <= gamma_K * (walk of |A|): per level a coefficient sums at most 2m + 2 rounded
-/// terms after its product, along the g chain and along the entries feeding it.
-double rounding_steps(int m) { return (2.0 * m + 4) * (m + 3) + 16; }
-
 class HafnianEngine final : public GraphEngine {
  public:
   std::string name() const override { return "hafnian"; }
@@ -107,7 +62,7 @@ class HafnianEngine final : public GraphEngine {
  protected:
   Integer count(const SparseMatrix<Integer>& a, bool loops, const EngineOptions& opt) const override {
     const int n0 = a.rows;
-    const std::vector<double> primes = primes_for(a, loops);
+    const std::vector<double> primes = haf::primes_for(a, loops);
     const std::size_t passes = (primes.size() + 3) / 4;
     const std::vector<Integer> dense = a.dense();
     std::vector<Root<v4d>> roots;
@@ -187,7 +142,7 @@ class HafnianEngine final : public GraphEngine {
     };
     const std::vector<double> s = float_walk<haf::RealArith>(ar, root, n0, loops, "real", 3, to_sum, opt);
     const double value = s[0] + s[1];
-    return {value, 1.1 * rounding_steps(root.m) * kEps * s[2] + 4 * kEps * std::fabs(value)};
+    return {value, 1.1 * haf::rounding_steps(root.m) * kEps * s[2] + 4 * kEps * std::fabs(value)};
   }
 
   Approx<Complex> count(const SparseMatrix<Complex>& a, bool loops, const EngineOptions& opt) const override {
@@ -208,7 +163,7 @@ class HafnianEngine final : public GraphEngine {
     const std::vector<double> s = float_walk<haf::ComplexArith>(ar, root, n0, loops, "complex", 5, to_sum, opt);
     const Complex value(s[0] + s[1], s[2] + s[3]);
     // A complex product errs by at most sqrt(2) gamma_2 |x||y|; doubling the step count covers it.
-    return {value, 2.2 * rounding_steps(root.m) * kEps * s[4] + 4 * kEps * std::abs(value)};
+    return {value, 2.2 * haf::rounding_steps(root.m) * kEps * s[4] + 4 * kEps * std::abs(value)};
   }
 
  private:
@@ -253,7 +208,7 @@ double hafnian_work(int n, bool loops) {
   return w;
 }
 
-std::size_t hafnian_prime_count(const SparseMatrix<Integer>& a, bool loops) { return primes_for(a, loops).size(); }
+std::size_t hafnian_prime_count(const SparseMatrix<Integer>& a, bool loops) { return haf::primes_for(a, loops).size(); }
 
 double hafnian_seconds(int n, double primes, NumberKind kind, bool loops, int cores) {
   // Seconds per 4-lane multiply-add on one core, measured on the walk itself; complex lanes

@@ -21,6 +21,9 @@ constexpr int kHafnianMaxN = 64, kHafnianBruteMaxN = 30;
 
 /// name "hafnian": dense, O(n^2 2^(n/2)) multiply-adds, loops() true, max_n 64.
 std::unique_ptr<GraphEngine> make_hafnian();
+/// name "gpu-hafnian": the same walk on CUDA devices (cuda/haf_kernel.cuh), in work units;
+/// counts on the CPU engine when CUDA fails; loops() true, max_n 64.
+std::unique_ptr<GraphEngine> make_gpu_hafnian();
 /// name "hafnian-brute": enumeration of the matchings, the oracle; loops() true, max_n 30.
 std::unique_ptr<GraphEngine> make_hafnian_brute();
 
@@ -28,6 +31,11 @@ std::unique_ptr<GraphEngine> make_hafnian_brute();
 /// `primes` = CRT primes of an exact count (0 for floats, hafnian_prime_count for integers),
 /// kind Integer/Real/Complex, loops or not. Constants calibrated on a 2-core AMD EPYC (Zen 4).
 double hafnian_seconds(int n, double primes, NumberKind kind, bool loops, int cores);
+
+/// Planner cost model of "gpu-hafnian" on one device: `channels` walks (primes of an exact
+/// count; 2 for real, 5 for complex in real-walk units) of hafnian_work(n, loops) scalar
+/// multiply-adds each, at the rate measured on an H100, plus the start-up of the device.
+double gpu_hafnian_seconds(int n, double channels, bool loops);
 
 /// The number of CRT primes (the small primes of the exact walk, below 2^24 or so) the exact
 /// count of `a` needs: enough that their product exceeds 2 hafnian_bound(a, loops) + 1.

@@ -12,7 +12,8 @@
 #include "cuda/launch.hpp"
 #include "engines/frontier/cuda/frontier_job.hpp"
 #include "matchcount/error.hpp"
-#include "cuda/device_arith.cuh"
+#include "cuda/lane_sums.cuh"
+#include "cuda/prime_passes.hpp"
 #include "cuda/subset_rank.hpp"
 
 namespace matchcount::gpu {
@@ -61,14 +62,7 @@ __global__ void __launch_bounds__(256) frontier_row(RowArgs A) {
   for (int i = tid; i < A.n_close; i += nthreads) close_asc[i] = A.close_asc[i];
   __syncthreads();
 
-  const int lanes = blockDim.x;
-  double p[J], pinv[J];
-#pragma unroll
-  for (int i = 0; i < J; ++i) {
-    const int j = threadIdx.x + i * lanes;
-    p[i] = j < A.G ? A.prime[j] : 3.0;  // idle lanes compute nothing, but keep them finite
-    pinv[i] = j < A.G ? A.pinv[j] : 1.0 / 3.0;
-  }
+  const mcgpu::LanePrimes<J> P(A.prime, A.pinv, A.G);
   const u64 groups = u64(gridDim.x) * blockDim.y;
   for (u64 run = u64(blockIdx.x) * blockDim.y + threadIdx.y; run * A.run < A.states; run += groups) {
     u64 r = run * A.run;
@@ -81,32 +75,14 @@ __global__ void __launch_bounds__(256) frontier_row(RowArgs A) {
         x = (x & ((u64{1} << b) - 1)) | ((x >> b) << (b + 1));
       }
       const u64 full = x | A.closing, fresh = t & ~A.low;
-      double acc[J];
-#pragma unroll
-      for (int i = 0; i < J; ++i) acc[i] = 0.0;
-      int terms = 0;
+      mcgpu::LaneSums<J> acc;
       for (int m = 0; m < A.n_moves; ++m) {
         const Move mv = moves[m];
         if (fresh != (mv.need & ~A.low) || (t & mv.need) != mv.need) continue;
         const u32 rk = subset_rank::rank(full & ~mv.drop, table, A.nibbles, A.wmax);
-        const double* src = A.old_tab + u64(rk) * A.stride;
-        const double* w = A.res + std::size_t(mv.entry) * A.stride;
-#pragma unroll
-        for (int i = 0; i < J; ++i) {
-          const int j = threadIdx.x + i * lanes;
-          if (j < A.G) acc[i] += mcgpu::modmul(src[j], __ldg(w + j), p[i], pinv[i]);
-        }
-        if (++terms == 4) {  // |acc| < 4.5 p < 2^53 stays exact; fold it back
-          terms = 0;
-#pragma unroll
-          for (int i = 0; i < J; ++i) acc[i] = mcgpu::modreduce(acc[i], p[i], pinv[i]);
-        }
+        acc.mul_add(P, A.old_tab + u64(rk) * A.stride, A.res + std::size_t(mv.entry) * A.stride);
       }
-#pragma unroll
-      for (int i = 0; i < J; ++i) {
-        const int j = threadIdx.x + i * lanes;
-        if (j < A.G) A.new_tab[r * A.stride + j] = mcgpu::modreduce(acc[i], p[i], pinv[i]);
-      }
+      acc.store(P, A.new_tab + r * A.stride);
       if (++r == end) break;
       t = subset_rank::next_subset(t);
     }
@@ -144,19 +120,12 @@ FrontierResult run_frontier(const FrontierJob& job) {
   std::size_t free_bytes = 0, total_bytes = 0;
   check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
   const double usable = double(free_bytes) - double(512u << 20);  // the small tables and slack
-  // Strides pad the primes of a pass to whole 32-byte sectors (G <= 4: a power of two).
-  auto stride_of = [](std::size_t g) { return g <= 2 ? g : g <= 4 ? std::size_t{4} : (g + 3) / 4 * 4; };
-  std::size_t fit = K;
-  while (fit > 0 && per_prime * double(stride_of(fit)) > usable) --fit;
-  if (job.max_primes_per_pass > 0) fit = std::min(fit, job.max_primes_per_pass);
-  fit = std::min<std::size_t>(fit, 128);  // 32 lanes of at most 4 primes
-  if (fit == 0)
+  const PrimePasses pp = plan_prime_passes(K, per_prime, usable, job.max_primes_per_pass);
+  if (pp.passes == 0)
     throw RefusedError("gpu-frontier: one prime's tables need " + std::to_string(per_prime / double(1u << 30)) +
                        " GiB, more than the " + std::to_string(usable / double(1u << 30)) + " GiB free on " + prop.name);
-  const std::size_t passes = (K + fit - 1) / fit, G = (K + passes - 1) / passes, stride = stride_of(G);
-  int lanes = 1;
-  while (lanes < int(G) && lanes < 32) lanes *= 2;
-  const int J = int((G + std::size_t(lanes) - 1) / std::size_t(lanes));
+  const std::size_t passes = pp.passes, G = pp.G, stride = pp.stride;
+  const int lanes = pp.lanes, J = pp.J;
   const KernelFn kernel = kernel_for(J);
 
   // Moves and closing positions of all rows, uploaded once.
@@ -193,14 +162,11 @@ FrontierResult run_frontier(const FrontierJob& job) {
   const auto t0 = Clock::now();
   for (std::size_t pass = 0; pass < passes; ++pass) {
     const std::size_t k0 = pass * G, g = std::min(G, K - k0);
-    std::vector<double> res(E * stride, 0.0), pr(stride, 3.0), pi(stride, 1.0 / 3.0), ones(stride, 1.0);
-    for (std::size_t j = 0; j < g; ++j) {
-      pr[j] = job.primes[k0 + j], pi[j] = 1.0 / pr[j];
-      for (std::size_t e = 0; e < E; ++e) res[e * stride + j] = job.residues[e * K + k0 + j];
-    }
-    check(cudaMemcpy(d_res.ptr, res.data(), res.size() * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
-    check(cudaMemcpy(d_prime.ptr, pr.data(), pr.size() * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
-    check(cudaMemcpy(d_pinv.ptr, pi.data(), pi.size() * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
+    const PassInputs in = pass_inputs(job.primes, job.residues, k0, g, stride);
+    const std::vector<double> ones(stride, 1.0);
+    check(cudaMemcpy(d_res.ptr, in.res.data(), in.res.size() * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(d_prime.ptr, in.prime.data(), stride * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(d_pinv.ptr, in.pinv.data(), stride * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
     check(cudaMemcpy(d_arena.ptr, ones.data(), stride * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
     std::size_t old_at = 0;  // in states; the first table is the empty set with value 1
     bool alive = !job.rows.empty();

@@ -1,0 +1,31 @@
+#!/bin/bash
+# GPU hafnian timings (docs/benchmarks.md, "Hafnians on the GPU"): dense symmetric matrices,
+# exact (random 0-1 of density 0.5) and float (uniform [-1, 1) reals; complex with both parts
+# uniform), counted by gpu-hafnian with --gpus 1 and 2 (or the counts in $GPUS). "seconds" is
+# the engine's time from --json.
+# Usage: scripts/gpu_hafnian_bench.sh [sizes] [bin dir]   (defaults "40 44 48 50" and build/bin)
+# Modes: MODES="exact real complex" (default exact).
+set -u
+sizes=${1-40 44 48 50}
+bin=${2-build/bin}
+gpus=${GPUS-1}
+modes=${MODES-exact}
+nvidia-smi --query-gpu=index,name,clocks.sm,clocks.max.sm --format=csv,noheader || true
+tmp=$(mktemp -d)
+printf '%4s %-8s %4s %9s  %-44s %s\n' n mode gpus seconds value note
+for n in $sizes; do
+  $bin/matchcount-generate symmetric-01 "$n" 0.5 --seed 7 -o "$tmp/exact.mtx"
+  $bin/matchcount-generate symmetric-real "$n" --seed 7 -o "$tmp/real.mtx"
+  $bin/matchcount-generate symmetric-complex "$n" --seed 7 -o "$tmp/complex.mtx"
+  for mode in $modes; do
+    for g in $gpus; do
+      json=$($bin/matchcount --json --hafnian --engine gpu-hafnian --device gpu --gpus "$g" "$tmp/$mode.mtx")
+      value=$(sed -n 's/.*"value":"\{0,1\}\([^",]*\).*/\1/p' <<<"$json" | head -1)
+      run=$(grep -o '"engine_runs":\[{[^]]*' <<<"$json")
+      seconds=$(grep -o '"seconds":[0-9.e+-]*' <<<"$run" | head -1 | cut -d: -f2)
+      note=$(grep -o '"notes":\[[^]]*\]' <<<"$json" | cut -c10-)
+      printf '%4s %-8s %4s %9.3f  %-44s %s\n' "$n" "$mode" "$g" "${seconds:-0}" "$value" "$note"
+    done
+  done
+done
+rm -rf "$tmp"

@@ -1,0 +1,162 @@
+// The graph frontier DP on the device (docs/engines.md): per vertex one launch that fills the
+// dense table of the new frontier's states (indexed by their bits, as on the CPU) by pulling
+// from the old table (graph_pull.hpp). Each destination state is computed by a group of lanes, one prime (or a
+// few) a lane (src/cuda/lane_sums.cuh), so the group's loads of a source are one contiguous run
+// of memory and the index work (the old state) is shared by all primes of the pass.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+#include "cuda/lane_sums.cuh"
+#include "cuda/launch.hpp"
+#include "cuda/prime_passes.hpp"
+#include "engines/graph_frontier/cuda/graph_frontier_job.hpp"
+#include "matchcount/error.hpp"
+
+namespace matchcount::gpu {
+namespace {
+
+using detail::check;
+using detail::DeviceBuffer;
+using u64 = unsigned long long;
+
+/// A frontier has at most 63 slots, so a vertex has at most 63 moved slots and 63 processed
+/// neighbours on the frontier.
+constexpr int kMaxPairs = 64;
+
+struct StepArgs {
+  const double* old_tab;
+  double* new_tab;
+  PullStep step;
+  const SlotPair* moved;  // (new slot, old slot)
+  const SlotPair* back;   // (old slot, entry)
+  int G, stride;          // primes of the pass; doubles per state
+  const double* res;      // res[entry * stride + j]
+  const double* prime;
+  const double* pinv;
+};
+
+/// blockDim = (lanes, groups): lane x handles primes x, x + lanes, ... (J of them); the groups
+/// stride over the destination states, each summing its sources (graph_pull.hpp).
+template <int J, bool Unit>
+__global__ void __launch_bounds__(256) graph_frontier_step(StepArgs A) {
+  __shared__ SlotPair moved[kMaxPairs], back[kMaxPairs];
+  const int tid = threadIdx.y * blockDim.x + threadIdx.x, nthreads = blockDim.x * blockDim.y;
+  for (int i = tid; i < A.step.n_moved; i += nthreads) moved[i] = A.moved[i];
+  for (int i = tid; i < A.step.n_back; i += nthreads) back[i] = A.back[i];
+  __syncthreads();
+
+  const mcgpu::LanePrimes<J> P(A.prime, A.pinv, A.G);
+  const u64 groups = u64(gridDim.x) * blockDim.y;
+  for (u64 i = u64(blockIdx.x) * blockDim.y + threadIdx.y; i < A.step.states; i += groups) {
+    mcgpu::LaneSums<J> acc;
+    graph_pull(A.step, moved, back, i, [&](u64 old, int entry) {
+      const double* src = A.old_tab + old * A.stride;
+      if (Unit || entry < 0) acc.add(P, src);
+      else acc.mul_add(P, src, A.res + std::size_t(entry) * A.stride);
+    });
+    acc.store(P, A.new_tab + i * A.stride);
+  }
+}
+
+using KernelFn = void (*)(StepArgs);
+template <bool Unit>
+KernelFn kernel_for(int J) {
+  return J == 1 ? graph_frontier_step<1, Unit> : J == 2 ? graph_frontier_step<2, Unit> : graph_frontier_step<4, Unit>;
+}
+
+}  // namespace
+
+GraphFrontierResult run_graph_frontier(const GraphFrontierJob& job) {
+  using Clock = std::chrono::steady_clock;
+  const std::size_t K = job.primes.size(), E = K ? job.residues.size() / K : 0;
+  if (K == 0) throw GpuError("GPU graph frontier: no primes");
+  for (const auto& st : job.steps)
+    if (st.old_w > 63 || st.new_w > 63 || st.moved.size() > kMaxPairs || st.back.size() > kMaxPairs)
+      throw RefusedError("gpu-graph-frontier: frontier width " + std::to_string(std::max(st.old_w, st.new_w)) + " > 63");
+  check(cudaSetDevice(job.device), "cudaSetDevice");
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, job.device), "cudaGetDeviceProperties");
+
+  // The old and new tables share one arena: vertex k writes at the end opposite its source.
+  const double per_prime = graph_frontier_bytes_per_prime(job.steps, job.loops);
+  const auto arena_states = std::size_t(per_prime / 8);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  const double usable = double(free_bytes) - double(512u << 20);  // the small tables and slack
+  const PrimePasses pp = plan_prime_passes(K, per_prime, usable, job.max_primes_per_pass);
+  if (pp.passes == 0)
+    throw RefusedError("gpu-graph-frontier: one prime's tables need " + std::to_string(per_prime / double(1u << 30)) +
+                       " GiB, more than the " + std::to_string(usable / double(1u << 30)) + " GiB free on " + prop.name);
+  const std::size_t G = pp.G, stride = pp.stride;
+  const KernelFn kernel = job.unit ? kernel_for<true>(pp.J) : kernel_for<false>(pp.J);
+
+  // Moved slots and back neighbours of all vertices, uploaded once.
+  std::vector<SlotPair> moved, back;
+  std::vector<std::size_t> moved_at, back_at;
+  for (const auto& st : job.steps) {
+    moved_at.push_back(moved.size()), back_at.push_back(back.size());
+    for (auto [j, o] : st.moved) moved.push_back({j, o});
+    for (auto [o, e] : st.back) back.push_back({o, e});
+  }
+  DeviceBuffer<SlotPair> d_moved(moved), d_back(back);
+  DeviceBuffer<double> d_arena(arena_states * stride), d_res(E * stride), d_prime(stride), d_pinv(stride);
+
+  const int per_sm = detail::blocks_per_sm(reinterpret_cast<const void*>(kernel), 256, 0, "GPU graph frontier");
+  const int groups_per_block = 256 / pp.lanes;
+  const u64 max_blocks = u64(per_sm) * u64(prop.multiProcessorCount);
+
+  double total_work = 0, done = 0;
+  for (const auto& st : job.steps) total_work += graph_table_states(st.new_w, job.loops) + 1;
+  total_work *= double(pp.passes);
+
+  GraphFrontierResult out;
+  out.passes = pp.passes, out.primes_per_pass = G, out.table_gib = per_prime * double(stride) / double(1u << 30);
+  const auto t0 = Clock::now();
+  for (std::size_t pass = 0; pass < pp.passes; ++pass) {
+    const std::size_t k0 = pass * G, g = std::min(G, K - k0);
+    const PassInputs in = pass_inputs(job.primes, job.residues, k0, g, stride);
+    const std::vector<double> ones(stride, 1.0);  // the first table: the empty frontier, value 1
+    if (!in.res.empty())  // 0-1 blocks carry no residues
+      check(cudaMemcpy(d_res.ptr, in.res.data(), in.res.size() * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(d_prime.ptr, in.prime.data(), stride * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(d_pinv.ptr, in.pinv.data(), stride * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(d_arena.ptr, ones.data(), stride * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
+    std::size_t old_at = 0;  // in states
+    for (std::size_t k = 0; k < job.steps.size(); ++k) {
+      const auto& st = job.steps[k];
+      StepArgs a{};
+      a.step = pull_step(st, job.loops);
+      const u64 states = a.step.states;
+      const std::size_t new_at = k % 2 == 0 ? arena_states - std::size_t(states) : 0;
+      a.old_tab = d_arena.ptr + old_at * stride;
+      a.new_tab = d_arena.ptr + new_at * stride;
+      a.moved = d_moved.ptr + moved_at[k], a.back = d_back.ptr + back_at[k];
+      a.G = int(g), a.stride = int(stride);
+      a.res = d_res.ptr, a.prime = d_prime.ptr, a.pinv = d_pinv.ptr;
+      const u64 blocks = std::min<u64>((states + u64(groups_per_block) - 1) / u64(groups_per_block), max_blocks);
+      void* params[] = {&a};
+      check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(unsigned(std::max<u64>(blocks, 1))),
+                             dim3(unsigned(pp.lanes), unsigned(groups_per_block)), params, 0, nullptr),
+            "cudaLaunchKernel");
+      done += double(states) + 1;
+      // Launches queue on the stream; waiting after each one only where progress is shown (a
+      // long graph of narrow frontiers would otherwise pay a round trip per vertex).
+      if (job.progress) {
+        check(cudaDeviceSynchronize(), "the GPU graph frontier kernel");
+        job.progress(done / total_work);
+      }
+      old_at = new_at;
+    }
+    check(cudaDeviceSynchronize(), "the GPU graph frontier kernel");
+    std::vector<double> last(stride, 0.0);
+    check(cudaMemcpy(last.data(), d_arena.ptr + old_at * stride, stride * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    out.values.insert(out.values.end(), last.begin(), last.begin() + std::ptrdiff_t(g));
+  }
+  out.run_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace matchcount::gpu

@@ -1,0 +1,88 @@
+// The hafnian walk as the GPU runs it (HafJob), built by gpu_hafnian.cpp: the same recursion
+// tree as the CPU walk (haf_walk.hpp), one scalar channel per prime or float lane. Internal to
+// the library and its tests; run_hafnian_walk throws GpuError without CUDA or a device.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "matchcount/gpu.hpp"
+
+namespace matchcount {
+
+class WalkJournal;  // matchcount/checkpoint.hpp
+namespace cluster {
+class WalkTeam;  // matchcount/cluster.hpp
+}
+
+namespace gpu {
+
+/// Zero coefficients stored below degree 0 of every device polynomial (the blocked
+/// convolutions read up to 2B - 2 of them), and the largest half-size the kernel takes.
+constexpr int kHafPad = 16, kHafMaxM = 32;
+
+/// Doubles between consecutive polynomials of a walk of half-size m (times 2 for complex).
+inline int haf_stride(int m) { return m + 1 + kHafPad; }
+
+/// Number systems of the walk: residues modulo a prime below 2^24 (exact), doubles, complex.
+enum class HafArith { Mod, Real, Complex };
+
+/// Channels of one arithmetic, run side by side in one launch. A channel's root holds, with
+/// stride haf_stride(m) and degree 0 at offset kHafPad: the packed lower triangle of b
+/// (tri(n) polynomials, entry (i, j), i > j, at tri(i) + j, coefficient 1 = a_ij), then with
+/// loops the n loop polynomials (coefficient 0 = a_ii), then the polynomial 1. Complex values
+/// are (re, im) pairs.
+struct HafGroup {
+  HafArith arith = HafArith::Mod;
+  std::size_t channels = 0;
+  std::vector<double> roots;  // channel-major
+  /// Per channel: the prime and 1/p (Mod), and the sign an "exclude" multiplies by (-1; +1
+  /// for the walk of |A| that bounds the rounding error).
+  std::vector<double> prime, pinv, flip;
+};
+
+struct HafJob {
+  int n = 0;  // even (odd loop blocks gained a vertex)
+  bool loops = false;
+  std::vector<HafGroup> groups;
+  /// Float groups: leaves are summed exactly as integers times 2^q (512-bit limbs).
+  int q = 0;
+  /// Multiply-adds of one channel's walk (hafnian_work), for sizing the runs.
+  double walk_fmas = 0;
+  int shared_kb = 0;  // shared memory per block for frames (0: the default)
+  int gpus = 0;  // the first `gpus` visible devices (0: all)
+  std::function<void(double)> progress;
+  WalkJournal* journal = nullptr;
+  std::string tag;  // the walk's name in the journal and among MPI ranks
+  cluster::WalkTeam* team = nullptr;
+};
+
+/// Appends one channel's root for an n0 x n0 block (padded to even n with a vertex whose loop
+/// is 1) to `out`: value(i, j, w) is the w-th of the W doubles of entry (i, j), i >= j.
+void append_haf_root(std::vector<double>& out, int n0, bool loops, int W,
+                     const std::function<double(int, int, int)>& value);
+
+/// Words of one channel's sum: Mod 1 (the residue in [0, p)), Real 8 limbs, Complex 16 limbs
+/// (re, then im) of 512-bit two's-complement fixed point.
+std::size_t haf_channel_words(HafArith arith);
+
+struct HafResult {
+  std::vector<std::uint64_t> words;  // every group's channels in order
+  std::vector<std::uint64_t> units_per_device, units_by_rank;
+  std::string note;  // device failures
+  double run_seconds = 0;
+  int shared_levels = 0;  // frames of vertex counts up to 2 * this in shared memory
+};
+
+/// The walk's unit depth: 2^depth units; fixed by m alone so that sums and checkpoints do not
+/// depend on the devices.
+int haf_unit_depth(int m);
+
+/// Runs the walk on the GPUs; GpuError on any CUDA failure (or without CUDA).
+HafResult run_hafnian_walk(const HafJob& job);
+
+}  // namespace gpu
+}  // namespace matchcount

@@ -1,0 +1,273 @@
+// The GPU walk of Björklund's recursive hafnian algorithm: the tree of haf_walk.hpp (read its
+// header for the recursion), one warp per contiguous range of "leaf pairs", the nodes with one
+// pair left (s = 2). Leaf pair L's bits, most significant first, say include (1) or exclude
+// (0) at levels 0 .. m-2, so consecutive L share their paths and a warp recomputes only the
+// levels below the highest bit that changed: over a range the warp does each node's work
+// once. An include's convolutions are split over the warp's lanes in tasks of B consecutive
+// coefficients of one polynomial (registers hold B accumulators and a window of 2B - 1 y
+// values, so a B x B block of multiply-adds costs 3B - 1 loads). Frames of small levels sit in
+// shared memory, the large top ones in a per-warp slice of global memory.
+#pragma once
+
+#include "cuda/device_arith.cuh"
+
+namespace mcgpu {
+namespace haf {
+
+constexpr int kPad = 16;  // as gpu::kHafPad
+constexpr int kMaxM = 32;
+constexpr int kWarps = 4;  // warps per block
+
+struct Args {
+  int n, m, S, loops;
+  /// Levels l >= shared_from keep their frames in shared memory; frame l starts frame_off[l]
+  /// values into its region (the warp's shared slice or its global slice).
+  int shared_from;
+  long long frame_off[kMaxM + 1];
+  long long leaf_off;  // the leaf's closing polynomial, in the shared slice
+  u64 lp_begin, lp_count;
+  const void* root;
+  long long root_stride;  // values per channel
+  void* scratch;
+  long long scratch_per_warp, shared_per_warp;  // values
+  const double *prime, *pinv, *flip;  // per channel
+  u64* out;                           // words per (channel, warp)
+  int words, q;
+};
+
+__host__ __device__ inline long long tri(int s) { return (long long)s * (s - 1) / 2; }
+
+struct ModAr {
+  typedef double V;
+  static constexpr int kBlock = 8;
+  double p, pinv;
+  __device__ static V zero() { return 0.0; }
+  __device__ static V madd(V acc, V x, V y) { return __fma_rn(x, y, acc); }
+  __device__ V reduce(V x) const { return modreduce(x, p, pinv); }
+  __device__ static V scale(V x, double w) { return x * w; }
+  __device__ static V shfl_sum(V x) {
+    for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+    return x;
+  }
+  struct Acc {
+    double s = 0;
+  };
+  __device__ void leaf(Acc& a, V v, int) const { a.s = reduce(a.s + v); }
+  __device__ static void store(const Acc& a, u64* out) { out[0] = (u64)__double_as_longlong(a.s); }
+};
+
+struct RealAr {
+  typedef double V;
+  static constexpr int kBlock = 8;
+  __device__ static V zero() { return 0.0; }
+  __device__ static V madd(V acc, V x, V y) { return __fma_rn(x, y, acc); }
+  __device__ static V reduce(V x) { return x; }
+  __device__ static V scale(V x, double w) { return x * w; }
+  __device__ static V shfl_sum(V x) { return ModAr::shfl_sum(x); }
+  struct Acc {
+    u64 fx[kLimbs] = {};
+  };
+  __device__ static void leaf(Acc& a, V v, int q) { fixed_add(a.fx, v, q); }
+  __device__ static void store(const Acc& a, u64* out) {
+    for (int i = 0; i < kLimbs; ++i) out[i] = a.fx[i];
+  }
+};
+
+struct ComplexAr {
+  typedef double2 V;
+  static constexpr int kBlock = 4;
+  __device__ static V zero() { return make_double2(0.0, 0.0); }
+  __device__ static V madd(V acc, V x, V y) {
+    return make_double2(__fma_rn(x.x, y.x, __fma_rn(-x.y, y.y, acc.x)), __fma_rn(x.x, y.y, __fma_rn(x.y, y.x, acc.y)));
+  }
+  __device__ static V reduce(V x) { return x; }
+  __device__ static V scale(V x, double w) { return make_double2(x.x * w, x.y * w); }
+  __device__ static V shfl_sum(V x) { return make_double2(ModAr::shfl_sum(x.x), ModAr::shfl_sum(x.y)); }
+  struct Acc {
+    u64 re[kLimbs] = {}, im[kLimbs] = {};
+  };
+  __device__ static void leaf(Acc& a, V v, int q) { fixed_add(a.re, v.x, q), fixed_add(a.im, v.y, q); }
+  __device__ static void store(const Acc& a, u64* out) {
+    for (int i = 0; i < kLimbs; ++i) out[i] = a.re[i], out[kLimbs + i] = a.im[i];
+  }
+};
+
+__device__ __forceinline__ double add_values(double a, double b) { return a + b; }
+__device__ __forceinline__ double2 add_values(double2 a, double2 b) { return make_double2(a.x + b.x, a.y + b.y); }
+
+/// One task: out[k] = reduce(base[k] + sum_{a=1..k} x1[a] y1[k-a] (+ x2[a] y2[k-a])) for
+/// k in [max(lo, k_hi - B + 1), k_hi]. x beyond k_hi reads as 0; y's negative indices read
+/// the zero padding (at least 2B - 2 of it).
+template <class Ar, int B, bool Two>
+__device__ __forceinline__ void conv_task(const Ar& ar, typename Ar::V* out, const typename Ar::V* base,
+                                          const typename Ar::V* x1, const typename Ar::V* y1,
+                                          const typename Ar::V* x2, const typename Ar::V* y2, int k_hi, int lo) {
+  typedef typename Ar::V V;
+  V acc[B];
+#pragma unroll
+  for (int t = 0; t < B; ++t) acc[t] = Ar::zero();
+  const int k0 = k_hi - B + 1;
+  for (int a0 = 1; a0 <= k_hi; a0 += B) {
+#pragma unroll
+    for (int pass = 0; pass < (Two ? 2 : 1); ++pass) {
+      const V* x = pass ? x2 : x1;
+      const V* y = (pass ? y2 : y1) + (k0 - a0 - (B - 1));
+      V xv[B], yw[2 * B - 1];
+#pragma unroll
+      for (int i = 0; i < B; ++i) xv[i] = a0 + i <= k_hi ? x[a0 + i] : Ar::zero();
+#pragma unroll
+      for (int r = 0; r < 2 * B - 1; ++r) yw[r] = y[r];
+#pragma unroll
+      for (int i = 0; i < B; ++i)
+#pragma unroll
+        for (int t = 0; t < B; ++t) acc[t] = Ar::madd(acc[t], xv[i], yw[t - i + B - 1]);
+    }
+  }
+#pragma unroll
+  for (int t = 0; t < B; ++t)
+    if (k0 + t >= lo) out[k0 + t] = ar.reduce(add_values(base[k0 + t], acc[t]));
+}
+
+/// A node of the tree: its b array (packed), loop polynomials, g (degree 0) and sign.
+template <class V>
+struct Node {
+  const V* b;
+  const V* d;
+  const V* g;
+  double w;
+};
+
+/// One warp's walk over leaf pairs [lp_lo, lp_hi) of channel c.
+template <class Ar>
+struct Walk {
+  typedef typename Ar::V V;
+  const Args& a;
+  const Ar ar;
+  V* shared;  // this warp's slice
+  V* global;  // this warp's slice
+  int lane;
+
+  __device__ const V* poly(const V* p, long long e) const { return p + e * a.S + kPad; }
+  __device__ V* poly(V* p, long long e) const { return p + e * a.S + kPad; }
+  __device__ const V* entry(const V* b, int i, int j) const { return poly(b, tri(i) + j); }
+  __device__ V* frame(int l) const { return (l >= a.shared_from ? shared : global) + a.frame_off[l]; }
+
+  __device__ static int blocks(int lo, int m, int B) { return (m - lo + 1 + B - 1) / B; }
+
+  /// Runs `count` convolutions of one kind over the lanes (task index t0 + lane, strided).
+  template <int B, bool Two, class Spec>
+  __device__ void tasks(int count, int lo, Spec spec) const {
+    const int nb = blocks(lo, a.m, B), total = count * nb;
+    for (int t = lane; t < total; t += 32) {
+      const int item = t / nb, k_hi = a.m - (t % nb) * B;
+      V* out;
+      const V *base, *x1, *y1, *x2, *y2;
+      spec(item, out, base, x1, y1, x2, y2);
+      conv_task<Ar, B, Two>(ar, out, base, x1, y1, x2, y2, k_hi, lo);
+    }
+  }
+
+  /// Tasks of B = Ar::kBlock when they fill the warp, else of 2 coefficients.
+  template <bool Two, class Spec>
+  __device__ void run_tasks(int count, int lo, Spec spec) const {
+    if (count * blocks(lo, a.m, Ar::kBlock) >= 32) tasks<Ar::kBlock, Two>(count, lo, spec);
+    else tasks<2, Two>(count, lo, spec);
+  }
+
+  /// t = b_uv + x d_u d_v into buf (the polynomial by which "include" multiplies g, less 1).
+  __device__ void closing(V* t, const Node<V>& x, int u, int v) const {
+    run_tasks<false>(1, 1, [&](int, V*& out, const V*& base, const V*& x1, const V*& y1, const V*&, const V*&) {
+      out = t, base = entry(x.b, u, v), x1 = poly(x.d, u) - 1, y1 = poly(x.d, v);
+    });
+  }
+
+  /// The include child of node x at level l, written into frame l+1.
+  __device__ Node<V> include(int l, const Node<V>& x) const {
+    const int s = a.n - 2 * l, u = s - 1, v = s - 2, s2 = s - 2;
+    V* fb = frame(l + 1);
+    V* fd = fb + tri(s2) * a.S;
+    V* fg = fd + (a.loops ? s2 : 0) * a.S;
+    V* ft = fg + a.S;
+    // b_ij += b_iu b_vj + b_iv b_uj (i > j); coefficient 1 keeps base[1] (y[0] = 0).
+    run_tasks<true>((int)tri(s2), 1, [&](int e, V*& out, const V*& base, const V*& x1, const V*& y1, const V*& x2,
+                                         const V*& y2) {
+      int i = (int)((1.0 + sqrt(1.0 + 8.0 * e)) * 0.5);
+      while (tri(i) > e) --i;
+      while (tri(i + 1) <= e) ++i;
+      const int j = e - (int)tri(i);
+      out = poly(fb, e), base = poly(x.b, e);
+      x1 = entry(x.b, u, i), y1 = entry(x.b, v, j), x2 = entry(x.b, v, i), y2 = entry(x.b, u, j);
+    });
+    const V* t = entry(x.b, u, v);
+    if (a.loops) {
+      // d_i += b_iu d_v + b_iv d_u
+      run_tasks<true>(s2, 0, [&](int i, V*& out, const V*& base, const V*& x1, const V*& y1, const V*& x2,
+                                 const V*& y2) {
+        out = poly(fd, i), base = poly(x.d, i);
+        x1 = entry(x.b, u, i), y1 = poly(x.d, v), x2 = entry(x.b, v, i), y2 = poly(x.d, u);
+      });
+      closing(ft + kPad, x, u, v);
+      __syncwarp();
+      t = ft + kPad;
+    }
+    V* g = fg + kPad;
+    // g *= 1 + t
+    run_tasks<false>(1, 1, [&](int, V*& out, const V*& base, const V*& x1, const V*& y1, const V*&, const V*&) {
+      out = g, base = x.g, x1 = t, y1 = x.g;
+    });
+    if (lane == 0) g[0] = x.g[0];
+    __syncwarp();
+    return Node<V>{fb, fd, g, x.w};
+  }
+
+  /// w [x^m] g t for the node with one pair left: its two leaves at once.
+  __device__ void leaf(const Node<V>& x, typename Ar::Acc& acc) const {
+    const V* t = entry(x.b, 1, 0);
+    if (a.loops) {
+      V* buf = shared + a.leaf_off + kPad;
+      closing(buf, x, 1, 0);
+      __syncwarp();
+      t = buf;
+    }
+    const int k = lane + 1;
+    V p = k <= a.m ? Ar::madd(Ar::zero(), t[k], x.g[a.m - k]) : Ar::zero();
+    p = Ar::shfl_sum(p);
+    if (lane == 0) ar.leaf(acc, Ar::scale(ar.reduce(p), x.w), a.q);
+    __syncwarp();  // the leaf buffer is rewritten by the next leaf
+  }
+};
+
+template <class Ar>
+__device__ void walk_range(const Args& a, const Ar& ar, int c) {
+  typedef typename Ar::V V;
+  extern __shared__ double smem_raw[];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const u64 warps = (u64)gridDim.x * kWarps, gw = (u64)blockIdx.x * kWarps + warp;
+  V* shared = reinterpret_cast<V*>(smem_raw) + warp * a.shared_per_warp;
+  V* global = reinterpret_cast<V*>(a.scratch) + ((u64)c * warps + gw) * a.scratch_per_warp;
+  // Padding and coefficient 0 of the shared frames must read as zero.
+  for (long long i = lane; i < a.shared_per_warp; i += 32) shared[i] = Ar::zero();
+  __syncwarp();
+  Walk<Ar> walk{a, ar, shared, global, lane};
+  const V* root = reinterpret_cast<const V*>(a.root) + c * a.root_stride;
+  const double flip = a.flip[c];
+  Node<V> path[kMaxM + 1];
+  path[0] = Node<V>{root, root + tri(a.n) * a.S, root + (tri(a.n) + (a.loops ? a.n : 0)) * a.S + kPad, 1.0};
+  const u64 per = (a.lp_count + warps - 1) / warps;
+  const u64 lo = a.lp_begin + gw * per, hi = a.lp_begin + min(a.lp_count, (gw + 1) * per);
+  typename Ar::Acc acc;
+  const int top = a.m - 2;  // the deepest level with a decision
+  for (u64 L = lo; L < hi; ++L) {
+    int from = 0;
+    if (L != lo) from = top - (63 - __clzll((long long)(L ^ (L - 1))));
+    for (int l = from; l <= top; ++l) {
+      const Node<V>& x = path[l];
+      path[l + 1] = (L >> (top - l)) & 1 ? walk.include(l, x) : Node<V>{x.b, x.d, x.g, x.w * flip};
+    }
+    walk.leaf(path[a.m - 1], acc);
+  }
+  if (lane == 0) Ar::store(acc, a.out + ((u64)c * warps + gw) * a.words);
+}
+
+}  // namespace haf
+}  // namespace mcgpu

@@ -1,0 +1,268 @@
+// Host side of the GPU hafnian walk: lays out each warp's frames (small levels in shared
+// memory, large ones in a global slice), sizes the launch with the occupancy API, and runs each
+// run of units the device executor hands a device (src/runtime/device_walk.hpp: devices, MPI
+// ranks, checkpoints) as one launch per group of channels; warp sums are added exactly here.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "cuda/launch.hpp"
+#include "engines/hafnian/cuda/haf_gpu_job.hpp"
+#include "engines/hafnian/cuda/haf_kernel.cuh"
+#include "runtime/device_walk.hpp"
+
+namespace {
+
+using mcgpu::haf::Args;
+using mcgpu::haf::kWarps;
+
+__global__ void __launch_bounds__(kWarps * 32) haf_mod(Args a) {
+  const int c = blockIdx.y;
+  mcgpu::haf::walk_range(a, mcgpu::haf::ModAr{a.prime[c], a.pinv[c]}, c);
+}
+__global__ void __launch_bounds__(kWarps * 32) haf_real(Args a) { mcgpu::haf::walk_range(a, mcgpu::haf::RealAr{}, blockIdx.y); }
+__global__ void __launch_bounds__(kWarps * 32) haf_complex(Args a) {
+  mcgpu::haf::walk_range(a, mcgpu::haf::ComplexAr{}, blockIdx.y);
+}
+
+}  // namespace
+
+namespace matchcount::gpu {
+
+namespace {
+
+using detail::check;
+using detail::DeviceBuffer;
+
+std::size_t value_doubles(HafArith k) { return k == HafArith::Complex ? 2 : 1; }
+
+/// total += x modulo 2^(64 * count), limbs least significant first.
+void add_limbs(std::uint64_t* total, const std::uint64_t* x, int count) {
+  std::uint64_t carry = 0;
+  for (int i = 0; i < count; ++i) {
+    const std::uint64_t s = total[i] + x[i];
+    const std::uint64_t c1 = s < total[i];
+    total[i] = s + carry;
+    carry = c1 | (total[i] < s);
+  }
+}
+
+/// Per-warp frame layout of a walk of n vertices: levels from `shared_from` on in shared
+/// memory (as many as `shared_values` holds), the others in global memory.
+struct Layout {
+  int shared_from = 0;
+  long long frame_off[mcgpu::haf::kMaxM + 1] = {};
+  long long leaf_off = 0, shared_values = 0, global_values = 0;
+};
+
+Layout plan_layout(int n, bool loops, long long budget_values) {
+  const int m = n / 2, S = haf_stride(m);
+  auto size = [&](int l) {
+    const long long s = n - 2 * l;
+    return (s * (s - 1) / 2 + (loops ? s : 0) + 2) * S;
+  };
+  Layout L;
+  long long used = S;  // the leaf's closing polynomial
+  L.shared_from = m;   // no level in shared memory
+  for (int l = m - 1; l >= 1 && used + size(l) <= budget_values; --l) used += size(l), L.shared_from = l;
+  for (int l = 1; l < L.shared_from; ++l) L.frame_off[l] = L.global_values, L.global_values += size(l);
+  for (int l = std::max(L.shared_from, 1); l < m; ++l) L.frame_off[l] = L.shared_values, L.shared_values += size(l);
+  L.leaf_off = L.shared_values;
+  L.shared_values += S;
+  L.global_values = std::max<long long>(L.global_values, 1);
+  return L;
+}
+
+/// Shared memory per block: the job's (MATCHCOUNT_HAF_SHARED_KB), else 48 KiB, which leaves
+/// room for four blocks of four warps on an H100 multiprocessor.
+std::size_t shared_budget_bytes(int kb) { return static_cast<std::size_t>(std::clamp(kb > 0 ? kb : 48, 4, 220)) * 1024; }
+
+/// One group's launch state on one device.
+struct GroupRun {
+  const HafGroup* group = nullptr;
+  const void* fn = nullptr;
+  Layout layout;
+  std::size_t shared_bytes = 0, words = 0;
+  std::uint64_t max_blocks = 1;  // blocks along x per channel
+  std::unique_ptr<DeviceBuffer<double>> roots, prime, pinv, flip, scratch;
+  std::unique_ptr<DeviceBuffer<std::uint64_t>> out;
+  Args args{};
+};
+
+class HafWorker final : public runtime::DeviceWorker {
+ public:
+  HafWorker(int d, const HafJob& job, int unit_shift, double unit_fmas)
+      : job_(job), unit_shift_(unit_shift), unit_fmas_(unit_fmas) {
+    check(cudaSetDevice(d), "cudaSetDevice");
+    cudaDeviceProp prop{};
+    check(cudaGetDeviceProperties(&prop, d), "cudaGetDeviceProperties");
+    std::size_t free_bytes = 0, total_bytes = 0;
+    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    const int m = job.n / 2;
+    for (const HafGroup& g : job.groups) {
+      GroupRun r;
+      r.group = &g;
+      r.fn = g.arith == HafArith::Mod ? reinterpret_cast<const void*>(haf_mod)
+             : g.arith == HafArith::Real ? reinterpret_cast<const void*>(haf_real)
+                                         : reinterpret_cast<const void*>(haf_complex);
+      const std::size_t vbytes = 8 * value_doubles(g.arith);
+      r.layout = plan_layout(job.n, job.loops, static_cast<long long>(shared_budget_bytes(job.shared_kb) / (kWarps * vbytes)));
+      r.shared_bytes = static_cast<std::size_t>(r.layout.shared_values) * kWarps * vbytes;
+      r.words = haf_channel_words(g.arith);
+      const int per_sm = detail::blocks_per_sm(r.fn, kWarps * 32, r.shared_bytes, "GPU hafnian");
+      const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * prop.multiProcessorCount;
+      // One wave over all channels; the global slices may take a third of the free memory.
+      std::uint64_t blocks = std::max<std::uint64_t>(1, resident / g.channels);
+      const double slice = double(r.layout.global_values) * vbytes * kWarps * g.channels;
+      blocks = std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(std::max(1.0, free_bytes / 3.0 / slice)));
+      r.max_blocks = blocks;
+      const std::size_t warps = static_cast<std::size_t>(blocks) * kWarps;
+      r.roots = std::make_unique<DeviceBuffer<double>>(g.roots);
+      r.prime = std::make_unique<DeviceBuffer<double>>(g.prime);
+      r.pinv = std::make_unique<DeviceBuffer<double>>(g.pinv);
+      r.flip = std::make_unique<DeviceBuffer<double>>(g.flip);
+      r.scratch = std::make_unique<DeviceBuffer<double>>(static_cast<std::size_t>(r.layout.global_values) *
+                                                         value_doubles(g.arith) * warps * g.channels);
+      check(cudaMemset(r.scratch->ptr, 0, static_cast<std::size_t>(r.layout.global_values) * vbytes * warps * g.channels),
+            "cudaMemset");
+      r.out = std::make_unique<DeviceBuffer<std::uint64_t>>(warps * g.channels * r.words);
+      Args& a = r.args;
+      a.n = job.n, a.m = m, a.S = haf_stride(m), a.loops = job.loops ? 1 : 0;
+      a.shared_from = r.layout.shared_from;
+      for (int l = 0; l <= mcgpu::haf::kMaxM; ++l) a.frame_off[l] = r.layout.frame_off[l];
+      a.leaf_off = r.layout.leaf_off;
+      a.root = r.roots->ptr;
+      a.root_stride = static_cast<long long>(g.roots.size() / value_doubles(g.arith) / g.channels);
+      a.scratch = r.scratch->ptr;
+      a.scratch_per_warp = r.layout.global_values;
+      a.shared_per_warp = r.layout.shared_values;
+      a.prime = r.prime->ptr, a.pinv = r.pinv->ptr, a.flip = r.flip->ptr;
+      a.out = reinterpret_cast<mcgpu::u64*>(r.out->ptr);
+      a.words = static_cast<int>(r.words);
+      a.q = job.q;
+      if (r.shared_bytes > 48 * 1024)
+        check(cudaFuncSetAttribute(r.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(r.shared_bytes)),
+              "cudaFuncSetAttribute");
+      shared_levels_ = m - r.layout.shared_from;
+      runs_.push_back(std::move(r));
+    }
+  }
+
+  // The first run is sized from the rate an H100 reaches (8e11 of hafnian_work's multiply-adds
+  // a second), for 0.3 s.
+  std::uint64_t first_run_units() const override {
+    return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(0.3 * 8e11 / std::max(unit_fmas_, 1.0)));
+  }
+
+  std::vector<std::uint64_t> run(UnitRange range) override {
+    std::vector<std::uint64_t> sums;
+    for (GroupRun& r : runs_) {
+      Args& a = r.args;
+      a.lp_begin = range.begin << unit_shift_;
+      a.lp_count = range.size() << unit_shift_;
+      const std::uint64_t blocks = std::min<std::uint64_t>(r.max_blocks, (a.lp_count + kWarps - 1) / kWarps);
+      const std::size_t warps = static_cast<std::size_t>(blocks) * kWarps, channels = r.group->channels;
+      void* params[] = {&a};
+      check(cudaLaunchKernel(r.fn, dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(channels)),
+                             dim3(kWarps * 32), params, r.shared_bytes, nullptr),
+            "cudaLaunchKernel");
+      check(cudaDeviceSynchronize(), "the GPU hafnian kernel");
+      raw_.resize(warps * channels * r.words);
+      check(cudaMemcpy(raw_.data(), r.out->ptr, raw_.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost),
+            "cudaMemcpy");
+      for (std::size_t c = 0; c < channels; ++c) {
+        std::vector<std::uint64_t> total(r.words, 0);
+        for (std::size_t w = 0; w < warps; ++w) {
+          const std::uint64_t* x = &raw_[(c * warps + w) * r.words];
+          if (r.group->arith == HafArith::Mod) {
+            double v;
+            std::memcpy(&v, x, sizeof v);
+            const double p = r.group->prime[c];
+            double t = static_cast<double>(total[0]) + std::fmod(v, p);
+            t = std::fmod(t + p, p);
+            total[0] = static_cast<std::uint64_t>(t);
+          } else {
+            add_limbs(total.data(), x, static_cast<int>(r.words));
+          }
+        }
+        sums.insert(sums.end(), total.begin(), total.end());
+      }
+    }
+    return sums;
+  }
+
+  int shared_levels() const { return shared_levels_; }
+
+ private:
+  const HafJob& job_;
+  int unit_shift_;
+  double unit_fmas_;
+  std::vector<GroupRun> runs_;
+  std::vector<std::uint64_t> raw_;
+  int shared_levels_ = 0;
+};
+
+}  // namespace
+
+HafResult run_hafnian_walk(const HafJob& job) {
+  const int m = job.n / 2;
+  if (job.n < 2 || job.n % 2 || m > kHafMaxM) throw GpuError("GPU hafnian: block size must be even, 2..64");
+  int visible = 0;
+  check(cudaGetDeviceCount(&visible), "cudaGetDeviceCount");
+  const int depth = haf_unit_depth(m);
+  const int unit_shift = (m - 1) - depth;
+  std::vector<std::size_t> offsets;  // first word of each group
+  std::size_t words = 0, channels = 0;
+  for (const HafGroup& g : job.groups) {
+    offsets.push_back(words);
+    words += g.channels * haf_channel_words(g.arith);
+    channels += g.channels * (g.arith == HafArith::Complex ? 4 : 1);
+  }
+  const double unit_fmas = std::ldexp(job.walk_fmas, -depth) * double(channels);
+  runtime::DeviceWalk walk;
+  walk.tag = job.tag;
+  walk.units = std::uint64_t{1} << depth;
+  walk.words = words;
+  walk.devices = job.gpus > 0 ? std::min(job.gpus, visible) : visible;
+  if (job.walk_fmas * double(channels) < 1e11) walk.devices = 1;  // under a tenth of a second: one device
+  walk.journal = job.journal;
+  walk.team = job.team;
+  walk.progress = job.progress;
+  walk.add = [&](std::vector<std::uint64_t>& total, const std::vector<std::uint64_t>& sum) {
+    if (total.empty()) total.assign(words, 0);
+    for (std::size_t gi = 0; gi < job.groups.size(); ++gi) {
+      const HafGroup& g = job.groups[gi];
+      const std::size_t cw = haf_channel_words(g.arith);
+      for (std::size_t c = 0; c < g.channels; ++c) {
+        const std::size_t at = offsets[gi] + c * cw;
+        if (g.arith == HafArith::Mod) {
+          const auto p = static_cast<std::uint64_t>(g.prime[c]);
+          total[at] = (total[at] + sum[at]) % p;
+        } else {
+          add_limbs(&total[at], &sum[at], static_cast<int>(cw));
+        }
+      }
+    }
+  };
+  int shared_levels = 0;
+  walk.make_worker = [&](int d) -> std::unique_ptr<runtime::DeviceWorker> {
+    auto w = std::make_unique<HafWorker>(d, job, unit_shift, unit_fmas);
+    if (d == 0) shared_levels = w->shared_levels();
+    return w;
+  };
+  walk.run_seconds = 1.0;
+  const runtime::DeviceWalkResult done = runtime::run_on_devices(walk);
+  check(cudaSetDevice(0), "cudaSetDevice");
+  HafResult r;
+  r.words = done.sum.empty() ? std::vector<std::uint64_t>(words, 0) : done.sum;
+  r.units_per_device = done.units_per_device;
+  r.units_by_rank = done.units_by_rank;
+  r.note = done.failures;
+  r.run_seconds = done.seconds;
+  r.shared_levels = shared_levels;
+  return r;
+}
+
+}  // namespace matchcount::gpu

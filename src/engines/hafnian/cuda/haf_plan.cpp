@@ -1,0 +1,35 @@
+// The parts of the GPU hafnian walk's plan that do not need CUDA (built with or without it).
+#include <algorithm>
+
+#include "engines/hafnian/cuda/haf_gpu_job.hpp"
+
+namespace matchcount::gpu {
+
+std::size_t haf_channel_words(HafArith arith) {
+  constexpr std::size_t kLimbs = 8;  // as mcgpu::kLimbs (src/cuda/device_arith.cuh)
+  return arith == HafArith::Mod ? 1 : arith == HafArith::Real ? kLimbs : 2 * kLimbs;
+}
+
+void append_haf_root(std::vector<double>& out, int n0, bool loops, int W,
+                     const std::function<double(int, int, int)>& value) {
+  const int n = n0 + n0 % 2, S = haf_stride(n / 2);
+  auto tri = [](int s) { return static_cast<std::size_t>(s) * static_cast<std::size_t>(s - 1) / 2; };
+  const std::size_t base = out.size(), polys = tri(n) + (loops ? n : 0) + 1;
+  out.resize(base + polys * static_cast<std::size_t>(S * W), 0.0);
+  auto at = [&](std::size_t poly, int k, int w) -> double& {
+    return out[base + (poly * static_cast<std::size_t>(S) + kHafPad + static_cast<std::size_t>(k)) * W + w];
+  };
+  for (int i = 1; i < n0; ++i)
+    for (int j = 0; j < i; ++j)
+      for (int w = 0; w < W; ++w) at(tri(i) + static_cast<std::size_t>(j), 1, w) = value(i, j, w);
+  if (loops)
+    for (int i = 0; i < n; ++i)
+      for (int w = 0; w < W; ++w)
+        at(tri(n) + static_cast<std::size_t>(i), 0, w) = i < n0 ? value(i, i, w) : (w == 0 ? 1.0 : 0.0);
+  at(polys - 1, 0, 0) = 1.0;
+}
+
+// Units of 2^9 leaf pairs and more (a few milliseconds of one warp at n = 40), at most 2^14.
+int haf_unit_depth(int m) { return std::clamp(m - 10, 0, 14); }
+
+}  // namespace matchcount::gpu

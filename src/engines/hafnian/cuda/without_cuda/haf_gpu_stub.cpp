@@ -1,0 +1,8 @@
+// Stand-in for the GPU hafnian walk when the library is built without nvcc.
+#include "engines/hafnian/cuda/haf_gpu_job.hpp"
+
+namespace matchcount::gpu {
+
+HafResult run_hafnian_walk(const HafJob&) { throw GpuError("matchcount was built without CUDA"); }
+
+}  // namespace matchcount::gpu

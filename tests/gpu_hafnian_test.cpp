@@ -1,0 +1,114 @@
+// The GPU hafnian engine against the CPU engine: exact counts agree bit for bit (the same
+// primes, the same residues), floats within the error bounds and against exact values of
+// the same matrices. Skips where no CUDA device is visible (CI).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+#include "catalog/catalog.hpp"
+#include "engines/hafnian/hafnian.hpp"
+#include "matchcount/gpu.hpp"
+#include "symmetric_helpers.hpp"
+
+using namespace matchcount;
+using namespace matchcount::test::symmetric_helpers;
+
+namespace {
+
+#define SKIP_WITHOUT_GPU() \
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible"
+
+/// b scaled by 2^-k on edges and 2^-(k/2) on loops: every vertex scales by 2^-(k/2), so the
+/// (loop) hafnian is haf(b) 2^-(k n / 2), exactly representable inputs with an exact value.
+template <class T>
+SparseMatrix<T> scaled(const SparseMatrix<Integer>& b, int k) {
+  SparseMatrix<T> a;
+  a.rows = a.cols = b.rows;
+  for (const auto& e : b.entries)
+    a.entries.push_back({e.row, e.col, T(std::ldexp(e.value.get_d(), e.row == e.col ? -k / 2 : -k))});
+  return a;
+}
+
+double exact_scaled(const Integer& h, int n, int k) {
+  long e = 0;
+  const double d = mpz_get_d_2exp(&e, h.get_mpz_t());
+  return std::ldexp(d, static_cast<int>(e) - k / 2 * n);
+}
+
+}  // namespace
+
+TEST(GpuHafnian, ExactAgreesWithCpuBitForBit) {
+  SKIP_WITHOUT_GPU();
+  const auto gpu = make_graph_engine("gpu-hafnian"), cpu = make_graph_engine("hafnian");
+  std::mt19937_64 rng(71);
+  int checked = 0, on_gpu = 0;
+  for (int n = 2; n <= 30; ++n)
+    for (int rep = 0; rep < 6; ++rep) {
+      const bool loops = rep % 2 == 1;
+      if (n % 2 && !loops) continue;
+      const auto a = rep < 2   ? random_01(n, 0.6, loops, rng)
+                     : rep < 4 ? random_int(n, -9, 9, rng, 0.8)
+                               : random_int(n, -(1 << 20), 1 << 20, rng, 0.7);
+      EngineStats stats;
+      EngineOptions o;
+      o.stats = &stats;
+      const Integer want = cpu->hafnian(a, loops, {});
+      EXPECT_EQ(gpu->hafnian(a, loops, o), want) << "n=" << n << " rep=" << rep;
+      on_gpu += stats.device == "gpu";  // blocks the guards settle (a vertex without a neighbour) never reach it
+      ++checked;
+    }
+  EXPECT_GT(checked, 120);
+  EXPECT_GT(on_gpu, 100);
+}
+
+TEST(GpuHafnian, LargeDenseAgreesWithCpu) {
+  SKIP_WITHOUT_GPU();
+  const auto gpu = make_graph_engine("gpu-hafnian"), cpu = make_graph_engine("hafnian");
+  std::mt19937_64 rng(5);
+  for (int n : {36, 40}) {
+    const auto a = random_01(n, 0.5, false, rng);
+    EXPECT_EQ(gpu->hafnian(a, false, {}), cpu->hafnian(a, false, {})) << "n=" << n;
+  }
+  const auto l = random_int(33, -3, 3, rng);
+  EXPECT_EQ(gpu->hafnian(l, true, {}), cpu->hafnian(l, true, {}));
+}
+
+TEST(GpuHafnian, FloatsWithinTheirBoundsOfExactValues) {
+  SKIP_WITHOUT_GPU();
+  const auto gpu = make_graph_engine("gpu-hafnian"), cpu = make_graph_engine("hafnian");
+  std::mt19937_64 rng(9);
+  for (int rep = 0; rep < 60; ++rep) {
+    const int n = 4 + rep % 23;
+    const bool loops = rep % 3 == 0;
+    if (n % 2 && !loops) continue;
+    const auto b = random_int(n, -1000, 1000, rng, 0.9);
+    const Integer h = cpu->hafnian(b, loops, {});
+    const double want = exact_scaled(h, n, 10);
+    const auto r = gpu->hafnian(scaled<double>(b, 10), loops, {});
+    EXPECT_LE(std::abs(r.value - want), r.abs_error) << "n=" << n << " loops=" << loops;
+    EXPECT_LE(std::abs(r.value - want), 1e-9 * r.abs_error + 1e-300 + 1e-6 * std::abs(want)) << n;
+    const auto rc = cpu->hafnian(scaled<double>(b, 10), loops, {});
+    EXPECT_LE(std::abs(r.value - rc.value), r.abs_error + rc.abs_error);
+    // Complex: (1 + i) / sqrt(2)-free rotation by i on every entry keeps values exact.
+    SparseMatrix<Complex> c = scaled<Complex>(b, 10);
+    for (auto& e : c.entries) e.value = Complex(0, 1) * e.value;
+    const auto z = gpu->hafnian(c, loops, {}), zc = cpu->hafnian(c, loops, {});
+    EXPECT_LE(std::abs(z.value - zc.value), z.abs_error + zc.abs_error) << "n=" << n;
+  }
+}
+
+TEST(GpuHafnian, PlannerWeighsItOnlyWithADevice) {
+  const auto& row = catalog::entry("gpu-hafnian");
+  EXPECT_TRUE(row.gpu);
+  EXPECT_TRUE(row.loops);
+  // With --device cpu the GPU engine is never a candidate.
+  std::mt19937_64 rng(3);
+  const auto a = random_01(40, 0.5, false, rng);
+  const EnginePlan p = plan_graph_engine(a, false, DevicePolicy::Cpu, 2);
+  for (const auto& c : p.candidates) EXPECT_NE(c.first, "gpu-hafnian");
+  if (!gpu_available()) return;
+  const EnginePlan g = plan_graph_engine(a, false, DevicePolicy::Gpu, 2);
+  EXPECT_EQ(g.engine, "gpu-hafnian");
+}

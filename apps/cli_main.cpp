@@ -253,7 +253,8 @@ static int run(int argc, char** argv) {
   g->add_flag("--estimate", estimate,
               "estimate instead of counting exactly (blocks beyond exact reach; blocks predicted cheaper to count "
               "exactly are counted exactly)");
-  g->add_option("--method", method, "estimator: rasmussen, rasmussen+, scaling, scaling+")
+  g->add_option("--method", method, "estimator: rasmussen, rasmussen+, scaling, scaling+; for hafnians also "
+                "godsil-gutman, godsil-gutman-complex, barvinok")
       ->check(CLI::IsMember(estimate_method_names()))
       ->capture_default_str();
   auto* samples = g->add_option("--samples", est.samples, "samples per estimated block (default: until --rel-error)")
@@ -359,15 +360,13 @@ static int run(int argc, char** argv) {
     }
     if (estimate) {
       if (explain || engine != "auto") throw UsageError("--estimate does not take --explain or --engine");
-      if (count_hafnian_of)
-        throw RefusedError("--estimate does not yet estimate hafnians (perfect matchings of general graphs); "
-                           "without --estimate the count is exact");
       parse_estimate_method(method, est.method);
       est.threads = threads;
       est.device = count.device;
       est.perfect_matchings = count.perfect_matchings;
       est.progress = [&bar](const EstimateProgress& p) { bar.estimate(p); };
-      const EstimateReport report = estimate_permanent(input.matrix, est);
+      const EstimateReport report = count_hafnian_of ? estimate_hafnian(input.matrix, loop_hafnian, est)
+                                                     : estimate_permanent(input.matrix, est);
       bar.finish();
       if (json) {
         std::cout << estimate_json(report, input, info) << std::endl;

@@ -82,6 +82,7 @@ TEST(CliHafnian, ErrorsAndRefusals) {
   expect_one_line_error(run_matchcount("--hafnian '" + array + "'"), 2,
                         array + ": the matrix is not symmetric: entry [1, 2] differs from entry [2, 1]");
   expect_one_line_error(run_matchcount("--hafnian --loop-hafnian -", "1 2\n"), 2, "--hafnian excludes --loop-hafnian");
-  expect_one_line_error(run_matchcount("--estimate --as graph -", kPetersen), 3, "--estimate does not yet estimate");
+  expect_one_line_error(run_matchcount("--estimate --loop-hafnian --as graph -", kPetersen), 3,
+                        "--estimate does not estimate loop hafnians");
   expect_one_line_error(run_matchcount("--row-mult 1,2 --as graph -", kPetersen), 2, "--row-mult/--col-mult");
 }

@@ -19,10 +19,16 @@ namespace matchcount {
 /// choices (a column left with one row) and discard the entries that lie in no perfect
 /// matching of the rest, so their samples never die. Scaling variants draw by the entries of the remaining
 /// matrix scaled towards doubly stochastic (Sinkhorn), and weight by 1/probability.
-enum class EstimateMethod { Rasmussen, RasmussenPlus, Scaling, ScalingPlus };
+/// For hafnians (estimate_hafnian) the same four cover vertices instead of rows: a vertex
+/// (the lowest, or for "+" the one of least degree) takes a partner among its edges (for
+/// "+" those in some perfect matching of the rest). The determinant estimators estimate
+/// hafnians only: |det W| for a random skew-symmetric W with w_uv = x_uv sqrt(a_uv), x = +-1
+/// (Godsil-Gutman), x in {1, i, -1, -i} (its complex variant) or x normal (Barvinok).
+enum class EstimateMethod { Rasmussen, RasmussenPlus, Scaling, ScalingPlus, GodsilGutman, GodsilGutmanComplex, Barvinok };
 
 std::string to_string(EstimateMethod m);
-/// Accepts "rasmussen", "rasmussen+", "scaling", "scaling+" (and "-plus" spellings).
+/// Accepts "rasmussen", "rasmussen+", "scaling", "scaling+" (and "-plus" spellings),
+/// "godsil-gutman", "godsil-gutman-complex", "barvinok".
 bool parse_estimate_method(const std::string& text, EstimateMethod& out);
 std::vector<std::string> estimate_method_names();
 
@@ -83,7 +89,8 @@ struct EstimateOptions {
   int scale_interval = 0;
   int scale_iterations = 5;
   /// Blocks up to this size after the Dulmage-Mendelsohn split are counted exactly (an
-  /// exact factor has no error); 0 estimates every block.
+  /// exact factor has no error); 0 estimates every block. Hafnians: blocks of up to twice as
+  /// many vertices (perfect matchings of up to this many edges).
   int exact_up_to = 20;
   /// Called after every round of samples (see EstimateProgress); may be empty.
   std::function<void(const EstimateProgress&)> progress;
@@ -135,6 +142,8 @@ struct EstimateReport {
   /// Whether the rel_error target was met (true for fixed sample counts).
   bool target_met = true;
   EstimateMethod method = EstimateMethod::ScalingPlus;
+  /// The hafnian of a general graph was estimated (estimate_hafnian), not a permanent.
+  bool hafnian = false;
   int rows = 0, cols = 0;
   std::size_t nnz = 0;
   int matching_size = 0;
@@ -148,6 +157,16 @@ struct EstimateReport {
 /// Estimates the permanent of a nonnegative matrix. Throws RefusedError for negative or
 /// complex entries and UsageError for inconsistent options.
 EstimateReport estimate_permanent(const AnyMatrix& m, const EstimateOptions& options = {});
+
+/// Estimates the hafnian of a nonnegative symmetric matrix (both triangles stored; the
+/// diagonal is ignored, with a note): the weighted number of perfect matchings of its graph.
+/// Edmonds' matching (none: 0, exactly), edges in no perfect matching removed, components and
+/// the degree-1 and degree-2 reductions of count_hafnian, then per block an exact count or
+/// rounds of samples as estimate_permanent. Bipartite blocks are sampled as graphs too.
+/// Throws RefusedError for negative or complex entries and for loops (the loop hafnian is not
+/// estimated), std::invalid_argument for a matrix that is not square and symmetric, and
+/// UsageError for inconsistent options.
+EstimateReport estimate_hafnian(const AnyMatrix& m, bool loops, const EstimateOptions& options = {});
 
 /// Expected value of one sample of `method` on a small nonnegative block, computed by
 /// enumerating every sample path with its probability (for tests: it equals the permanent).

@@ -1,12 +1,11 @@
 // The CPU sampler (OpenMP over fixed batches of samples, merged in batch order so the result
 // does not depend on the thread count) and the exact enumeration of sample paths for tests.
-#include <omp.h>
-
 #include <algorithm>
 #include <chrono>
 #include <functional>
 #include <type_traits>
 
+#include "estimate/cpu_batches.hpp"
 #include "estimate/runner.hpp"
 
 namespace matchcount::estimate {
@@ -19,6 +18,7 @@ struct HostPath {
   std::vector<int> ints;
   std::vector<double> doubles;
   Path<M> path;
+  WideValue sample(SampleRng& rng) { return run_sample(path, rng); }
   HostPath(const BlockView& b, const SampleParams& p)
       : n(b.n), d(b.max_degree), ints(Workspace::ints(b.n, b.max_degree, M)), doubles(Workspace::doubles(b.n, M)),
         path(b, Workspace::bind(ints.data(), doubles.data(), 1, b.n, b.max_degree, M), p) {}
@@ -32,6 +32,7 @@ struct HostPath {
 template <Method M>
 struct SmallHolder {
   SmallPath<M> path;
+  WideValue sample(SampleRng& rng) { return run_sample(path, rng); }
 };
 
 /// Calls f(holder factory) with the path kind that runs this block and method.
@@ -58,40 +59,6 @@ decltype(auto) with_method(Method m, F&& f) {
 }
 
 using Clock = std::chrono::steady_clock;
-
-/// The sums of each batch of samples first .. first + count - 1, in order. Batches that start
-/// after `deadline` are skipped (never batch 0), and only the batches before the first one
-/// skipped are returned, so the samples returned are always a prefix of the round.
-template <class Make>
-std::vector<SampleSums> run_batches(const SamplerConfig& cfg, std::uint64_t batch, std::uint64_t first,
-                                    std::uint64_t count, Make make, Clock::time_point deadline) {
-  const std::uint64_t batches = (count + batch - 1) / batch;
-  std::vector<SampleSums> part(batches);
-  std::vector<char> skipped(batches, 0);
-  const bool capped = deadline != Clock::time_point::max();
-  const int threads = cfg.threads > 0 ? cfg.threads : omp_get_max_threads();
-#pragma omp parallel num_threads(threads)
-  {
-    auto holder = make();
-#pragma omp for schedule(dynamic, 1)
-    for (std::int64_t b = 0; b < static_cast<std::int64_t>(batches); ++b) {
-      if (capped && b > 0 && Clock::now() > deadline) {
-        skipped[static_cast<std::size_t>(b)] = 1;
-        continue;
-      }
-      const std::uint64_t lo = first + static_cast<std::uint64_t>(b) * batch;
-      const std::uint64_t hi = std::min(lo + batch, first + count);
-      for (std::uint64_t s = lo; s < hi; ++s) {
-        SampleRng rng(cfg.seed, cfg.block_id, s);
-        part[b].add(run_sample(holder.path, rng));
-      }
-    }
-  }
-  // A thread may start a batch after another thread skipped an earlier one: keep the prefix.
-  const auto first_skipped = std::find(skipped.begin(), skipped.end(), 1) - skipped.begin();
-  part.resize(static_cast<std::size_t>(first_skipped));
-  return part;
-}
 
 class CpuSampler final : public Sampler {
  public:

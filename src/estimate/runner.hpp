@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "estimate/graph_path.hpp"
 #include "estimate/sample_path.hpp"
 #include "estimate/small_path.hpp"
 
@@ -42,6 +43,21 @@ struct BlockData {
 /// Where one warp per Rasmussen+ sample overtakes one thread per sample on the GPU.
 constexpr int kWarpPlusRows = 1024;
 
+/// A symmetric block (a general graph with nonnegative weights, no diagonal) on the host.
+struct GraphData {
+  int n = 0;
+  int max_degree = 0;
+  std::vector<int> start, adj;
+  std::vector<double> val, scale0;
+  /// A perfect matching, vertex -> partner (Edmonds), the "+" methods' start; empty when the
+  /// graph has none (then their samples are 0).
+  std::vector<int> mate0;
+
+  /// `a` symmetric with both triangles, entries positive and finite; the diagonal is ignored.
+  static GraphData from(const SparseMatrix<double>& a);
+  GraphView view() const;
+};
+
 struct SamplerConfig {
   Method method = Method::ScalingPlus;
   SampleParams params;
@@ -56,6 +72,8 @@ struct SamplerConfig {
   /// live-entry searches, and Rasmussen+ takes one sample per warp (one per thread below;
   /// the scaling methods always take a warp). docs/estimation.md has the measurements.
   int warp_plus_rows = kWarpPlusRows;
+  /// The block is a general graph (GraphData, the hafnian), not a permanent's matrix.
+  bool graph = false;
 };
 
 /// Whether a sampler runs SmallPath for this block and config.
@@ -96,6 +114,14 @@ class Sampler {
 std::unique_ptr<Sampler> make_cpu_sampler(const BlockData& block, const SamplerConfig& config);
 /// Throws GpuError when no GPU can run it (or the build has no CUDA).
 std::unique_ptr<Sampler> make_gpu_sampler(const BlockData& block, const SamplerConfig& config);
+
+/// The CPU sampler of a general graph: the sequential methods (graph_path.hpp) or the
+/// determinant estimators (determinant_sample.hpp). The GPU has none yet.
+std::unique_ptr<Sampler> make_graph_cpu_sampler(const GraphData& graph, const SamplerConfig& config);
+
+/// E[one sample] of a sequential graph method by enumerating every sample path (small graphs
+/// only); `dead_paths` as for path_expectation.
+double graph_path_expectation(const GraphData& graph, const SamplerConfig& config, std::uint64_t* dead_paths = nullptr);
 
 /// E[one sample] by enumerating every sample path (small blocks only: the paths multiply);
 /// `dead_paths`, when given, receives the number of paths that end in a sample of 0.

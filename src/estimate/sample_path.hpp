@@ -24,7 +24,18 @@
 
 namespace matchcount::estimate {
 
-enum class Method : int { Rasmussen = 0, RasmussenPlus = 1, Scaling = 2, ScalingPlus = 3 };
+/// The values follow EstimateMethod's. The determinant estimators (hafnians only,
+/// determinant_sample.hpp) are no sample paths: is_plus and is_scaling are false for them.
+enum class Method : int {
+  Rasmussen = 0,
+  RasmussenPlus = 1,
+  Scaling = 2,
+  ScalingPlus = 3,
+  GodsilGutman = 4,
+  GodsilGutmanComplex = 5,
+  Barvinok = 6
+};
+constexpr bool is_determinant(Method m) { return static_cast<int>(m) >= static_cast<int>(Method::GodsilGutman); }
 constexpr bool is_plus(Method m) { return m == Method::RasmussenPlus || m == Method::ScalingPlus; }
 constexpr bool is_scaling(Method m) { return m == Method::Scaling || m == Method::ScalingPlus; }
 

@@ -14,7 +14,7 @@ namespace {
 
 void put_config(Writer& w, const estimate::SamplerConfig& c, bool gpu) {
   w.put(static_cast<int>(c.method)).put(c.params.scale_interval).put(c.params.scale_iterations);
-  w.put(c.seed).put(c.block_id).put(c.threads).put(c.small_paths).put(gpu);
+  w.put(c.seed).put(c.block_id).put(c.threads).put(c.small_paths).put(c.graph).put(gpu);
 }
 
 class SharedSampler final : public estimate::Sampler {
@@ -83,10 +83,14 @@ void serve_sampler(Reader& in) {
   cfg.block_id = in.get<std::uint32_t>();
   cfg.threads = in.get<int>();
   cfg.small_paths = in.get<bool>();
+  cfg.graph = in.get<bool>();
   const bool gpu = in.get<bool>();
-  const estimate::BlockData data = estimate::BlockData::from(block);
+  // A hafnian's block is a graph; its data stays alive with the sampler until kSamplerEnd.
+  const estimate::BlockData data = cfg.graph ? estimate::BlockData{} : estimate::BlockData::from(block);
+  const estimate::GraphData graph = cfg.graph ? estimate::GraphData::from(block) : estimate::GraphData{};
   std::unique_ptr<estimate::Sampler> sampler;
-  if (gpu) {
+  if (cfg.graph) sampler = estimate::make_graph_cpu_sampler(graph, cfg);
+  if (gpu && !sampler) {
     try {
       sampler = estimate::make_gpu_sampler(data, cfg);
     } catch (const GpuError&) {

@@ -60,18 +60,24 @@ std::string to_string(EstimateMethod m) {
     case EstimateMethod::RasmussenPlus: return "rasmussen+";
     case EstimateMethod::Scaling: return "scaling";
     case EstimateMethod::ScalingPlus: return "scaling+";
+    case EstimateMethod::GodsilGutman: return "godsil-gutman";
+    case EstimateMethod::GodsilGutmanComplex: return "godsil-gutman-complex";
+    case EstimateMethod::Barvinok: return "barvinok";
   }
   return "?";
 }
 
-std::vector<std::string> estimate_method_names() { return {"rasmussen", "rasmussen+", "scaling", "scaling+"}; }
+std::vector<std::string> estimate_method_names() {
+  return {"rasmussen", "rasmussen+", "scaling", "scaling+", "godsil-gutman", "godsil-gutman-complex", "barvinok"};
+}
 
 bool parse_estimate_method(const std::string& text, EstimateMethod& out) {
   std::string t;
   for (char c : text) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (t.size() > 5 && t.compare(t.size() - 5, 5, "-plus") == 0) t = t.substr(0, t.size() - 5) + "+";
   for (EstimateMethod m : {EstimateMethod::Rasmussen, EstimateMethod::RasmussenPlus, EstimateMethod::Scaling,
-                           EstimateMethod::ScalingPlus})
+                           EstimateMethod::ScalingPlus, EstimateMethod::GodsilGutman,
+                           EstimateMethod::GodsilGutmanComplex, EstimateMethod::Barvinok})
     if (to_string(m) == t) {
       out = m;
       return true;

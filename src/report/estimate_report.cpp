@@ -34,6 +34,11 @@ std::string heavy_tail_reason(const BlockEstimate& b) {
   return buf;
 }
 
+/// "12x12" for a permanent's block, "252-vertex" for a graph's.
+std::string block_name(const EstimateReport& r, const BlockEstimate& b) {
+  return r.hafnian ? std::to_string(b.n) + "-vertex" : std::to_string(b.n) + "x" + std::to_string(b.n);
+}
+
 /// A JSON number when the value is a normal double (printed to round-trip), else a string in
 /// scientific notation with 17 digits ("1.2345678901234567e+1254"): dimer counts of large
 /// grids overflow a double.
@@ -56,6 +61,7 @@ std::string estimate_json(const EstimateReport& r, const ReadResult& in, const R
   j["value"] = r.exact_value ? report_detail::value_json(*r.exact_value) : wide_json(r.estimate);
   j["value_kind"] = integer ? "integer" : "real";
   j["exact"] = r.exact;
+  j["counts"] = r.hafnian ? "hafnian" : "permanent";
   j["method"] = to_string(r.method);
   j["estimate_rounded"] = r.estimate.to_string(d);
   j["log10_estimate"] = r.estimate.log10();  // -inf (null) for 0
@@ -97,7 +103,7 @@ std::string estimate_text(const EstimateReport& r, const ReadResult& in, const R
   if (verbose) {
     o << "matchcount: " << info.file << ": " << in.format << ", " << r.rows << "x" << r.cols << ", " << r.nnz << " entries\n";
     for (const auto& b : r.blocks) {
-      o << "matchcount:   block " << b.n << "x" << b.n << " (" << b.nnz << " entries): ";
+      o << "matchcount:   block " << block_name(r, b) << " (" << b.nnz << " entries): ";
       if (b.exact) o << "exact " << b.mean.to_string(17) << "\n";
       else
         o << b.mean.to_string(d + 1) << " +- " << percent(b.rel_std_error) << ", " << b.samples << " samples on "
@@ -122,7 +128,7 @@ std::string estimate_text(const EstimateReport& r, const ReadResult& in, const R
     << json_number(r.seconds) << " s\n";
   for (const auto& b : r.blocks)
     if (b.heavy_tail)
-      o << "matchcount: warning: heavy tail in the " << b.n << "x" << b.n << " block: " << heavy_tail_reason(b)
+      o << "matchcount: warning: heavy tail in the " << block_name(r, b) << " block: " << heavy_tail_reason(b)
         << "; the error bar is not reliable (more samples or scaling+ help)\n";
   if (!r.target_met && !r.heavy_tail) o << "matchcount: note: the relative error target was not reached within the limits\n";
   for (const auto& n : r.notes) o << "matchcount: note: " << n << "\n";

@@ -29,9 +29,9 @@ struct Shared {
   /// MPI: this rank serves rank 0 (takes its units from it, gives it the sums).
   bool remote() const { return walk.team && !walk.team->leader(); }
   /// The next run of at most `want` units for a device of this rank.
-  std::optional<UnitRange> take(std::uint64_t want) {
+  std::optional<UnitRange> take(std::uint64_t want, std::uint64_t least = 1) {
     if (remote()) return walk.team->take(want);
-    return queue.take(want, devices + cluster::size() - 1);
+    return queue.take(want, devices + cluster::size() - 1, least);
   }
   /// A run of units is done on device d (-1: on another rank) with these sums.
   void record(int d, UnitRange r, const std::vector<std::uint64_t>& sum) {
@@ -50,7 +50,8 @@ void walk_on_device(int d, Shared& sh) {
   try {
     const std::unique_ptr<DeviceWorker> worker = sh.walk.make_worker(d);
     std::uint64_t want = std::max<std::uint64_t>(1, worker->first_run_units());
-    while (!sh.ledger.stopping() && (run = sh.take(want))) {
+    const std::uint64_t least = worker->min_run_units();
+    while (!sh.ledger.stopping() && (run = sh.take(want, least))) {
       const auto t0 = Clock::now();
       const std::vector<std::uint64_t> sum = worker->run(*run);
       const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -23,6 +23,9 @@ class DeviceWorker {
   virtual ~DeviceWorker() = default;
   /// Units the first run takes (from the rate the device is expected to reach).
   virtual std::uint64_t first_run_units() const = 0;
+  /// Fewest units worth a run (a run with a fixed cost of its own, such as the hafnian walk's
+  /// paths from the root, should repay it): the end of a walk is not split finer.
+  virtual std::uint64_t min_run_units() const { return 1; }
   /// Runs units r; returns their sums in the walk's encoding. Throws GpuError on a CUDA failure.
   virtual std::vector<std::uint64_t> run(UnitRange r) = 0;
 };

@@ -102,14 +102,15 @@ UnitQueue::UnitQueue(std::vector<UnitRange> todo) : todo_(todo.rbegin(), todo.re
   for (const auto& r : todo_) left_ += r.size();
 }
 
-std::optional<UnitRange> UnitQueue::take(std::uint64_t want, int workers) {
+std::optional<UnitRange> UnitQueue::take(std::uint64_t want, int workers, std::uint64_t least) {
   std::lock_guard<std::mutex> lock(mutex_);
   while (!todo_.empty() && todo_.back().size() == 0) todo_.pop_back();
   if (todo_.empty()) return std::nullopt;
   // Guided self-scheduling: at most half of a fair share of what is left, so that the last
   // runs are short and the workers finish together (a lone worker takes what it asks for).
   const std::uint64_t cap =
-      workers > 1 ? std::max<std::uint64_t>(1, left_ / (2 * static_cast<std::uint64_t>(workers))) : left_;
+      workers > 1 ? std::max<std::uint64_t>(std::max<std::uint64_t>(least, 1), left_ / (2 * static_cast<std::uint64_t>(workers)))
+                  : left_;
   UnitRange& front = todo_.back();
   const std::uint64_t n = std::min({std::max<std::uint64_t>(want, 1), cap, front.size()});
   UnitRange r{front.begin, front.begin + n};

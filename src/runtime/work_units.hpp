@@ -91,9 +91,9 @@ class UnitQueue {
  public:
   explicit UnitQueue(std::vector<UnitRange> todo);
   /// Up to `want` (>= 1) units from the front (never across a gap), with several workers at
-  /// most half a fair share of what is left so that they finish together; nullopt when none
-  /// are left.
-  std::optional<UnitRange> take(std::uint64_t want, int workers);
+  /// most half a fair share of what is left so that they finish together, but not fewer than
+  /// `least` (runs with a fixed cost of their own); nullopt when none are left.
+  std::optional<UnitRange> take(std::uint64_t want, int workers, std::uint64_t least = 1);
   /// Returns units a failed worker took (they go to the front).
   void give_back(UnitRange r);
   std::uint64_t left() const;

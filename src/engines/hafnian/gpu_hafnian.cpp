@@ -85,6 +85,7 @@ class GpuHafnianEngine final : public GraphEngine {
     job.loops = loops;
     job.walk_fmas = hafnian_work(n0, loops);
     job.shared_kb = tuning::tuning().haf_shared_kb;
+    job.verbose = tuning::tuning().gpu_verbose;
     job.gpus = opt.gpus;
     job.progress = opt.progress;
     job.journal = opt.journal;

@@ -52,6 +52,7 @@ struct HafJob {
   int q = 0;
   /// Multiply-adds of one channel's walk (hafnian_work), for sizing the runs.
   double walk_fmas = 0;
+  bool verbose = false;  // MATCHCOUNT_GPU_VERBOSE: each device's set-up and runs on stderr
   int shared_kb = 0;  // shared memory per block for frames (0: the default)
   int gpus = 0;  // the first `gpus` visible devices (0: all)
   std::function<void(double)> progress;

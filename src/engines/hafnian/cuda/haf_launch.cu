@@ -3,7 +3,9 @@
 // run of units the device executor hands a device (src/runtime/device_walk.hpp: devices, MPI
 // ranks, checkpoints) as one launch per group of channels; warp sums are added exactly here.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -94,7 +96,8 @@ struct GroupRun {
 class HafWorker final : public runtime::DeviceWorker {
  public:
   HafWorker(int d, const HafJob& job, int unit_shift, double unit_fmas)
-      : job_(job), unit_shift_(unit_shift), unit_fmas_(unit_fmas) {
+      : job_(job), unit_shift_(unit_shift), unit_fmas_(unit_fmas), device_(d) {
+    const auto t0 = std::chrono::steady_clock::now();
     check(cudaSetDevice(d), "cudaSetDevice");
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, d), "cudaGetDeviceProperties");
@@ -146,8 +149,13 @@ class HafWorker final : public runtime::DeviceWorker {
         check(cudaFuncSetAttribute(r.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(r.shared_bytes)),
               "cudaFuncSetAttribute");
       shared_levels_ = m - r.layout.shared_from;
+      scratch_gib_ += double(r.layout.global_values) * vbytes * double(warps * g.channels) / (1 << 30);
       runs_.push_back(std::move(r));
     }
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    if (job.verbose)
+      std::fprintf(stderr, "gpu-hafnian: device %d ready in %.3f s (%.2f GiB of frames)\n", d,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), scratch_gib_);
   }
 
   // The first run is sized from the rate an H100 reaches (8e11 of hafnian_work's multiply-adds
@@ -156,7 +164,18 @@ class HafWorker final : public runtime::DeviceWorker {
     return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(0.3 * 8e11 / std::max(unit_fmas_, 1.0)));
   }
 
+  // Every warp of a run first walks its path from the root: about n^3/12 entries of two
+  // truncated products (m^2 multiply-adds), at a warp's share of the device's rate (60 ms at
+  // n = 56 on an H100). A run should be twice that.
+  std::uint64_t min_run_units() const override {
+    const double m = job_.n / 2.0, path_fmas = std::pow(job_.n, 3) / 12 * m * m * 2;
+    const double warps = double(runs_.front().max_blocks * kWarps * runs_.front().group->channels);
+    const double fixed_seconds = path_fmas / (8e11 / warps);
+    return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(2 * fixed_seconds * 8e11 / std::max(unit_fmas_, 1.0)));
+  }
+
   std::vector<std::uint64_t> run(UnitRange range) override {
+    const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::uint64_t> sums;
     for (GroupRun& r : runs_) {
       Args& a = r.args;
@@ -190,6 +209,10 @@ class HafWorker final : public runtime::DeviceWorker {
         sums.insert(sums.end(), total.begin(), total.end());
       }
     }
+    if (job_.verbose)
+      std::fprintf(stderr, "gpu-hafnian: device %d ran units %llu..%llu in %.3f s\n", device_,
+                   static_cast<unsigned long long>(range.begin), static_cast<unsigned long long>(range.end),
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return sums;
   }
 
@@ -202,6 +225,8 @@ class HafWorker final : public runtime::DeviceWorker {
   std::vector<GroupRun> runs_;
   std::vector<std::uint64_t> raw_;
   int shared_levels_ = 0;
+  int device_ = 0;
+  double scratch_gib_ = 0;
 };
 
 }  // namespace
@@ -252,7 +277,7 @@ HafResult run_hafnian_walk(const HafJob& job) {
     if (d == 0) shared_levels = w->shared_levels();
     return w;
   };
-  walk.run_seconds = 1.0;
+  walk.run_seconds = 2.0;  // each run pays for its warps' paths from the root
   const runtime::DeviceWalkResult done = runtime::run_on_devices(walk);
   check(cudaSetDevice(0), "cudaSetDevice");
   HafResult r;

@@ -1,0 +1,223 @@
+// estimate_hafnian: the general-graph road of count_hafnian up to the engines (Edmonds'
+// matching, edges in no perfect matching, components, forced edges and degree-2 folds), then
+// per block an exact count (small or cheap blocks) or rounds of samples of the graph samplers
+// (graph_path.hpp, determinant_sample.hpp), assembled as estimate_permanent assembles blocks.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+
+#include "estimate/block_rounds.hpp"
+#include "estimate/share_samples.hpp"
+#include "matchcount/cluster.hpp"
+#include "matchcount/error.hpp"
+#include "matchcount/estimate.hpp"
+#include "matchcount/gpu.hpp"
+#include "matchcount/graph_matching.hpp"
+#include "matchcount/pipeline.hpp"
+
+namespace matchcount {
+namespace {
+
+using estimate::Clock;
+using estimate::since;
+
+/// The graph cut into independent blocks: haf = factor * prod haf(block), or 0 (`zero`, with
+/// the reason in `why`). T is Integer for integer weights (exact factors), else double.
+template <class T>
+struct GraphBlocks {
+  T factor = T(1);
+  bool zero = false;
+  std::string why;
+  int matching_size = 0;
+  std::vector<SparseMatrix<T>> blocks;
+};
+
+template <class T>
+void split_components(const SparseMatrix<T>& a, GraphBlocks<T>& out) {
+  const std::vector<std::vector<int>> parts = graph_components(GraphPattern::of(a));
+  for (const auto& part : parts) {
+    GraphReduced<T> r = reduce_graph(parts.size() == 1 ? a : principal_submatrix(a, part), false);
+    if (r.zero) {
+      out.zero = true, out.why = "a reduction left a vertex with no neighbour: the count is 0";
+      return;
+    }
+    out.factor *= r.factor;
+    if (r.rest.rows == 0) continue;
+    if (r.changed) split_components(r.rest, out);  // a reduction may disconnect the graph
+    else out.blocks.push_back(std::move(r.rest));
+    if (out.zero) return;
+  }
+}
+
+template <class T>
+GraphBlocks<T> graph_blocks(const SparseMatrix<T>& a) {
+  GraphBlocks<T> out;
+  const GraphPattern g = GraphPattern::of(a);
+  const GraphMatching m = edmonds_matching(g);
+  out.matching_size = m.size;
+  if (!m.perfect()) {
+    out.zero = true;
+    out.why = "no perfect matching (a maximum matching has " + std::to_string(m.size) + " edges for " +
+              std::to_string(a.rows) + " vertices; " + tutte_witness_text(m) + "): the count is 0";
+    return out;
+  }
+  SparseMatrix<T> live = a;
+  const DeadEdges dead = edges_in_no_perfect_matching(g, m);
+  if (!dead.edges.empty()) {
+    std::vector<std::pair<int, int>> gone;
+    for (auto [u, v] : dead.edges) gone.emplace_back(u, v), gone.emplace_back(v, u);
+    std::sort(gone.begin(), gone.end());
+    std::erase_if(live.entries, [&](const Entry<T>& e) {
+      return std::binary_search(gone.begin(), gone.end(), std::pair<int, int>{e.row, e.col});
+    });
+  }
+  split_components(live, out);
+  return out;
+}
+
+SparseMatrix<double> as_doubles(const SparseMatrix<Integer>& a) {
+  return convert<double>(a, [](const Integer& v) { return v.get_d(); });
+}
+const SparseMatrix<double>& as_doubles(const SparseMatrix<double>& a) { return a; }
+
+PermanentValue value_of(const Integer& x) {
+  PermanentValue v;
+  v.value = x;
+  return v;
+}
+PermanentValue value_of(double x) {
+  PermanentValue v;
+  v.value = x;
+  return v;
+}
+
+/// Counts one block exactly with the hafnian pipeline on the CPU (integers exactly; doubles
+/// with their rounding error as rel_std_error). False when no engine takes it: it is sampled.
+template <class T>
+bool count_block(const SparseMatrix<T>& b, int threads, BlockEstimate& out, PermanentValue& value) {
+  CountOptions co;
+  co.threads = threads;
+  co.device = DevicePolicy::Cpu;
+  try {
+    value = count_hafnian(AnyMatrix(b), false, co).value;
+  } catch (const RefusedError&) {
+    return false;
+  }
+  if constexpr (std::is_same_v<T, Integer>) {
+    out.mean = estimate::wide_of(std::get<Integer>(value.value));
+  } else {
+    const double v = std::get<double>(value.value);
+    if (!std::isfinite(v)) return false;
+    out.mean = WideReal::from(v);
+    out.rel_std_error = v > 0 ? value.abs_error / v : 0.0;
+  }
+  out.exact = true;
+  return true;
+}
+
+WideReal wide_factor(const Integer& x) { return estimate::wide_of(x); }
+WideReal wide_factor(double x) { return WideReal::from(x); }
+
+template <class T>
+EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o, Clock::time_point start,
+                              EstimateReport rep) {
+  const GraphBlocks<T> cut = graph_blocks(a);
+  rep.matching_size = cut.matching_size;
+  if (cut.zero) {
+    rep.exact = true;
+    rep.exact_value = value_of(T(0));
+    rep.notes.push_back(cut.why);
+    rep.seconds = since(start);
+    return rep;
+  }
+  const auto& blocks = cut.blocks;
+  // Blocks counted exactly: perfect matchings of at most exact_up_to edges, and (unless every
+  // block is to be sampled) those the planner predicts within the budget for exact counts.
+  std::vector<char> count_exactly(blocks.size(), 0);
+  double exact_budget = estimate::exact_budget_seconds(o), exact_predicted = 0;
+  int planned_exact = 0, to_sample = 0;
+  for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
+    if (blocks[bi].rows <= 2 * std::max(o.exact_up_to, 1)) {
+      count_exactly[bi] = 1;
+    } else if (o.exact_up_to > 0) {
+      const double p = plan_graph_engine(blocks[bi], false, DevicePolicy::Cpu, o.threads).predicted_seconds;
+      if (p <= exact_budget) count_exactly[bi] = 1, exact_budget -= p, exact_predicted += p, ++planned_exact;
+    }
+    to_sample += !count_exactly[bi];
+  }
+  if (to_sample > 0 && o.device != DevicePolicy::Cpu && gpu_available())
+    rep.notes.push_back("the hafnian's samplers run on the CPU (there is no GPU sampler for general graphs yet)");
+  estimate::EstimateRun run(o, start, to_sample);
+  run.multiply(wide_factor(cut.factor));
+  run.exact_value = value_of(cut.factor);
+  for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
+    const auto& b = blocks[bi];
+    BlockEstimate be;
+    be.n = b.rows, be.nnz = b.nnz();
+    const auto t0 = Clock::now();
+    PermanentValue block_value;
+    if (count_exactly[bi] && count_block(b, o.threads, be, block_value)) {
+      be.seconds = since(t0);
+      run.add_exact(be, block_value, rep);
+      continue;
+    }
+    const SparseMatrix<double> bd = as_doubles(b);
+    const estimate::GraphData data = estimate::GraphData::from(bd);
+    estimate::SamplerConfig cfg;
+    cfg.graph = true;
+    cfg.method = static_cast<estimate::Method>(static_cast<int>(o.method));
+    // A step covers two vertices: about 256 rescales a sample on large graphs, as for permanents.
+    cfg.params = {o.scale_interval > 0 ? o.scale_interval : std::max(1, b.rows / 512), o.scale_iterations};
+    cfg.seed = o.seed;
+    cfg.block_id = static_cast<std::uint32_t>(bi);
+    cfg.threads = o.threads;
+    std::unique_ptr<estimate::Sampler> sampler = estimate::make_graph_cpu_sampler(data, cfg);
+    if (cluster::distributed()) sampler = cluster::share_samples(std::move(sampler), bd, cfg, false);
+    run.add_sampled(*sampler, be, rep);
+  }
+  run.finish(rep, planned_exact, exact_predicted, blocks.size());
+  return rep;
+}
+
+/// The matrix as integers when every entry is one (graphs, integer weights): exact factors and
+/// exact counts of the blocks counted exactly.
+std::optional<SparseMatrix<Integer>> integral(const SparseMatrix<double>& a) {
+  for (const auto& e : a.entries)
+    if (e.value != std::floor(e.value) || e.value > 0x1p53) return std::nullopt;
+  return convert<Integer>(a, [](double v) { return Integer(v); });
+}
+
+}  // namespace
+
+EstimateReport estimate_hafnian(const AnyMatrix& input, bool loops, const EstimateOptions& o) {
+  const auto start = Clock::now();
+  if (o.samples == 0 && !(o.rel_error > 0.0)) throw UsageError("estimation needs a sample count or a relative error target > 0");
+  if (o.scale_interval < 0 || o.scale_iterations < 0) throw UsageError("the scaling interval and sweeps must be >= 0");
+  if (loops)
+    throw RefusedError("--estimate does not estimate loop hafnians (a vertex covered by its loop has no partner to "
+                       "sample); without --estimate the count is exact");
+  if (o.device == DevicePolicy::Gpu && !gpu_available())
+    throw RefusedError(built_with_cuda() ? "--device gpu: no CUDA device is visible" : "--device gpu: matchcount was built without CUDA");
+  EstimateReport rep;
+  rep.method = o.method;
+  rep.hafnian = true;
+  rep.rows = rows_of(input), rep.cols = cols_of(input), rep.nnz = nnz_of(input);
+  SparseMatrix<double> a = estimate::nonnegative_doubles(input);
+  if (!a.square())
+    throw std::invalid_argument("the hafnian needs a square matrix, got " + std::to_string(a.rows) + "x" +
+                                std::to_string(a.cols));
+  if (const auto [r, c] = first_asymmetric_entry(a); r >= 0)
+    throw std::invalid_argument("the hafnian needs a symmetric matrix: entry (" + std::to_string(r + 1) + ", " +
+                                std::to_string(c + 1) + ") differs from entry (" + std::to_string(c + 1) + ", " +
+                                std::to_string(r + 1) + ")");
+  const auto diagonal = std::erase_if(a.entries, [](const Entry<double>& e) { return e.row == e.col; });
+  std::erase_if(a.entries, [](const Entry<double>& e) { return e.value == 0.0; });  // no edge
+  if (diagonal > 0)
+    rep.notes.push_back("the diagonal (" + std::to_string(diagonal) + (diagonal == 1 ? " entry" : " entries") +
+                        ") is ignored: the hafnian has no loops");
+  if (const auto z = integral(a)) return estimate_graph(*z, o, start, std::move(rep));
+  return estimate_graph(a, o, start, std::move(rep));
+}
+
+}  // namespace matchcount

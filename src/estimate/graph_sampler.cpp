@@ -1,0 +1,183 @@
+// The hafnian's samplers on the CPU: a general graph's arrays with its symmetric Sinkhorn
+// scaling and a perfect matching, the sequential paths (graph_path.hpp) and the determinant
+// estimators (determinant_sample.hpp) over the CPU's batches, and the exact enumeration of
+// the sequential paths for tests.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <type_traits>
+
+#include "estimate/cpu_batches.hpp"
+#include "estimate/determinant_sample.hpp"
+#include "estimate/runner.hpp"
+#include "matchcount/graph_matching.hpp"
+#include "matchcount/matrix.hpp"
+
+namespace matchcount::estimate {
+namespace {
+
+/// Symmetric Sinkhorn: d_v <- sqrt(d_v / sum_u a_vu d_u) until every d_v sum_u a_vu d_u is
+/// within 1e-3 of 1 or after 500 sweeps (the probabilities only need to be close).
+std::vector<double> symmetric_scaling(const GraphData& g) {
+  std::vector<double> d(static_cast<std::size_t>(g.n), 1.0);
+  for (int sweep = 0; sweep < 500; ++sweep) {
+    double worst = 0.0;
+    for (int v = 0; v < g.n; ++v) {
+      double s = 0.0;
+      for (int k = g.start[v]; k < g.start[v + 1]; ++k) s += g.val[k] * d[g.adj[k]];
+      worst = std::max(worst, std::fabs(s * d[v] - 1.0));
+      if (s > 0.0 && std::isfinite(s)) d[v] = std::sqrt(d[v] / s);
+    }
+    if (worst < 1e-3) break;
+  }
+  if (!std::all_of(d.begin(), d.end(), [](double x) { return std::isfinite(x) && x > 0; }))
+    std::fill(d.begin(), d.end(), 1.0);  // degenerate values: plain weights are still valid
+  return d;
+}
+
+/// A graph path with its own scratch arrays (contiguous, stride 1); copies are independent.
+template <Method M>
+struct GraphHolder {
+  int n, d;
+  std::vector<int> ints;
+  std::vector<double> doubles;
+  GraphPath<M> path;
+  GraphHolder(const GraphView& g, const SampleParams& p)
+      : n(g.n), d(g.max_degree), ints(GraphWorkspace::ints(g.n, g.max_degree, M)),
+        doubles(GraphWorkspace::doubles(g.n, M)),
+        path(g, GraphWorkspace::bind(ints.data(), doubles.data(), 1, g.n, g.max_degree, M), p) {}
+  GraphHolder(const GraphHolder& o) : n(o.n), d(o.d), ints(o.ints), doubles(o.doubles), path(o.path) {
+    path.rebind(GraphWorkspace::bind(ints.data(), doubles.data(), 1, n, d, M));
+  }
+  GraphHolder& operator=(const GraphHolder&) = delete;
+  WideValue sample(SampleRng& rng) { return run_graph_sample(path, rng); }
+};
+
+/// A determinant estimator with its matrix.
+template <class Scalar>
+struct DeterminantHolder {
+  GraphView g;
+  Method m;
+  std::vector<Scalar> scratch;
+  WideValue sample(SampleRng& rng) { return determinant_sample(g, m, rng, scratch); }
+};
+
+template <class F>
+decltype(auto) with_graph_method(Method m, F&& f) {
+  switch (m) {
+    case Method::Rasmussen: return f(std::integral_constant<Method, Method::Rasmussen>{});
+    case Method::RasmussenPlus: return f(std::integral_constant<Method, Method::RasmussenPlus>{});
+    case Method::Scaling: return f(std::integral_constant<Method, Method::Scaling>{});
+    default: return f(std::integral_constant<Method, Method::ScalingPlus>{});
+  }
+}
+
+using Clock = std::chrono::steady_clock;
+
+class GraphCpuSampler final : public Sampler {
+ public:
+  GraphCpuSampler(const GraphData& graph, const SamplerConfig& cfg) : graph_(graph), cfg_(cfg) {}
+  SampleSums run(std::uint64_t first, std::uint64_t count) override {
+    return run_until(first, count, Clock::time_point::max());
+  }
+  std::vector<SampleSums> run_parts(std::uint64_t first, std::uint64_t count) override {
+    return batches(first, count, Clock::time_point::max());
+  }
+  SampleSums run_until(std::uint64_t first, std::uint64_t count, Clock::time_point deadline) override {
+    SampleSums total;
+    for (const auto& p : batches(first, count, deadline)) total.merge(p);
+    return total;
+  }
+  std::string device() const override { return "cpu"; }
+
+ private:
+  std::vector<SampleSums> batches(std::uint64_t first, std::uint64_t count, Clock::time_point deadline) {
+    const GraphView view = graph_.view();
+    const std::uint64_t batch = batch_samples(graph_.n);
+    const Method m = cfg_.method;
+    if (m == Method::GodsilGutmanComplex)
+      return run_batches(cfg_, batch, first, count, [&] { return DeterminantHolder<std::complex<double>>{view, m, {}}; },
+                         deadline);
+    if (is_determinant(m))
+      return run_batches(cfg_, batch, first, count, [&] { return DeterminantHolder<double>{view, m, {}}; }, deadline);
+    const SampleParams params = cfg_.params;
+    return with_graph_method(m, [&](auto mc) {
+      return run_batches(cfg_, batch, first, count, [&] { return GraphHolder<decltype(mc)::value>(view, params); },
+                         deadline);
+    });
+  }
+
+  const GraphData& graph_;
+  SamplerConfig cfg_;
+};
+
+// Depth-first over every choice: E = sum over paths of probability * product of factors.
+template <class H>
+double graph_expectation_from(const H& at, double weight, std::uint64_t& dead) {
+  H hp(at);
+  Step s = hp.path.next();
+  while (s.row == kRescale) {
+    hp.path.rescale();
+    s = hp.path.next();
+  }
+  if (s.row == kDone) return weight;
+  if (s.row == kDead) return ++dead, 0.0;
+  double total = 0.0;
+  const bool any = hp.path.for_each_choice(s.row, [&](int u, double p, double factor) {
+    H child(hp);
+    if (child.path.assign(s.row, u)) total += p * graph_expectation_from(child, weight * factor, dead);
+    else ++dead;
+    return false;
+  });
+  if (!any) ++dead;
+  return total;
+}
+
+}  // namespace
+
+GraphData GraphData::from(const SparseMatrix<double>& a) {
+  GraphData g;
+  const int n = g.n = a.rows;
+  g.start.assign(static_cast<std::size_t>(n) + 1, 0);
+  for (const auto& e : a.entries)
+    if (e.row != e.col) ++g.start[static_cast<std::size_t>(e.row) + 1];
+  for (int v = 0; v < n; ++v) {
+    g.max_degree = std::max(g.max_degree, g.start[v + 1]);
+    g.start[v + 1] += g.start[v];
+  }
+  g.adj.resize(static_cast<std::size_t>(g.start[n]));
+  g.val.resize(g.adj.size());
+  std::vector<int> next(g.start.begin(), g.start.end() - 1);
+  for (const auto& e : a.entries)  // sorted by (row, col): each list comes out ascending
+    if (e.row != e.col) g.adj[next[e.row]] = e.col, g.val[next[e.row]++] = e.value;
+  g.scale0 = symmetric_scaling(g);
+  const GraphMatching m = edmonds_matching(GraphPattern::of(a));
+  if (m.perfect()) g.mate0 = m.mate;
+  return g;
+}
+
+GraphView GraphData::view() const {
+  GraphView v;
+  v.n = n, v.max_degree = max_degree;
+  v.start = start.data(), v.adj = adj.data(), v.val = val.data(), v.scale0 = scale0.data();
+  v.mate0 = mate0.empty() ? nullptr : mate0.data();
+  return v;
+}
+
+std::unique_ptr<Sampler> make_graph_cpu_sampler(const GraphData& graph, const SamplerConfig& config) {
+  return std::make_unique<GraphCpuSampler>(graph, config);
+}
+
+double graph_path_expectation(const GraphData& graph, const SamplerConfig& config, std::uint64_t* dead_paths) {
+  std::uint64_t dead = 0;
+  const double e = with_graph_method(config.method, [&](auto mc) {
+    GraphHolder<decltype(mc)::value> holder(graph.view(), config.params);
+    holder.path.start();
+    return graph_expectation_from(holder, 1.0, dead);
+  });
+  if (dead_paths) *dead_paths = dead;
+  return e;
+}
+
+}  // namespace matchcount::estimate

@@ -48,11 +48,12 @@ struct GraphWorkspace {
   Strided<int> flags;     // kGone, and the search's kEven, kBlossom, kTouched, kWanted
   Strided<int> next, prev, head;  // "+": remaining vertices in lists by degree
   Strided<int> mate, parent, base, mark, queue, touched;  // "+": the matching and its search
+  Strided<int> back;      // "+": the cheap test's tree from the candidate (certify)
   Strided<int> ok;        // "+": whether edge k of the vertex to cover is possible
   Strided<double> scale;  // scaling methods
 
   static constexpr std::size_t ints(int n, int max_degree, Method m) {
-    return is_plus(m) ? 11 * std::size_t(n) + 2 * std::size_t(max_degree) + 1 : 2 * std::size_t(n);
+    return is_plus(m) ? 12 * std::size_t(n) + 2 * std::size_t(max_degree) + 1 : 2 * std::size_t(n);
   }
   static constexpr std::size_t doubles(int n, Method m) { return is_scaling(m) ? std::size_t(n) : 0; }
   MC_HD static GraphWorkspace bind(int* ib, double* db, std::size_t stride, int n, int max_degree, Method m) {
@@ -67,7 +68,7 @@ struct GraphWorkspace {
     w.deg = take(un), w.flags = take(un);
     if (is_plus(m)) {
       w.next = take(un), w.prev = take(un), w.mate = take(un), w.parent = take(un), w.base = take(un);
-      w.mark = take(un), w.queue = take(un), w.touched = take(un);
+      w.mark = take(un), w.queue = take(un), w.touched = take(un), w.back = take(un);
       w.head = take(std::size_t(max_degree) + 1);
       w.ok = take(std::size_t(max_degree));
     }
@@ -79,14 +80,29 @@ struct GraphWorkspace {
 template <Method M>
 class GraphPath {
  public:
-  static constexpr int kGone = 1, kEven = 2, kBlossom = 4, kTouched = 8, kWanted = 16;
+  static constexpr int kGone = 1, kEven = 2, kBlossom = 4, kTouched = 8, kWanted = 16, kOuter2 = 32, kInner2 = 64;
 
-  MC_HD GraphPath(const GraphView& g, const GraphWorkspace& w, const SampleParams& p) : g_(g), w_(w), p_(p) {}
+  MC_HD GraphPath(const GraphView& g, const GraphWorkspace& w, const SampleParams& p) : g_(g), w_(w), p_(p) {
+    // certify() meets the two trees after about 2 sqrt(n) vertices on expanders; 8 sqrt(n)
+    // (at least 64) leaves the full search to the rare step that needs blossoms or has a
+    // dead candidate, and bounds what a failed try wastes (docs/benchmarks.md).
+    budget_ = 64;
+    while (budget_ * budget_ < 64 * g.n) budget_ += 8;
+  }
+  /// Vertices one cheap test may touch before the full search takes over (0: always the full
+  /// search; tests compare the two).
+  MC_HD void set_certify_budget(int b) { budget_ = b; }
+  /// Steps whose candidates the cheap test settled, and steps that fell back to the full search.
+  MC_HD int certified_steps() const { return certified_; }
+  MC_HD int full_searches() const { return full_; }
+  /// The sample's current perfect matching of the remaining graph ("+"; -1 for covered vertices).
+  MC_HD int partner(int x) const { return w_.mate[x]; }
   MC_HD void rebind(const GraphWorkspace& w) { w_ = w; }
 
   MC_HD void start() {
     const int n = g_.n;
     covered_ = 0, steps_ = 0, last_scale_ = 0, cursor_ = 0, min_ = 0, stamp_ = 0, dead_ = false;
+    certified_ = 0, full_ = 0, shown_ = -1;
     for (int v = 0; v < n; ++v) {
       w_.deg[v] = g_.start[v + 1] - g_.start[v];
       w_.flags[v] = 0;
@@ -168,6 +184,10 @@ class GraphPath {
       // next() left the search from M(v) in G - v standing; u is even in it. Unless u = M(v),
       // M moves along the even path from M(v) to u: flipping it matches M(v) and leaves u out.
       if (w_.mate[u] >= 0) {
+        if (shown_ >= 0) {  // the cheap test's path; the search stands for the last candidate only
+          if (shown_ != u) reset_search(), certify(root_, u);  // same state: the same path again
+          splice(u);
+        }
         w_.flags[u] |= kGone;
         augment(w_.mate[u]);
       }
@@ -253,6 +273,20 @@ class GraphPath {
     const int a = w_.mate[v];
     w_.flags[v] |= kGone;
     w_.mate[a] = -1;
+    root_ = a, shown_ = -1;
+    // First the cheap test: a is always possible; every other candidate proven by a path.
+    bool cheap = budget_ > 0;
+    for (int k = g_.start[v]; cheap && k < g_.start[v + 1]; ++k) {
+      const int u = g_.adj[k];
+      if (!(w_.flags[u] & kGone) && u != a) reset_search(), cheap = certify(a, u);
+    }
+    if (cheap) {
+      for (int k = g_.start[v]; k < g_.start[v + 1]; ++k) w_.ok[k - g_.start[v]] = !(w_.flags[g_.adj[k]] & kGone);
+      ++certified_;
+      return;
+    }
+    reset_search();
+    shown_ = -1, ++full_;
     int wanted = 0;
     for (int k = g_.start[v]; k < g_.start[v + 1]; ++k)
       if (!(w_.flags[g_.adj[k]] & kGone)) w_.flags[g_.adj[k]] |= kWanted, ++wanted;
@@ -261,6 +295,78 @@ class GraphPath {
       const int u = g_.adj[k];
       w_.ok[k - g_.start[v]] = !(w_.flags[u] & kGone) && (w_.flags[u] & kEven);
       w_.flags[u] &= ~kWanted;
+    }
+  }
+  /// The cheap test: is u possible (u != root, matched)? True when it finds an even alternating
+  /// path from the root to u, i.e. a perfect matching of G - v - u (flip M along it): two
+  /// alternating trees without blossoms, from the root (even vertices: kEven, odd ones have a
+  /// parent) and back from u over M(u) (kOuter2 vertices end such a path with a matching edge,
+  /// linked by back[]), the smaller grown by one vertex at a time. A non-matching edge from an
+  /// even vertex to an outer one joins them into a walk from the root to u; it proves u when
+  /// the two tree paths share no vertex. On an expander each tree needs about sqrt(n) vertices
+  /// where the one-sided search needs a share of n. False (prove nothing) when the trees run
+  /// out or pass `budget_` vertices; then the full search decides. Both queues live in `queue`
+  /// (the root's from the front, u's from the back): the even vertices of a tree with one
+  /// unmatched root are at most (r + 1) / 2 and the outer ones r / 2 of r vertices, so the two
+  /// never meet.
+  MC_HD bool certify(int root, int u) {
+    const int m = w_.mate[u];
+    int h1 = 0, t1 = 0, h2 = g_.n - 1, t2 = g_.n - 1, n1 = 1, n2 = 2;
+    touch(root), touch(u), touch(m);
+    w_.flags[root] |= kEven, w_.flags[u] |= kInner2, w_.flags[m] |= kOuter2;
+    w_.back[m] = u;
+    w_.queue[t1++] = root, w_.queue[t2--] = m;
+    while (ntouched_ < budget_ && (h1 < t1 || h2 > t2)) {
+      const bool from_root = h1 < t1 && (h2 == t2 || n1 <= n2);
+      const int x = from_root ? w_.queue[h1++] : w_.queue[h2--];
+      for (int k = g_.start[x]; k < g_.start[x + 1]; ++k) {
+        const int y = g_.adj[k];
+        if ((w_.flags[y] & kGone) || y == w_.mate[x]) continue;
+        if (from_root) {
+          if ((w_.flags[y] & kOuter2) && meet(x, y, u)) return true;
+          if ((w_.flags[y] & kEven) || w_.parent[y] >= 0 || w_.mate[y] < 0) continue;
+          const int z = w_.mate[y];
+          w_.parent[y] = x, w_.flags[z] |= kEven, w_.queue[t1++] = z, n1 += 2;
+          touch(y), touch(z);
+        } else {
+          if ((w_.flags[y] & kEven) && meet(y, x, u)) return true;
+          if ((w_.flags[y] & (kInner2 | kOuter2)) || w_.mate[y] < 0) continue;
+          const int z = w_.mate[y];
+          w_.back[y] = x, w_.back[z] = y, w_.flags[y] |= kInner2, w_.flags[z] |= kOuter2;
+          w_.queue[t2--] = z, n2 += 2;
+          touch(y), touch(z);
+        }
+      }
+    }
+    return false;
+  }
+  /// Even y (root's tree) and outer w (u's tree) joined by a non-matching edge: true, and the
+  /// path kept for splice(), when the two tree paths are disjoint.
+  MC_HD bool meet(int y, int w, int u) {
+    ++stamp_;
+    for (int x = y;;) {  // y, M(y), parent(M(y)), ... up to the root
+      w_.mark[x] = stamp_;
+      const int o = w_.mate[x];
+      if (o < 0) break;
+      w_.mark[o] = stamp_;
+      x = w_.parent[o];
+    }
+    for (int x = w;; x = w_.back[x]) {
+      if (w_.mark[x] == stamp_) return false;
+      if (x == u) break;
+    }
+    shown_ = u, meet_even_ = y, meet_outer_ = w;
+    return true;
+  }
+  /// Turns certify()'s path into parent links as the full search leaves them (each vertex
+  /// entered by a non-matching edge points to the even vertex before it), so augment(M(u))
+  /// flips M along it.
+  MC_HD void splice(int u) {
+    for (int x = meet_outer_, e = meet_even_;;) {
+      w_.parent[x] = e;
+      e = w_.back[x];
+      if (e == u) break;
+      x = w_.back[e];
     }
   }
   // Edmonds' search from `root` (blossoms contracted by their base; the parent links let every
@@ -350,7 +456,7 @@ class GraphPath {
     for (int i = 0; i < ntouched_; ++i) {
       const int x = w_.touched[i];
       w_.parent[x] = -1, w_.base[x] = x;
-      w_.flags[x] &= ~(kEven | kBlossom | kTouched);
+      w_.flags[x] &= ~(kEven | kBlossom | kTouched | kOuter2 | kInner2);
     }
     ntouched_ = 0;
   }
@@ -359,6 +465,8 @@ class GraphPath {
   GraphWorkspace w_;
   SampleParams p_;
   int covered_ = 0, steps_ = 0, last_scale_ = 0, cursor_ = 0, min_ = 0, stamp_ = 0, ntouched_ = 0;
+  // "+": the cheap test's budget, its last proven candidate (-1: the full search stands) and path.
+  int budget_ = 0, root_ = -1, shown_ = -1, meet_even_ = -1, meet_outer_ = -1, certified_ = 0, full_ = 0;
   bool dead_ = false;
 };
 

@@ -166,12 +166,13 @@ class HafWorker final : public runtime::DeviceWorker {
 
   // Every warp of a run first walks its path from the root: about n^3/12 entries of two
   // truncated products (m^2 multiply-adds), at a warp's share of the device's rate (60 ms at
-  // n = 56 on an H100). A run should be twice that.
+  // n = 56 on an H100). With several devices the queue shrinks the runs towards the end of
+  // the walk; they stay at least four times that.
   std::uint64_t min_run_units() const override {
     const double m = job_.n / 2.0, path_fmas = std::pow(job_.n, 3) / 12 * m * m * 2;
     const double warps = double(runs_.front().max_blocks * kWarps * runs_.front().group->channels);
     const double fixed_seconds = path_fmas / (8e11 / warps);
-    return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(2 * fixed_seconds * 8e11 / std::max(unit_fmas_, 1.0)));
+    return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(4 * fixed_seconds * 8e11 / std::max(unit_fmas_, 1.0)));
   }
 
   std::vector<std::uint64_t> run(UnitRange range) override {

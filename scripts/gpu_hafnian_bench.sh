@@ -6,6 +6,7 @@
 # Usage: scripts/gpu_hafnian_bench.sh [sizes] [bin dir]   (defaults "40 44 48 50" and build/bin)
 # Modes: MODES="exact real complex" (default exact).
 set -u
+source "$(dirname "$0")/json_fields.sh"
 sizes=${1-40 44 48 50}
 bin=${2-build/bin}
 gpus=${GPUS-1}
@@ -20,10 +21,7 @@ for n in $sizes; do
   for mode in $modes; do
     for g in $gpus; do
       json=$($bin/matchcount --json --hafnian --engine gpu-hafnian --device gpu --gpus "$g" "$tmp/$mode.mtx")
-      value=$(sed -n 's/.*"value":"\{0,1\}\([^",]*\).*/\1/p' <<<"$json" | head -1)
-      run=$(grep -o '"engine_runs":\[{[^]]*' <<<"$json")
-      seconds=$(grep -o '"seconds":[0-9.e+-]*' <<<"$run" | head -1 | cut -d: -f2)
-      note=$(grep -o '"notes":\[[^]]*\]' <<<"$json" | cut -c10-)
+      json_fields "$json"
       printf '%4s %-8s %4s %9.3f  %-44s %s\n' "$n" "$mode" "$g" "${seconds:-0}" "$value" "$note"
     done
   done

@@ -7,6 +7,7 @@
 # the sizes in $HAF_SIZES (default "56 60"; empty: none).
 # Usage: scripts/multigpu_bench.sh [sizes] [bin dir]      (defaults "42 44" and build/bin)
 set -u
+source "$(dirname "$0")/json_fields.sh"
 sizes=${1-42 44}
 bin=${2-build/bin}
 gpus=${GPUS-1 2}
@@ -20,13 +21,9 @@ for n in $sizes; do
   for mode in exact float; do
     for g in $gpus; do
       json=$($bin/matchcount --json --engine gpu-ryser --device gpu --gpus "$g" "$tmp/$mode.mtx")
-      value=$(sed -n 's/.*"value":"\{0,1\}\([^",]*\).*/\1/p' <<<"$json")
-      run=$(grep -o '"engine_runs":\[{[^]]*' <<<"$json")
-      seconds=$(grep -o '"seconds":[0-9.e+-]*' <<<"$run" | head -1 | cut -d: -f2)
-      compile=$(grep -o '"compile_seconds":[0-9.e+-]*' <<<"$run" | head -1 | cut -d: -f2)
-      note=$(grep -o '"notes":\[[^]]*\]' <<<"$json" | cut -c10-)
+      json_fields "$json"
       printf '%4s %-6s %4s %8.2f %8.2f  %-40s %s\n' "$n" "$mode" "$g" \
-        "$(awk -v s="$seconds" -v c="${compile:-0}" 'BEGIN { print s - c }')" "${compile:-0}" "$value" "$note"
+        "$(awk -v s="$seconds" -v c="$compile" 'BEGIN { print s - c }')" "$compile" "$value" "$note"
     done
   done
 done
@@ -34,10 +31,7 @@ for n in ${HAF_SIZES-56 60}; do
   $bin/matchcount-generate symmetric-01 "$n" 0.5 --seed 7 -o "$tmp/haf.mtx"
   for g in $gpus; do
     json=$($bin/matchcount --json --hafnian --engine gpu-hafnian --device gpu --gpus "$g" "$tmp/haf.mtx")
-    value=$(sed -n 's/.*"value":"\{0,1\}\([^",]*\).*/\1/p' <<<"$json" | head -1)
-    run=$(grep -o '"engine_runs":\[{[^]]*' <<<"$json")
-    seconds=$(grep -o '"seconds":[0-9.e+-]*' <<<"$run" | head -1 | cut -d: -f2)
-    note=$(grep -o '"notes":\[[^]]*\]' <<<"$json" | cut -c10-)
+    json_fields "$json"
     printf '%4s %-6s %4s %8.2f %8.2f  %-40s %s\n' "$n" hafnian "$g" "${seconds:-0}" 0 "$value" "$note"
   done
 done

@@ -5,13 +5,16 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <tuple>
 #include <vector>
 
 #include "estimate/determinant_sample.hpp"
+#include "estimate/graph_path.hpp"
 #include "estimate/runner.hpp"
 #include "matchcount/cluster.hpp"
 #include "matchcount/error.hpp"
@@ -92,6 +95,74 @@ TEST(EstimateGraph, ExpectationOfEverySequentialMethodIsTheHafnian) {
   EXPECT_NEAR(estimate::graph_path_expectation(petersen, graph_config(EstimateMethod::RasmussenPlus), &dead_plus), 6, 1e-12);
   EXPECT_GT(dead_plain, 0u);
   EXPECT_EQ(dead_plus, 0u);
+}
+
+/// A scaling+ path with its own scratch arrays.
+struct PlusPath {
+  static constexpr estimate::Method kM = estimate::Method::ScalingPlus;
+  std::vector<int> ints;
+  std::vector<double> doubles;
+  estimate::GraphPath<kM> path;
+  PlusPath(const estimate::GraphView& g, bool cheap)
+      : ints(estimate::GraphWorkspace::ints(g.n, g.max_degree, kM)),
+        doubles(estimate::GraphWorkspace::doubles(g.n, kM)),
+        path(g, estimate::GraphWorkspace::bind(ints.data(), doubles.data(), 1, g.n, g.max_degree, kM), {1, 3}) {
+    path.use_cheap_test(cheap);
+  }
+};
+
+// The cheap live-edge test (two alternating trees, graph_path.hpp certify) proves the same
+// candidates as the full Edmonds search: two paths, one with it and one without, step in
+// lockstep with the same uniforms and must offer the same partners with the same
+// probabilities at every step, and the matching the cheap path flips along its own paths must
+// stay a perfect matching of the remaining graph. Sparse graphs with blossoms and dead edges
+// make both branches run (steps proven cheaply, and steps left to the full search).
+TEST(EstimateGraph, CheapLivenessTestAgreesWithTheFullSearch) {
+  std::vector<SparseMatrix<double>> graphs;
+  for (int seed = 1; seed <= 6; ++seed) graphs.push_back(doubles(adjacency_matrix(random_regular_graph(60 + 40 * seed, 3, seed))));
+  for (int seed = 1; seed <= 20; ++seed) graphs.push_back(random_weighted_graph(30 + 2 * seed, 0.08, 100 + seed));
+  graphs.push_back(doubles(adjacency_matrix(triangular_graph(10, 12))));
+  graphs.push_back(doubles(adjacency_matrix(petersen_graph())));
+  std::uint64_t x = 12345;
+  auto uniform = [&x] {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(x >> 11) * 0x1p-53;
+  };
+  long cheap_steps = 0, full_steps = 0, sampled = 0;
+  for (std::size_t gi = 0; gi < graphs.size(); ++gi) {
+    const estimate::GraphData g = estimate::GraphData::from(graphs[gi]);
+    if (g.mate0.empty()) continue;
+    ++sampled;
+    PlusPath fast(g.view(), true), full(g.view(), false);
+    for (int sample = 0; sample < 8; ++sample) {
+      fast.path.start(), full.path.start();
+      for (;;) {
+        estimate::Step a = fast.path.next(), b = full.path.next();
+        while (a.row == estimate::kRescale) fast.path.rescale(), full.path.rescale(), a = fast.path.next(), b = full.path.next();
+        ASSERT_EQ(a.row, b.row) << "graph " << gi;
+        if (a.row < 0) break;
+        std::vector<std::tuple<int, double, double>> ca, cb;
+        fast.path.for_each_choice(a.row, [&](int u, double p, double f) { return ca.emplace_back(u, p, f), false; });
+        full.path.for_each_choice(b.row, [&](int u, double p, double f) { return cb.emplace_back(u, p, f), false; });
+        ASSERT_EQ(ca, cb) << "graph " << gi << " vertex " << a.row;
+        const double r = uniform();
+        a = fast.path.draw(a.row, r), b = full.path.draw(b.row, r);
+        ASSERT_EQ(a.col, b.col);
+        ASSERT_EQ(fast.path.assign(a.row, a.col), full.path.assign(b.row, b.col));
+        for (int v = 0; v < g.n; ++v) {  // M is a perfect matching of what remains, on its edges
+          const int m = fast.path.partner(v);
+          if (m < 0) continue;
+          ASSERT_EQ(fast.path.partner(m), v) << "graph " << gi;
+          ASSERT_TRUE(std::binary_search(g.adj.begin() + g.start[v], g.adj.begin() + g.start[v + 1], m));
+        }
+      }
+      cheap_steps += fast.path.certified_steps(), full_steps += fast.path.full_searches();
+      EXPECT_EQ(full.path.certified_steps(), 0);
+    }
+  }
+  EXPECT_GE(sampled, 15);
+  EXPECT_GT(cheap_steps, 10 * full_steps);  // the cheap test settles most steps...
+  EXPECT_GT(full_steps, 0);                 // ...and the fallback is exercised too
 }
 
 // E |det W| over every choice of the x's is the hafnian (real signs, and the fourth roots of 1).

@@ -112,3 +112,24 @@ TEST(GpuHafnian, PlannerWeighsItOnlyWithADevice) {
   const EnginePlan g = plan_graph_engine(a, false, DevicePolicy::Gpu, 2);
   EXPECT_EQ(g.engine, "gpu-hafnian");
 }
+
+// Everywhere: the engine gives the CPU engine's values, on the GPU when there is one, else on
+// the CPU with a note saying why (CI machines have no device).
+TEST(GpuHafnian, CountsOnTheCpuWithoutADevice) {
+  const auto gpu = make_graph_engine("gpu-hafnian"), cpu = make_graph_engine("hafnian");
+  std::mt19937_64 rng(12);
+  const auto a = random_int(14, -5, 5, rng);
+  EngineStats stats;
+  EngineOptions o;
+  o.stats = &stats;
+  EXPECT_EQ(gpu->hafnian(a, true, o), cpu->hafnian(a, true, {}));
+  if (gpu_available()) {
+    EXPECT_EQ(stats.device, "gpu");
+  } else {
+    EXPECT_EQ(stats.device, "cpu");
+    EXPECT_NE(stats.note.find("GPU failed, counted on the CPU"), std::string::npos) << stats.note;
+  }
+  const auto r = scaled<double>(a, 4);
+  const auto g = gpu->hafnian(r, false, {}), c = cpu->hafnian(r, false, {});
+  EXPECT_LE(std::abs(g.value - c.value), g.abs_error + c.abs_error);
+}

@@ -16,6 +16,26 @@
 using namespace matchcount;
 using matchcount::test::MemoryJournal;
 
+namespace {
+
+/// Walks stopped after their first run of units (one device, then every device), resumed on
+/// the other device count, give the bits of an uninterrupted walk: x1 exact, v1 real.
+template <class Run, class Exact, class Real>
+void expect_resumes(Run run, const Exact& exact, const Integer& x1, const Real& real, double v1) {
+  MemoryJournal j;
+  j.stop_after = 1;
+  EXPECT_THROW(run(exact, 1, &j, nullptr), Interrupted);
+  j.stop_after = -1;
+  EXPECT_EQ(run(exact, 0, &j, nullptr), x1);
+  MemoryJournal jr;
+  jr.stop_after = 1;
+  EXPECT_THROW(run(real, 0, &jr, nullptr), Interrupted);
+  jr.stop_after = -1;
+  EXPECT_EQ(run(real, 1, &jr, nullptr).value, v1);
+}
+
+}  // namespace
+
 TEST(MultiGpu, AllDevicesGiveTheBitsOfOneAndResume) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA device";
   const auto e = make_engine("gpu-ryser");
@@ -45,16 +65,7 @@ TEST(MultiGpu, AllDevicesGiveTheBitsOfOneAndResume) {
   // Interrupted after the first run of units (its length is sized from a predicted rate and
   // is a fraction of the walk; later runs are sized from the rate seen, and on a fast device
   // the second one can take all the rest), then resumed on every device.
-  MemoryJournal j;
-  j.stop_after = 1;
-  EXPECT_THROW(run(exact, 1, &j, nullptr), Interrupted);
-  j.stop_after = -1;
-  EXPECT_EQ(run(exact, 0, &j, nullptr), x1);
-  MemoryJournal jr;
-  jr.stop_after = 1;
-  EXPECT_THROW(run(real, 0, &jr, nullptr), Interrupted);
-  jr.stop_after = -1;
-  EXPECT_EQ(run(real, 1, &jr, nullptr).value, r1.value);
+  expect_resumes(run, exact, x1, real, r1.value);
 }
 
 TEST(MultiGpu, HafnianWalkGivesTheBitsOfOneAndResumes) {
@@ -87,14 +98,5 @@ TEST(MultiGpu, HafnianWalkGivesTheBitsOfOneAndResumes) {
   EXPECT_EQ(r1.value, r_all.value);  // exact fixed-point sums: the same bits
   std::printf("gpu-hafnian n = 50 on %d device(s): exact %s (%s); real n = 52 %.17g\n", devices, x1.get_str().c_str(),
               s_all.note.c_str(), r1.value);
-  MemoryJournal j;
-  j.stop_after = 1;
-  EXPECT_THROW(run(exact, 1, &j, nullptr), Interrupted);
-  j.stop_after = -1;
-  EXPECT_EQ(run(exact, 0, &j, nullptr), x1);
-  MemoryJournal jr;
-  jr.stop_after = 1;
-  EXPECT_THROW(run(real, 0, &jr, nullptr), Interrupted);
-  jr.stop_after = -1;
-  EXPECT_EQ(run(real, 1, &jr, nullptr).value, r1.value);
+  expect_resumes(run, exact, x1, real, r1.value);
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuda/kernel_source.hpp"
+#include "cuda/prime_passes.hpp"
 #include "matchcount/gpu.hpp"
 
 namespace matchcount::gpu::detail {
@@ -50,5 +51,11 @@ struct DeviceBuffer {
 /// multiprocessor holds (the kernel's limit is raised beyond 48 KiB where needed); throws
 /// GpuError naming `what` when not one fits.
 int blocks_per_sm(const void* fn, int block, std::size_t shared, const char* what);
+
+/// The frontier DPs' passes over K primes on `device` whose two tables take `per_prime` bytes
+/// a prime: what the free memory holds less 512 MiB for the small tables; RefusedError naming
+/// `engine` when not one prime fits.
+PrimePasses plan_device_passes(const char* engine, int device, std::size_t K, double per_prime,
+                               std::size_t max_per_pass);
 
 }  // namespace matchcount::gpu::detail

@@ -41,6 +41,26 @@ auto gpu_or_cpu(const Engine& cpu, const SparseMatrix<T>& a, const EngineOptions
   return gpu_else_cpu(opt, run_gpu, [&] { return cpu.permanent(a, opt); });
 }
 
+/// The end of a frontier DP on the device (gpu-frontier, gpu-graph-frontier): the stats note
+/// and the integer whose residues (doubles in (-p, p)) the DP left, by CRT.
+inline Integer frontier_dp_result(const EngineOptions& opt, std::size_t passes, std::size_t primes_per_pass,
+                                  double table_gib, int width, double run_seconds, const std::vector<double>& primes,
+                                  const std::vector<double>& values) {
+  if (opt.stats) {
+    opt.stats->device = "gpu";
+    opt.stats->kernel = "generic";
+    opt.stats->note = std::to_string(passes) + " pass(es) of " + std::to_string(primes_per_pass) + " primes, " +
+                      three_digits(table_gib) + " GiB of tables, width " + std::to_string(width) + ", kernels " +
+                      three_digits(run_seconds) + " s";
+  }
+  std::vector<std::uint64_t> residues, ps;
+  for (std::size_t k = 0; k < primes.size(); ++k) {
+    ps.push_back(std::uint64_t(primes[k]));
+    residues.push_back(to_residue(values[k], ps.back()));
+  }
+  return crt_symmetric(residues, ps);
+}
+
 /// The 512-bit two's-complement integer at `w` (kLimbs words, least significant first).
 inline Integer fixed_at(const std::uint64_t* w) {
   Integer v;

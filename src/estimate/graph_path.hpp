@@ -82,16 +82,10 @@ class GraphPath {
  public:
   static constexpr int kGone = 1, kEven = 2, kBlossom = 4, kTouched = 8, kWanted = 16, kOuter2 = 32, kInner2 = 64;
 
-  MC_HD GraphPath(const GraphView& g, const GraphWorkspace& w, const SampleParams& p) : g_(g), w_(w), p_(p) {
-    // certify() meets the two trees after about 2 sqrt(n) vertices on expanders; 8 sqrt(n)
-    // (at least 64) leaves the full search to the rare step that needs blossoms or has a
-    // dead candidate, and bounds what a failed try wastes (docs/benchmarks.md).
-    budget_ = 64;
-    while (budget_ * budget_ < 64 * g.n) budget_ += 8;
-  }
-  /// Vertices one cheap test may touch before the full search takes over (0: always the full
-  /// search; tests compare the two).
-  MC_HD void set_certify_budget(int b) { budget_ = b; }
+  MC_HD GraphPath(const GraphView& g, const GraphWorkspace& w, const SampleParams& p) : g_(g), w_(w), p_(p) {}
+  /// false: the full search only (tests compare the two; the live sets, and so the samples,
+  /// are the same).
+  MC_HD void use_cheap_test(bool on) { cheap_ = on; }
   /// Steps whose candidates the cheap test settled, and steps that fell back to the full search.
   MC_HD int certified_steps() const { return certified_; }
   MC_HD int full_searches() const { return full_; }
@@ -275,7 +269,7 @@ class GraphPath {
     w_.mate[a] = -1;
     root_ = a, shown_ = -1;
     // First the cheap test: a is always possible; every other candidate proven by a path.
-    bool cheap = budget_ > 0;
+    bool cheap = cheap_;
     for (int k = g_.start[v]; cheap && k < g_.start[v + 1]; ++k) {
       const int u = g_.adj[k];
       if (!(w_.flags[u] & kGone) && u != a) reset_search(), cheap = certify(a, u);
@@ -304,11 +298,14 @@ class GraphPath {
   /// linked by back[]), the smaller grown by one vertex at a time. A non-matching edge from an
   /// even vertex to an outer one joins them into a walk from the root to u; it proves u when
   /// the two tree paths share no vertex. On an expander each tree needs about sqrt(n) vertices
-  /// where the one-sided search needs a share of n. False (prove nothing) when the trees run
-  /// out or pass `budget_` vertices; then the full search decides. Both queues live in `queue`
-  /// (the root's from the front, u's from the back): the even vertices of a tree with one
-  /// unmatched root are at most (r + 1) / 2 and the outer ones r / 2 of r vertices, so the two
-  /// never meet.
+  /// where the one-sided search needs a share of n. False (proves nothing) when the trees run
+  /// out without a disjoint meeting (a dead candidate, or a path that needs a blossom); then
+  /// the full search decides. No budget: capped at 8 sqrt(n) vertices the test fell back on 4%
+  /// of the steps at n = 10^4 and the sample took 40x longer; uncapped it falls back only where
+  /// a candidate is dead or needs a blossom (0.2% to 0.8% of the steps, docs/benchmarks.md).
+  /// Both queues live in `queue` (the root's from the front, u's from the back): a tree with
+  /// one unmatched root has at most (r + 1) / 2 even vertices of r, u's at most r / 2 outer
+  /// ones, so the two never meet.
   MC_HD bool certify(int root, int u) {
     const int m = w_.mate[u];
     int h1 = 0, t1 = 0, h2 = g_.n - 1, t2 = g_.n - 1, n1 = 1, n2 = 2;
@@ -316,7 +313,7 @@ class GraphPath {
     w_.flags[root] |= kEven, w_.flags[u] |= kInner2, w_.flags[m] |= kOuter2;
     w_.back[m] = u;
     w_.queue[t1++] = root, w_.queue[t2--] = m;
-    while (ntouched_ < budget_ && (h1 < t1 || h2 > t2)) {
+    while (h1 < t1 || h2 > t2) {
       const bool from_root = h1 < t1 && (h2 == t2 || n1 <= n2);
       const int x = from_root ? w_.queue[h1++] : w_.queue[h2--];
       for (int k = g_.start[x]; k < g_.start[x + 1]; ++k) {
@@ -465,8 +462,9 @@ class GraphPath {
   GraphWorkspace w_;
   SampleParams p_;
   int covered_ = 0, steps_ = 0, last_scale_ = 0, cursor_ = 0, min_ = 0, stamp_ = 0, ntouched_ = 0;
-  // "+": the cheap test's budget, its last proven candidate (-1: the full search stands) and path.
-  int budget_ = 0, root_ = -1, shown_ = -1, meet_even_ = -1, meet_outer_ = -1, certified_ = 0, full_ = 0;
+  // "+": the cheap test, its last proven candidate (-1: the full search stands) and path.
+  bool cheap_ = true;
+  int root_ = -1, shown_ = -1, meet_even_ = -1, meet_outer_ = -1, certified_ = 0, full_ = 0;
   bool dead_ = false;
 };
 

@@ -74,19 +74,7 @@ Integer gpu_graph_frontier_hafnian(const SparseMatrix<Integer>& a, bool loops, c
   job.max_primes_per_pass = max_primes_per_pass;
   job.progress = opt.progress;
   const gpu::GraphFrontierResult r = gpu::run_graph_frontier(job);
-  if (opt.stats) {
-    opt.stats->device = "gpu";
-    opt.stats->kernel = "generic";
-    opt.stats->note = std::to_string(r.passes) + " pass(es) of " + std::to_string(r.primes_per_pass) + " primes, " +
-                      three_digits(r.table_gib) + " GiB of tables, width " + std::to_string(plan.width) + ", kernels " +
-                      three_digits(r.run_seconds) + " s";
-  }
-  std::vector<std::uint64_t> residues, primes;
-  for (std::size_t k = 0; k < job.primes.size(); ++k) {
-    primes.push_back(std::uint64_t(job.primes[k]));
-    residues.push_back(to_residue(r.values[k], primes.back()));
-  }
-  return crt_symmetric(residues, primes);
+  return frontier_dp_result(opt, r.passes, r.primes_per_pass, r.table_gib, plan.width, r.run_seconds, job.primes, r.values);
 }
 
 double gpu_graph_frontier_seconds(const GraphFrontierPlan& plan, int n, double primes, bool loops, double device_gib) {

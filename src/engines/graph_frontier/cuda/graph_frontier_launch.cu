@@ -77,19 +77,12 @@ GraphFrontierResult run_graph_frontier(const GraphFrontierJob& job) {
     if (st.old_w > 63 || st.new_w > 63 || st.moved.size() > kMaxPairs || st.back.size() > kMaxPairs)
       throw RefusedError("gpu-graph-frontier: frontier width " + std::to_string(std::max(st.old_w, st.new_w)) + " > 63");
   check(cudaSetDevice(job.device), "cudaSetDevice");
-  cudaDeviceProp prop{};
-  check(cudaGetDeviceProperties(&prop, job.device), "cudaGetDeviceProperties");
-
   // The old and new tables share one arena: vertex k writes at the end opposite its source.
   const double per_prime = graph_frontier_bytes_per_prime(job.steps, job.loops);
   const auto arena_states = std::size_t(per_prime / 8);
-  std::size_t free_bytes = 0, total_bytes = 0;
-  check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-  const double usable = double(free_bytes) - double(512u << 20);  // the small tables and slack
-  const PrimePasses pp = plan_prime_passes(K, per_prime, usable, job.max_primes_per_pass);
-  if (pp.passes == 0)
-    throw RefusedError("gpu-graph-frontier: one prime's tables need " + std::to_string(per_prime / double(1u << 30)) +
-                       " GiB, more than the " + std::to_string(usable / double(1u << 30)) + " GiB free on " + prop.name);
+  const PrimePasses pp = detail::plan_device_passes("gpu-graph-frontier", job.device, K, per_prime, job.max_primes_per_pass);
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, job.device), "cudaGetDeviceProperties");
   const std::size_t G = pp.G, stride = pp.stride;
   const KernelFn kernel = job.unit ? kernel_for<true>(pp.J) : kernel_for<false>(pp.J);
 

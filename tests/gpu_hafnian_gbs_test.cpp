@@ -1,4 +1,4 @@
-// The complex float walk's error bound on a Gaussian-boson-sampling-like matrix, checked
+// The complex float walk's error estimate on a Gaussian-boson-sampling-like matrix, checked
 // against the exact hafnian of the same matrix: B = U diag(tanh r) U^T (U from a complex
 // Gaussian matrix by Gram-Schmidt), rounded to Gaussian integers G times 2^-k, so A = G 2^-k is
 // the float input exactly and haf(A) = haf(G) 2^(-k n/2). haf(G) is computed exactly on the GPU
@@ -123,7 +123,7 @@ double times_pow2(const Integer& x, long e) {
 
 }  // namespace
 
-TEST(GpuHafnian, ComplexBoundCoversTheExactValueOfAGbsMatrix) {
+TEST(GpuHafnian, ComplexEstimateCoversTheExactValueOfAGbsMatrix) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
   const char* env = std::getenv("MATCHCOUNT_GBS_N");
   const int n = env ? std::atoi(env) : 30, k = 24;
@@ -145,7 +145,7 @@ TEST(GpuHafnian, ComplexBoundCoversTheExactValueOfAGbsMatrix) {
   o.stats = &stats;
   const auto r = make_graph_engine("gpu-hafnian")->hafnian(a, false, o);
   const double err = std::abs(r.value - exact);
-  std::printf("GBS-like n = %d: haf = (%.17g, %.17g), error %.3g, bound %.3g, |haf| %.3g\n", n, r.value.real(),
+  std::printf("GBS-like n = %d: haf = (%.17g, %.17g), error %.3g, estimate %.3g, |haf| %.3g\n", n, r.value.real(),
               r.value.imag(), err, r.abs_error, std::abs(exact));
   EXPECT_EQ(stats.device, "gpu");
   EXPECT_LE(err, r.abs_error);

@@ -263,7 +263,7 @@ TEST(HafnianEngine, GuardsAndCostModel) {
   const double t40 = engines::hafnian_seconds(40, 4, NumberKind::Integer, false, 2);
   const double t44 = engines::hafnian_seconds(44, 4, NumberKind::Integer, false, 2);
   EXPECT_GT(t44, 3 * t40);
-  EXPECT_LT(engines::hafnian_seconds(44, 0, NumberKind::Real, false, 2), t44);
+  EXPECT_LE(engines::hafnian_seconds(44, 0, NumberKind::Real, false, 2), t44);  // four orders: one pass
   EXPECT_GT(engines::hafnian_seconds(44, 0, NumberKind::Complex, true, 2), t44);
   EXPECT_GT(engines::hafnian_seconds(44, 8, NumberKind::Integer, false, 2), 1.5 * t44);
 }

@@ -1,8 +1,8 @@
 // The "gpu-hafnian" engine: the CPU engine's recursion tree (haf_walk.hpp) on CUDA devices
 // (cuda/haf_kernel.cuh), in the runtime's work units. Exact counts walk once per small prime
-// (the CPU engine's primes, so both give the same residues); floats walk A and |A| side by side
-// and sum their leaves exactly in fixed point, so the value has the same bits on any number of
-// devices or ranks. A CUDA failure is reported in one line and the block is counted on the CPU.
+// (the CPU engine's primes, so both give the same residues); floats walk the matrix in the CPU
+// engine's four vertex orders (their spread is the error estimate) and sum the leaves exactly in
+// fixed point, so the value has the same bits on any number of devices or ranks. A CUDA failure is reported in one line and the block is counted on the CPU.
 #include <cmath>
 #include <cstdio>
 
@@ -21,7 +21,7 @@ using gpu::HafArith;
 using gpu::HafGroup;
 
 /// The fixed-point exponent: every partial sum of a float walk is below 2^(q+510). A leaf
-/// of the walk of |A| is at most C(m + |P| - 1, m) rho^m <= 4^m rho^m, rho the largest row
+/// is at most its walk over |A|, at most C(m + |P| - 1, m) rho^m <= 4^m rho^m, rho the largest row
 /// sum of |A| plus the largest loop (each b coefficient counts walks of k edges, at most
 /// rho^k), and there are 2^m leaves; the margin covers rounding.
 template <class T>
@@ -135,46 +135,40 @@ class GpuHafnianEngine final : public GraphEngine {
     return crt_symmetric(r.words, ps);
   }
 
-  /// Real: one group of two real channels (A, then |A| with sign +1). Complex: a complex
-  /// channel for A and a real one for |A| (rounded up).
+  /// Floats: one group of haf::kFloatWalks channels, the matrix in the orders of
+  /// haf::float_orders (the CPU engine's), each summed exactly in fixed point.
   template <class T>
   static Approx<T> floating(const SparseMatrix<T>& a, bool loops, const EngineOptions& opt) {
     constexpr bool cplx = std::is_same_v<T, Complex>;
     const int n0 = a.rows, m = (n0 + 1) / 2;
     const std::vector<T> d = a.dense();
-    auto entry = [&](int i, int j) { return d[static_cast<std::size_t>(i) * n0 + static_cast<std::size_t>(j)]; };
     gpu::HafJob job = base_job(n0, loops, opt);
     job.q = fixed_exponent(a, loops);
-    HafGroup values, bound;
-    values.arith = cplx ? HafArith::Complex : HafArith::Real;
-    bound.arith = HafArith::Real;
-    values.channels = bound.channels = 1;
-    values.flip = {-1.0}, bound.flip = {1.0};
-    values.prime = values.pinv = bound.prime = bound.pinv = {0.0};
-    gpu::append_haf_root(values.roots, n0, loops, cplx ? 2 : 1,
-                [&](int i, int j, int w) { return w ? std::imag(entry(i, j)) : std::real(entry(i, j)); });
-    gpu::append_haf_root(bound.roots, n0, loops, 1, [&](int i, int j, int) {
-      return std::abs(entry(i, j)) * (cplx ? 1 + 2 * kEps : 1.0);  // |x| rounded up
-    });
-    const bool together = !cplx;  // two real channels share one launch
-    if (together) {
-      values.channels = 2;
-      values.roots.insert(values.roots.end(), bound.roots.begin(), bound.roots.end());
-      values.flip.push_back(1.0), values.prime.push_back(0.0), values.pinv.push_back(0.0);
-      job.groups = {values};
-    } else {
-      job.groups = {values, bound};
+    HafGroup g;
+    g.arith = cplx ? HafArith::Complex : HafArith::Real;
+    for (const std::vector<int>& o : haf::float_orders(n0)) {
+      gpu::append_haf_root(g.roots, n0, loops, cplx ? 2 : 1, [&](int i, int j, int w) {
+        const T x = d[static_cast<std::size_t>(o[static_cast<std::size_t>(i)]) * n0 +
+                      static_cast<std::size_t>(o[static_cast<std::size_t>(j)])];
+        return w ? std::imag(x) : std::real(x);
+      });
+      g.flip.push_back(-1.0), g.prime.push_back(0.0), g.pinv.push_back(0.0);
     }
+    g.channels = g.flip.size();
+    job.groups = {g};
     const gpu::HafResult r = run(job, cplx ? "complex" : "real", n0, opt);
     const long q = job.q;
-    T value;
-    if constexpr (cplx) value = Complex(scaled(fixed_at(&r.words[0]), q), scaled(fixed_at(&r.words[kLimbs]), q));
-    else value = scaled(fixed_at(&r.words[0]), q);
-    const double abs_walk = scaled(fixed_at(&r.words[(cplx ? 2 : 1) * kLimbs]), q);
-    // Each leaf is truncated to a multiple of 2^q (2^(m-1) leaf pairs, each value and bound).
-    const double truncation = std::ldexp(1.0, static_cast<int>(m + q + 1));
-    const double steps = (cplx ? 2.2 : 1.1) * haf::rounding_steps(m);
-    return {value, steps * kEps * abs_walk * (1 + 1e-12) + 4 * kEps * std::abs(value) + truncation};
+    const std::size_t words = gpu::haf_channel_words(g.arith);
+    std::vector<T> walks;
+    for (std::size_t c = 0; c < g.channels; ++c) {
+      const std::uint64_t* w = &r.words[c * words];
+      if constexpr (cplx) walks.emplace_back(scaled(fixed_at(w), q), scaled(fixed_at(w + kLimbs), q));
+      else walks.push_back(scaled(fixed_at(w), q));
+    }
+    Approx<T> e = haf::float_estimate(walks);
+    // Each leaf pair's value is truncated to a multiple of 2^q (2^(m-1) of them).
+    e.abs_error += std::ldexp(1.0, static_cast<int>(m + q));
+    return e;
   }
 };
 

@@ -1,6 +1,8 @@
 #include "engines/hafnian/haf_setup.hpp"
 
 #include <cmath>
+#include <complex>
+#include <numeric>
 #include <cstdint>
 
 #include "core/arith.hpp"
@@ -47,5 +49,33 @@ std::vector<double> primes_for(const SparseMatrix<Integer>& a, bool loops) {
   if (product <= need) throw RefusedError("hafnian: the primes found do not cover the bound on |haf|");
   return out;
 }
+
+std::vector<std::vector<int>> float_orders(int n) {
+  int k = 2;  // a multiplier coprime to n: i -> k i mod n permutes the positions
+  while (n > 1 && std::gcd(k, n) != 1) ++k;
+  std::vector<std::vector<int>> order(kFloatWalks, std::vector<int>(static_cast<std::size_t>(n)));
+  for (int i = 0; i < n; ++i) {
+    const auto at = static_cast<std::size_t>(i);
+    order[0][at] = i;
+    order[1][at] = n - 1 - i;
+    order[2][at] = static_cast<int>(static_cast<long>(k) * i % n);
+    order[3][at] = static_cast<int>((static_cast<long>(k) * (n - 1 - i) + 1) % n);
+  }
+  return order;
+}
+
+template <class T>
+Approx<T> float_estimate(const std::vector<T>& walks) {
+  T mean{};
+  for (const T& v : walks) mean += v;
+  mean /= static_cast<double>(walks.size());
+  double squares = 0;
+  for (const T& v : walks) squares += std::norm(v - mean);
+  const double s = std::sqrt(squares / static_cast<double>(walks.size() - 1));
+  return {mean, 6.5 * s + 4 * 0x1p-53 * std::abs(mean)};
+}
+
+template Approx<double> float_estimate(const std::vector<double>&);
+template Approx<Complex> float_estimate(const std::vector<Complex>&);
 
 }  // namespace matchcount::engines::haf

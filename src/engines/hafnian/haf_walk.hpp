@@ -167,18 +167,16 @@ struct WalkBase {
   virtual typename Ar::Acc run(std::uint64_t u) = 0;
 };
 
-/// One thread's walk (M > 0: for half-size M only, every loop bound a constant): the frames of every level and the path of the last unit walked.
-/// `flip` multiplies the sign on "exclude" (all -1 exact; float lanes 2, 3 carry the walk of
-/// |A| with sign +1 for the error estimate, so there it is (-1, -1, 1, 1)). With `split` (the
-/// float walks) a unit's node is first split into lanes: lanes 0 and 2 take its exclude child,
-/// lanes 1 and 3 its include child.
+/// One thread's walk (M > 0: for half-size M only, every loop bound a constant): the frames of
+/// every level and the path of the last unit walked. `flip` multiplies the sign on "exclude"
+/// (-1 in every lane: each lane is a walk of its own, a prime or a vertex order).
 template <class Ar, int M = 0>
 class Walk final : public WalkBase<Ar> {
  public:
   using V = typename Ar::V;
-  Walk(const Ar& ar, const Root<V>& root, int depth, v4d flip, bool split)
+  Walk(const Ar& ar, const Root<V>& root, int depth, v4d flip)
       : ar_(ar), root_(root), n_(root.n), m_(root.m), S_(root.stride()), depth_(depth), flip_(flip),
-        split_(split), frames_(static_cast<std::size_t>(root.m) + 1), path_(static_cast<std::size_t>(depth) + 1) {
+        frames_(static_cast<std::size_t>(root.m) + 1), path_(static_cast<std::size_t>(depth) + 1) {
     for (int l = 1; l <= m_; ++l) {
       const int s = n_ - 2 * l;
       Frame& f = frames_[static_cast<std::size_t>(l)];
@@ -195,12 +193,7 @@ class Walk final : public WalkBase<Ar> {
   typename Ar::Acc run(std::uint64_t u) override {
     walk_path(u);
     acc_ = {};
-    Node x = path_[static_cast<std::size_t>(depth_)];
-    if (split_) {
-      node(depth_ + 1, split(depth_, x));
-    } else {
-      node(depth_, x);
-    }
+    node(depth_, path_[static_cast<std::size_t>(depth_)]);
     return acc_;
   }
 
@@ -293,29 +286,6 @@ class Walk final : public WalkBase<Ar> {
     return t;
   }
 
-  /// Float walks: lanes 0, 2 of the returned node are x's exclude child, lanes 1, 3 its
-  /// include child (frame l+1).
-  Node split(int l, const Node& x) {
-    const int s = n_ - 2 * l;
-    include(l, x);
-    Frame& f = frames_[static_cast<std::size_t>(l) + 1];
-    auto blend = [&](V* dst, const V* src, std::size_t count) {
-      for (std::size_t k = 0; k < count; ++k) {
-        if constexpr (std::is_same_v<V, cv4>) {
-          dst[k].re[0] = src[k].re[0], dst[k].re[2] = src[k].re[2];
-          dst[k].im[0] = src[k].im[0], dst[k].im[2] = src[k].im[2];
-        } else {
-          dst[k][0] = src[k][0], dst[k][2] = src[k][2];
-        }
-      }
-    };
-    const std::size_t S = static_cast<std::size_t>(S_);
-    if (s > 2) blend(f.b.data(), x.b, tri(s - 2) * S);
-    if (root_.loops && s > 2) blend(f.d.data(), x.d, static_cast<std::size_t>(s - 2) * S);
-    blend(f.g.data(), x.g - kPad, S);
-    return Node{f.b.data(), f.d.data(), f.g.data() + kPad, x.w * v4d{-1, 1, 1, 1}};
-  }
-
   /// The subtree of node x at level l.
   void node(int l, const Node& x) {
     const int s = n_ - 2 * l;
@@ -343,7 +313,6 @@ class Walk final : public WalkBase<Ar> {
   const Root<V>& root_;
   int n_, m_, S_, depth_;
   v4d flip_;
-  bool split_;
   std::vector<Frame> frames_;
   std::vector<Node> path_;
   LineVector<V> leaf_t_, one_;
@@ -357,13 +326,12 @@ constexpr int kMinSpecial = 12, kMaxSpecial = 32;
 
 /// The walk for root.m: specialised when the arithmetic has specialisations and m is in range.
 template <class Ar, int M = kMaxSpecial>
-std::unique_ptr<WalkBase<Ar>> make_walk(const Ar& ar, const Root<typename Ar::V>& root, int depth, v4d flip,
-                                        bool split) {
+std::unique_ptr<WalkBase<Ar>> make_walk(const Ar& ar, const Root<typename Ar::V>& root, int depth, v4d flip) {
   if constexpr (M < kMinSpecial || std::is_same_v<Ar, ComplexArith>) {
-    return std::make_unique<Walk<Ar, 0>>(ar, root, depth, flip, split);
+    return std::make_unique<Walk<Ar, 0>>(ar, root, depth, flip);
   } else {
-    if (root.m == M) return std::make_unique<Walk<Ar, M>>(ar, root, depth, flip, split);
-    return make_walk<Ar, M - 1>(ar, root, depth, flip, split);
+    if (root.m == M) return std::make_unique<Walk<Ar, M>>(ar, root, depth, flip);
+    return make_walk<Ar, M - 1>(ar, root, depth, flip);
   }
 }
 

@@ -1,6 +1,6 @@
 // The "hafnian" engine: the walk of haf_walk.hpp run in work units through runtime::run_units,
 // exactly modulo small primes (four in the lanes of a vector, more primes more passes) or in
-// floating point with a rigorous error bound from the walk of |A| carried in two lanes.
+// floating point in four vertex orders, one a lane, their spread the error estimate.
 #include "engines/hafnian/hafnian.hpp"
 
 #include <cstdio>
@@ -97,7 +97,7 @@ class HafnianEngine final : public GraphEngine {
     auto walk_unit = [&](State& st, std::uint64_t b) {
       const std::size_t q = static_cast<std::size_t>(b / per_pass);
       if (st.pass != q) {
-        st.walk = haf::make_walk(ariths[q], roots[q], depth, v4d{-1, -1, -1, -1}, false);
+        st.walk = haf::make_walk(ariths[q], roots[q], depth, v4d{-1, -1, -1, -1});
         st.pass = q;
       }
       const v4d s = st.walk->run(b % per_pass).s;
@@ -127,57 +127,71 @@ class HafnianEngine final : public GraphEngine {
   }
 
   Approx<double> count(const SparseMatrix<double>& a, bool loops, const EngineOptions& opt) const override {
-    const int n0 = a.rows;
     const std::vector<double> d = a.dense();
-    Root<v4d> root = make_root<v4d>(n0, loops, v4d{1, 1, 1, 1}, [&](int i, int j) {
-      const double x = d[static_cast<std::size_t>(i) * static_cast<std::size_t>(n0) + static_cast<std::size_t>(j)];
-      return v4d{x, x, std::fabs(x), std::fabs(x)};
+    const auto orders = haf::float_orders(a.rows);
+    Root<v4d> root = make_root<v4d>(a.rows, loops, v4d{1, 1, 1, 1}, [&](int i, int j) {
+      v4d r{};
+      for (int l = 0; l < 4; ++l) r[l] = d[entry_at(orders, a.rows, l, i, j)];
+      return r;
     });
-    const haf::RealArith ar;
-    // Per unit: the value as a double-double and the walk of |A|.
+    // Per unit: each lane's sum as a double-double.
     auto to_sum = [](const haf::RealArith::Acc& acc) {
-      DDSum v;
-      v.add(acc.hi[0]), v.add(acc.hi[1]), v.add(acc.lo[0]), v.add(acc.lo[1]);
-      return std::vector<double>{v.hi, v.lo, (acc.hi[2] + acc.lo[2]) + (acc.hi[3] + acc.lo[3])};
+      std::vector<double> w;
+      for (int l = 0; l < 4; ++l) w.push_back(acc.hi[l]), w.push_back(acc.lo[l]);
+      return w;
     };
-    const std::vector<double> s = float_walk<haf::RealArith>(ar, root, n0, loops, "real", 3, to_sum, opt);
-    const double value = s[0] + s[1];
-    return {value, 1.1 * haf::rounding_steps(root.m) * kEps * s[2] + 4 * kEps * std::fabs(value)};
+    const std::vector<double> s = float_walk<haf::RealArith>(haf::RealArith{}, root, a.rows, loops, "real", to_sum, opt);
+    std::vector<double> walks;
+    for (int l = 0; l < 4; ++l) walks.push_back(s[2 * l] + s[2 * l + 1]);
+    return haf::float_estimate(walks);
   }
 
   Approx<Complex> count(const SparseMatrix<Complex>& a, bool loops, const EngineOptions& opt) const override {
-    const int n0 = a.rows;
     const std::vector<Complex> d = a.dense();
-    Root<cv4> root = make_root<cv4>(n0, loops, cv4{{1, 1, 1, 1}, {0, 0, 0, 0}}, [&](int i, int j) {
-      const Complex x = d[static_cast<std::size_t>(i) * static_cast<std::size_t>(n0) + static_cast<std::size_t>(j)];
-      const double r = std::abs(x) * (1 + 2 * kEps);  // |x| rounded up
-      return cv4{{x.real(), x.real(), r, r}, {x.imag(), x.imag(), 0, 0}};
+    const auto orders = haf::float_orders(a.rows);
+    Root<cv4> root = make_root<cv4>(a.rows, loops, cv4{{1, 1, 1, 1}, {0, 0, 0, 0}}, [&](int i, int j) {
+      cv4 r{};
+      for (int l = 0; l < 4; ++l) {
+        const Complex x = d[entry_at(orders, a.rows, l, i, j)];
+        r.re[l] = x.real(), r.im[l] = x.imag();
+      }
+      return r;
     });
-    const haf::ComplexArith ar;
     auto to_sum = [](const haf::ComplexArith::Acc& acc) {
-      DDSum re, im;
-      re.add(acc.re_hi[0]), re.add(acc.re_hi[1]), re.add(acc.re_lo[0]), re.add(acc.re_lo[1]);
-      im.add(acc.im_hi[0]), im.add(acc.im_hi[1]), im.add(acc.im_lo[0]), im.add(acc.im_lo[1]);
-      return std::vector<double>{re.hi, re.lo, im.hi, im.lo, (acc.re_hi[2] + acc.re_lo[2]) + (acc.re_hi[3] + acc.re_lo[3])};
+      std::vector<double> w;
+      for (int l = 0; l < 4; ++l)
+        w.push_back(acc.re_hi[l]), w.push_back(acc.re_lo[l]), w.push_back(acc.im_hi[l]), w.push_back(acc.im_lo[l]);
+      return w;
     };
-    const std::vector<double> s = float_walk<haf::ComplexArith>(ar, root, n0, loops, "complex", 5, to_sum, opt);
-    const Complex value(s[0] + s[1], s[2] + s[3]);
-    // A complex product errs by at most sqrt(2) gamma_2 |x||y|; doubling the step count covers it.
-    return {value, 2.2 * haf::rounding_steps(root.m) * kEps * s[4] + 4 * kEps * std::abs(value)};
+    const std::vector<double> s =
+        float_walk<haf::ComplexArith>(haf::ComplexArith{}, root, a.rows, loops, "complex", to_sum, opt);
+    std::vector<Complex> walks;
+    for (int l = 0; l < 4; ++l) walks.emplace_back(s[4 * l] + s[4 * l + 1], s[4 * l + 2] + s[4 * l + 3]);
+    return haf::float_estimate(walks);
   }
 
  private:
-  /// The float walk: unit sums are `words` doubles, double-double pairs then the |A| walk's
-  /// sum last, combined in unit order.
+  /// Index of entry (i, j) of walk l's matrix (rows and columns in that walk's order) in the
+  /// dense row-major block.
+  static std::size_t entry_at(const std::vector<std::vector<int>>& orders, int n, int l, int i, int j) {
+    const auto& o = orders[static_cast<std::size_t>(l)];
+    return static_cast<std::size_t>(o[static_cast<std::size_t>(i)]) * static_cast<std::size_t>(n) +
+           static_cast<std::size_t>(o[static_cast<std::size_t>(j)]);
+  }
+
+  /// The float walk: the four lanes walk the matrix in the four orders of haf::float_orders;
+  /// unit sums are double-double pairs (one per lane, or per lane and part), combined in unit
+  /// order.
   template <class Ar, class ToSum>
   static std::vector<double> float_walk(const Ar& ar, const Root<typename Ar::V>& root, int n0, bool loops,
-                                        const char* policy, std::size_t words, ToSum to_sum, const EngineOptions& opt) {
-    const int m = root.m, depth = std::min(unit_depth(m), m - 1);
+                                        const char* policy, ToSum to_sum, const EngineOptions& opt) {
+    const int m = root.m, depth = unit_depth(m);
     const std::uint64_t units = std::uint64_t{1} << depth;
-    const int threads = thread_count(opt, hafnian_work(n0, loops) * (sizeof(typename Ar::V) == 64 ? 2.0 : 0.5));
+    const int threads = thread_count(opt, hafnian_work(n0, loops) * (sizeof(typename Ar::V) == 64 ? 4.0 : 1.0));
     const std::uint64_t h = hash_root(root, 0xcbf29ce484222325ULL);
+    const std::size_t words = sizeof(typename Ar::V) == 64 ? 16 : 8;
     const std::vector<double> zero(words, 0.0);
-    auto make = [&] { return haf::make_walk(ar, root, depth, v4d{-1, -1, 1, 1}, true); };
+    auto make = [&] { return haf::make_walk(ar, root, depth, v4d{-1, -1, -1, -1}); };
     auto walk_unit = [&](std::unique_ptr<haf::WalkBase<Ar>>& w, std::uint64_t b) { return to_sum(w->run(b)); };
     auto combine = [&](std::vector<double>& total, const std::vector<double>& s) {
       if (total.empty()) total = zero;
@@ -186,7 +200,6 @@ class HafnianEngine final : public GraphEngine {
         v.add(s[k]), v.add(s[k + 1]);
         total[k] = v.hi, total[k + 1] = v.lo;
       }
-      total[words - 1] += s[words - 1];
     };
     return runtime::run_units<std::vector<double>>(units, threads, opt,
                                                    walk_tag(policy, n0, loops, depth, units, h), zero, make,
@@ -219,8 +232,8 @@ double hafnian_seconds(int n, double primes, NumberKind kind, bool loops, int co
   switch (kind) {
     case NumberKind::Integer:
     case NumberKind::Rational: units = std::max(1.0, std::ceil(primes / 4)); break;
-    case NumberKind::Real: units = 0.5; break;
-    case NumberKind::Complex: units = 2.4; break;
+    case NumberKind::Real: units = 1.0; break;     // four orders in the four lanes
+    case NumberKind::Complex: units = 4.8; break;
   }
   const double c = std::clamp(work * units / 2e6, 1.0, double(std::max(cores, 1)));
   return kFixed + work * units * kPerMadd / c;

@@ -3,8 +3,8 @@
 // "hafnian": Björklund's recursive algorithm (2012), pairs of vertices eliminated with
 // polynomials truncated at degree n/2, extended to loop hafnians by a vector of path-to-a-loop
 // polynomials (haf_walk.hpp). Exact counts run modulo small primes, four at a time in the lanes
-// of one vector; floats run four lanes of the recursion tree at once, two of them the walk of
-// |A| that bounds the rounding error.
+// of one vector; floats walk the matrix in four vertex orders, one a lane, whose spread is the
+// error estimate (haf_setup.hpp).
 // "hafnian-brute": enumeration of the (loop) perfect matchings, the tests' oracle.
 #pragma once
 
@@ -33,7 +33,7 @@ std::unique_ptr<GraphEngine> make_hafnian_brute();
 double hafnian_seconds(int n, double primes, NumberKind kind, bool loops, int cores);
 
 /// Planner cost model of "gpu-hafnian" on one device: `channels` walks (primes of an exact
-/// count; 2 for real, 5 for complex in real-walk units) of hafnian_work(n, loops) scalar
+/// count; 4 for real, 16 for complex in real-walk units) of hafnian_work(n, loops) scalar
 /// multiply-adds each, at the rate measured on an H100, plus the start-up of the device.
 double gpu_hafnian_seconds(int n, double channels, bool loops);
 

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "estimate/runner.hpp"
@@ -47,5 +49,39 @@ std::vector<SampleSums> run_batches(const SamplerConfig& cfg, std::uint64_t batc
   part.resize(static_cast<std::size_t>(first_skipped));
   return part;
 }
+
+/// f(std::integral_constant<Method, m>) for the sequential method m (the four of
+/// sample_path.hpp; anything else as ScalingPlus): one instantiation of a path per method.
+template <class F>
+decltype(auto) with_sequential_method(Method m, F&& f) {
+  switch (m) {
+    case Method::Rasmussen: return f(std::integral_constant<Method, Method::Rasmussen>{});
+    case Method::RasmussenPlus: return f(std::integral_constant<Method, Method::RasmussenPlus>{});
+    case Method::Scaling: return f(std::integral_constant<Method, Method::Scaling>{});
+    default: return f(std::integral_constant<Method, Method::ScalingPlus>{});
+  }
+}
+
+/// A CPU sampler: the Sampler calls over one `batches(first, count, deadline)` (run_batches'
+/// contract), written once for the permanent and the graph samplers.
+class BatchSampler : public Sampler {
+ public:
+  using Clock = std::chrono::steady_clock;
+  SampleSums run(std::uint64_t first, std::uint64_t count) override {
+    return run_until(first, count, Clock::time_point::max());
+  }
+  std::vector<SampleSums> run_parts(std::uint64_t first, std::uint64_t count) override {
+    return batches(first, count, Clock::time_point::max());
+  }
+  SampleSums run_until(std::uint64_t first, std::uint64_t count, Clock::time_point deadline) override {
+    SampleSums total;
+    for (const auto& p : batches(first, count, deadline)) total.merge(p);
+    return total;
+  }
+  std::string device() const override { return "cpu"; }
+
+ protected:
+  virtual std::vector<SampleSums> batches(std::uint64_t first, std::uint64_t count, Clock::time_point deadline) = 0;
+};
 
 }  // namespace matchcount::estimate

@@ -48,37 +48,14 @@ decltype(auto) with_path(const BlockData& block, const SamplerConfig& cfg, F&& f
   return f([view, params] { return HostPath<M>(view, params); });
 }
 
-template <class F>
-decltype(auto) with_method(Method m, F&& f) {
-  switch (m) {
-    case Method::Rasmussen: return f(std::integral_constant<Method, Method::Rasmussen>{});
-    case Method::RasmussenPlus: return f(std::integral_constant<Method, Method::RasmussenPlus>{});
-    case Method::Scaling: return f(std::integral_constant<Method, Method::Scaling>{});
-    default: return f(std::integral_constant<Method, Method::ScalingPlus>{});
-  }
-}
 
-using Clock = std::chrono::steady_clock;
-
-class CpuSampler final : public Sampler {
+class CpuSampler final : public BatchSampler {
  public:
   CpuSampler(const BlockData& block, const SamplerConfig& cfg) : block_(block), cfg_(cfg) {}
-  SampleSums run(std::uint64_t first, std::uint64_t count) override {
-    return run_until(first, count, Clock::time_point::max());
-  }
-  std::vector<SampleSums> run_parts(std::uint64_t first, std::uint64_t count) override {
-    return batches(first, count, Clock::time_point::max());
-  }
-  SampleSums run_until(std::uint64_t first, std::uint64_t count, Clock::time_point deadline) override {
-    SampleSums total;
-    for (const auto& p : batches(first, count, deadline)) total.merge(p);
-    return total;
-  }
-  std::string device() const override { return "cpu"; }
 
  private:
-  std::vector<SampleSums> batches(std::uint64_t first, std::uint64_t count, Clock::time_point deadline) {
-    return with_method(cfg_.method, [&](auto m) {
+  std::vector<SampleSums> batches(std::uint64_t first, std::uint64_t count, Clock::time_point deadline) override {
+    return with_sequential_method(cfg_.method, [&](auto m) {
       return with_path<decltype(m)::value>(block_, cfg_, [&](auto make) {
         return run_batches(cfg_, batch_samples(block_.n), first, count, make, deadline);
       });
@@ -125,7 +102,7 @@ std::unique_ptr<Sampler> make_cpu_sampler(const BlockData& block, const SamplerC
 
 double path_expectation(const BlockData& block, const SamplerConfig& config, std::uint64_t* dead_paths) {
   std::uint64_t dead = 0;
-  const double e = with_method(config.method, [&](auto m) {
+  const double e = with_sequential_method(config.method, [&](auto m) {
     return with_path<decltype(m)::value>(block, config, [&](auto make) {
       auto holder = make();
       holder.path.start();

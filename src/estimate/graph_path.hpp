@@ -16,7 +16,8 @@
 //    i.e. iff u is even in Edmonds' search from M(v) in G - v (one search per step, with
 //    blossoms, stopping once every candidate is found; reset over the vertices it touched).
 //    Taking u != M(v) flips M along the search's even path from M(v) to u. A "+" sample of a
-//    graph with a perfect matching never dies.
+//    graph with a perfect matching never dies. A cheap test (certify) runs first and leaves the
+//    search to the steps it cannot settle; the live sets, and so the samples, are the same.
 // Every step draws one uniform, also when v has a single candidate (the GPU must match).
 #pragma once
 
@@ -45,7 +46,7 @@ struct GraphView {
 /// A graph sample's scratch arrays (see Workspace in sample_path.hpp for the layout rule).
 struct GraphWorkspace {
   Strided<int> deg;       // remaining neighbours of each vertex
-  Strided<int> flags;     // kGone, and the search's kEven, kBlossom, kTouched, kWanted
+  Strided<int> flags;     // kGone, the search's kEven, kBlossom, kTouched, kWanted, certify's kOuter2, kInner2
   Strided<int> next, prev, head;  // "+": remaining vertices in lists by degree
   Strided<int> mate, parent, base, mark, queue, touched;  // "+": the matching and its search
   Strided<int> back;      // "+": the cheap test's tree from the candidate (certify)

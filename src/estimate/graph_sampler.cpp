@@ -63,36 +63,13 @@ struct DeterminantHolder {
   WideValue sample(SampleRng& rng) { return determinant_sample(g, m, rng, scratch); }
 };
 
-template <class F>
-decltype(auto) with_graph_method(Method m, F&& f) {
-  switch (m) {
-    case Method::Rasmussen: return f(std::integral_constant<Method, Method::Rasmussen>{});
-    case Method::RasmussenPlus: return f(std::integral_constant<Method, Method::RasmussenPlus>{});
-    case Method::Scaling: return f(std::integral_constant<Method, Method::Scaling>{});
-    default: return f(std::integral_constant<Method, Method::ScalingPlus>{});
-  }
-}
 
-using Clock = std::chrono::steady_clock;
-
-class GraphCpuSampler final : public Sampler {
+class GraphCpuSampler final : public BatchSampler {
  public:
   GraphCpuSampler(const GraphData& graph, const SamplerConfig& cfg) : graph_(graph), cfg_(cfg) {}
-  SampleSums run(std::uint64_t first, std::uint64_t count) override {
-    return run_until(first, count, Clock::time_point::max());
-  }
-  std::vector<SampleSums> run_parts(std::uint64_t first, std::uint64_t count) override {
-    return batches(first, count, Clock::time_point::max());
-  }
-  SampleSums run_until(std::uint64_t first, std::uint64_t count, Clock::time_point deadline) override {
-    SampleSums total;
-    for (const auto& p : batches(first, count, deadline)) total.merge(p);
-    return total;
-  }
-  std::string device() const override { return "cpu"; }
 
  private:
-  std::vector<SampleSums> batches(std::uint64_t first, std::uint64_t count, Clock::time_point deadline) {
+  std::vector<SampleSums> batches(std::uint64_t first, std::uint64_t count, Clock::time_point deadline) override {
     const GraphView view = graph_.view();
     const std::uint64_t batch = batch_samples(graph_.n);
     const Method m = cfg_.method;
@@ -102,7 +79,7 @@ class GraphCpuSampler final : public Sampler {
     if (is_determinant(m))
       return run_batches(cfg_, batch, first, count, [&] { return DeterminantHolder<double>{view, m, {}}; }, deadline);
     const SampleParams params = cfg_.params;
-    return with_graph_method(m, [&](auto mc) {
+    return with_sequential_method(m, [&](auto mc) {
       return run_batches(cfg_, batch, first, count, [&] { return GraphHolder<decltype(mc)::value>(view, params); },
                          deadline);
     });
@@ -171,7 +148,7 @@ std::unique_ptr<Sampler> make_graph_cpu_sampler(const GraphData& graph, const Sa
 
 double graph_path_expectation(const GraphData& graph, const SamplerConfig& config, std::uint64_t* dead_paths) {
   std::uint64_t dead = 0;
-  const double e = with_graph_method(config.method, [&](auto mc) {
+  const double e = with_sequential_method(config.method, [&](auto mc) {
     GraphHolder<decltype(mc)::value> holder(graph.view(), config.params);
     holder.path.start();
     return graph_expectation_from(holder, 1.0, dead);

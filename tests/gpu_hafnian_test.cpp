@@ -15,29 +15,8 @@
 using namespace matchcount;
 using namespace matchcount::test::symmetric_helpers;
 
-namespace {
-
 #define SKIP_WITHOUT_GPU() \
   if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible"
-
-/// b scaled by 2^-k on edges and 2^-(k/2) on loops: every vertex scales by 2^-(k/2), so the
-/// (loop) hafnian is haf(b) 2^-(k n / 2), exactly representable inputs with an exact value.
-template <class T>
-SparseMatrix<T> scaled(const SparseMatrix<Integer>& b, int k) {
-  SparseMatrix<T> a;
-  a.rows = a.cols = b.rows;
-  for (const auto& e : b.entries)
-    a.entries.push_back({e.row, e.col, T(std::ldexp(e.value.get_d(), e.row == e.col ? -k / 2 : -k))});
-  return a;
-}
-
-double exact_scaled(const Integer& h, int n, int k) {
-  long e = 0;
-  const double d = mpz_get_d_2exp(&e, h.get_mpz_t());
-  return std::ldexp(d, static_cast<int>(e) - k / 2 * n);
-}
-
-}  // namespace
 
 TEST(GpuHafnian, ExactAgreesWithCpuBitForBit) {
   SKIP_WITHOUT_GPU();

@@ -14,24 +14,6 @@
 using namespace matchcount;
 using namespace matchcount::test::symmetric_helpers;
 
-namespace {
-
-template <class T>
-SparseMatrix<T> scaled(const SparseMatrix<Integer>& b, int k, T unit) {
-  SparseMatrix<T> a;
-  a.rows = a.cols = b.rows;
-  for (const auto& e : b.entries)
-    a.entries.push_back({e.row, e.col, unit * std::ldexp(e.value.get_d(), e.row == e.col ? -k / 2 : -k)});
-  return a;
-}
-
-double exact_scaled(const Integer& h, int n, int k) {
-  long e = 0;
-  const double d = mpz_get_d_2exp(&e, h.get_mpz_t());
-  return std::ldexp(d, static_cast<int>(e) - k / 2 * n);
-}
-
-}  // namespace
 
 TEST(HafnianFloat, EstimateCoversTheActualErrorAndIsTight) {
   const auto fast = make_graph_engine("hafnian");

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -94,6 +95,19 @@ std::pair<int, int> first_asymmetric_entry(const SparseMatrix<T>& a) {
       return {e.row, e.col};
   }
   return {-1, -1};
+}
+
+/// Throws std::invalid_argument unless `a` is square and symmetric (a hafnian's input), naming
+/// the first entry (1-based) whose mirror differs.
+template <class T>
+void require_symmetric(const SparseMatrix<T>& a) {
+  if (!a.square())
+    throw std::invalid_argument("the hafnian needs a square matrix, got " + std::to_string(a.rows) + "x" +
+                                std::to_string(a.cols));
+  if (const auto [r, c] = first_asymmetric_entry(a); r >= 0)
+    throw std::invalid_argument("the hafnian needs a symmetric matrix: entry (" + std::to_string(r + 1) + ", " +
+                                std::to_string(c + 1) + ") differs from entry (" + std::to_string(c + 1) + ", " +
+                                std::to_string(r + 1) + ")");
 }
 
 /// A matrix as read from a file: one of the number systems.

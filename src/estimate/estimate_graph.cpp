@@ -204,13 +204,7 @@ EstimateReport estimate_hafnian(const AnyMatrix& input, bool loops, const Estima
   rep.hafnian = true;
   rep.rows = rows_of(input), rep.cols = cols_of(input), rep.nnz = nnz_of(input);
   SparseMatrix<double> a = estimate::nonnegative_doubles(input);
-  if (!a.square())
-    throw std::invalid_argument("the hafnian needs a square matrix, got " + std::to_string(a.rows) + "x" +
-                                std::to_string(a.cols));
-  if (const auto [r, c] = first_asymmetric_entry(a); r >= 0)
-    throw std::invalid_argument("the hafnian needs a symmetric matrix: entry (" + std::to_string(r + 1) + ", " +
-                                std::to_string(c + 1) + ") differs from entry (" + std::to_string(c + 1) + ", " +
-                                std::to_string(r + 1) + ")");
+  require_symmetric(a);
   const auto diagonal = std::erase_if(a.entries, [](const Entry<double>& e) { return e.row == e.col; });
   std::erase_if(a.entries, [](const Entry<double>& e) { return e.value == 0.0; });  // no edge
   if (diagonal > 0)

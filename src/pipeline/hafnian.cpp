@@ -349,13 +349,7 @@ CountReport count_hafnian(const AnyMatrix& input, bool loops, const CountOptions
   std::visit(
       [&](const auto& m) {
         using T = std::decay_t<decltype(m.entries[0].value)>;
-        if (!m.square())
-          throw std::invalid_argument("the hafnian needs a square matrix, got " + std::to_string(m.rows) + "x" +
-                                      std::to_string(m.cols));
-        if (const auto [r, c] = first_asymmetric_entry(m); r >= 0)
-          throw std::invalid_argument("the hafnian needs a symmetric matrix: entry (" + std::to_string(r + 1) + ", " +
-                                      std::to_string(c + 1) + ") differs from entry (" + std::to_string(c + 1) + ", " +
-                                      std::to_string(r + 1) + ")");
+        require_symmetric(m);
         const SparseMatrix<T> a = loops ? m : without_diagonal(m, report);
         if constexpr (std::is_same_v<T, Rational>) {
           // One common denominator L: edges times L^2 and loops times L make every matching's

@@ -53,6 +53,17 @@ class EstimateRun {
 
   /// A block counted exactly (be.mean and be.rel_std_error set) with its value.
   void add_exact(BlockEstimate be, const PermanentValue& value, EstimateReport& rep);
+  /// When `wanted`, counts a block exactly through count(be, value) -> bool (false: it could
+  /// not), timed, and adds it as add_exact does; false leaves the block to be sampled.
+  template <class Count>
+  bool try_exact(BlockEstimate& be, bool wanted, Count count, EstimateReport& rep) {
+    const auto t0 = Clock::now();
+    PermanentValue value;
+    if (!wanted || !count(be, value)) return false;
+    be.seconds = since(t0);
+    add_exact(be, value, rep);
+    return true;
+  }
   /// A block sampled by `sampler` until the target, its sample cap or its share of the time.
   void add_sampled(Sampler& sampler, BlockEstimate be, EstimateReport& rep);
   /// A factor of the whole count that is known exactly (reductions before the blocks).

@@ -151,13 +151,10 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
     const auto& b = blocks[bi];
     BlockEstimate be;
     be.n = b.rows, be.nnz = b.nnz();
-    const auto t0 = Clock::now();
-    PermanentValue block_value;
-    if (count_exactly[bi] && count_block(b, o.threads, be, block_value)) {
-      be.seconds = since(t0);
-      run.add_exact(be, block_value, rep);
+    if (run.try_exact(be, count_exactly[bi], [&](BlockEstimate& out, PermanentValue& v) {
+          return count_block(b, o.threads, out, v);
+        }, rep))
       continue;
-    }
     const estimate::BlockData data = estimate::BlockData::from(b);
     estimate::SamplerConfig cfg;
     cfg.method = static_cast<estimate::Method>(static_cast<int>(o.method));

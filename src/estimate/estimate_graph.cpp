@@ -155,13 +155,10 @@ EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o
     const auto& b = blocks[bi];
     BlockEstimate be;
     be.n = b.rows, be.nnz = b.nnz();
-    const auto t0 = Clock::now();
-    PermanentValue block_value;
-    if (count_exactly[bi] && count_block(b, o.threads, be, block_value)) {
-      be.seconds = since(t0);
-      run.add_exact(be, block_value, rep);
+    if (run.try_exact(be, count_exactly[bi], [&](BlockEstimate& out, PermanentValue& v) {
+          return count_block(b, o.threads, out, v);
+        }, rep))
       continue;
-    }
     const SparseMatrix<double> bd = as_doubles(b);
     const estimate::GraphData data = estimate::GraphData::from(bd);
     estimate::SamplerConfig cfg;

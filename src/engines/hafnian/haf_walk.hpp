@@ -168,14 +168,14 @@ struct WalkBase {
 };
 
 /// One thread's walk (M > 0: for half-size M only, every loop bound a constant): the frames of
-/// every level and the path of the last unit walked. `flip` multiplies the sign on "exclude"
-/// (-1 in every lane: each lane is a walk of its own, a prime or a vertex order).
+/// every level and the path of the last unit walked. "Exclude" negates the sign in every lane
+/// (each lane is a walk of its own: a prime or a vertex order).
 template <class Ar, int M = 0>
 class Walk final : public WalkBase<Ar> {
  public:
   using V = typename Ar::V;
-  Walk(const Ar& ar, const Root<V>& root, int depth, v4d flip)
-      : ar_(ar), root_(root), n_(root.n), m_(root.m), S_(root.stride()), depth_(depth), flip_(flip),
+  Walk(const Ar& ar, const Root<V>& root, int depth)
+      : ar_(ar), root_(root), n_(root.n), m_(root.m), S_(root.stride()), depth_(depth),
         frames_(static_cast<std::size_t>(root.m) + 1), path_(static_cast<std::size_t>(depth) + 1) {
     for (int l = 1; l <= m_; ++l) {
       const int s = n_ - 2 * l;
@@ -240,7 +240,7 @@ class Walk final : public WalkBase<Ar> {
     for (int l = from; l < depth_; ++l) {
       const Node& x = path_[static_cast<std::size_t>(l)];
       path_[static_cast<std::size_t>(l) + 1] =
-          (u >> (depth_ - 1 - l)) & 1 ? include(l, x) : Node{x.b, x.d, x.g, x.w * flip_};
+          (u >> (depth_ - 1 - l)) & 1 ? include(l, x) : Node{x.b, x.d, x.g, -x.w};
     }
     last_unit_ = u;
     have_path_ = true;
@@ -306,13 +306,12 @@ class Walk final : public WalkBase<Ar> {
       return;
     }
     node(l + 1, include(l, x));
-    node(l + 1, Node{x.b, x.d, x.g, x.w * flip_});
+    node(l + 1, Node{x.b, x.d, x.g, -x.w});
   }
 
   const Ar& ar_;
   const Root<V>& root_;
   int n_, m_, S_, depth_;
-  v4d flip_;
   std::vector<Frame> frames_;
   std::vector<Node> path_;
   LineVector<V> leaf_t_, one_;
@@ -326,12 +325,12 @@ constexpr int kMinSpecial = 12, kMaxSpecial = 32;
 
 /// The walk for root.m: specialised when the arithmetic has specialisations and m is in range.
 template <class Ar, int M = kMaxSpecial>
-std::unique_ptr<WalkBase<Ar>> make_walk(const Ar& ar, const Root<typename Ar::V>& root, int depth, v4d flip) {
+std::unique_ptr<WalkBase<Ar>> make_walk(const Ar& ar, const Root<typename Ar::V>& root, int depth) {
   if constexpr (M < kMinSpecial || std::is_same_v<Ar, ComplexArith>) {
-    return std::make_unique<Walk<Ar, 0>>(ar, root, depth, flip);
+    return std::make_unique<Walk<Ar, 0>>(ar, root, depth);
   } else {
-    if (root.m == M) return std::make_unique<Walk<Ar, M>>(ar, root, depth, flip);
-    return make_walk<Ar, M - 1>(ar, root, depth, flip);
+    if (root.m == M) return std::make_unique<Walk<Ar, M>>(ar, root, depth);
+    return make_walk<Ar, M - 1>(ar, root, depth);
   }
 }
 

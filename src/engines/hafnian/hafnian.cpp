@@ -97,7 +97,7 @@ class HafnianEngine final : public GraphEngine {
     auto walk_unit = [&](State& st, std::uint64_t b) {
       const std::size_t q = static_cast<std::size_t>(b / per_pass);
       if (st.pass != q) {
-        st.walk = haf::make_walk(ariths[q], roots[q], depth, v4d{-1, -1, -1, -1});
+        st.walk = haf::make_walk(ariths[q], roots[q], depth);
         st.pass = q;
       }
       const v4d s = st.walk->run(b % per_pass).s;
@@ -191,7 +191,7 @@ class HafnianEngine final : public GraphEngine {
     const std::uint64_t h = hash_root(root, 0xcbf29ce484222325ULL);
     const std::size_t words = sizeof(typename Ar::V) == 64 ? 16 : 8;
     const std::vector<double> zero(words, 0.0);
-    auto make = [&] { return haf::make_walk(ar, root, depth, v4d{-1, -1, -1, -1}); };
+    auto make = [&] { return haf::make_walk(ar, root, depth); };
     auto walk_unit = [&](std::unique_ptr<haf::WalkBase<Ar>>& w, std::uint64_t b) { return to_sum(w->run(b)); };
     auto combine = [&](std::vector<double>& total, const std::vector<double>& s) {
       if (total.empty()) total = zero;

@@ -34,7 +34,8 @@ double hafnian_seconds(int n, double primes, NumberKind kind, bool loops, int co
 
 /// Planner cost model of "gpu-hafnian" on one device: `channels` walks (primes of an exact
 /// count; 4 for real, 16 for complex in real-walk units) of hafnian_work(n, loops) scalar
-/// multiply-adds each, at the rate measured on an H100, plus the start-up of the device.
+/// multiply-adds each, at a rate calibrated in docs/benchmarks.md ("Hafnians on the GPU"), plus
+/// the start-up of the device.
 double gpu_hafnian_seconds(int n, double channels, bool loops);
 
 /// The number of CRT primes (the small primes of the exact walk, below 2^24 or so) the exact

@@ -78,7 +78,7 @@ Layout plan_layout(int n, bool loops, long long budget_values) {
 }
 
 /// Shared memory per block: the job's (MATCHCOUNT_HAF_SHARED_KB), else 48 KiB, which leaves
-/// room for four blocks of four warps on an H100 multiprocessor.
+/// room for four blocks of four warps on a multiprocessor of 228 KiB.
 std::size_t shared_budget_bytes(int kb) { return static_cast<std::size_t>(std::clamp(kb > 0 ? kb : 48, 4, 220)) * 1024; }
 
 /// One group's launch state on one device.
@@ -158,15 +158,14 @@ class HafWorker final : public runtime::DeviceWorker {
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), scratch_gib_);
   }
 
-  // The first run is sized from the rate an H100 reaches (8e11 of hafnian_work's multiply-adds
-  // a second), for 0.3 s.
+  // The first run is sized for 0.3 s at the rate of the cost model (gpu_hafnian_seconds).
   std::uint64_t first_run_units() const override {
     return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(0.3 * 8e11 / std::max(unit_fmas_, 1.0)));
   }
 
   // Every warp of a run first walks its path from the root: about n^3/12 entries of two
-  // truncated products (m^2 multiply-adds), at a warp's share of the device's rate (60 ms at
-  // n = 56 on an H100). With several devices the queue shrinks the runs towards the end of
+  // truncated products (m^2 multiply-adds), at a warp's share of the device's rate
+  // (docs/benchmarks.md, "Two GPUs"). With several devices the queue shrinks the runs towards the end of
   // the walk; they stay at least four times that.
   std::uint64_t min_run_units() const override {
     const double m = job_.n / 2.0, path_fmas = std::pow(job_.n, 3) / 12 * m * m * 2;

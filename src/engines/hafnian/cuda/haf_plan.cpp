@@ -29,7 +29,8 @@ void append_haf_root(std::vector<double>& out, int n0, bool loops, int W,
   at(polys - 1, 0, 0) = 1.0;
 }
 
-// Units of 2^9 leaf pairs and more (a few milliseconds of one warp at n = 40), at most 2^14.
+// Units of at least 2^9 leaf pairs, so that a unit repays its path from the root; at most 2^14
+// units, which the ledger and the MPI ranks hand out cheaply.
 int haf_unit_depth(int m) { return std::clamp(m - 10, 0, 14); }
 
 }  // namespace matchcount::gpu

@@ -69,6 +69,18 @@ struct DeadEdges {
 };
 DeadEdges edges_in_no_perfect_matching(const GraphPattern& g, const GraphMatching& m, double budget = 2e8);
 
+/// Removes both stored entries (u, v) and (v, u) of every undirected edge in `edges` from `a`.
+template <class T>
+void erase_edges(SparseMatrix<T>& a, const std::vector<std::pair<int, int>>& edges) {
+  if (edges.empty()) return;
+  std::vector<std::pair<int, int>> gone;
+  for (auto [u, v] : edges) gone.emplace_back(u, v), gone.emplace_back(v, u);
+  std::sort(gone.begin(), gone.end());
+  std::erase_if(a.entries, [&](const Entry<T>& e) {
+    return std::binary_search(gone.begin(), gone.end(), std::pair<int, int>{e.row, e.col});
+  });
+}
+
 /// Connected components: every vertex in exactly one (an isolated vertex is its own), each
 /// sorted, ordered by their least vertex.
 std::vector<std::vector<int>> graph_components(const GraphPattern& g);

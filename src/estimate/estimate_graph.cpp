@@ -64,14 +64,7 @@ GraphBlocks<T> graph_blocks(const SparseMatrix<T>& a) {
   }
   SparseMatrix<T> live = a;
   const DeadEdges dead = edges_in_no_perfect_matching(g, m);
-  if (!dead.edges.empty()) {
-    std::vector<std::pair<int, int>> gone;
-    for (auto [u, v] : dead.edges) gone.emplace_back(u, v), gone.emplace_back(v, u);
-    std::sort(gone.begin(), gone.end());
-    std::erase_if(live.entries, [&](const Entry<T>& e) {
-      return std::binary_search(gone.begin(), gone.end(), std::pair<int, int>{e.row, e.col});
-    });
-  }
+  erase_edges(live, dead.edges);
   split_components(live, out);
   return out;
 }

@@ -112,14 +112,7 @@ class GraphPlanBuilder {
       const DeadEdges dead = edges_in_no_perfect_matching(g, m);
       report_.graph.dead_edges = dead.edges.size();
       report_.graph.dead_edges_complete = dead.complete;
-      if (!dead.edges.empty()) {
-        std::vector<std::pair<int, int>> gone;
-        for (auto [u, v] : dead.edges) gone.emplace_back(u, v), gone.emplace_back(v, u);
-        std::sort(gone.begin(), gone.end());
-        std::erase_if(live.entries, [&](const Entry<T>& e) {
-          return std::binary_search(gone.begin(), gone.end(), std::pair<int, int>{e.row, e.col});
-        });
-      }
+      erase_edges(live, dead.edges);
       decompose_seconds_ += seconds_since(t0);
     }
     split(live, true);

@@ -273,6 +273,10 @@ static int run(int argc, char** argv) {
   g->add_option("--scale-sweeps", est.scale_iterations, "scaling methods: Sinkhorn sweeps per rescale")
       ->check(whole_at_least(0))
       ->capture_default_str();
+  g->add_option("--scale-radius", est.scale_radius,
+                "general graphs, scaling methods: rescale the vertices within this many edges of each pair covered (0: none; -1: 2 on lattice-like graphs)")
+      ->check(whole_at_least(-1))
+      ->capture_default_str();
   g->add_option("--exact-up-to", est.exact_up_to, "count blocks up to this size exactly (0: estimate every block)")
       ->check(whole_at_least(0))
       ->capture_default_str();

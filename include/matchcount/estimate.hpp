@@ -88,6 +88,12 @@ struct EstimateOptions {
   /// work, and the estimate degrades to Rasmussen+'s.)
   int scale_interval = 0;
   int scale_iterations = 5;
+  /// General graphs, scaling methods: after each step sweep the remaining vertices within
+  /// this many edges of the pair just covered (besides the full sweeps every scale_interval
+  /// steps; with a radius, 0 (auto) means none after the first); 0: full sweeps only; -1
+  /// (auto): 2 on lattice-like graphs, where it is 3x to 6x faster for the same variance,
+  /// else 0 (docs/estimation.md).
+  int scale_radius = -1;
   /// Blocks up to this size after the Dulmage-Mendelsohn split are counted exactly (an
   /// exact factor has no error); 0 estimates every block. Hafnians: blocks of up to twice as
   /// many vertices (perfect matchings of up to this many edges).

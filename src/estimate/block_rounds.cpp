@@ -109,6 +109,40 @@ struct WholeProgress {
   }
 };
 
+/// The time of a round on a wide sampler (a GPU running `width` samples side by side):
+/// waves(k) x latency + k x cost, a start-up per wave (latency-bound threads) plus a cost per
+/// sample (memory bandwidth once many run), fitted to the last two rounds; before two rounds
+/// of different sizes, linear in k from the first (as for the CPU).
+struct RoundTimes {
+  std::uint64_t width;
+  double k1 = 0, t1 = 0, k2 = 0, t2 = 0;
+  bool known() const { return k2 > 0; }
+  void add(std::uint64_t k, double t) { k1 = k2, t1 = t2, k2 = static_cast<double>(k), t2 = t; }
+  double waves(double k) const { return std::ceil(k / static_cast<double>(width)); }
+  double cost() const { return k1 > 0 && k2 > k1 ? std::max(0.0, (t2 - t1) / (k2 - k1)) : t2 / k2; }
+  double latency() const { return k1 > 0 && k2 > k1 ? std::max(0.0, (t2 - cost() * k2) / waves(k2)) : 0.0; }
+  double seconds(std::uint64_t k) const {
+    const double x = static_cast<double>(k);
+    return waves(x) * latency() + cost() * x;
+  }
+  /// The most samples whose round fits in `left` seconds (0 when none).
+  std::uint64_t within(double left) const {
+    std::uint64_t lo = 0, hi = 1;
+    while (seconds(hi) <= left && hi < (std::uint64_t{1} << 50)) lo = hi, hi *= 2;
+    while (hi - lo > 1) {
+      const std::uint64_t mid = lo + (hi - lo) / 2;
+      (seconds(mid) <= left ? lo : hi) = mid;
+    }
+    return lo;
+  }
+  /// k, or up to the end of its wave when that costs at most a quarter more.
+  std::uint64_t fill(std::uint64_t k) const {
+    if (!known() || k == 0) return k;
+    const std::uint64_t full = (k + width - 1) / width * width;
+    return seconds(full) <= 1.25 * seconds(k) ? full : k;
+  }
+};
+
 /// Samples one block in rounds until the target, the sample cap or the deadline.
 void sample_block(Sampler& sampler, const EstimateOptions& o, double target, const Budget& budget,
                   int blocks_left, BlockEstimate& out, bool& target_met, WholeProgress& whole) {
@@ -119,19 +153,33 @@ void sample_block(Sampler& sampler, const EstimateOptions& o, double target, con
   // The first round is small: a sample of a large block with global rescaling can take a
   // second, and the rate it measures sizes the rounds that the time cap allows.
   std::uint64_t next = std::min<std::uint64_t>(cap, fixed ? std::max<std::uint64_t>(cap / 64, 1024) : 256);
+  // A wide sampler (a GPU) takes nearly as long for a few samples as for a wave of many;
+  // its rounds are sized by RoundTimes, the others' by their mean time per sample.
+  RoundTimes times{std::max<std::uint64_t>(sampler.width(), 1)};
+  const bool wide = times.width > 1;
   for (;;) {
     Clock::time_point block_deadline = Clock::time_point::max();
+    if (wide && !fixed) next = std::min(cap - sums.count, times.fill(next));
     if (budget.limited) {  // this block's share of the time left
       const auto now = Clock::now();
       const double left = std::chrono::duration<double>(budget.deadline - now).count() / blocks_left;
       block_deadline =
           now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(left, 0.0)));
-      const double rate = sums.count > 0 ? since(t0) / static_cast<double>(sums.count) : 0.0;
-      if (sums.count > 0 && rate * static_cast<double>(next) > left) {
-        next = static_cast<std::uint64_t>(std::max(0.0, left / rate));
-        if (next < 256) break;
+      if (wide && times.known()) {
+        if (times.seconds(next) > left) {
+          next = std::min(next, times.within(left));
+          if (next < 256) break;
+        }
+      } else {
+        const double rate = sums.count > 0 ? since(t0) / static_cast<double>(sums.count) : 0.0;
+        if (sums.count > 0 && rate * static_cast<double>(next) > left) {
+          next = static_cast<std::uint64_t>(std::max(0.0, left / rate));
+          if (next < 256) break;
+        }
       }
     }
+    const auto round_start = Clock::now();
+    const std::uint64_t round_samples = next;
     // Under a time cap the CPU stops a round between batches at the block's deadline (a
     // sample of a large block can take seconds, and its first round has 256), and draws a
     // long round in parts that end every kProgressSeconds for a progress report.
@@ -148,6 +196,7 @@ void sample_block(Sampler& sampler, const EstimateOptions& o, double target, con
       whole.report(sums.count, out.rel_std_error);
       if (part.count == 0 || Clock::now() >= block_deadline) break;
     }
+    if (wide) times.add(round_samples, since(round_start));
     if (sums.count >= cap) break;
     if (fixed) {
       next = std::min(cap - sums.count, 2 * sums.count);

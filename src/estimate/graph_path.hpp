@@ -24,80 +24,22 @@
 #include <cmath>
 #include <cstddef>
 
+#include "estimate/graph_search.hpp"
 #include "estimate/philox.hpp"
 #include "estimate/sample_path.hpp"
 #include "estimate/sample_sums.hpp"
 
 namespace matchcount::estimate {
 
-/// A symmetric block as adjacency lists with weights (no diagonal), wherever it lives.
-struct GraphView {
-  int n = 0;
-  int max_degree = 0;
-  const int* start = nullptr;  // n + 1 offsets into adj and val
-  const int* adj = nullptr;
-  const double* val = nullptr;
-  /// Symmetric Sinkhorn scaling of the whole graph (scaling methods start from it).
-  const double* scale0 = nullptr;
-  /// A perfect matching, vertex -> partner ("+" methods); null when the graph has none.
-  const int* mate0 = nullptr;
-};
-
-/// A graph sample's scratch arrays (see Workspace in sample_path.hpp for the layout rule).
-struct GraphWorkspace {
-  Strided<int> deg;       // remaining neighbours of each vertex
-  Strided<int> flags;     // kGone, the search's kEven, kBlossom, kTouched, kWanted, certify's kOuter2, kInner2
-  Strided<int> next, prev, head;  // "+": remaining vertices in lists by degree
-  Strided<int> mate, parent, base, mark, queue, touched;  // "+": the matching and its search
-  Strided<int> back;      // "+": the cheap test's tree from the candidate (certify)
-  Strided<int> ok;        // "+": whether edge k of the vertex to cover is possible
-  Strided<double> scale;  // scaling methods
-
-  static constexpr std::size_t ints(int n, int max_degree, Method m) {
-    return is_plus(m) ? 12 * std::size_t(n) + 2 * std::size_t(max_degree) + 1 : 2 * std::size_t(n);
-  }
-  static constexpr std::size_t doubles(int n, Method m) { return is_scaling(m) ? std::size_t(n) : 0; }
-  MC_HD static GraphWorkspace bind(int* ib, double* db, std::size_t stride, int n, int max_degree, Method m) {
-    GraphWorkspace w;
-    const std::size_t un = static_cast<std::size_t>(n);
-    std::size_t at = 0;
-    auto take = [&](std::size_t count) {
-      Strided<int> a{ib + at * stride, stride};
-      at += count;
-      return a;
-    };
-    w.deg = take(un), w.flags = take(un);
-    if (is_plus(m)) {
-      w.next = take(un), w.prev = take(un), w.mate = take(un), w.parent = take(un), w.base = take(un);
-      w.mark = take(un), w.queue = take(un), w.touched = take(un), w.back = take(un);
-      w.head = take(std::size_t(max_degree) + 1);
-      w.ok = take(std::size_t(max_degree));
-    }
-    if (is_scaling(m)) w.scale = {db, stride};
-    return w;
-  }
-};
-
 template <Method M>
-class GraphPath {
+class GraphPath : public GraphSearch {
  public:
-  static constexpr int kGone = 1, kEven = 2, kBlossom = 4, kTouched = 8, kWanted = 16, kOuter2 = 32, kInner2 = 64;
-
-  MC_HD GraphPath(const GraphView& g, const GraphWorkspace& w, const SampleParams& p) : g_(g), w_(w), p_(p) {}
-  /// false: the full search only (tests compare the two; the live sets, and so the samples,
-  /// are the same).
-  MC_HD void use_cheap_test(bool on) { cheap_ = on; }
-  /// Steps whose candidates the cheap test settled, and steps that fell back to the full search.
-  MC_HD int certified_steps() const { return certified_; }
-  MC_HD int full_searches() const { return full_; }
-  /// The sample's current perfect matching of the remaining graph ("+"; -1 for covered vertices).
-  MC_HD int partner(int x) const { return w_.mate[x]; }
-  MC_HD void rebind(const GraphWorkspace& w) { w_ = w; }
+  MC_HD GraphPath(const GraphView& g, const GraphWorkspace& w, const SampleParams& p) : GraphSearch(g, w), p_(p) {}
 
   MC_HD void start() {
     const int n = g_.n;
-    covered_ = 0, steps_ = 0, last_scale_ = 0, cursor_ = 0, min_ = 0, stamp_ = 0, dead_ = false;
-    certified_ = 0, full_ = 0, shown_ = -1;
+    covered_ = 0, steps_ = 0, last_scale_ = 0, last_local_ = 0, cursor_ = 0, min_ = 0, stamp_ = 0, dead_ = false;
+    certified_ = 0, full_ = 0, shown_ = -1, last_v_ = -1, last_u_ = -1;
     for (int v = 0; v < n; ++v) {
       w_.deg[v] = g_.start[v + 1] - g_.start[v];
       w_.flags[v] = 0;
@@ -122,7 +64,7 @@ class GraphPath {
     if (dead_) return {kDead};
     if (covered_ == g_.n) return {kDone};
     if constexpr (is_scaling(M))
-      if (steps_ - last_scale_ >= p_.scale_interval) return {kRescale};
+      if (steps_ - last_scale_ >= p_.scale_interval || (p_.scale_radius > 0 && steps_ > last_local_)) return {kRescale};
     int v;
     if constexpr (is_plus(M)) {
       while (w_.head[min_] < 0) ++min_;
@@ -191,25 +133,62 @@ class GraphPath {
     }
     ++steps_;
     covered_ += 2;
+    last_v_ = v, last_u_ = u;
     return remove_pair(v, u);
   }
 
   /// Symmetric Sinkhorn sweeps over the remaining vertices: d_v <- sqrt(d_v / sum_u a_vu d_u)
   /// (the damped fixed point of d_v sum_u a_vu d_u = 1). A sum that is 0 or not finite leaves
-  /// that scale as it was: scales only need to stay positive.
+  /// that scale as it was: scales only need to stay positive. Between the full rescales
+  /// (every scale_interval steps), scale_radius r > 0 sweeps after each step the vertices
+  /// within r edges of the pair just covered, the rest held fixed: covering a pair moves the
+  /// fixed point most near it, and on a sparse graph a full sweep costs n where the region
+  /// costs a constant.
   MC_HD void rescale() {
+    last_local_ = steps_;
+    if (steps_ - last_scale_ < p_.scale_interval) {
+      const int size = collect_region();
+      for (int it = 0; it < p_.scale_iterations; ++it)
+        for (int i = 0; i < size; ++i) rescale_vertex(w_.region[i]);
+      for (int i = 0; i < size; ++i) w_.flags[w_.region[i]] &= ~kRegion;
+      return;
+    }
     for (int it = 0; it < p_.scale_iterations; ++it)
-      for (int v = 0; v < g_.n; ++v) {
-        if (w_.flags[v] & kGone) continue;
-        double s = 0.0;
-        for (int k = g_.start[v]; k < g_.start[v + 1]; ++k)
-          if (!(w_.flags[g_.adj[k]] & kGone)) s += g_.val[k] * w_.scale[g_.adj[k]];
-        if (s > 0.0 && s < INFINITY) w_.scale[v] = ::sqrt(w_.scale[v] / s);
-      }
+      for (int v = 0; v < g_.n; ++v)
+        if (!(w_.flags[v] & kGone)) rescale_vertex(v);
     last_scale_ = steps_;
   }
 
  private:
+  MC_HD void rescale_vertex(int v) {
+    double s = 0.0;
+    for (int k = g_.start[v]; k < g_.start[v + 1]; ++k)
+      if (!(w_.flags[g_.adj[k]] & kGone)) s += g_.val[k] * w_.scale[g_.adj[k]];
+    if (s > 0.0 && s < INFINITY) w_.scale[v] = ::sqrt(w_.scale[v] / s);
+  }
+  /// The remaining vertices within scale_radius edges of the last pair covered, breadth first
+  /// in adjacency order (so the sweep order, and the sample, is a function of the graph state).
+  MC_HD int collect_region() {
+    int size = 0, head = 0;
+    for (int side = 0; side < 2; ++side) {
+      const int x = side == 0 ? last_v_ : last_u_;
+      for (int k = g_.start[x]; k < g_.start[x + 1]; ++k) {
+        const int y = g_.adj[k];
+        if (!(w_.flags[y] & (kGone | kRegion))) w_.flags[y] |= kRegion, w_.region[size++] = y;
+      }
+    }
+    for (int depth = 1; depth < p_.scale_radius; ++depth) {
+      const int end = size;
+      for (; head < end; ++head) {
+        const int x = w_.region[head];
+        for (int k = g_.start[x]; k < g_.start[x + 1]; ++k) {
+          const int y = g_.adj[k];
+          if (!(w_.flags[y] & (kGone | kRegion))) w_.flags[y] |= kRegion, w_.region[size++] = y;
+        }
+      }
+    }
+    return size;
+  }
   MC_HD bool choice(int v, int k) const {
     if (w_.flags[g_.adj[k]] & kGone) return false;
     if constexpr (is_plus(M)) return w_.ok[k - g_.start[v]] != 0;
@@ -257,215 +236,9 @@ class GraphPath {
     else w_.head[d] = w_.next[v];
     if (w_.next[v] >= 0) w_.prev[w_.next[v]] = w_.prev[v];
   }
-
-  /// Marks ok[k] for every remaining neighbour u of v with a perfect matching of G - v - u,
-  /// and leaves v out, M(v) unmatched and the search standing for assign().
-  /// In G - v with M - vM(v), M(v) is the only unmatched vertex; G - v - u has a perfect
-  /// matching iff some maximum matching of G - v misses u, iff u is even (outer) in Edmonds'
-  /// search from M(v) (Gallai-Edmonds). One search answers for every u, and stops once every
-  /// candidate is found even (only the dead candidates make it explore all it can reach).
-  MC_HD void mark_possible(int v) {
-    const int a = w_.mate[v];
-    w_.flags[v] |= kGone;
-    w_.mate[a] = -1;
-    root_ = a, shown_ = -1;
-    // First the cheap test: a is always possible; every other candidate proven by a path.
-    bool cheap = cheap_;
-    for (int k = g_.start[v]; cheap && k < g_.start[v + 1]; ++k) {
-      const int u = g_.adj[k];
-      if (!(w_.flags[u] & kGone) && u != a) reset_search(), cheap = certify(a, u);
-    }
-    if (cheap) {
-      for (int k = g_.start[v]; k < g_.start[v + 1]; ++k) w_.ok[k - g_.start[v]] = !(w_.flags[g_.adj[k]] & kGone);
-      ++certified_;
-      return;
-    }
-    reset_search();
-    shown_ = -1, ++full_;
-    int wanted = 0;
-    for (int k = g_.start[v]; k < g_.start[v + 1]; ++k)
-      if (!(w_.flags[g_.adj[k]] & kGone)) w_.flags[g_.adj[k]] |= kWanted, ++wanted;
-    search(a, wanted);
-    for (int k = g_.start[v]; k < g_.start[v + 1]; ++k) {
-      const int u = g_.adj[k];
-      w_.ok[k - g_.start[v]] = !(w_.flags[u] & kGone) && (w_.flags[u] & kEven);
-      w_.flags[u] &= ~kWanted;
-    }
-  }
-  /// The cheap test: is u possible (u != root, matched)? True when it finds an even alternating
-  /// path from the root to u, i.e. a perfect matching of G - v - u (flip M along it): two
-  /// alternating trees without blossoms, from the root (even vertices: kEven, odd ones have a
-  /// parent) and back from u over M(u) (kOuter2 vertices end such a path with a matching edge,
-  /// linked by back[]), the smaller grown by one vertex at a time. A non-matching edge from an
-  /// even vertex to an outer one joins them into a walk from the root to u; it proves u when
-  /// the two tree paths share no vertex. On an expander each tree needs about sqrt(n) vertices
-  /// where the one-sided search needs a share of n. False (proves nothing) when the trees run
-  /// out without a disjoint meeting (a dead candidate, or a path that needs a blossom); then
-  /// the full search decides. No budget: capped at 8 sqrt(n) vertices the test fell back on 4%
-  /// of the steps at n = 10^4 and the sample took 40x longer; uncapped it falls back only where
-  /// a candidate is dead or needs a blossom (0.2% to 0.8% of the steps, docs/benchmarks.md).
-  /// Both queues live in `queue` (the root's from the front, u's from the back): a tree with
-  /// one unmatched root has at most (r + 1) / 2 even vertices of r, u's at most r / 2 outer
-  /// ones, so the two never meet.
-  MC_HD bool certify(int root, int u) {
-    const int m = w_.mate[u];
-    int h1 = 0, t1 = 0, h2 = g_.n - 1, t2 = g_.n - 1, n1 = 1, n2 = 2;
-    touch(root), touch(u), touch(m);
-    w_.flags[root] |= kEven, w_.flags[u] |= kInner2, w_.flags[m] |= kOuter2;
-    w_.back[m] = u;
-    w_.queue[t1++] = root, w_.queue[t2--] = m;
-    while (h1 < t1 || h2 > t2) {
-      const bool from_root = h1 < t1 && (h2 == t2 || n1 <= n2);
-      const int x = from_root ? w_.queue[h1++] : w_.queue[h2--];
-      for (int k = g_.start[x]; k < g_.start[x + 1]; ++k) {
-        const int y = g_.adj[k];
-        if ((w_.flags[y] & kGone) || y == w_.mate[x]) continue;
-        if (from_root) {
-          if ((w_.flags[y] & kOuter2) && meet(x, y, u)) return true;
-          if ((w_.flags[y] & kEven) || w_.parent[y] >= 0 || w_.mate[y] < 0) continue;
-          const int z = w_.mate[y];
-          w_.parent[y] = x, w_.flags[z] |= kEven, w_.queue[t1++] = z, n1 += 2;
-          touch(y), touch(z);
-        } else {
-          if ((w_.flags[y] & kEven) && meet(y, x, u)) return true;
-          if ((w_.flags[y] & (kInner2 | kOuter2)) || w_.mate[y] < 0) continue;
-          const int z = w_.mate[y];
-          w_.back[y] = x, w_.back[z] = y, w_.flags[y] |= kInner2, w_.flags[z] |= kOuter2;
-          w_.queue[t2--] = z, n2 += 2;
-          touch(y), touch(z);
-        }
-      }
-    }
-    return false;
-  }
-  /// Even y (root's tree) and outer w (u's tree) joined by a non-matching edge: true, and the
-  /// path kept for splice(), when the two tree paths are disjoint.
-  MC_HD bool meet(int y, int w, int u) {
-    ++stamp_;
-    for (int x = y;;) {  // y, M(y), parent(M(y)), ... up to the root
-      w_.mark[x] = stamp_;
-      const int o = w_.mate[x];
-      if (o < 0) break;
-      w_.mark[o] = stamp_;
-      x = w_.parent[o];
-    }
-    for (int x = w;; x = w_.back[x]) {
-      if (w_.mark[x] == stamp_) return false;
-      if (x == u) break;
-    }
-    shown_ = u, meet_even_ = y, meet_outer_ = w;
-    return true;
-  }
-  /// Turns certify()'s path into parent links as the full search leaves them (each vertex
-  /// entered by a non-matching edge points to the even vertex before it), so augment(M(u))
-  /// flips M along it.
-  MC_HD void splice(int u) {
-    for (int x = meet_outer_, e = meet_even_;;) {
-      w_.parent[x] = e;
-      e = w_.back[x];
-      if (e == u) break;
-      x = w_.back[e];
-    }
-  }
-  // Edmonds' search from `root` (blossoms contracted by their base; the parent links let every
-  // even vertex x reach the root by x, mate[x], parent[mate[x]], ...), touching only the
-  // vertices it reaches.
-  MC_HD void touch(int x) {
-    if (!(w_.flags[x] & kTouched)) w_.flags[x] |= kTouched, w_.touched[ntouched_++] = x;
-  }
-  MC_HD int lca(int a, int b) {
-    ++stamp_;
-    for (;;) {
-      a = w_.base[a];
-      w_.mark[a] = stamp_;
-      if (w_.mate[a] < 0) break;
-      a = w_.parent[w_.mate[a]];
-    }
-    for (;;) {
-      b = w_.base[b];
-      if (w_.mark[b] == stamp_) return b;
-      b = w_.parent[w_.mate[b]];
-    }
-  }
-  MC_HD void mark_path(int v, int b, int child) {
-    while (w_.base[v] != b) {
-      w_.flags[w_.base[v]] |= kBlossom;
-      w_.flags[w_.base[w_.mate[v]]] |= kBlossom;
-      w_.parent[v] = child;
-      child = w_.mate[v];
-      v = w_.parent[w_.mate[v]];
-    }
-  }
-  /// Labels x even; false once the last of `wanted` kWanted vertices is.
-  MC_HD bool label_even(int x, int& wanted) {
-    w_.flags[x] |= kEven;
-    return !((w_.flags[x] & kWanted) && --wanted == 0);
-  }
-  /// Searches from `root`: returns the unmatched vertex reached, or -1 when there is none or
-  /// (wanted > 0) once `wanted` vertices marked kWanted are labelled even.
-  MC_HD int search(int root, int wanted = 0) {
-    ntouched_ = 0;
-    int head = 0, tail = 0;
-    touch(root);
-    if (!label_even(root, wanted)) return -1;
-    w_.queue[tail++] = root;
-    bool done = false;
-    while (head < tail) {
-      const int v = w_.queue[head++];
-      for (int k = g_.start[v]; k < g_.start[v + 1]; ++k) {
-        const int to = g_.adj[k];
-        if ((w_.flags[to] & kGone) || w_.base[v] == w_.base[to] || w_.mate[v] == to) continue;
-        if (to == root || (w_.mate[to] >= 0 && w_.parent[w_.mate[to]] >= 0)) {  // to is even: a blossom
-          const int b = lca(v, to);
-          mark_path(v, b, to);
-          mark_path(to, b, v);
-          for (int i = 0; i < ntouched_; ++i) {
-            const int x = w_.touched[i];
-            if (!(w_.flags[w_.base[x]] & kBlossom)) continue;
-            w_.base[x] = b;
-            if (!(w_.flags[x] & kEven)) {
-              if (!label_even(x, wanted)) done = true;
-              w_.queue[tail++] = x;
-            }
-          }
-          for (int i = 0; i < ntouched_; ++i) w_.flags[w_.touched[i]] &= ~kBlossom;
-          if (done) return -1;
-        } else if (w_.parent[to] < 0) {
-          w_.parent[to] = v;
-          touch(to);
-          if (w_.mate[to] < 0) return to;
-          const int m = w_.mate[to];
-          touch(m);
-          if (!label_even(m, wanted)) return -1;
-          w_.queue[tail++] = m;
-        }
-      }
-    }
-    return -1;
-  }
-  MC_HD void augment(int t) {
-    while (t >= 0) {
-      const int p = w_.parent[t], next = w_.mate[p];
-      w_.mate[t] = p, w_.mate[p] = t;
-      t = next;
-    }
-  }
-  MC_HD void reset_search() {
-    for (int i = 0; i < ntouched_; ++i) {
-      const int x = w_.touched[i];
-      w_.parent[x] = -1, w_.base[x] = x;
-      w_.flags[x] &= ~(kEven | kBlossom | kTouched | kOuter2 | kInner2);
-    }
-    ntouched_ = 0;
-  }
-
-  GraphView g_;
-  GraphWorkspace w_;
   SampleParams p_;
-  int covered_ = 0, steps_ = 0, last_scale_ = 0, cursor_ = 0, min_ = 0, stamp_ = 0, ntouched_ = 0;
-  // "+": the cheap test, its last proven candidate (-1: the full search stands) and path.
-  bool cheap_ = true;
-  int root_ = -1, shown_ = -1, meet_even_ = -1, meet_outer_ = -1, certified_ = 0, full_ = 0;
+  int covered_ = 0, steps_ = 0, last_scale_ = 0, last_local_ = 0, cursor_ = 0, min_ = 0;
+  int last_v_ = -1, last_u_ = -1;  // the pair covered last (a local rescale's centre)
   bool dead_ = false;
 };
 

@@ -109,6 +109,9 @@ class Sampler {
   virtual std::vector<SampleSums> run_parts(std::uint64_t first, std::uint64_t count) { return {run(first, count)}; }
   /// "cpu" or the GPU's name.
   virtual std::string device() const = 0;
+  /// Samples drawn side by side, in about the time of one (a GPU's threads); rounds are made
+  /// of whole waves of this many. 1: a round's time grows with its samples from the first.
+  virtual std::uint64_t width() const { return 1; }
 };
 
 std::unique_ptr<Sampler> make_cpu_sampler(const BlockData& block, const SamplerConfig& config);
@@ -116,8 +119,11 @@ std::unique_ptr<Sampler> make_cpu_sampler(const BlockData& block, const SamplerC
 std::unique_ptr<Sampler> make_gpu_sampler(const BlockData& block, const SamplerConfig& config);
 
 /// The CPU sampler of a general graph: the sequential methods (graph_path.hpp) or the
-/// determinant estimators (determinant_sample.hpp). The GPU has none yet.
+/// determinant estimators (determinant_sample.hpp).
 std::unique_ptr<Sampler> make_graph_cpu_sampler(const GraphData& graph, const SamplerConfig& config);
+/// The GPU sampler of a general graph (the sequential methods); throws GpuError when no GPU
+/// can run it, for a determinant estimator, or without CUDA.
+std::unique_ptr<Sampler> make_gpu_graph_sampler(const GraphData& graph, const SamplerConfig& config);
 
 /// E[one sample] of a sequential graph method by enumerating every sample path (small graphs
 /// only); `dead_paths` as for path_expectation.

@@ -58,6 +58,9 @@ struct BlockView {
 struct SampleParams {
   int scale_interval = 1;
   int scale_iterations = 5;
+  /// General graphs: after every step also rescale the remaining vertices within this many
+  /// edges of the pair just covered (0: only the full rescales every scale_interval steps).
+  int scale_radius = 0;
 };
 
 /// Element k at base[k * stride].

@@ -13,7 +13,7 @@ namespace matchcount::cluster {
 namespace {
 
 void put_config(Writer& w, const estimate::SamplerConfig& c, bool gpu) {
-  w.put(static_cast<int>(c.method)).put(c.params.scale_interval).put(c.params.scale_iterations);
+  w.put(static_cast<int>(c.method)).put(c.params.scale_interval).put(c.params.scale_iterations).put(c.params.scale_radius);
   w.put(c.seed).put(c.block_id).put(c.threads).put(c.small_paths).put(c.graph).put(gpu);
 }
 
@@ -79,6 +79,7 @@ void serve_sampler(Reader& in) {
   cfg.method = static_cast<estimate::Method>(in.get<int>());
   cfg.params.scale_interval = in.get<int>();
   cfg.params.scale_iterations = in.get<int>();
+  cfg.params.scale_radius = in.get<int>();
   cfg.seed = in.get<std::uint64_t>();
   cfg.block_id = in.get<std::uint32_t>();
   cfg.threads = in.get<int>();
@@ -89,14 +90,13 @@ void serve_sampler(Reader& in) {
   const estimate::BlockData data = cfg.graph ? estimate::BlockData{} : estimate::BlockData::from(block);
   const estimate::GraphData graph = cfg.graph ? estimate::GraphData::from(block) : estimate::GraphData{};
   std::unique_ptr<estimate::Sampler> sampler;
-  if (cfg.graph) sampler = estimate::make_graph_cpu_sampler(graph, cfg);
-  if (gpu && !sampler) {
+  if (gpu) {
     try {
-      sampler = estimate::make_gpu_sampler(data, cfg);
+      sampler = cfg.graph ? estimate::make_gpu_graph_sampler(graph, cfg) : estimate::make_gpu_sampler(data, cfg);
     } catch (const GpuError&) {
     }
   }
-  if (!sampler) sampler = estimate::make_cpu_sampler(data, cfg);
+  if (!sampler) sampler = cfg.graph ? estimate::make_graph_cpu_sampler(graph, cfg) : estimate::make_cpu_sampler(data, cfg);
   for (;;) {
     const std::string job = transport::recv(0, kJobTag);
     Reader j(job);

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Set up matchcount on a Debian 12 machine (as root, or with sudo available) and then
 #   demo: build and count the perfect matchings of the bundled 8x8 grid;
-#   test: build, run the whole test suite, then again under AddressSanitizer + UBSan.
+#   test: build, run the whole test suite, the Python package's tests (python/, in a venv), then
+#         the C++ suite again under AddressSanitizer + UBSan.
 # Safe to re-run: packages already present are not reinstalled, builds are incremental.
 set -euo pipefail
 mode=${1:-demo}
 case "$mode" in demo|test) ;; *) echo "usage: $0 demo|test" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.."
 
-packages=(g++ make cmake pkg-config help2man libboost-graph-dev libgmp-dev libcli11-dev nlohmann-json3-dev libgtest-dev libopenmpi-dev openmpi-bin)
+packages=(g++ make cmake pkg-config help2man libboost-graph-dev libgmp-dev libcli11-dev nlohmann-json3-dev libgtest-dev libopenmpi-dev openmpi-bin
+          python3-dev python3-venv)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -38,6 +40,14 @@ cmake --install build --prefix "$prefix" >/dev/null
 cmake -S tests/install_consumer -B "$prefix/consumer-build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$prefix/consumer-build" >/dev/null
 echo "installed library, 6x6 grid: $("$prefix/consumer-build/consumer")"
+# The Python package (docs/python.md), built by pip against the library just installed (so the
+# library is not compiled twice), in a venv of its own; its tests compare with build/bin.
+venv=build-python/venv
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/python" -m pip install -q --disable-pip-version-check nanobind scikit-build-core numpy scipy networkx pytest
+CMAKE_BUILD_PARALLEL_LEVEL=$jobs "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation \
+  ./python -Cbuild-dir=build-python/build -Ccmake.define.MATCHCOUNT_INSTALLED="$prefix"
+MATCHCOUNT_CLI="$PWD/build/bin/matchcount" "$venv/bin/python" -m pytest -q python/tests
 rm -rf "$prefix"
 # The sanitizer build checks the host code; CUDA stays out of it (no GPU runs in CI anyway).
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMATCHCOUNT_SANITIZE=ON -DMATCHCOUNT_CUDA=OFF \

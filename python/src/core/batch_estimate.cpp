@@ -1,0 +1,194 @@
+// permanent_batch (threads across a stack of matrices) and estimate (the --estimate road).
+#include <omp.h>
+
+#include <cstring>
+#include <exception>
+#include <stdexcept>
+
+#include <nanobind/stl/string.h>
+
+#include "interrupt.hpp"
+#include "matchcount/error.hpp"
+#include "matchcount/estimate.hpp"
+#include "matchcount/gpu.hpp"
+#include "matchcount/io.hpp"
+#include "matchcount/pipeline.hpp"
+#include "matchcount/report.hpp"
+#include "progress_relay.hpp"
+#include "run.hpp"
+
+namespace matchcount::py {
+
+namespace {
+
+/// Thrown from the estimate's progress hook (called between rounds on the calling thread,
+/// outside any parallel region) to unwind a stopped estimate.
+struct EstimateStopped {};
+
+template <class T>
+nb::object numpy_array(std::vector<T> values) {
+  auto* data = new std::vector<T>(std::move(values));
+  nb::capsule owner(data, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return nb::cast(nb::ndarray<nb::numpy, T, nb::ndim<1>>(data->data(), {data->size()}, owner));
+}
+
+DevicePolicy policy(const std::string& device) {
+  if (device == "cpu") return DevicePolicy::Cpu;
+  if (device == "gpu") {
+    if (!gpu_available())
+      throw RefusedError(built_with_cuda() ? "--device gpu: no CUDA device is visible"
+                                           : "--device gpu: matchcount was built without CUDA");
+    return DevicePolicy::Gpu;
+  }
+  return DevicePolicy::Auto;
+}
+
+}  // namespace
+
+nb::object permanent_batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, int mode, int threads,
+                           const std::string& device, const std::string& engine) {
+  const auto k = static_cast<std::int64_t>(a.shape(0));
+  const auto rows = static_cast<std::int64_t>(a.shape(1)), cols = static_cast<std::int64_t>(a.shape(2));
+  const std::int64_t s0 = a.stride(0), s1 = a.stride(1), s2 = a.stride(2);
+  const auto dtype = a.dtype();
+  const std::size_t item = (dtype.bits + 7) / 8;
+  const char* base = static_cast<const char*>(a.data());
+  CountOptions o;
+  o.threads = 1;  // threads go across the matrices
+  o.device = policy(device);
+  o.engine = engine == "auto" ? "" : engine;
+  std::vector<PermanentValue> values(static_cast<std::size_t>(k));
+  std::int64_t failed_at = -1;
+  std::exception_ptr failure;
+  {
+    nb::gil_scoped_release release;
+    const int t = threads > 0 ? threads : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 64) num_threads(t)
+    for (std::int64_t i = 0; i < k; ++i) {
+      try {
+        const AnyMatrix m = from_strided(base + i * s0 * std::int64_t(item), dtype, rows, cols, s1, s2,
+                                         static_cast<ExactMode>(mode));
+        CountOptions mine = o;
+        mine.preprocess = !preprocessing_is_identity(m);
+        values[std::size_t(i)] = count_permanent(m, mine).value;
+      } catch (...) {
+#pragma omp critical(matchcount_batch_failure)
+        if (failed_at < 0 || i < failed_at) failed_at = i, failure = std::current_exception();
+      }
+    }
+  }
+  if (failure) {
+    try {
+      std::rethrow_exception(failure);
+    } catch (const std::domain_error&) {
+      throw;
+    } catch (const std::exception& e) {
+      // Which matrix, then the count's own message; the exception's type is kept.
+      const std::string where = "matrix " + std::to_string(failed_at) + ": " + e.what();
+      if (dynamic_cast<const RefusedError*>(&e)) throw RefusedError(where);
+      throw std::invalid_argument(where);
+    }
+  }
+  bool all_real = true, all_complex = true;
+  for (const auto& v : values) {
+    all_real = all_real && v.value.index() == 2;
+    all_complex = all_complex && v.value.index() == 3;
+  }
+  if (all_real && k > 0) {
+    std::vector<double> out;
+    for (const auto& v : values) out.push_back(std::get<double>(v.value));
+    return numpy_array(std::move(out));
+  }
+  if (all_complex && k > 0) {
+    std::vector<std::complex<double>> out;
+    for (const auto& v : values) out.push_back(std::get<Complex>(v.value));
+    return numpy_array(std::move(out));
+  }
+  nb::list out;
+  for (const auto& v : values) out.append(to_python(v));
+  return out;
+}
+
+nb::dict estimate(const Matrix& input, const EstimateRequest& r) {
+  EstimateOptions o;
+  o.perfect_matchings = r.perfect_matchings;
+  if (!parse_estimate_method(r.method, o.method)) {
+    std::string names;
+    for (const auto& n : estimate_method_names()) names += (names.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("method: '" + r.method + "' is not one of " + names);
+  }
+  o.samples = r.samples;
+  o.rel_error = r.rel_error;
+  o.max_seconds = r.max_seconds;
+  o.max_samples = r.max_samples;
+  o.seed = r.seed;
+  o.threads = r.threads;
+  o.device = policy(r.device);
+  o.exact_up_to = r.exact_up_to;
+  o.scale_interval = r.scale_interval;
+  o.scale_iterations = r.scale_sweeps;
+  StopToken token("", 0, false);
+  ProgressRelay relay(r.progress, r.progress_every, &token);
+  SigintGuard guard(r.interruptible, &token);
+  if (relay.active() || r.interruptible)
+    o.progress = [&](const EstimateProgress& p) {
+      relay.report(
+          [&p] {
+            nb::dict d;
+            d["samples"] = p.samples;
+            d["sample_target"] = p.sample_target;
+            d["rel_error"] = p.rel_error;
+            d["rel_error_target"] = p.rel_error_target;
+            d["seconds"] = p.seconds;
+            d["max_seconds"] = p.max_seconds;
+            return d;
+          },
+          false);
+      if (token.stop_requested()) throw EstimateStopped{};
+    };
+  EstimateReport rep;
+  bool stopped = false;
+  {
+    nb::gil_scoped_release release;
+    try {
+      rep = r.hafnian ? estimate_hafnian(input.m, r.loops, o) : estimate_permanent(input.m, o);
+    } catch (const EstimateStopped&) {
+      stopped = true;
+    }
+  }
+  guard.restore();
+  relay.rethrow();
+  if (stopped || guard.signalled()) {
+    PyErr_SetString(PyExc_KeyboardInterrupt, "matchcount: estimate interrupted");
+    throw nb::python_error();
+  }
+  nb::dict d;
+  const double value = rep.estimate.to_double();
+  d["value"] = value;
+  d["log10"] = rep.estimate.log10();
+  d["rel_std_error"] = rep.rel_std_error;
+  d["ci_low"] = rep.ci_low.to_double();
+  d["ci_high"] = rep.ci_high.to_double();
+  d["samples"] = rep.samples;
+  d["zero_samples"] = rep.zero_samples;
+  d["target_met"] = rep.target_met;
+  d["exact"] = rep.exact;
+  d["exact_value"] = rep.exact_value ? to_python(*rep.exact_value) : nb::none();
+  d["heavy_tail"] = rep.heavy_tail;
+  d["method"] = to_string(rep.method);
+  d["seconds"] = rep.seconds;
+  d["text"] = rep.exact_value ? rep.exact_value->to_string() : rep.estimate.to_string(rep.significant_digits());
+  nb::list notes;
+  for (const auto& n : rep.notes) notes.append(n);
+  d["notes"] = notes;
+  ReadResult in;
+  in.matrix = std::visit([](const auto& a) { return AnyMatrix(std::decay_t<decltype(a)>{}); }, input.m);
+  in.format = r.format;
+  RunInfo info;
+  info.file = "<python>";
+  info.threads = r.threads;
+  d["json"] = estimate_json(rep, in, info);
+  return d;
+}
+
+}  // namespace matchcount::py

@@ -1,0 +1,129 @@
+// matchcount._core: the nanobind module behind `import matchcount`. The Python layer
+// (python/src/matchcount/) checks arguments and turns numpy, scipy.sparse and networkx input
+// into the calls below; this file only binds them and maps the library's errors onto
+// Python's exceptions (the messages are the CLI's).
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "convert.hpp"
+#include "matchcount/checkpoint.hpp"
+#include "matchcount/engine.hpp"
+#include "matchcount/error.hpp"
+#include "matchcount/estimate.hpp"
+#include "matchcount/gpu.hpp"
+#include "run.hpp"
+
+namespace nb = nanobind;
+using namespace matchcount;
+using namespace matchcount::py;
+
+namespace {
+
+using Dense = nb::ndarray<nb::ro, nb::ndim<2>, nb::device::cpu>;
+using Stack = nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>;
+using Index = nb::ndarray<nb::ro, const std::int64_t, nb::ndim<1>, nb::device::cpu>;
+using Values = nb::ndarray<nb::ro, nb::ndim<1>, nb::device::cpu>;
+
+nb::list catalog() {
+  nb::list out;
+  for (const EngineInfo& e : engine_catalog()) {
+    nb::dict d;
+    d["name"] = e.name;
+    d["gpu"] = e.gpu;
+    d["integer"] = e.integer;
+    d["real"] = e.real;
+    d["complex"] = e.complex;
+    d["rectangular"] = e.rectangular;
+    d["graph"] = e.graph;
+    d["loops"] = e.loops;
+    d["max_n"] = e.max_n;
+    d["shares_units"] = e.shares_units;
+    d["summary"] = e.summary;
+    out.append(d);
+  }
+  return out;
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "matchcount's C++ library (internal; use the matchcount package)";
+  static nb::exception<RefusedError> refused(m, "RefusedError", PyExc_RuntimeError);
+  // Bad input is ValueError (TypeError for a dtype), as the CLI's exit code 2; a stop is
+  // KeyboardInterrupt. Unlisted exceptions fall through to nanobind's own translation.
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const UsageError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const Interrupted& e) {
+      PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
+    } catch (const std::domain_error& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const std::invalid_argument& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+
+  nb::class_<Matrix>(m, "Matrix")
+      .def_prop_ro("rows", [](const Matrix& a) { return rows_of(a.m); })
+      .def_prop_ro("cols", [](const Matrix& a) { return cols_of(a.m); })
+      .def_prop_ro("nnz", [](const Matrix& a) { return nnz_of(a.m); })
+      .def_prop_ro("kind", [](const Matrix& a) { return to_string(kind_of(a.m)); });
+
+  m.def("from_dense", [](const Dense& a, int mode) { return Matrix{from_dense(a, static_cast<ExactMode>(mode))}; });
+  m.def("from_coo", [](int rows, int cols, const Index& r, const Index& c, const Values& v, int mode) {
+    return Matrix{from_coo(rows, cols, r, c, v, static_cast<ExactMode>(mode))};
+  });
+  m.def("from_coo_big", [](int rows, int cols, const Index& r, const Index& c, const nb::list& nums,
+                           const nb::object& dens, int mode) {
+    return Matrix{from_coo_big(rows, cols, r, c, nums, dens, static_cast<ExactMode>(mode))};
+  }, nb::arg("rows"), nb::arg("cols"), nb::arg("r"), nb::arg("c"), nb::arg("nums"), nb::arg("dens").none(),
+     nb::arg("mode"));
+
+  m.def("permanent_dense", &permanent_dense);
+  m.def("count", [](const Matrix& a, int what, bool perfect_matchings, const std::string& device,
+                    const std::string& engine, int threads, const std::string& row_mult, const std::string& col_mult,
+                    const std::string& checkpoint, double checkpoint_every, nb::object progress, double progress_every,
+                    bool interruptible, int details, const std::string& format, std::vector<std::string> names,
+                    std::vector<std::string> notes) {
+    Request r;
+    r.what = what, r.perfect_matchings = perfect_matchings, r.device = device, r.engine = engine;
+    r.threads = threads, r.row_mult = row_mult, r.col_mult = col_mult, r.checkpoint = checkpoint;
+    r.checkpoint_every = checkpoint_every, r.progress = std::move(progress), r.progress_every = progress_every;
+    r.interruptible = interruptible, r.details = details, r.format = format, r.names = std::move(names);
+    r.notes = std::move(notes);
+    return count(a, r);
+  }, nb::arg("matrix"), nb::arg("what"), nb::arg("perfect_matchings"), nb::arg("device"), nb::arg("engine"),
+     nb::arg("threads"), nb::arg("row_mult"), nb::arg("col_mult"), nb::arg("checkpoint"), nb::arg("checkpoint_every"),
+     nb::arg("progress").none(), nb::arg("progress_every"), nb::arg("interruptible"), nb::arg("details"),
+     nb::arg("format"), nb::arg("names"), nb::arg("notes"));
+  m.def("estimate", [](const Matrix& a, bool hafnian, bool loops, bool perfect_matchings, const std::string& method,
+                       std::uint64_t samples, double rel_error, double max_seconds, std::uint64_t max_samples,
+                       std::uint64_t seed, int threads, int exact_up_to, int scale_interval, int scale_sweeps,
+                       const std::string& device, nb::object progress, double progress_every, bool interruptible,
+                       const std::string& format) {
+    EstimateRequest r;
+    r.hafnian = hafnian, r.loops = loops, r.perfect_matchings = perfect_matchings, r.method = method;
+    r.samples = samples, r.rel_error = rel_error, r.max_seconds = max_seconds, r.max_samples = max_samples;
+    r.seed = seed, r.threads = threads, r.exact_up_to = exact_up_to, r.scale_interval = scale_interval;
+    r.scale_sweeps = scale_sweeps, r.device = device, r.progress = std::move(progress);
+    r.progress_every = progress_every, r.interruptible = interruptible, r.format = format;
+    return estimate(a, r);
+  }, nb::arg("matrix"), nb::arg("hafnian"), nb::arg("loops"), nb::arg("perfect_matchings"), nb::arg("method"),
+     nb::arg("samples"), nb::arg("rel_error"), nb::arg("max_seconds"), nb::arg("max_samples"), nb::arg("seed"),
+     nb::arg("threads"), nb::arg("exact_up_to"), nb::arg("scale_interval"), nb::arg("scale_sweeps"), nb::arg("device"),
+     nb::arg("progress").none(), nb::arg("progress_every"), nb::arg("interruptible"), nb::arg("format"));
+  m.def("permanent_batch", &permanent_batch);
+
+  m.def("engine_names", &engine_names);
+  m.def("engine_catalog", &catalog);
+  m.def("estimate_methods", &estimate_method_names);
+  m.def("built_with_cuda", &built_with_cuda);
+  m.def("gpu_count", [] { return gpu_devices().size(); });
+  m.attr("__version__") = MATCHCOUNT_VERSION;
+}

@@ -1,0 +1,288 @@
+"""matchcount: exact permanents, hafnians and counts of perfect matchings and cycle covers.
+
+The functions wrap matchcount's C++ library (the engines, planner and exactness rules of
+the ``matchcount`` command): integer input gives an exact ``int``, exact fractions a
+``fractions.Fraction``, floating-point input a ``float`` or ``complex``.
+
+>>> import numpy as np, matchcount
+>>> matchcount.permanent(np.ones((4, 4), dtype=int))
+24
+>>> matchcount.permanent([[0.5, 1], [1, 0.5]])
+1.25
+>>> import networkx as nx
+>>> matchcount.perfect_matchings(nx.grid_2d_graph(4, 4))
+36
+
+See docs/python.md for more.
+"""
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any, Callable, Dict, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _core
+from ._core import RefusedError
+from ._estimate import Estimate
+from ._graphs import directed as _directed, graph_matrix as _graph_matrix, undirected as _undirected
+from ._input import (check_options as _check_options, exact_mode as _exact_mode, interruptible as _interruptible,
+                     multiplicities as _multiplicities, to_matrix as _to_matrix)
+
+__version__: str = _core.__version__
+__all__ = ["permanent", "hafnian", "perfect_matchings", "cycle_covers", "count", "estimate", "permanent_batch",
+           "Estimate", "RefusedError", "engines", "built_with_cuda", "__version__"]
+
+Number = Union[int, Fraction, float, complex]
+Progress = Optional[Callable[[float], Any]]
+
+_FAST_DTYPES = frozenset(np.dtype(t) for t in (np.float64, np.complex128, np.int64))
+_FAST_MAX = 16  # the fast path is not interruptible: only where a count takes < ~1 ms
+
+
+def _run(matrix: Any, fmt: str, *, what: int = 0, graph: bool = False, device: str = "auto", engine: str = "auto",
+         threads: int = 0, row_mult: Any = None, col_mult: Any = None, checkpoint: Optional[str] = None,
+         checkpoint_every: float = 60.0, progress: Progress = None, progress_every: float = 0.5, details: int = 0,
+         names: Sequence[str] = (), notes: Sequence[str] = ()) -> Any:
+    _check_options(device, engine, threads)
+    if checkpoint is not None and details == 2:
+        raise ValueError("checkpoint applies to exact counts, not explain")
+    if progress is not None and not callable(progress):
+        raise TypeError("progress must be a callable taking the fraction done (0..1)")
+    out = _core.count(matrix, what, graph, device, engine, int(threads), _multiplicities(row_mult, "row_mult"),
+                      _multiplicities(col_mult, "col_mult"), "" if checkpoint is None else str(checkpoint),
+                      float(checkpoint_every), progress, float(progress_every), _interruptible(), details, fmt,
+                      list(names), list(notes))
+    return json.loads(out) if details else out
+
+
+def permanent(A: Any, *, exact: Optional[bool] = None, device: str = "auto", engine: str = "auto", threads: int = 0,
+              row_mult: Optional[Sequence[int]] = None, col_mult: Optional[Sequence[int]] = None,
+              checkpoint: Optional[str] = None, checkpoint_every: float = 60.0, progress: Progress = None,
+              progress_every: float = 0.5) -> Number:
+    """The permanent of a matrix: the sum over permutations s of prod_i A[i, s(i)].
+
+    A: a 2-D numpy array (bool, int, uint, float32/64, complex64/128, or objects: Python ints,
+    ``Fraction``, ``Decimal``, floats), anything ``np.asarray`` takes, or a scipy.sparse matrix.
+    A rectangular m x n matrix gives the sum over injective maps from the shorter side into the
+    longer one (the CLI's rule); the 0 x 0 matrix gives 1.
+
+    exact: None (the CLI's rules: integers and integral floats give an exact ``int``, Fractions
+    an exact ``Fraction``, other floats a ``float``, complex values a ``complex``); True reads
+    non-integral floats as exact binary fractions (``--exact``); False gives a float even for
+    integers. device: "auto", "cpu" or "gpu". engine: "auto" or a name from ``engines()``.
+    threads: 0 for all cores. row_mult / col_mult: repeat row i row_mult[i] times (as
+    thewalrus's ``permanent_repeated``). checkpoint: a file that saves progress now and then
+    (every checkpoint_every seconds) and on Ctrl-C; the same call resumes from it.
+    progress: called with the fraction done (0..1) at most every progress_every seconds, from
+    a worker thread; an exception it raises stops the count and is raised here.
+
+    Raises ValueError for bad input (NaN, ...), TypeError for unsupported types, RefusedError
+    when the count is out of reach, KeyboardInterrupt on Ctrl-C.
+
+    >>> import numpy as np, matchcount
+    >>> matchcount.permanent(np.arange(1, 10).reshape(3, 3))
+    450
+    >>> from fractions import Fraction
+    >>> matchcount.permanent(np.array([[Fraction(1, 2), 1], [1, 1]], dtype=object))
+    Fraction(3, 2)
+    >>> matchcount.permanent(np.ones((2, 3), dtype=int))  # rectangular: 3 * 2 injective maps
+    6
+    >>> matchcount.permanent(np.ones((2, 2), dtype=int), row_mult=[2, 0])
+    2
+    """
+    if (type(A) is np.ndarray and A.ndim == 2 and A.dtype in _FAST_DTYPES and A.shape[0] <= _FAST_MAX
+            and A.shape[1] <= _FAST_MAX and exact is None and device == "auto" and engine == "auto"
+            and type(threads) is int and threads >= 0 and row_mult is None and col_mult is None
+            and checkpoint is None and progress is None):
+        return _core.permanent_dense(A, 0, threads)  # the common case, with least overhead
+    matrix, fmt = _to_matrix(A, exact)
+    return _run(matrix, fmt, device=device, engine=engine, threads=threads, row_mult=row_mult, col_mult=col_mult,
+                checkpoint=checkpoint, checkpoint_every=checkpoint_every, progress=progress,
+                progress_every=progress_every)
+
+
+def hafnian(A: Any, *, loop: bool = False, exact: Optional[bool] = None, device: str = "auto", engine: str = "auto",
+            threads: int = 0, checkpoint: Optional[str] = None, checkpoint_every: float = 60.0,
+            progress: Progress = None, progress_every: float = 0.5) -> Number:
+    """The hafnian of a symmetric matrix: the weighted number of perfect matchings of the graph
+    whose adjacency matrix it is (the diagonal is ignored). With loop=True, the loop hafnian:
+    the diagonal holds loop weights. Odd sizes give 0, the 0 x 0 matrix 1. Input types, exact
+    and the other options as for ``permanent``; a matrix that is not square and symmetric is a
+    ValueError naming the first entry whose mirror differs.
+
+    >>> import numpy as np, matchcount
+    >>> matchcount.hafnian(np.ones((6, 6), dtype=int))  # 5 * 3 * 1 perfect matchings of K6
+    15
+    >>> matchcount.hafnian(np.ones((3, 3), dtype=int), loop=True)  # 3 edges + the 3 loops
+    4
+    """
+    matrix, fmt = _to_matrix(A, exact)
+    return _run(matrix, fmt, what=2 if loop else 1, device=device, engine=engine, threads=threads,
+                checkpoint=checkpoint, checkpoint_every=checkpoint_every, progress=progress,
+                progress_every=progress_every)
+
+
+def perfect_matchings(G: Any, *, weight: Optional[str] = None, exact: Optional[bool] = None, device: str = "auto",
+                      engine: str = "auto", threads: int = 0, checkpoint: Optional[str] = None,
+                      checkpoint_every: float = 60.0, progress: Progress = None,
+                      progress_every: float = 0.5) -> Number:
+    """The number of perfect matchings of an undirected networkx graph (Graph or MultiGraph,
+    whose parallel edges count separately), or their total weight with weight="attr" (an edge
+    without the attribute weighs 1). A bipartite graph (its sides from the nodes' "bipartite"
+    attribute when all have one, else by 2-colouring) is counted as the permanent of its
+    biadjacency matrix, any other as a hafnian. Self-loops lie in no perfect matching.
+
+    >>> import networkx as nx, matchcount
+    >>> matchcount.perfect_matchings(nx.grid_2d_graph(8, 8))  # dimer coverings of the 8 x 8 board
+    12988816
+    >>> matchcount.perfect_matchings(nx.petersen_graph())
+    6
+    """
+    gm = _undirected(G, weight, _exact_mode(exact))
+    return _run(gm.matrix, gm.format, what=1 if gm.hafnian else 0, graph=True, device=device, engine=engine,
+                threads=threads, checkpoint=checkpoint, checkpoint_every=checkpoint_every, progress=progress,
+                progress_every=progress_every, names=gm.names, notes=gm.notes)
+
+
+def cycle_covers(D: Any, *, weight: Optional[str] = None, exact: Optional[bool] = None, device: str = "auto",
+                 engine: str = "auto", threads: int = 0, checkpoint: Optional[str] = None,
+                 checkpoint_every: float = 60.0, progress: Progress = None, progress_every: float = 0.5) -> Number:
+    """The number of cycle covers of a networkx DiGraph (sets of vertex-disjoint directed
+    cycles through every vertex; a self-loop is a cycle of length 1), or their total weight
+    with weight="attr": the permanent of the adjacency matrix.
+
+    >>> import networkx as nx, matchcount
+    >>> matchcount.cycle_covers(nx.complete_graph(5, create_using=nx.DiGraph))  # derangements of 5
+    44
+    """
+    gm = _directed(D, weight, _exact_mode(exact))
+    return _run(gm.matrix, gm.format, graph=True, device=device, engine=engine, threads=threads,
+                checkpoint=checkpoint, checkpoint_every=checkpoint_every, progress=progress,
+                progress_every=progress_every, names=gm.names)
+
+
+def count(obj: Any, *, hafnian: bool = False, loop: bool = False, weight: Optional[str] = None,
+          details: bool = False, explain: bool = False, exact: Optional[bool] = None, device: str = "auto",
+          engine: str = "auto", threads: int = 0, row_mult: Optional[Sequence[int]] = None,
+          col_mult: Optional[Sequence[int]] = None, checkpoint: Optional[str] = None, checkpoint_every: float = 60.0,
+          progress: Progress = None, progress_every: float = 0.5) -> Union[Number, Dict[str, Any]]:
+    """One entry point for every count, as the CLI reads its input: a networkx DiGraph gives
+    its cycle covers, a Graph its perfect matchings, a matrix its permanent (its hafnian with
+    hafnian=True, the loop hafnian with loop=True).
+
+    details=True returns the record of ``matchcount --json`` as a dict: value (a string),
+    value_kind, exact, the Dulmage-Mendelsohn blocks, Forbert-Marx reductions, engine runs with
+    predicted and actual seconds, error bound (abs_error for floats), stage times, notes.
+    explain=True plans without counting and returns the ``--explain --json`` record.
+
+    >>> import numpy as np, matchcount
+    >>> r = matchcount.count(np.ones((5, 5), dtype=int), details=True)
+    >>> r["value"], r["exact"], r["engine_runs"][0]["engine"] is not None
+    ('120', True, True)
+    """
+    mode = _exact_mode(exact)
+    level = 2 if explain else 1 if details else 0
+    opts = dict(device=device, engine=engine, threads=threads, checkpoint=checkpoint,
+                checkpoint_every=checkpoint_every, progress=progress, progress_every=progress_every, details=level)
+    if hasattr(obj, "is_directed") and hasattr(obj, "adj"):
+        if row_mult is not None or col_mult is not None:
+            raise ValueError("row_mult/col_mult repeat the lines of a matrix, not of a graph")
+        gm, is_directed = _graph_matrix(obj, weight, mode)
+        return _run(gm.matrix, gm.format, what=1 if gm.hafnian else 0, graph=True, names=gm.names, notes=gm.notes,
+                    **opts)
+    matrix, fmt = _to_matrix(obj, exact)
+    if hafnian or loop:
+        if row_mult is not None or col_mult is not None:
+            # The CLI's words (apps/cli_main.cpp).
+            raise ValueError("--row-mult/--col-mult repeat the lines of a permanent's matrix, not of a hafnian's")
+        return _run(matrix, fmt, what=2 if loop else 1, **opts)
+    return _run(matrix, fmt, row_mult=row_mult, col_mult=col_mult, **opts)
+
+
+def estimate(obj: Any, *, hafnian: bool = False, weight: Optional[str] = None, method: str = "scaling+",
+             samples: Optional[int] = None, rel_error: float = 0.01, max_seconds: float = 60.0,
+             max_samples: int = 1_000_000_000, seed: int = 1, threads: int = 0, device: str = "auto",
+             exact_up_to: int = 20, scale_interval: int = 0, scale_sweeps: int = 5, progress: Progress = None,
+             progress_every: float = 0.5) -> Estimate:
+    """An unbiased random estimate with error bars (``matchcount --estimate``) of the permanent
+    of a nonnegative matrix, the hafnian of a nonnegative symmetric one (hafnian=True), or the
+    perfect matchings of a networkx graph. Either a fixed number of samples per estimated block,
+    or sampling until the relative standard error is below rel_error (capped by max_seconds and
+    max_samples). Blocks of up to exact_up_to rows are counted exactly. The same seed, options
+    and device give the same result. progress receives a dict (samples, rel_error, seconds, ...).
+
+    >>> import numpy as np, matchcount
+    >>> a = (np.random.default_rng(1).random((40, 40)) < 0.5).astype(float)
+    >>> e = matchcount.estimate(a, samples=2000, seed=3)
+    >>> e.ci[0] <= e.value <= e.ci[1], e.exact
+    (True, False)
+    >>> import math; e = matchcount.estimate(np.ones((40, 40)))  # cheap exactly: counted exactly
+    >>> e.exact, e.exact_value == math.factorial(40)
+    (True, True)
+    """
+    _check_options(device, "auto", threads)
+    if samples is not None and (isinstance(samples, bool) or int(samples) < 1):
+        raise ValueError(f"samples: must be a whole number >= 1, not '{samples}'")
+    if not rel_error > 0:
+        raise ValueError(f"rel_error: must be a number > 0, not '{rel_error}'")
+    if not max_seconds >= 0:
+        raise ValueError(f"max_seconds: must be a number >= 0, not '{max_seconds}'")
+    graph = False
+    names_fmt = ""
+    if hasattr(obj, "is_directed") and hasattr(obj, "adj"):
+        gm, is_directed = _graph_matrix(obj, weight, 0)
+        matrix, names_fmt, hafnian, graph = gm.matrix, gm.format, gm.hafnian, True
+    else:
+        matrix, names_fmt = _to_matrix(obj, None)
+    d = _core.estimate(matrix, bool(hafnian), False, graph, method, int(samples or 0), float(rel_error),
+                       float(max_seconds), int(max_samples), int(seed), int(threads), int(exact_up_to),
+                       int(scale_interval), int(scale_sweeps), device, progress, float(progress_every),
+                       _interruptible(), names_fmt)
+    return Estimate._from_core(d)
+
+
+def permanent_batch(As: Any, *, exact: Optional[bool] = None, threads: int = 0, device: str = "auto",
+                    engine: str = "auto") -> np.ndarray:
+    """Permanents of a stack of matrices (shape (k, m, n), or a sequence of equal-shaped 2-D
+    arrays), with threads across the matrices (one each). Returns a float64 or complex128
+    array for floating-point results, else an object array of ints or Fractions. An error names
+    the first matrix it concerns ("matrix 3: entry (row 1, column 2) is NaN: ...").
+
+    >>> import numpy as np, matchcount
+    >>> matchcount.permanent_batch(np.stack([np.eye(3), 2 * np.ones((3, 3))]))
+    array([1, 48], dtype=object)
+    >>> matchcount.permanent_batch(np.full((2, 2, 2), 0.5))
+    array([0.5, 0.5])
+    """
+    _check_options(device, engine, threads)
+    mode = _exact_mode(exact)
+    a = np.asarray(As)
+    if a.ndim != 3:
+        raise ValueError(f"a stack of matrices has 3 dimensions (k, m, n), not {a.ndim}")
+    if a.dtype.kind == "O" or (mode == 1 and a.dtype.kind == "f"):
+        out = np.empty(a.shape[0], dtype=object)
+        for i in range(a.shape[0]):
+            out[i] = permanent(a[i], exact=exact, device=device, engine=engine, threads=threads)
+        return out
+    from ._input import _check_dtype
+    _check_dtype(a.dtype)
+    if not a.dtype.isnative:
+        a = a.astype(a.dtype.newbyteorder("="))
+    res = _core.permanent_batch(a, mode, int(threads), device, engine)
+    if isinstance(res, np.ndarray):
+        return res
+    out = np.empty(len(res), dtype=object)
+    out[:] = res
+    return out
+
+
+def engines() -> list:
+    """The engine catalog (``matchcount --list-engines``) as a list of dicts."""
+    return _core.engine_catalog()
+
+
+def built_with_cuda() -> bool:
+    """True when the library was compiled with its CUDA engines."""
+    return _core.built_with_cuda()

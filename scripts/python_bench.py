@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Timings of the Python package (docs/benchmarks.md, "Python package"):
+  1. call overhead: a 4x4 float permanent, beside thewalrus's perm on the same matrix;
+  2. permanent_batch over K random 10x10 complex matrices, beside a Python loop of thewalrus perm;
+  3. a large matrix: permanent() beside the matchcount command on the same matrix (.npy).
+Peers that are not installed are skipped. Usage:
+  python scripts/python_bench.py [--cli build/bin/matchcount] [--batch 100000] [--large 30]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+
+import numpy as np
+
+import matchcount
+
+try:
+    from thewalrus import perm as tw_perm
+except ImportError:  # the peer is optional
+    tw_perm = None
+
+
+def per_call(fn, number):
+    """Best of 5 repeats, seconds per call."""
+    return min(timeit.repeat(fn, number=number, repeat=5)) / number
+
+
+def overhead(rows):
+    a = np.random.default_rng(1).random((4, 4))
+    mc = per_call(lambda: matchcount.permanent(a), 100_000)
+    rows.append(("4x4 float permanent, per call", f"{mc * 1e6:.2f} us",
+                 f"{per_call(lambda: tw_perm(a), 100_000) * 1e6:.2f} us" if tw_perm else "not installed"))
+
+
+def batch(rows, k):
+    rng = np.random.default_rng(2)
+    stack = rng.standard_normal((k, 10, 10)) + 1j * rng.standard_normal((k, 10, 10))
+    t0 = time.perf_counter()
+    mine = matchcount.permanent_batch(stack)
+    mc = time.perf_counter() - t0
+    peer = "not installed"
+    if tw_perm:
+        tw_perm(stack[0])  # compile (numba) outside the timing
+        t0 = time.perf_counter()
+        theirs = np.array([tw_perm(m) for m in stack])
+        tw = time.perf_counter() - t0
+        worst = np.max(np.abs(mine - theirs) / np.abs(theirs))
+        peer = f"{tw:.3f} s (x{tw / mc:.1f}; max rel. difference {worst:.1e})"
+    rows.append((f"permanent_batch, {k} random 10x10 complex", f"{mc:.3f} s", peer))
+
+
+def large(rows, cli, n):
+    a = np.random.default_rng(3).random((n, n))
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "a.npy")
+        np.save(path, a)
+        t0 = time.perf_counter()
+        mine = matchcount.permanent(a)
+        mc = time.perf_counter() - t0
+        peer = "not built"
+        if cli and os.access(cli, os.X_OK):
+            t0 = time.perf_counter()
+            out = subprocess.run([cli, "--json", path], capture_output=True, text=True, check=True).stdout
+            wall = time.perf_counter() - t0
+            rec = json.loads(out)
+            same = abs(float(rec["value"]) - mine) <= 1e-12 * abs(mine)
+            peer = (f"{wall:.2f} s wall, {rec['seconds']['total']:.2f} s counting "
+                    f"(Python/CLI {mc / wall:.3f}; same value: {same})")
+    rows.append((f"{n}x{n} random float permanent", f"{mc:.2f} s", peer))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--cli", default=os.path.join(os.path.dirname(__file__), "..", "build", "bin", "matchcount"))
+    p.add_argument("--batch", type=int, default=100_000, help="matrices in the batch test")
+    p.add_argument("--large", type=int, default=30, help="side of the large matrix")
+    args = p.parse_args()
+    rows = []
+    overhead(rows)
+    batch(rows, args.batch)
+    large(rows, args.cli, args.large)
+    print(f"matchcount {matchcount.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs"
+          + (", thewalrus present" if tw_perm else ", thewalrus absent"))
+    print("| test | matchcount | peer |\n|---|---|---|")
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+
+
+if __name__ == "__main__":
+    main()

@@ -277,6 +277,11 @@ static int run(int argc, char** argv) {
                 "general graphs, scaling methods: rescale the vertices within this many edges of each pair covered (0: none; -1: 2 on lattice-like graphs)")
       ->check(whole_at_least(-1))
       ->capture_default_str();
+  g->add_option("--particles", est.particles,
+                "general graphs: each sample a population of this many resampled paths (0: independent paths; "
+                "-1: 50 on lattice-like graphs of 512 vertices or more)")
+      ->check(whole_at_least(-1))
+      ->capture_default_str();
   g->add_option("--exact-up-to", est.exact_up_to, "count blocks up to this size exactly (0: estimate every block)")
       ->check(whole_at_least(0))
       ->capture_default_str();

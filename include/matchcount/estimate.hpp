@@ -94,6 +94,11 @@ struct EstimateOptions {
   /// (auto): 2 on lattice-like graphs, where it is 3x to 6x faster for the same variance,
   /// else 0 (docs/estimation.md).
   int scale_radius = -1;
+  /// General graphs, sequential methods: > 0 makes each sample a sequential Monte Carlo
+  /// estimate over this many paths, resampled when their weights grow uneven (docs/
+  /// estimation.md, "General graphs"); 0: independent paths; -1 (auto): 50 for the scaling
+  /// methods on lattice-like graphs of at least 512 vertices, else 0.
+  int particles = -1;
   /// Blocks up to this size after the Dulmage-Mendelsohn split are counted exactly (an
   /// exact factor has no error); 0 estimates every block. Hafnians: blocks of up to twice as
   /// many vertices (perfect matchings of up to this many edges).

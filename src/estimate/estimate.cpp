@@ -99,6 +99,8 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
   const auto start = Clock::now();
   if (o.samples == 0 && !(o.rel_error > 0.0)) throw UsageError("estimation needs a sample count or a relative error target > 0");
   if (o.scale_interval < 0 || o.scale_iterations < 0) throw UsageError("the scaling interval and sweeps must be >= 0");
+  if (o.particles > 0)
+    throw UsageError("--particles applies to general graphs (hafnians); a permanent's samples are independent paths");
   if (static_cast<int>(o.method) > static_cast<int>(EstimateMethod::ScalingPlus))
     throw RefusedError("the " + to_string(o.method) + " estimator estimates hafnians (general graphs, --hafnian); "
                        "permanents take rasmussen, rasmussen+, scaling or scaling+");

@@ -131,6 +131,11 @@ bool lattice_like(const estimate::GraphData& g) {
 
 /// The largest graph --device auto samples on the GPU.
 constexpr int kGpuGraphVertices = 640;
+/// Automatic resampling (--particles -1): lattice-like blocks of at least this many vertices,
+/// populations of this many paths (20 to 200 gave the same variance per second on the 32x32
+/// triangular lattice; 50 leaves enough populations for the error bar).
+constexpr int kSmcVertices = 512;
+constexpr int kSmcParticles = 50;
 
 WideReal wide_factor(const Integer& x) { return estimate::wide_of(x); }
 WideReal wide_factor(double x) { return WideReal::from(x); }
@@ -165,7 +170,9 @@ EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o
   const bool determinant = estimate::is_determinant(static_cast<estimate::Method>(static_cast<int>(o.method)));
   if (determinant && o.device == DevicePolicy::Gpu)
     throw RefusedError("--device gpu: the determinant estimators (godsil-gutman, barvinok) run on the CPU only");
-  const bool want_gpu = !determinant && o.device != DevicePolicy::Cpu && gpu_available();
+  if (o.particles > 0 && o.device == DevicePolicy::Gpu)
+    throw RefusedError("--device gpu: the resampled populations (--particles) run on the CPU only");
+  const bool want_gpu = !determinant && o.particles <= 0 && o.device != DevicePolicy::Cpu && gpu_available();
   estimate::EstimateRun run(o, start, to_sample);
   run.multiply(wide_factor(cut.factor));
   run.exact_value = value_of(cut.factor);
@@ -183,17 +190,24 @@ EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o
     cfg.graph = true;
     cfg.method = static_cast<estimate::Method>(static_cast<int>(o.method));
     // A step covers two vertices: about 256 rescales a sample on large graphs, as for permanents.
-    const int radius = o.scale_radius >= 0 ? o.scale_radius : lattice_like(data) ? 2 : 0;
+    const bool lattice = lattice_like(data);
+    const int radius = o.scale_radius >= 0 ? o.scale_radius : lattice ? 2 : 0;
     // Local rescaling replaces the full sweeps unless an interval is given.
     const int interval = o.scale_interval > 0 ? o.scale_interval : radius > 0 ? b.rows : std::max(1, b.rows / 512);
     cfg.params = {interval, o.scale_iterations, radius};
+    // Resampled populations on large lattices, where independent paths' variance has grown
+    // too heavy-tailed to trust (docs/estimation.md); their twist needs the scaling.
+    const bool scaling = o.method == EstimateMethod::Scaling || o.method == EstimateMethod::ScalingPlus;
+    // (They run on the CPU: --device gpu keeps independent paths.)
+    const bool smc = o.device != DevicePolicy::Gpu && lattice && scaling && b.rows >= kSmcVertices;
+    cfg.particles = o.particles >= 0 ? o.particles : smc ? kSmcParticles : 0;
     cfg.seed = o.seed;
     cfg.block_id = static_cast<std::uint32_t>(bi);
     cfg.threads = o.threads;
     std::unique_ptr<estimate::Sampler> sampler;
     // One GPU thread per sample is latency-bound: past a few hundred vertices 16 CPU cores
     // draw as many samples (docs/benchmarks.md), so --device auto keeps those on the CPU.
-    if (want_gpu && (o.device == DevicePolicy::Gpu || b.rows <= kGpuGraphVertices)) {
+    if (want_gpu && cfg.particles == 0 && (o.device == DevicePolicy::Gpu || b.rows <= kGpuGraphVertices)) {
       try {
         sampler = estimate::make_gpu_graph_sampler(data, cfg);
       } catch (const GpuError& e) {
@@ -203,6 +217,9 @@ EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o
     }
     if (!sampler) sampler = estimate::make_graph_cpu_sampler(data, cfg);
     if (cluster::distributed()) sampler = cluster::share_samples(std::move(sampler), bd, cfg, want_gpu);
+    if (cfg.particles > 0)
+      rep.notes.push_back("block of " + std::to_string(b.rows) + " vertices: each sample is one estimate from a population of " +
+                          std::to_string(cfg.particles) + " resampled paths (--particles)");
     run.add_sampled(*sampler, be, rep);
   }
   run.finish(rep, planned_exact, exact_predicted, blocks.size());
@@ -224,6 +241,9 @@ EstimateReport estimate_hafnian(const AnyMatrix& input, bool loops, const Estima
   if (o.samples == 0 && !(o.rel_error > 0.0)) throw UsageError("estimation needs a sample count or a relative error target > 0");
   if (o.scale_interval < 0 || o.scale_iterations < 0) throw UsageError("the scaling interval and sweeps must be >= 0");
   if (o.scale_radius < -1) throw UsageError("the scaling radius must be >= -1 (-1: automatic)");
+  if (o.particles < -1) throw UsageError("the number of particles must be >= -1 (-1: automatic)");
+  if (o.particles > 0 && estimate::is_determinant(static_cast<estimate::Method>(static_cast<int>(o.method))))
+    throw UsageError("--particles resamples sample paths; the determinant estimators have none");
   if (loops)
     throw RefusedError("--estimate does not estimate loop hafnians (a vertex covered by its loop has no partner to "
                        "sample); without --estimate the count is exact");

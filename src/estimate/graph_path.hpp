@@ -38,6 +38,7 @@ class GraphPath : public GraphSearch {
 
   MC_HD void start() {
     const int n = g_.n;
+    scale_product_ = WideValue{};
     covered_ = 0, steps_ = 0, last_scale_ = 0, last_local_ = 0, cursor_ = 0, min_ = 0, stamp_ = 0, dead_ = false;
     certified_ = 0, full_ = 0, shown_ = -1, last_v_ = -1, last_u_ = -1;
     for (int v = 0; v < n; ++v) {
@@ -55,7 +56,10 @@ class GraphPath : public GraphSearch {
       }
     }
     if constexpr (is_scaling(M))
-      for (int v = 0; v < n; ++v) w_.scale[v] = g_.scale0[v];
+      for (int v = 0; v < n; ++v) {
+        w_.scale[v] = g_.scale0[v];
+        if (p_.track_scales) scale_product_.mul(g_.scale0[v]);
+      }
   }
 
   /// The vertex to cover next (kDone when all are, kDead when the sample is 0, kRescale when
@@ -144,6 +148,15 @@ class GraphPath : public GraphSearch {
   /// within r edges of the pair just covered, the rest held fixed: covering a pair moves the
   /// fixed point most near it, and on a sparse graph a full sweep costs n where the region
   /// costs a constant.
+  /// Sum of ln d_v over the remaining vertices (0 for the methods without scaling): haf of
+  /// the remaining graph is haf(D A D) / prod d_v, and D A D is near doubly stochastic, so
+  /// exp(-this) tracks the remaining count up to a factor common to paths of equal length.
+  /// Kept as a running product (a ratio per scale update), not a sum of logs: the resampling
+  /// of graph_smc.hpp asks for it after every step of every path (with track_scales on).
+  MC_HD double log_scale_sum() const {
+    return ::log(scale_product_.m) + static_cast<double>(scale_product_.e) * 0.69314718055994530942;
+  }
+
   MC_HD void rescale() {
     last_local_ = steps_;
     if (steps_ - last_scale_ < p_.scale_interval) {
@@ -164,7 +177,11 @@ class GraphPath : public GraphSearch {
     double s = 0.0;
     for (int k = g_.start[v]; k < g_.start[v + 1]; ++k)
       if (!(w_.flags[g_.adj[k]] & kGone)) s += g_.val[k] * w_.scale[g_.adj[k]];
-    if (s > 0.0 && s < INFINITY) w_.scale[v] = ::sqrt(w_.scale[v] / s);
+    if (s > 0.0 && s < INFINITY) {
+      const double d = ::sqrt(w_.scale[v] / s);
+      if (p_.track_scales) scale_product_.mul(d / w_.scale[v]);
+      w_.scale[v] = d;
+    }
   }
   /// The remaining vertices within scale_radius edges of the last pair covered, breadth first
   /// in adjacency order (so the sweep order, and the sample, is a function of the graph state).
@@ -204,6 +221,7 @@ class GraphPath : public GraphSearch {
   MC_HD bool remove_pair(int v, int u) {
     if constexpr (is_plus(M)) unlink(v), unlink(u);
     w_.flags[v] |= kGone, w_.flags[u] |= kGone;
+    if (is_scaling(M) && p_.track_scales) scale_product_.mul(1.0 / (w_.scale[v] * w_.scale[u]));
     bool alive = true;
     for (int side = 0; side < 2; ++side) {
       const int x = side == 0 ? v : u;
@@ -239,6 +257,7 @@ class GraphPath : public GraphSearch {
   SampleParams p_;
   int covered_ = 0, steps_ = 0, last_scale_ = 0, last_local_ = 0, cursor_ = 0, min_ = 0;
   int last_v_ = -1, last_u_ = -1;  // the pair covered last (a local rescale's centre)
+  WideValue scale_product_;        // prod d_v over the remaining vertices (scaling methods)
   bool dead_ = false;
 };
 

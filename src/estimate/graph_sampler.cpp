@@ -10,6 +10,7 @@
 
 #include "estimate/cpu_batches.hpp"
 #include "estimate/determinant_sample.hpp"
+#include "estimate/graph_smc.hpp"
 #include "estimate/runner.hpp"
 #include "matchcount/graph_matching.hpp"
 #include "matchcount/matrix.hpp"
@@ -36,24 +37,6 @@ std::vector<double> symmetric_scaling(const GraphData& g) {
   return d;
 }
 
-/// A graph path with its own scratch arrays (contiguous, stride 1); copies are independent.
-template <Method M>
-struct GraphHolder {
-  int n, d;
-  std::vector<int> ints;
-  std::vector<double> doubles;
-  GraphPath<M> path;
-  GraphHolder(const GraphView& g, const SampleParams& p)
-      : n(g.n), d(g.max_degree), ints(GraphWorkspace::ints(g.n, g.max_degree, M)),
-        doubles(GraphWorkspace::doubles(g.n, M)),
-        path(g, GraphWorkspace::bind(ints.data(), doubles.data(), 1, g.n, g.max_degree, M), p) {}
-  GraphHolder(const GraphHolder& o) : n(o.n), d(o.d), ints(o.ints), doubles(o.doubles), path(o.path) {
-    path.rebind(GraphWorkspace::bind(ints.data(), doubles.data(), 1, n, d, M));
-  }
-  GraphHolder& operator=(const GraphHolder&) = delete;
-  WideValue sample(SampleRng& rng) { return run_graph_sample(path, rng); }
-};
-
 /// A determinant estimator with its matrix.
 template <class Scalar>
 struct DeterminantHolder {
@@ -79,6 +62,11 @@ class GraphCpuSampler final : public BatchSampler {
     if (is_determinant(m))
       return run_batches(cfg_, batch, first, count, [&] { return DeterminantHolder<double>{view, m, {}}; }, deadline);
     const SampleParams params = cfg_.params;
+    if (cfg_.particles > 0)  // a sample is a whole population: one per batch
+      return with_sequential_method(m, [&](auto mc) {
+        return run_batches(cfg_, 1, first, count,
+                           [&] { return GraphSmc<decltype(mc)::value>(view, params, cfg_.particles); }, deadline);
+      });
     return with_sequential_method(m, [&](auto mc) {
       return run_batches(cfg_, batch, first, count, [&] { return GraphHolder<decltype(mc)::value>(view, params); },
                          deadline);

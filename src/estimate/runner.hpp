@@ -74,6 +74,9 @@ struct SamplerConfig {
   int warp_plus_rows = kWarpPlusRows;
   /// The block is a general graph (GraphData, the hafnian), not a permanent's matrix.
   bool graph = false;
+  /// Graphs: > 0 makes each sample a sequential Monte Carlo estimate over this many paths
+  /// (graph_smc.hpp).
+  int particles = 0;
 };
 
 /// Whether a sampler runs SmallPath for this block and config.

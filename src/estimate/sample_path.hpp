@@ -61,6 +61,8 @@ struct SampleParams {
   /// General graphs: after every step also rescale the remaining vertices within this many
   /// edges of the pair just covered (0: only the full rescales every scale_interval steps).
   int scale_radius = 0;
+  /// General graphs: keep the product of the remaining scales (GraphPath::log_scale_sum).
+  bool track_scales = false;
 };
 
 /// Element k at base[k * stride].

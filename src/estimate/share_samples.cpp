@@ -13,7 +13,7 @@ namespace matchcount::cluster {
 namespace {
 
 void put_config(Writer& w, const estimate::SamplerConfig& c, bool gpu) {
-  w.put(static_cast<int>(c.method)).put(c.params.scale_interval).put(c.params.scale_iterations).put(c.params.scale_radius);
+  w.put(static_cast<int>(c.method)).put(c.params.scale_interval).put(c.params.scale_iterations).put(c.params.scale_radius).put(c.particles);
   w.put(c.seed).put(c.block_id).put(c.threads).put(c.small_paths).put(c.graph).put(gpu);
 }
 
@@ -80,6 +80,7 @@ void serve_sampler(Reader& in) {
   cfg.params.scale_interval = in.get<int>();
   cfg.params.scale_iterations = in.get<int>();
   cfg.params.scale_radius = in.get<int>();
+  cfg.particles = in.get<int>();
   cfg.seed = in.get<std::uint64_t>();
   cfg.block_id = in.get<std::uint32_t>();
   cfg.threads = in.get<int>();

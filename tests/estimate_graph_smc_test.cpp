@@ -1,0 +1,164 @@
+// Resampled populations of graph sample paths (src/estimate/graph_smc.hpp, --particles): the
+// twist telescopes (a population of one is the independent path's sample), the estimates
+// average to the hafnian, the interval covers a lattice count, the bits do not depend on the
+// threads, the automatic choice, and the refusals.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "estimate/graph_smc.hpp"
+#include "estimate/runner.hpp"
+#include "matchcount/error.hpp"
+#include "matchcount/estimate.hpp"
+#include "matchcount/generate.hpp"
+#include "matchcount/pipeline.hpp"
+#include "test_support.hpp"
+
+namespace matchcount {
+namespace {
+
+using estimate::Method;
+
+SparseMatrix<double> as_doubles(const SparseMatrix<Integer>& a) {
+  return convert<double>(a, [](const Integer& v) { return v.get_d(); });
+}
+
+double exact_hafnian(const SparseMatrix<double>& a) {
+  CountOptions o;
+  o.device = DevicePolicy::Cpu;
+  return std::get<double>(count_hafnian(AnyMatrix(a), false, o).value.value);
+}
+
+double to_double(const estimate::WideValue& x) { return std::ldexp(x.m, static_cast<int>(x.e)); }
+
+/// A random graph on n vertices with weights in [0.5, 2.5), a path through all vertices plus
+/// each other pair with probability p.
+SparseMatrix<double> weighted_graph(int n, double p, std::uint64_t seed) {
+  std::uint64_t x = seed * 0x9E3779B97F4A7C15ULL + 3;
+  auto next = [&x] {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(x >> 11) * 0x1p-53;
+  };
+  SparseMatrix<double> a;
+  a.rows = a.cols = n;
+  for (int u = 0; u < n; ++u)
+    for (int v = u + 1; v < n; ++v)
+      if (v == u + 1 || next() < p) {
+        const double w = 0.5 + 2 * next();
+        a.entries.push_back({u, v, w});
+        a.entries.push_back({v, u, w});
+      }
+  a.normalize();
+  return a;
+}
+
+// With one particle the population never resamples, and the twisted weights telescope back to
+// the path's own: the estimate is the independent sample with the same random stream.
+TEST(EstimateGraphSmc, OneParticleIsTheIndependentSample) {
+  const estimate::GraphData g = estimate::GraphData::from(as_doubles(adjacency_matrix(triangular_graph(10, 10))));
+  const estimate::SampleParams p{g.n, 5, 2};
+  estimate::GraphHolder<Method::ScalingPlus> path(g.view(), p);
+  estimate::GraphSmc<Method::ScalingPlus> population(g.view(), p, 1);
+  for (std::uint64_t k = 0; k < 50; ++k) {
+    estimate::SampleRng r1(7, 0, k), r2(7, 0, k);
+    const double alone = to_double(path.sample(r1)), smc = to_double(population.sample(r2));
+    ASSERT_GT(alone, 0);
+    EXPECT_NEAR(smc, alone, 1e-9 * alone) << k;
+  }
+}
+
+// The population estimates average to the hafnian (within 4.5 standard errors of 3000
+// estimates) for the scaling methods (twisted) and Rasmussen+ (plain weights), with the
+// plain scaling method's dead paths, on random weighted graphs and a lattice.
+TEST(EstimateGraphSmc, EstimatesAverageToTheHafnian) {
+  std::vector<SparseMatrix<double>> graphs;
+  for (int t = 0; t < 4; ++t) graphs.push_back(weighted_graph(14 + 4 * t, 0.15, 40 + t));
+  graphs.push_back(as_doubles(adjacency_matrix(triangular_graph(6, 8))));
+  for (std::size_t gi = 0; gi < graphs.size(); ++gi) {
+    const double exact = exact_hafnian(graphs[gi]);
+    ASSERT_GT(exact, 0);
+    const estimate::GraphData g = estimate::GraphData::from(graphs[gi]);
+    for (Method m : {Method::ScalingPlus, Method::Scaling, Method::RasmussenPlus}) {
+      estimate::SamplerConfig cfg;
+      cfg.graph = true, cfg.method = m, cfg.params = {g.n, 3, gi == 4 ? 2 : 0}, cfg.threads = 2;
+      cfg.particles = 4, cfg.seed = 11 + gi;
+      const estimate::SampleSums s = estimate::make_graph_cpu_sampler(g, cfg)->run(0, 3000);
+      const double n = static_cast<double>(s.count);
+      const double mean = std::ldexp(s.sum_m, static_cast<int>(s.sum_e)) / n;
+      const double var = std::ldexp(s.sq_m, static_cast<int>(s.sq_e)) / n - mean * mean;
+      EXPECT_NEAR(mean, exact, 4.5 * std::sqrt(var / n)) << "graph " << gi << " method " << static_cast<int>(m);
+      EXPECT_LT(std::sqrt(var / n), 0.05 * exact) << "graph " << gi;  // the check above has teeth
+    }
+  }
+}
+
+EstimateReport smc_estimate(const SparseMatrix<Integer>& a, std::uint64_t seed, int threads, int particles = 10) {
+  EstimateOptions o;
+  o.samples = 60;
+  o.exact_up_to = 0;
+  o.seed = seed;
+  o.threads = threads;
+  o.particles = particles;
+  o.device = DevicePolicy::Cpu;
+  return estimate_hafnian(AnyMatrix(a), false, o);
+}
+
+// Over 40 seeds the 95% interval of 60 populations of 10 holds the 8x10 triangular lattice's
+// count at least 34 times (at a true 95%, fewer happens with probability 0.3%).
+TEST(EstimateGraphSmc, IntervalCoversALatticeCount) {
+  const SparseMatrix<Integer> a = adjacency_matrix(triangular_graph(8, 10));
+  const double exact = exact_hafnian(as_doubles(a));
+  int covered = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const EstimateReport r = smc_estimate(a, seed, 2);
+    covered += r.ci_low.to_double() <= exact && exact <= r.ci_high.to_double();
+  }
+  EXPECT_GE(covered, 34) << covered << " of 40";
+}
+
+TEST(EstimateGraphSmc, SameBitsWhateverTheThreadsAndTheAutomaticChoice) {
+  const SparseMatrix<Integer> a = adjacency_matrix(triangular_graph(10, 10));
+  const EstimateReport one = smc_estimate(a, 3, 1), two = smc_estimate(a, 3, 2);
+  EXPECT_EQ(one.estimate.mant, two.estimate.mant);
+  EXPECT_EQ(one.estimate.exp, two.estimate.exp);
+  EXPECT_EQ(one.rel_std_error, two.rel_std_error);
+  EXPECT_NE(smc_estimate(a, 4, 2).estimate.mant, one.estimate.mant);
+  // Automatic: populations on a large lattice (a note says so), independent paths on a small one.
+  const auto note = [](const EstimateReport& r) {
+    for (const auto& n : r.notes)
+      if (n.find("resampled paths") != std::string::npos) return true;
+    return false;
+  };
+  EstimateOptions o;
+  o.samples = 4;
+  o.exact_up_to = 0;
+  o.device = DevicePolicy::Cpu;
+  EXPECT_TRUE(note(estimate_hafnian(AnyMatrix(adjacency_matrix(triangular_graph(24, 24))), false, o)));
+  EXPECT_FALSE(note(estimate_hafnian(AnyMatrix(a), false, o)));
+  o.particles = 0;
+  EXPECT_FALSE(note(estimate_hafnian(AnyMatrix(adjacency_matrix(triangular_graph(24, 24))), false, o)));
+}
+
+TEST(EstimateGraphSmc, Refusals) {
+  const SparseMatrix<Integer> tri = adjacency_matrix(triangular_graph(6, 6));
+  EstimateOptions o;
+  o.particles = -2;
+  EXPECT_THROW(estimate_hafnian(AnyMatrix(tri), false, o), UsageError);
+  o.particles = 8;
+  o.method = EstimateMethod::GodsilGutman;
+  EXPECT_THROW(estimate_hafnian(AnyMatrix(tri), false, o), UsageError);
+  o.method = EstimateMethod::ScalingPlus;
+  o.device = DevicePolicy::Gpu;
+  EXPECT_THROW(estimate_hafnian(AnyMatrix(tri), false, o), RefusedError);
+  EstimateOptions p;
+  p.particles = 8;
+  EXPECT_THROW(estimate_permanent(AnyMatrix(complete_bipartite(4)), p), UsageError);
+  const std::string file = test::temp_file("0 1\n1 2\n2 0\n0 3\n1 4\n2 5\n", ".edges");
+  const auto r = test::run_matchcount("--estimate --particles -3 --as graph '" + file + "'");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+}
+
+}  // namespace
+}  // namespace matchcount

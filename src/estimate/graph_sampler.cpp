@@ -50,11 +50,12 @@ struct DeterminantHolder {
 class GraphCpuSampler final : public BatchSampler {
  public:
   GraphCpuSampler(const GraphData& graph, const SamplerConfig& cfg) : graph_(graph), cfg_(cfg) {}
+  std::uint64_t batch_size() const override { return graph_batch_samples(graph_.n, cfg_.particles); }
 
  private:
   std::vector<SampleSums> batches(std::uint64_t first, std::uint64_t count, Clock::time_point deadline) override {
     const GraphView view = graph_.view();
-    const std::uint64_t batch = batch_samples(graph_.n);
+    const std::uint64_t batch = batch_size();
     const Method m = cfg_.method;
     if (m == Method::GodsilGutmanComplex)
       return run_batches(cfg_, batch, first, count, [&] { return DeterminantHolder<std::complex<double>>{view, m, {}}; },
@@ -62,9 +63,9 @@ class GraphCpuSampler final : public BatchSampler {
     if (is_determinant(m))
       return run_batches(cfg_, batch, first, count, [&] { return DeterminantHolder<double>{view, m, {}}; }, deadline);
     const SampleParams params = cfg_.params;
-    if (cfg_.particles > 0)  // a sample is a whole population: one per batch
+    if (cfg_.particles > 0)  // a sample is a whole population
       return with_sequential_method(m, [&](auto mc) {
-        return run_batches(cfg_, 1, first, count,
+        return run_batches(cfg_, batch, first, count,
                            [&] { return GraphSmc<decltype(mc)::value>(view, params, cfg_.particles); }, deadline);
       });
     return with_sequential_method(m, [&](auto mc) {

@@ -94,6 +94,13 @@ constexpr std::uint64_t kBatch = 256;
 constexpr int kSmallBatchRows = 4096;
 constexpr int kOneSampleRows = 65536;
 inline std::uint64_t batch_samples(int n) { return n >= kOneSampleRows ? 1 : n >= kSmallBatchRows ? 8 : kBatch; }
+/// General graphs: batches of 8 from 512 vertices on, where a sample with full Sinkhorn sweeps
+/// every step costs milliseconds (n^2) and batches of 256 left 16 cores with 1 to 5 batches
+/// a round; a resampled population is a batch of its own.
+constexpr int kGraphSmallBatchVertices = 512;
+inline std::uint64_t graph_batch_samples(int n, int particles) {
+  return particles > 0 ? 1 : n >= kGraphSmallBatchVertices ? std::min<std::uint64_t>(8, batch_samples(n)) : batch_samples(n);
+}
 
 /// Runs samples first .. first + count - 1 of a block and returns their sums; the same
 /// (config, first, count) gives the same bits.
@@ -112,6 +119,9 @@ class Sampler {
   virtual std::vector<SampleSums> run_parts(std::uint64_t first, std::uint64_t count) { return {run(first, count)}; }
   /// "cpu" or the GPU's name.
   virtual std::string device() const = 0;
+  /// Samples a part of run_parts holds (0: batch_samples(n)): ranks sharing a round split it
+  /// there.
+  virtual std::uint64_t batch_size() const { return 0; }
   /// Samples drawn side by side, in about the time of one (a GPU's threads); rounds are made
   /// of whole waves of this many. 1: a round's time grows with its samples from the first.
   virtual std::uint64_t width() const { return 1; }

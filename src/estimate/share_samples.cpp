@@ -20,7 +20,7 @@ void put_config(Writer& w, const estimate::SamplerConfig& c, bool gpu) {
 class SharedSampler final : public estimate::Sampler {
  public:
   SharedSampler(std::unique_ptr<estimate::Sampler> own, int n)
-      : own_(std::move(own)), batch_(estimate::batch_samples(n)) {}
+      : own_(std::move(own)), batch_(own_->batch_size() > 0 ? own_->batch_size() : estimate::batch_samples(n)) {}
   ~SharedSampler() override {
     Writer w;
     w.put<std::uint64_t>(kSamplerEnd);

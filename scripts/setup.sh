@@ -46,7 +46,7 @@ venv=build-python/venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check nanobind scikit-build-core numpy scipy networkx pytest
 CMAKE_BUILD_PARALLEL_LEVEL=$jobs "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation \
-  ./python -Cbuild-dir=build-python/build -Ccmake.define.MATCHCOUNT_INSTALLED="$prefix"
+  ./python -Cbuild-dir="$PWD/build-python/build" -Ccmake.define.MATCHCOUNT_INSTALLED="$prefix"
 MATCHCOUNT_CLI="$PWD/build/bin/matchcount" "$venv/bin/python" -m pytest -q python/tests
 rm -rf "$prefix"
 # The sanitizer build checks the host code; CUDA stays out of it (no GPU runs in CI anyway).

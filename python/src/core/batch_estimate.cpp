@@ -16,6 +16,7 @@
 #include "matchcount/report.hpp"
 #include "progress_relay.hpp"
 #include "run.hpp"
+#include "small_dense.hpp"
 
 namespace matchcount::py {
 
@@ -53,21 +54,35 @@ nb::object permanent_batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cp
   const auto dtype = a.dtype();
   const std::size_t item = (dtype.bits + 7) / 8;
   const char* base = static_cast<const char*>(a.data());
+  const auto at = [&](std::int64_t i) { return base + i * s0 * std::int64_t(item); };
   CountOptions o;
   o.threads = 1;  // threads go across the matrices
   o.device = policy(device);
   o.engine = engine == "auto" ? "" : engine;
-  std::vector<PermanentValue> values(static_cast<std::size_t>(k));
+  const int t = threads > 0 ? threads : omp_get_max_threads();
+  // Small square matrices first, in the dense kernel (small_dense.hpp); a named engine or
+  // device, and what the kernel leaves (kind None), go through the pipeline after.
+  const bool small = rows == cols && rows <= kSmallMax && o.engine.empty() && o.device != DevicePolicy::Gpu;
+  std::vector<SmallValue> fast(static_cast<std::size_t>(small ? k : 0));
+  std::int64_t slow_count = small ? 0 : k;
+  if (small) {
+    nb::gil_scoped_release release;
+#pragma omp parallel for schedule(static) num_threads(t) reduction(+ : slow_count)
+    for (std::int64_t i = 0; i < k; ++i) {
+      fast[std::size_t(i)] = small_permanent(at(i), dtype, rows, cols, s1, s2, static_cast<ExactMode>(mode));
+      slow_count += fast[std::size_t(i)].kind == SmallValue::None;
+    }
+  }
+  std::vector<PermanentValue> values(static_cast<std::size_t>(slow_count > 0 ? k : 0));
   std::int64_t failed_at = -1;
   std::exception_ptr failure;
-  {
+  if (slow_count > 0) {
     nb::gil_scoped_release release;
-    const int t = threads > 0 ? threads : omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 64) num_threads(t)
     for (std::int64_t i = 0; i < k; ++i) {
+      if (small && fast[std::size_t(i)].kind != SmallValue::None) continue;
       try {
-        const AnyMatrix m = from_strided(base + i * s0 * std::int64_t(item), dtype, rows, cols, s1, s2,
-                                         static_cast<ExactMode>(mode));
+        const AnyMatrix m = from_strided(at(i), dtype, rows, cols, s1, s2, static_cast<ExactMode>(mode));
         CountOptions mine = o;
         mine.preprocess = !preprocessing_is_identity(m);
         values[std::size_t(i)] = count_permanent(m, mine).value;
@@ -89,23 +104,32 @@ nb::object permanent_batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cp
       throw std::invalid_argument(where);
     }
   }
-  bool all_real = true, all_complex = true;
-  for (const auto& v : values) {
-    all_real = all_real && v.value.index() == 2;
-    all_complex = all_complex && v.value.index() == 3;
+  // PermanentValue's variant index: 0 integer, 1 fraction, 2 real, 3 complex.
+  const auto is_fast = [&](std::size_t i) { return small && fast[i].kind != SmallValue::None; };
+  const auto kind = [&](std::size_t i) {
+    if (is_fast(i))
+      return fast[i].kind == SmallValue::Real ? 2 : fast[i].kind == SmallValue::Cplx ? 3 : 0;
+    return int(values[i].value.index());
+  };
+  bool all_real = k > 0, all_complex = k > 0;
+  for (std::size_t i = 0; i < std::size_t(k); ++i) {
+    all_real = all_real && kind(i) == 2;
+    all_complex = all_complex && kind(i) == 3;
   }
-  if (all_real && k > 0) {
-    std::vector<double> out;
-    for (const auto& v : values) out.push_back(std::get<double>(v.value));
+  if (all_real) {
+    std::vector<double> out(static_cast<std::size_t>(k));
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = is_fast(i) ? fast[i].re : std::get<double>(values[i].value);
     return numpy_array(std::move(out));
   }
-  if (all_complex && k > 0) {
-    std::vector<std::complex<double>> out;
-    for (const auto& v : values) out.push_back(std::get<Complex>(v.value));
+  if (all_complex) {
+    std::vector<std::complex<double>> out(static_cast<std::size_t>(k));
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = is_fast(i) ? Complex(fast[i].re, fast[i].im) : std::get<Complex>(values[i].value);
     return numpy_array(std::move(out));
   }
   nb::list out;
-  for (const auto& v : values) out.append(to_python(v));
+  for (std::size_t i = 0; i < std::size_t(k); ++i)
+    out.append(to_python(is_fast(i) ? fast[i].value() : values[i]));
   return out;
 }
 

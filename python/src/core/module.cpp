@@ -14,6 +14,7 @@
 #include "matchcount/estimate.hpp"
 #include "matchcount/gpu.hpp"
 #include "run.hpp"
+#include "small_dense.hpp"
 
 namespace nb = nanobind;
 using namespace matchcount;
@@ -86,6 +87,15 @@ NB_MODULE(_core, m) {
      nb::arg("mode"));
 
   m.def("permanent_dense", &permanent_dense);
+  // The small dense kernel alone, for the tests: (value, abs_error), or None where the
+  // general path counts.
+  m.def("small_permanent", [](const Dense& a, int mode) -> nb::object {
+    const SmallValue v = small_permanent(a.data(), a.dtype(), static_cast<std::int64_t>(a.shape(0)),
+                                         static_cast<std::int64_t>(a.shape(1)), a.stride(0), a.stride(1),
+                                         static_cast<ExactMode>(mode));
+    if (v.kind == SmallValue::None) return nb::none();
+    return nb::make_tuple(to_python(v.value()), v.abs_error);
+  });
   m.def("count", [](const Matrix& a, int what, bool perfect_matchings, const std::string& device,
                     const std::string& engine, int threads, const std::string& row_mult, const std::string& col_mult,
                     const std::string& checkpoint, double checkpoint_every, nb::object progress, double progress_every,

@@ -15,6 +15,7 @@
 #include "matchcount/pipeline.hpp"
 #include "matchcount/report.hpp"
 #include "progress_relay.hpp"
+#include "small_dense.hpp"
 
 namespace matchcount::py {
 
@@ -62,6 +63,22 @@ bool preprocessing_is_identity(const AnyMatrix& m) {
 }
 
 nb::object permanent_dense(const nb::ndarray<nb::ro, nb::ndim<2>, nb::device::cpu>& a, int mode, int threads) {
+  // Small square matrices: the dense kernel (small_dense.hpp). Below n = 10 (under ~1 us) the
+  // GIL is kept, as dropping and retaking it would be a sizeable share of the call.
+  const auto rows = static_cast<std::int64_t>(a.shape(0)), cols = static_cast<std::int64_t>(a.shape(1));
+  const auto small = [&] {
+    return small_permanent(a.data(), a.dtype(), rows, cols, a.stride(0), a.stride(1), static_cast<ExactMode>(mode));
+  };
+  SmallValue v;
+  if (rows < 10) {
+    v = small();
+  } else {
+    nb::gil_scoped_release release;
+    v = small();
+  }
+  if (v.kind == SmallValue::Real) return nb::steal(PyFloat_FromDouble(v.re));
+  if (v.kind == SmallValue::Cplx) return nb::steal(PyComplex_FromDoubles(v.re, v.im));
+  if (v.kind == SmallValue::Exact) return nb::steal(PyLong_FromDouble(v.re));
   const AnyMatrix m = from_dense(a, static_cast<ExactMode>(mode));
   CountOptions o;
   o.threads = threads;

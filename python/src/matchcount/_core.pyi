@@ -1,5 +1,5 @@
 """Type stubs of the C++ module (internal: use the functions of the matchcount package)."""
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +26,7 @@ def from_coo(rows: int, cols: int, r: npt.NDArray[np.int64], c: npt.NDArray[np.i
 def from_coo_big(rows: int, cols: int, r: npt.NDArray[np.int64], c: npt.NDArray[np.int64], nums: List[int],
                  dens: Optional[List[int]], mode: int) -> Matrix: ...
 def permanent_dense(a: npt.NDArray[Any], mode: int, threads: int) -> Union[int, float, complex]: ...
+def small_permanent(a: npt.NDArray[Any], mode: int) -> Optional[Tuple[Union[int, float, complex], float]]: ...
 def count(matrix: Matrix, what: int, perfect_matchings: bool, device: str, engine: str, threads: int,
           row_mult: str, col_mult: str, checkpoint: str, checkpoint_every: float,
           progress: Optional[Callable[[float], Any]], progress_every: float, interruptible: bool, details: int,

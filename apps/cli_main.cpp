@@ -26,7 +26,9 @@
 #include "matchcount/multiplicity.hpp"
 #include "matchcount/pipeline.hpp"
 #include "matchcount/report.hpp"
+#include "cli_limits.hpp"
 #include "cli_main.hpp"
+#include "matchcount/memory.hpp"
 #include "matchcount/tuning.hpp"
 #include "progress.hpp"
 
@@ -130,7 +132,7 @@ int parse_gpus(const std::string& s) {
 }
 
 int fail(int code, const std::string& message) {
-  std::cerr << "matchcount: error: " << message << "\n";
+  std::cerr << "matchcount: error: " << cli::one_line(message) << "\n";
   return code;
 }
 
@@ -167,6 +169,8 @@ std::string engine_table() {
 static int run(int argc, char** argv);
 
 int cli_main(int argc, char** argv) {
+  // Before any GMP number exists: allocation failures end with exit code 1, never an abort.
+  install_allocation_failure_handlers("matchcount: error: out of memory");
   // Under mpirun/srun, ranks other than 0 serve rank 0 (docs/usage.md, "Several hosts").
   try {
     cluster::init(&argc, &argv);
@@ -262,10 +266,14 @@ static int run(int argc, char** argv) {
   auto* rel = g->add_option("--rel-error", est.rel_error, "stop when the relative standard error falls below this")
                   ->check(number_at_least(0, true))
                   ->capture_default_str();
-  g->add_option("--max-seconds", est.max_seconds, "time cap of a --rel-error run (0: none)")
+  auto* max_seconds = g->add_option("--max-seconds", est.max_seconds,
+                                    "time cap of a --rel-error run (0: none); an exact count given it is refused when "
+                                    "predicted longer and stopped when it is reached (exit code 3)")
       ->check(number_at_least(0, false))
       ->capture_default_str();
-  g->add_option("--max-samples", est.max_samples, "sample cap per block of a --rel-error run")->capture_default_str();
+  g->add_option("--max-samples", est.max_samples, "sample cap per block of a --rel-error run")
+      ->check(whole_at_least(1))
+      ->capture_default_str();
   g->add_option("--seed", est.seed, "random seed (the same seed, options and device give the same result)")->capture_default_str();
   g->add_option("--scale-interval", est.scale_interval, "scaling methods: rescale every this many rows (SInterval; 0: max(1, n/256))")
       ->check(whole_at_least(0))
@@ -317,6 +325,8 @@ static int run(int argc, char** argv) {
     if (read.hafnian && (read.as == InputFormat::Bipartite || read.as == InputFormat::Digraph))
       throw UsageError(std::string("--") + (loop_hafnian ? "loop-" : "") + "hafnian counts general graphs and symmetric "
                        "matrices; --as " + as + " reads a permanent");
+    // Refused before the input is read and counted, not at the first save.
+    if (!checkpoint_file.empty()) check_checkpoint_path(checkpoint_file);
     const auto t0 = std::chrono::steady_clock::now();
     ReadResult input = read_input(file, read);
     if (read.hafnian && !input.symmetric_graph && !input.row_names.empty())
@@ -342,7 +352,8 @@ static int run(int argc, char** argv) {
     // A count of 0 that another reading of the input would not give is explained on stderr,
     // whatever else is printed (docs/usage.md, "Counts of 0").
     const auto explain_zero = [&input] {
-      if (!input.zero_hint.empty()) std::cerr << "matchcount: note: the count is 0: " << input.zero_hint << "\n";
+      if (!input.zero_hint.empty())
+        std::cerr << "matchcount: note: the count is 0: " << cli::one_line(input.zero_hint) << "\n";
     };
 
     // Graph inputs count perfect matchings; a rectangular matrix has a permanent.
@@ -391,9 +402,25 @@ static int run(int argc, char** argv) {
     }
     count.progress = [&bar](double f) { bar.count(f); };
     count.explain = explain;
+    // --max-seconds caps exact counts too (docs/usage.md, "Time and memory"): a predicted
+    // overrun is refused at once; without a cap a count predicted to take more than a day says
+    // so before it starts.
+    count.max_seconds = max_seconds->count() > 0 ? est.max_seconds : 0.0;
+    count.on_prediction = [&](double predicted) {
+      if (count.max_seconds == 0 && predicted > 86400)
+        std::cerr << "matchcount: note: the count is predicted to take about " << duration_text(predicted)
+                  << "; --max-seconds S refuses counts predicted to take longer than S seconds\n";
+    };
+    std::unique_ptr<cli::DeadlineTimer> deadline;
+    if (count.max_seconds > 0 && !explain) {
+      const double left = count.max_seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      deadline = std::make_unique<cli::DeadlineTimer>(std::max(left, 0.0), checkpoint.get(),
+                                                       max_seconds->as<std::string>());
+    }
     if (input.symmetric_graph) count.vertex_names = input.row_names;
     const CountReport report =
         count_hafnian_of ? count_hafnian(input.matrix, loop_hafnian, count) : count_permanent(input.matrix, count);
+    if (deadline) deadline->cancel();
     bar.finish();
     if (report.explained) {
       if (json) std::cout << report_json(report, input, info) << std::endl;
@@ -419,7 +446,11 @@ static int run(int argc, char** argv) {
     return 0;
   } catch (const Interrupted& e) {
     bar.finish();
-    std::cerr << "matchcount: " << e.what() << "\n";
+    if (e.signal() == cli::kDeadlineSignal)
+      return fail(3, "the time cap --max-seconds " + max_seconds->as<std::string>() +
+                         " was reached; progress is saved in " + checkpoint_file +
+                         ": run the same command again (with a larger cap) to resume");
+    std::cerr << "matchcount: " << cli::one_line(e.what()) << "\n";
     return 128 + e.signal();
   } catch (const InputError& e) {
     bar.finish();

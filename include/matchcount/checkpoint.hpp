@@ -21,6 +21,11 @@ class Interrupted : public std::runtime_error {
   int signal_;
 };
 
+/// Refuses (UsageError, exit code 2) a checkpoint path where no checkpoint can be written (its
+/// folder is missing or not writable, or it is a folder itself), so that a long count does not
+/// find out at its first save. Leaves nothing behind.
+void check_checkpoint_path(const std::string& path);
+
 class WalkJournal;        // src/runtime/work_units.hpp
 class CheckpointFile;     // src/checkpoint/checkpoint_file.hpp
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <string>
@@ -35,6 +36,13 @@ struct CountOptions {
   /// Refuse (RefusedError) instead of running engines whose predicted work, in units of one
   /// Ryser step n * 2^(n-1) summed over blocks, exceeds this.
   double max_work = std::numeric_limits<double>::infinity();
+  /// A time cap in seconds (0: none): a count whose planned engines are predicted to take
+  /// longer is refused (RefusedError) before any engine starts, naming the prediction. (A cap
+  /// reached while running is the caller's to enforce: Checkpoint::request_stop.)
+  double max_seconds = 0;
+  /// Called once, before the engines start, with their predicted seconds (not called when
+  /// no engine has a prediction: engines forced by name); may be empty.
+  std::function<void(double)> on_prediction;
   /// Preprocess and plan, but run no engine: engine_runs hold the plan (seconds 0) and the
   /// value is not computed (CountReport::explained).
   bool explain = false;
@@ -129,5 +137,17 @@ CountReport count_permanent(const AnyMatrix& m, const CountOptions& options = {}
 /// matrices are scaled to integers and give the exact fraction. Throws std::invalid_argument
 /// for a matrix that is not square and symmetric, RefusedError when no engine can count a block.
 CountReport count_hafnian(const AnyMatrix& m, bool loops, const CountOptions& options = {});
+
+/// A predicted duration for people: "42 s", "12 minutes", "5.1 hours", "3.2 days",
+/// "590 years (1.86e+10 s)" (the budgets' refusals and the long-count note).
+inline std::string duration_text(double seconds) {
+  char buf[64];
+  if (seconds < 120) std::snprintf(buf, sizeof buf, "%.3g s", seconds);
+  else if (seconds < 7200) std::snprintf(buf, sizeof buf, "%.3g minutes", seconds / 60);
+  else if (seconds < 2 * 86400) std::snprintf(buf, sizeof buf, "%.3g hours", seconds / 3600);
+  else if (seconds < 2 * 365.25 * 86400) std::snprintf(buf, sizeof buf, "%.3g days", seconds / 86400);
+  else std::snprintf(buf, sizeof buf, "%.3g years (%.3g s)", seconds / (365.25 * 86400), seconds);
+  return buf;
+}
 
 }  // namespace matchcount

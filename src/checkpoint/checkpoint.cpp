@@ -86,6 +86,23 @@ bool write_all(int fd, const std::string& text) {
 
 }  // namespace
 
+void check_checkpoint_path(const std::string& path) {
+  const auto refuse = [&](const std::string& why) {
+    throw UsageError("--checkpoint " + path + ": " + why + "; choose another --checkpoint file");
+  };
+  if (path.empty()) refuse("an empty file name");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) refuse("it is a directory");
+  // The saves write FILE.tmp beside FILE and rename it: try exactly that, removing only what
+  // this check created.
+  const std::string tmp = path + ".tmp";
+  const bool existed = std::filesystem::exists(tmp, ec);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) refuse(std::string("cannot write there: ") + std::strerror(errno));
+  ::close(fd);
+  if (!existed) ::unlink(tmp.c_str());
+}
+
 CheckpointFile::CheckpointFile(std::string path, double every_seconds) : path_(std::move(path)), every_(every_seconds) {
   last_write_ns_ = now_ns();
 }

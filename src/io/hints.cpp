@@ -1,10 +1,12 @@
 // Zero hints: when a count of 0 comes from an empty line, unequal sides or an unbalanced
 // component, say which, so that a surprising 0 explains itself. All checks are linear.
+#include <algorithm>
 #include <numeric>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "core/missing_lines.hpp"
 #include "io/reader_impl.hpp"
 
 namespace matchcount::io_detail {
@@ -17,19 +19,26 @@ struct Census {
   int empty_cols = 0, first_empty_col = -1;
 };
 
+
+/// In time and memory of the entries, not of the dimensions: a file may declare 10^9 rows and
+/// list one entry.
 Census census(const AnyMatrix& matrix) {
   return std::visit(
       [](const auto& m) {
-        std::vector<char> row_used(static_cast<std::size_t>(m.rows)), col_used(static_cast<std::size_t>(m.cols));
+        std::vector<int> rows, cols;
+        rows.reserve(m.entries.size());
+        cols.reserve(m.entries.size());
         for (const auto& e : m.entries) {
-          row_used[static_cast<std::size_t>(e.row)] = 1;
-          col_used[static_cast<std::size_t>(e.col)] = 1;
+          rows.push_back(e.row);
+          cols.push_back(e.col);
+        }
+        for (auto* v : {&rows, &cols}) {
+          std::sort(v->begin(), v->end());
+          v->erase(std::unique(v->begin(), v->end()), v->end());
         }
         Census c;
-        for (int r = m.rows - 1; r >= 0; --r)
-          if (!row_used[static_cast<std::size_t>(r)]) ++c.empty_rows, c.first_empty_row = r;
-        for (int k = m.cols - 1; k >= 0; --k)
-          if (!col_used[static_cast<std::size_t>(k)]) ++c.empty_cols, c.first_empty_col = k;
+        missing_lines(m.rows, rows, c.empty_rows, c.first_empty_row);
+        missing_lines(m.cols, cols, c.empty_cols, c.first_empty_col);
         return c;
       },
       matrix);

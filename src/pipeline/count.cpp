@@ -18,6 +18,8 @@
 #include "matchcount/matching.hpp"
 #include "matchcount/pipeline.hpp"
 #include "pipeline/block_options.hpp"
+#include "pipeline/empty_lines.hpp"
+#include "pipeline/budget.hpp"
 #include "pipeline/evaluated.hpp"
 #include "pipeline/integer_rows.hpp"
 #include "pipeline/plan.hpp"
@@ -265,6 +267,7 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
       for (const auto& leaf : plan.leaves) options.leaves->push_back(AnyMatrix(leaf));
     return lift(T(0));
   }
+  if (options.engine.empty()) detail::check_time_budget(plans, options);
   Checkpoint* checkpoint = options.checkpoint;
   if (checkpoint) {
     checkpoint->open(detail::count_fingerprint(a, options, plan.leaves, plans), plan.leaves.size());
@@ -278,6 +281,8 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
       if (const std::string saved = checkpoint->block_value(i); !saved.empty()) {
         if (!detail::decode_value(saved, leaf_value[i]))
           throw InputError(checkpoint->path(), 0, "the checkpoint holds a malformed block value");
+        if (!detail::within_permanent_bound(leaf, leaf_value[i]))
+          throw InputError(checkpoint->path(), 0, detail::kBeyondBound);
         report.engine_runs.push_back({leaf.rows, leaf.nnz(), name, 0.0, {}, plans[i].predicted_seconds, plans[i].frontier_width});
         report.engine_runs.back().stats.note = "value from the checkpoint";
         done_work += plans[i].work;
@@ -362,8 +367,15 @@ CountReport count_permanent(const AnyMatrix& input, const CountOptions& options)
   report.rows = rows_of(input);
   report.cols = cols_of(input);
   report.nnz = nnz_of(input);
+  // Empty lines first: a huge dimension with few entries costs only its entries.
+  std::optional<AnyMatrix> smaller;
+  if (!(report.rows != report.cols && options.perfect_matchings) &&
+      detail::settle_empty_lines(input, options, report, smaller)) {
+    report.stage_seconds.push_back({"total", seconds_since(start)});
+    return report;
+  }
   if (report.rows != report.cols && !options.perfect_matchings) {
-    detail::count_rectangular(input, options, report);
+    detail::count_rectangular(smaller ? *smaller : input, options, report);
     report.stage_seconds.push_back({"total", seconds_since(start)});
     return report;
   }

@@ -14,6 +14,8 @@
 #include "matchcount/graph_matching.hpp"
 #include "matchcount/pipeline.hpp"
 #include "pipeline/block_options.hpp"
+#include "pipeline/budget.hpp"
+#include "pipeline/empty_lines.hpp"
 #include "pipeline/evaluated.hpp"
 #include "pipeline/resume.hpp"
 #include "pipeline/share_walks.hpp"
@@ -209,6 +211,8 @@ typename Evaluated<T>::type count_graph(const SparseMatrix<T>& a, bool loops, co
   perm.perfect_matchings = true;
   perm.checkpoint = nullptr;
   perm.progress = nullptr;
+  perm.max_seconds = 0;  // the budget is checked once, below, over every block
+  perm.on_prediction = nullptr;
   if (!forced_graph_engine(options).empty()) perm.engine.clear();
   const std::string forced = forced_graph_engine(options);
 
@@ -248,6 +252,7 @@ typename Evaluated<T>::type count_graph(const SparseMatrix<T>& a, bool loops, co
     report.explained = true;
     return lift(T(0));
   }
+  if (options.engine.empty()) detail::check_time_budget(plans, options);
 
   Checkpoint* checkpoint = options.checkpoint;
   if (checkpoint) {
@@ -267,6 +272,8 @@ typename Evaluated<T>::type count_graph(const SparseMatrix<T>& a, bool loops, co
       if (const std::string saved = checkpoint->block_value(i); !saved.empty()) {
         if (!detail::decode_value(saved, v))
           throw InputError(checkpoint->path(), 0, "the checkpoint holds a malformed block value");
+        if (!(builder.bipartite[i] ? detail::within_permanent_bound(b, v) : detail::within_hafnian_bound(b, loops, v)))
+          throw InputError(checkpoint->path(), 0, detail::kBeyondBound);
         report.engine_runs.push_back({b.rows, b.nnz(), name, 0.0, {}, plans[i].predicted_seconds, plans[i].frontier_width});
         report.engine_runs.back().stats.note = "value from the checkpoint";
         done_work += plans[i].work;
@@ -344,6 +351,7 @@ CountReport count_hafnian(const AnyMatrix& input, bool loops, const CountOptions
         using T = std::decay_t<decltype(m.entries[0].value)>;
         require_symmetric(m);
         const SparseMatrix<T> a = loops ? m : without_diagonal(m, report);
+        if (detail::settle_isolated_vertices(a, loops, options, report)) return;  // before per-vertex arrays
         if constexpr (std::is_same_v<T, Rational>) {
           // One common denominator L: edges times L^2 and loops times L make every matching's
           // weight L^n times its own (2 * edges + loops = n), so lhaf(A) = lhaf(Z) / L^n.

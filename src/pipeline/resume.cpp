@@ -1,8 +1,10 @@
 // Fingerprints of counts and the text form of block values in checkpoints.
+#include "core/arith.hpp"
 #include "core/hashing.hpp"
 #include "pipeline/resume.hpp"
 
 #include <bit>
+#include <cmath>
 #include <cinttypes>
 #include <cstdio>
 #include <sstream>
@@ -38,7 +40,58 @@ std::vector<std::string> fields(const std::string& text, const std::string& kind
   return out;
 }
 
+/// log of the float bound: the smaller of the products of absolute row and column sums
+/// (permanent), or prod_i (|a_ii| with loops + sqrt(off-diagonal absolute row sum)) (hafnian).
+template <class T>
+double log_bound(const SparseMatrix<T>& a, bool hafnian, bool loops) {
+  std::vector<double> row(static_cast<std::size_t>(a.rows)), col(static_cast<std::size_t>(a.cols)),
+      diag(static_cast<std::size_t>(a.rows));
+  for (const auto& e : a.entries) {
+    const double x = std::abs(e.value);
+    if (hafnian && e.row == e.col) {
+      if (loops) diag[static_cast<std::size_t>(e.row)] = x;
+      continue;
+    }
+    row[static_cast<std::size_t>(e.row)] += x;
+    col[static_cast<std::size_t>(e.col)] += x;
+  }
+  double by_rows = 0, by_cols = 0;
+  for (std::size_t i = 0; i < row.size(); ++i)
+    by_rows += std::log(hafnian ? diag[i] + std::sqrt(row[i]) : row[i]);
+  for (const double c : col) by_cols += std::log(c);
+  return hafnian ? by_rows : std::min(by_rows, by_cols);
+}
+
+template <class T, class V>
+bool within(const SparseMatrix<T>& a, bool hafnian, bool loops, const Approx<V>& v) {
+  const double size = std::abs(v.value);
+  if (!std::isfinite(size) || !std::isfinite(v.abs_error)) return true;
+  const double excess = size - v.abs_error;
+  if (excess <= 0) return true;
+  const double lb = log_bound(a, hafnian, loops);
+  return std::log(excess) <= lb + 1e-9 + 1e-12 * std::abs(lb);
+}
+
 }  // namespace
+
+bool within_permanent_bound(const SparseMatrix<Integer>& block, const Integer& v) {
+  return abs(v) <= permanent_bound(block);
+}
+bool within_permanent_bound(const SparseMatrix<double>& block, const Approx<double>& v) {
+  return within(block, false, false, v);
+}
+bool within_permanent_bound(const SparseMatrix<Complex>& block, const Approx<Complex>& v) {
+  return within(block, false, false, v);
+}
+bool within_hafnian_bound(const SparseMatrix<Integer>& block, bool loops, const Integer& v) {
+  return abs(v) <= hafnian_bound(block, loops);
+}
+bool within_hafnian_bound(const SparseMatrix<double>& block, bool loops, const Approx<double>& v) {
+  return within(block, true, loops, v);
+}
+bool within_hafnian_bound(const SparseMatrix<Complex>& block, bool loops, const Approx<Complex>& v) {
+  return within(block, true, loops, v);
+}
 
 template <class T>
 std::uint64_t count_fingerprint(const SparseMatrix<T>& a, const CountOptions& o,

@@ -28,4 +28,19 @@ bool decode_value(const std::string& text, Integer& v);
 bool decode_value(const std::string& text, Approx<double>& v);
 bool decode_value(const std::string& text, Approx<Complex>& v);
 
+/// A resumed block value is at most the proven bound on the block's permanent (hafnian, loop
+/// hafnian): core's permanent_bound and hafnian_bound for integers; for floats the products of
+/// absolute row sums (of sqrt(row sums) plus loop weights for hafnians), with the value's
+/// error bound and a relative slack of 1e-9 for rounding. A value beyond it cannot come from
+/// this block: the checkpoint is corrupt. Non-finite float values are not judged.
+bool within_permanent_bound(const SparseMatrix<Integer>& block, const Integer& v);
+bool within_permanent_bound(const SparseMatrix<double>& block, const Approx<double>& v);
+bool within_permanent_bound(const SparseMatrix<Complex>& block, const Approx<Complex>& v);
+bool within_hafnian_bound(const SparseMatrix<Integer>& block, bool loops, const Integer& v);
+bool within_hafnian_bound(const SparseMatrix<double>& block, bool loops, const Approx<double>& v);
+bool within_hafnian_bound(const SparseMatrix<Complex>& block, bool loops, const Approx<Complex>& v);
+inline constexpr const char* kBeyondBound =
+    "the checkpoint is corrupt: a block's saved value exceeds the proven bound on its permanent "
+    "(hafnian); remove it to start afresh";
+
 }  // namespace matchcount::detail

@@ -1,0 +1,96 @@
+// Pieces of the matchcount program (cli_main.cpp) that keep its promises about limits and
+// messages: every error is one line whatever bytes a file name or value holds, and a count
+// stops at its --max-seconds cap.
+#pragma once
+
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "matchcount/checkpoint.hpp"
+
+namespace matchcount::cli {
+
+/// `text` with control characters written as escapes (\n, \r, \t, \xNN), so that a message
+/// quoting a file name or a value stays on one line.
+inline std::string one_line(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+
+/// The "signal" a Checkpoint is stopped with when the --max-seconds cap is reached; the
+/// Interrupted it causes is reported as a refusal (exit code 3), not as a signal.
+constexpr int kDeadlineSignal = SIGALRM;
+
+/// Stops an exact count at its time cap. With a checkpoint the count is asked to stop as a
+/// signal asks it (the walk saves and throws Interrupted); a count that has not stopped a
+/// minute later, or one without a checkpoint (nothing to save), ends the process with one line
+/// and exit code 3. cancel() before printing the value: after it the timer does nothing.
+class DeadlineTimer {
+ public:
+  DeadlineTimer(double seconds, Checkpoint* checkpoint, std::string cap_text)
+      : checkpoint_(checkpoint), cap_(std::move(cap_text)) {
+    thread_ = std::thread([this, seconds] { watch(seconds); });
+  }
+  ~DeadlineTimer() {
+    cancel();
+    thread_.join();
+  }
+  DeadlineTimer(const DeadlineTimer&) = delete;
+  DeadlineTimer& operator=(const DeadlineTimer&) = delete;
+
+  void cancel() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    done_ = true;
+    wake_.notify_all();
+  }
+
+ private:
+  void watch(double seconds) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    const auto until = [&](double s) {
+      return wake_.wait_for(lock, std::chrono::duration<double>(s), [this] { return done_; });
+    };
+    if (until(seconds)) return;
+    if (checkpoint_) {
+      checkpoint_->request_stop(kDeadlineSignal);
+      if (until(60)) return;
+    }
+    // Still holding the lock: the main thread cannot print a value after this line.
+    const std::string line = "matchcount: error: the time cap --max-seconds " + cap_ + " was reached; the count " +
+                             (checkpoint_ ? "did not stop within a minute (the last periodic save stands)"
+                                          : "stopped (--checkpoint FILE saves progress to resume)") + "\n";
+    if (::write(STDERR_FILENO, line.data(), line.size()) < 0) {}
+    _exit(3);
+  }
+
+  Checkpoint* checkpoint_;
+  std::string cap_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+}  // namespace matchcount::cli

@@ -15,40 +15,13 @@
 #include "matchcount/generate.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/pipeline.hpp"
+#include "symmetric_helpers.hpp"
 #include "test_support.hpp"
 
 namespace matchcount {
 namespace {
 
-SparseMatrix<double> as_doubles(const SparseMatrix<Integer>& a) {
-  return convert<double>(a, [](const Integer& v) { return v.get_d(); });
-}
-
-double exact_hafnian(const SparseMatrix<double>& a) {
-  CountOptions o;
-  o.device = DevicePolicy::Cpu;
-  return std::get<double>(count_hafnian(AnyMatrix(a), false, o).value.value);
-}
-
-/// A connected-ish random graph on n vertices with weights in [0.5, 2.5).
-SparseMatrix<double> weighted_graph(int n, double p, std::uint64_t seed) {
-  std::uint64_t x = seed * 0x9E3779B97F4A7C15ULL + 7;
-  auto next = [&x] {
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<double>(x >> 11) * 0x1p-53;
-  };
-  SparseMatrix<double> a;
-  a.rows = a.cols = n;
-  for (int u = 0; u < n; ++u)
-    for (int v = u + 1; v < n; ++v)
-      if (v == u + 1 || next() < p) {  // a path through all vertices keeps most samples alive
-        const double w = 0.5 + 2 * next();
-        a.entries.push_back({u, v, w});
-        a.entries.push_back({v, u, w});
-      }
-  a.normalize();
-  return a;
-}
+using namespace test::symmetric_helpers;
 
 estimate::SamplerConfig config(estimate::Method m, estimate::SampleParams p) {
   estimate::SamplerConfig cfg;
@@ -63,7 +36,7 @@ estimate::SamplerConfig config(estimate::Method m, estimate::SampleParams p) {
 TEST(EstimateGraphLocal, EverySamplePathStaysUnbiased) {
   for (int trial = 0; trial < 12; ++trial) {
     const int n = 6 + 2 * (trial % 3);
-    const SparseMatrix<double> a = weighted_graph(n, 0.3, 100 + trial);
+    const SparseMatrix<double> a = random_weighted_graph(n, 0.3, 100 + trial, true, 7);
     const double exact = exact_hafnian(a);
     ASSERT_GT(exact, 0) << trial;
     const estimate::GraphData g = estimate::GraphData::from(a);
@@ -115,7 +88,7 @@ TEST(EstimateGraphLocal, IntervalCoversLatticeCounts) {
   for (const auto& [name, edges] : {std::pair{"triangular 12x12", triangular_graph(12, 12)},
                                     std::pair{"king 10x10", king_graph(10, 10)}}) {
     const SparseMatrix<Integer> a = adjacency_matrix(edges);
-    const double exact = exact_hafnian(as_doubles(a));
+    const double exact = exact_hafnian(as<double>(a));
     int covered = 0;
     for (int seed = 1; seed <= kRuns; ++seed) {
       EstimateOptions o;
@@ -136,9 +109,9 @@ TEST(EstimateGraphLocal, IntervalCoversLatticeCounts) {
 // a lattice (local rescaling), an expander and a dense weighted graph.
 TEST(GpuGraphSampler, DrawsTheCpuSamples) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
-  const std::vector<SparseMatrix<double>> graphs = {as_doubles(adjacency_matrix(triangular_graph(12, 12))),
-                                                    as_doubles(adjacency_matrix(random_regular_graph(60, 3, 4))),
-                                                    weighted_graph(40, 0.5, 9)};
+  const std::vector<SparseMatrix<double>> graphs = {as<double>(adjacency_matrix(triangular_graph(12, 12))),
+                                                    as<double>(adjacency_matrix(random_regular_graph(60, 3, 4))),
+                                                    random_weighted_graph(40, 0.5, 9, true, 7)};
   for (std::size_t gi = 0; gi < graphs.size(); ++gi) {
     const estimate::GraphData g = estimate::GraphData::from(graphs[gi]);
     for (auto m : {estimate::Method::Rasmussen, estimate::Method::RasmussenPlus, estimate::Method::Scaling,
@@ -170,7 +143,7 @@ TEST(GpuGraphSampler, CommandLine) {
   auto r = test::run_matchcount("--estimate --device gpu --exact-up-to 0 --samples 20000 --json --as graph '" + file + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find("on cpu"), std::string::npos) << r.err;
-  const double exact = exact_hafnian(as_doubles(adjacency_matrix(triangular_graph(16, 16))));
+  const double exact = exact_hafnian(as<double>(adjacency_matrix(triangular_graph(16, 16))));
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_NEAR(j["value"].get<double>(), exact, exact * 5 * j["rel_std_error"].get<double>());
   r = test::run_matchcount("--estimate --device gpu --method barvinok --samples 100 --as graph '" + file + "'");

@@ -14,50 +14,22 @@
 #include "matchcount/estimate.hpp"
 #include "matchcount/generate.hpp"
 #include "matchcount/pipeline.hpp"
+#include "symmetric_helpers.hpp"
 #include "test_support.hpp"
 
 namespace matchcount {
 namespace {
 
+using namespace test::symmetric_helpers;
+
 using estimate::Method;
 
-SparseMatrix<double> as_doubles(const SparseMatrix<Integer>& a) {
-  return convert<double>(a, [](const Integer& v) { return v.get_d(); });
-}
-
-double exact_hafnian(const SparseMatrix<double>& a) {
-  CountOptions o;
-  o.device = DevicePolicy::Cpu;
-  return std::get<double>(count_hafnian(AnyMatrix(a), false, o).value.value);
-}
-
 double to_double(const estimate::WideValue& x) { return std::ldexp(x.m, static_cast<int>(x.e)); }
-
-/// A random graph on n vertices with weights in [0.5, 2.5), a path through all vertices plus
-/// each other pair with probability p.
-SparseMatrix<double> weighted_graph(int n, double p, std::uint64_t seed) {
-  std::uint64_t x = seed * 0x9E3779B97F4A7C15ULL + 3;
-  auto next = [&x] {
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<double>(x >> 11) * 0x1p-53;
-  };
-  SparseMatrix<double> a;
-  a.rows = a.cols = n;
-  for (int u = 0; u < n; ++u)
-    for (int v = u + 1; v < n; ++v)
-      if (v == u + 1 || next() < p) {
-        const double w = 0.5 + 2 * next();
-        a.entries.push_back({u, v, w});
-        a.entries.push_back({v, u, w});
-      }
-  a.normalize();
-  return a;
-}
 
 // With one particle the population never resamples, and the twisted weights telescope back to
 // the path's own: the estimate is the independent sample with the same random stream.
 TEST(EstimateGraphSmc, OneParticleIsTheIndependentSample) {
-  const estimate::GraphData g = estimate::GraphData::from(as_doubles(adjacency_matrix(triangular_graph(10, 10))));
+  const estimate::GraphData g = estimate::GraphData::from(as<double>(adjacency_matrix(triangular_graph(10, 10))));
   const estimate::SampleParams p{g.n, 5, 2};
   estimate::GraphHolder<Method::ScalingPlus> path(g.view(), p);
   estimate::GraphSmc<Method::ScalingPlus> population(g.view(), p, 1);
@@ -74,8 +46,8 @@ TEST(EstimateGraphSmc, OneParticleIsTheIndependentSample) {
 // plain scaling method's dead paths, on random weighted graphs and a lattice.
 TEST(EstimateGraphSmc, EstimatesAverageToTheHafnian) {
   std::vector<SparseMatrix<double>> graphs;
-  for (int t = 0; t < 4; ++t) graphs.push_back(weighted_graph(14 + 4 * t, 0.15, 40 + t));
-  graphs.push_back(as_doubles(adjacency_matrix(triangular_graph(6, 8))));
+  for (int t = 0; t < 4; ++t) graphs.push_back(random_weighted_graph(14 + 4 * t, 0.15, 40 + t, true, 3));
+  graphs.push_back(as<double>(adjacency_matrix(triangular_graph(6, 8))));
   for (std::size_t gi = 0; gi < graphs.size(); ++gi) {
     const double exact = exact_hafnian(graphs[gi]);
     ASSERT_GT(exact, 0);
@@ -109,7 +81,7 @@ EstimateReport smc_estimate(const SparseMatrix<Integer>& a, std::uint64_t seed, 
 // count at least 34 times (at a true 95%, fewer happens with probability 0.3%).
 TEST(EstimateGraphSmc, IntervalCoversALatticeCount) {
   const SparseMatrix<Integer> a = adjacency_matrix(triangular_graph(8, 10));
-  const double exact = exact_hafnian(as_doubles(a));
+  const double exact = exact_hafnian(as<double>(a));
   int covered = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     const EstimateReport r = smc_estimate(a, seed, 2);

@@ -21,43 +21,16 @@
 #include "matchcount/estimate.hpp"
 #include "matchcount/generate.hpp"
 #include "matchcount/pipeline.hpp"
+#include "symmetric_helpers.hpp"
 #include "test_support.hpp"
 
 namespace matchcount {
 namespace {
 
+using namespace test::symmetric_helpers;
+
 constexpr EstimateMethod kSequential[] = {EstimateMethod::Rasmussen, EstimateMethod::RasmussenPlus,
                                           EstimateMethod::Scaling, EstimateMethod::ScalingPlus};
-
-SparseMatrix<double> doubles(const SparseMatrix<Integer>& a) {
-  return convert<double>(a, [](const Integer& v) { return v.get_d(); });
-}
-
-double exact_hafnian(const SparseMatrix<double>& a) {
-  CountOptions o;
-  o.device = DevicePolicy::Cpu;
-  return std::get<double>(count_hafnian(AnyMatrix(a), false, o).value.value);
-}
-
-/// A random graph on n vertices with weights in [0.5, 2.5): each pair an edge with probability p.
-SparseMatrix<double> random_weighted_graph(int n, double p, std::uint64_t seed) {
-  std::uint64_t x = seed * 0x9E3779B97F4A7C15ULL + 1;
-  auto next = [&x] {
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<double>(x >> 11) * 0x1p-53;
-  };
-  SparseMatrix<double> a;
-  a.rows = a.cols = n;
-  for (int u = 0; u < n; ++u)
-    for (int v = u + 1; v < n; ++v)
-      if (next() < p) {
-        const double w = 0.5 + 2 * next();
-        a.entries.push_back({u, v, w});
-        a.entries.push_back({v, u, w});
-      }
-  a.normalize();
-  return a;
-}
 
 estimate::SamplerConfig graph_config(EstimateMethod m) {
   estimate::SamplerConfig cfg;
@@ -89,7 +62,7 @@ TEST(EstimateGraph, ExpectationOfEverySequentialMethodIsTheHafnian) {
   }
   EXPECT_GE(checked, 15);  // most trials have perfect matchings
   // Petersen has dead ends for the plain method (so the check above is not vacuous) and none for "+".
-  const estimate::GraphData petersen = estimate::GraphData::from(doubles(adjacency_matrix(petersen_graph())));
+  const estimate::GraphData petersen = estimate::GraphData::from(as<double>(adjacency_matrix(petersen_graph())));
   std::uint64_t dead_plain = 0, dead_plus = 0;
   EXPECT_NEAR(estimate::graph_path_expectation(petersen, graph_config(EstimateMethod::Rasmussen), &dead_plain), 6, 1e-12);
   EXPECT_NEAR(estimate::graph_path_expectation(petersen, graph_config(EstimateMethod::RasmussenPlus), &dead_plus), 6, 1e-12);
@@ -119,10 +92,10 @@ struct PlusPath {
 // make both branches run (steps proven cheaply, and steps left to the full search).
 TEST(EstimateGraph, CheapLivenessTestAgreesWithTheFullSearch) {
   std::vector<SparseMatrix<double>> graphs;
-  for (int seed = 1; seed <= 6; ++seed) graphs.push_back(doubles(adjacency_matrix(random_regular_graph(60 + 40 * seed, 3, seed))));
+  for (int seed = 1; seed <= 6; ++seed) graphs.push_back(as<double>(adjacency_matrix(random_regular_graph(60 + 40 * seed, 3, seed))));
   for (int seed = 1; seed <= 20; ++seed) graphs.push_back(random_weighted_graph(30 + 2 * seed, 0.08, 100 + seed));
-  graphs.push_back(doubles(adjacency_matrix(triangular_graph(10, 12))));
-  graphs.push_back(doubles(adjacency_matrix(petersen_graph())));
+  graphs.push_back(as<double>(adjacency_matrix(triangular_graph(10, 12))));
+  graphs.push_back(as<double>(adjacency_matrix(petersen_graph())));
   std::uint64_t x = 12345;
   auto uniform = [&x] {
     x = x * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -223,9 +196,9 @@ std::vector<KnownGraph> known_graphs() {
   g.push_back({"C60", adjacency_matrix(c60_graph()), 12500});
   g.push_back({"K10", adjacency_matrix(complete_graph(10)), 945});  // 9!!
   const auto tri = adjacency_matrix(triangular_graph(6, 6));
-  g.push_back({"triangular 6x6", tri, exact_hafnian(doubles(tri))});
+  g.push_back({"triangular 6x6", tri, exact_hafnian(as<double>(tri))});
   const auto reg = adjacency_matrix(random_regular_graph(40, 3, 5));
-  g.push_back({"3-regular n=40", reg, exact_hafnian(doubles(reg))});
+  g.push_back({"3-regular n=40", reg, exact_hafnian(as<double>(reg))});
   return g;
 }
 

@@ -2,9 +2,12 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
+#include <variant>
 #include <random>
 
 #include "matchcount/matrix.hpp"
+#include "matchcount/pipeline.hpp"
 
 namespace matchcount::test::symmetric_helpers {
 
@@ -33,6 +36,36 @@ inline SparseMatrix<Integer> random_int(int n, int lo, int hi, std::mt19937_64& 
   std::uniform_int_distribution<int> v(lo, hi);
   std::bernoulli_distribution keep(density);
   return symmetric<Integer>(n, [&](int, int) { return keep(rng) ? v(rng) : 0; });
+}
+
+/// A random graph on n vertices with weights in [0.5, 2.5): each pair an edge with
+/// probability p, and with `spanning_path` also every pair (u, u + 1), which keeps most sample
+/// paths alive. `salt` picks the stream (tests that predate this helper keep their graphs).
+inline SparseMatrix<double> random_weighted_graph(int n, double p, std::uint64_t seed, bool spanning_path = false,
+                                                  std::uint64_t salt = 1) {
+  std::uint64_t x = seed * 0x9E3779B97F4A7C15ULL + salt;
+  auto next = [&x] {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(x >> 11) * 0x1p-53;
+  };
+  SparseMatrix<double> a;
+  a.rows = a.cols = n;
+  for (int u = 0; u < n; ++u)
+    for (int v = u + 1; v < n; ++v)
+      if ((spanning_path && v == u + 1) || next() < p) {
+        const double w = 0.5 + 2 * next();
+        a.entries.push_back({u, v, w});
+        a.entries.push_back({v, u, w});
+      }
+  a.normalize();
+  return a;
+}
+
+/// The hafnian of a double matrix by the CPU pipeline (the estimators' exact reference).
+inline double exact_hafnian(const SparseMatrix<double>& a) {
+  CountOptions o;
+  o.device = DevicePolicy::Cpu;
+  return std::get<double>(count_hafnian(AnyMatrix(a), false, o).value.value);
 }
 
 template <class To>

@@ -91,8 +91,8 @@ struct EstimateOptions {
   /// General graphs, scaling methods: after each step sweep the remaining vertices within
   /// this many edges of the pair just covered (besides the full sweeps every scale_interval
   /// steps; with a radius, 0 (auto) means none after the first); 0: full sweeps only; -1
-  /// (auto): 2 on lattice-like graphs, where it is 3x to 6x faster for the same variance,
-  /// else 0 (docs/estimation.md).
+  /// (auto): 2 on lattice-like graphs, where it is faster for the same variance, else 0
+  /// (docs/estimation.md).
   int scale_radius = -1;
   /// General graphs, sequential methods: > 0 makes each sample a sequential Monte Carlo
   /// estimate over this many paths, resampled when their weights grow uneven (docs/

@@ -112,8 +112,9 @@ bool count_block(const SparseMatrix<T>& b, int threads, BlockEstimate& out, Perm
 /// Whether the scaling methods should rescale locally (scale_radius 2, docs/estimation.md):
 /// on lattice-like graphs, where balls grow polynomially (the ball of radius 8 about vertex 0
 /// at most 10 times the ball of radius 4, and under half the graph), a covered pair moves the
-/// Sinkhorn scaling only near it and the local sweeps give samples 3x to 6x faster with no
-/// more variance. On expanders (random regular graphs) and dense graphs they do not.
+/// Sinkhorn scaling only near it, so local sweeps keep the variance at a fraction of the cost
+/// (docs/benchmarks.md). On expanders (random regular graphs) a pair moves the scaling
+/// everywhere, and dense graphs fill the region anyway.
 bool lattice_like(const estimate::GraphData& g) {
   if (g.n == 0) return false;
   std::vector<int> depth(static_cast<std::size_t>(g.n), -1), queue{0};
@@ -132,8 +133,8 @@ bool lattice_like(const estimate::GraphData& g) {
 /// The largest graph --device auto samples on the GPU.
 constexpr int kGpuGraphVertices = 640;
 /// Automatic resampling (--particles -1): lattice-like blocks of at least this many vertices,
-/// populations of this many paths (20 to 200 gave the same variance per second on the 32x32
-/// triangular lattice; 50 leaves enough populations for the error bar).
+/// populations of this many paths (the variance per second hardly depends on it, and fewer
+/// paths a population leave more populations for the error bar; docs/benchmarks.md).
 constexpr int kSmcVertices = 512;
 constexpr int kSmcParticles = 50;
 

@@ -124,9 +124,9 @@ class GraphSearch {
   /// the two tree paths share no vertex. On an expander each tree needs about sqrt(n) vertices
   /// where the one-sided search needs a share of n. False (proves nothing) when the trees run
   /// out without a disjoint meeting (a dead candidate, or a path that needs a blossom); then
-  /// the full search decides. No budget: capped at 8 sqrt(n) vertices the test fell back on 4%
-  /// of the steps at n = 10^4 and the sample took 40x longer; uncapped it falls back only where
-  /// a candidate is dead or needs a blossom (0.2% to 0.8% of the steps, docs/benchmarks.md).
+  /// the full search decides. No budget: a capped tree leaves many more steps to the full
+  /// search and costs more overall; uncapped it falls back only where a candidate is dead or
+  /// needs a blossom (docs/benchmarks.md).
   /// Both queues live in `queue` (the root's from the front, u's from the back): a tree with
   /// one unmatched root has at most (r + 1) / 2 even vertices of r, u's at most r / 2 outer
   /// ones, so the two never meet.

@@ -83,11 +83,11 @@ class GraphSmc {
  public:
   GraphSmc(const GraphView& g, const SampleParams& p, int particles)
       : now_(static_cast<std::size_t>(particles), GraphHolder<M>(g, tracking(p))), next_(now_),
-        weight_(now_.size()), twisted_(now_.size()), base_(now_.size()), alive_(now_.size()), pick_(now_.size()) {}
+        weight_(now_.size()), twisted_(now_.size()), base_(now_.size()), pick_(now_.size()) {}
 
   WideValue sample(SampleRng& rng) {
     const std::size_t count = now_.size();
-    for (std::size_t i = 0; i < count; ++i) now_[i].path.start(), weight_[i] = WideValue{}, alive_[i] = 1;
+    for (std::size_t i = 0; i < count; ++i) now_[i].path.start(), weight_[i] = WideValue{};
     const double s0 = now_[0].path.log_scale_sum();
     for (std::size_t i = 0; i < count; ++i) base_[i] = s0;
     WideValue z;  // exp(-S_0) x the product of the mean twisted weights at the resamplings
@@ -95,12 +95,12 @@ class GraphSmc {
     for (;;) {
       bool done = false;
       for (std::size_t i = 0; i < count; ++i) {
-        if (!alive_[i]) continue;
+        if (weight_[i].m == 0.0) continue;  // died earlier
         bool finished = false;
-        if (!graph_step(now_[i].path, rng, weight_[i], finished)) alive_[i] = 0, weight_[i] = {0.0, 0};
+        if (!graph_step(now_[i].path, rng, weight_[i], finished)) weight_[i] = {0.0, 0};
         done = done || finished;
         twisted_[i] = weight_[i];
-        if (alive_[i]) mul_exp(twisted_[i], base_[i] - (finished ? 0.0 : now_[i].path.log_scale_sum()));
+        if (weight_[i].m > 0.0) mul_exp(twisted_[i], base_[i] - (finished ? 0.0 : now_[i].path.log_scale_sum()));
       }
       // Every live path covers two vertices a step, so all finish at the same step.
       const Mean m = mean_weight();
@@ -123,7 +123,7 @@ class GraphSmc {
     long long top = 0;
     double ess = 0;  // (sum w)^2 / sum w^2
   };
-  bool live(std::size_t i) const { return alive_[i] && twisted_[i].m > 0; }
+  bool live(std::size_t i) const { return weight_[i].m > 0.0; }
   Mean mean_weight() const {
     Mean m;
     bool any = false;
@@ -179,13 +179,12 @@ class GraphSmc {
     for (std::size_t i = 0; i < count; ++i) next_[i].copy_from(now_[pick_[i]]);
     std::swap(now_, next_);
     for (std::size_t i = 0; i < count; ++i)
-      weight_[i] = WideValue{}, alive_[i] = 1, base_[i] = now_[i].path.log_scale_sum();
+      weight_[i] = WideValue{}, base_[i] = now_[i].path.log_scale_sum();
   }
 
   std::vector<GraphHolder<M>> now_, next_;
-  std::vector<WideValue> weight_, twisted_;  // plain and twisted weights since the last resampling
+  std::vector<WideValue> weight_, twisted_;  // since the last resampling; a dead path's weight is 0
   std::vector<double> base_;                 // log_scale_sum() at the last resampling
-  std::vector<char> alive_;
   std::vector<std::size_t> pick_;
 };
 

@@ -95,8 +95,8 @@ constexpr int kSmallBatchRows = 4096;
 constexpr int kOneSampleRows = 65536;
 inline std::uint64_t batch_samples(int n) { return n >= kOneSampleRows ? 1 : n >= kSmallBatchRows ? 8 : kBatch; }
 /// General graphs: batches of 8 from 512 vertices on, where a sample with full Sinkhorn sweeps
-/// every step costs milliseconds (n^2) and batches of 256 left 16 cores with 1 to 5 batches
-/// a round; a resampled population is a batch of its own.
+/// every step costs n^2 and batches of 256 would leave a round too few batches to share among
+/// the cores; a resampled population is a batch of its own.
 constexpr int kGraphSmallBatchVertices = 512;
 inline std::uint64_t graph_batch_samples(int n, int particles) {
   return particles > 0 ? 1 : n >= kGraphSmallBatchVertices ? std::min<std::uint64_t>(8, batch_samples(n)) : batch_samples(n);

@@ -33,16 +33,6 @@ nb::object numpy_array(std::vector<T> values) {
   return nb::cast(nb::ndarray<nb::numpy, T, nb::ndim<1>>(data->data(), {data->size()}, owner));
 }
 
-DevicePolicy policy(const std::string& device) {
-  if (device == "cpu") return DevicePolicy::Cpu;
-  if (device == "gpu") {
-    if (!gpu_available())
-      throw RefusedError(built_with_cuda() ? "--device gpu: no CUDA device is visible"
-                                           : "--device gpu: matchcount was built without CUDA");
-    return DevicePolicy::Gpu;
-  }
-  return DevicePolicy::Auto;
-}
 
 }  // namespace
 
@@ -57,7 +47,7 @@ nb::object permanent_batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cp
   const auto at = [&](std::int64_t i) { return base + i * s0 * std::int64_t(item); };
   CountOptions o;
   o.threads = 1;  // threads go across the matrices
-  o.device = policy(device);
+  o.device = device_policy(device);
   o.engine = engine == "auto" ? "" : engine;
   const int t = threads > 0 ? threads : omp_get_max_threads();
   // Small square matrices first, in the dense kernel (small_dense.hpp); a named engine or
@@ -147,7 +137,7 @@ nb::dict estimate(const Matrix& input, const EstimateRequest& r) {
   o.max_samples = r.max_samples;
   o.seed = r.seed;
   o.threads = r.threads;
-  o.device = policy(r.device);
+  o.device = device_policy(r.device);
   o.exact_up_to = r.exact_up_to;
   o.scale_interval = r.scale_interval;
   o.scale_iterations = r.scale_sweeps;

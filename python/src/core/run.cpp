@@ -23,17 +23,6 @@ namespace {
 
 constexpr int kStopFrom = 16;  // sides above which a count may be long enough to stop
 
-DevicePolicy device_policy(const std::string& device) {
-  if (device == "cpu") return DevicePolicy::Cpu;
-  if (device == "gpu") {
-    // The CLI's words for the same refusal (apps/cli_main.cpp).
-    if (!gpu_available())
-      throw RefusedError(built_with_cuda() ? "--device gpu: no CUDA device is visible"
-                                           : "--device gpu: matchcount was built without CUDA");
-    return DevicePolicy::Gpu;
-  }
-  return DevicePolicy::Auto;
-}
 
 /// The record's input description: a matrix of the right number kind, without its entries.
 ReadResult described(const AnyMatrix& m, const std::string& format, const std::vector<std::string>& names,
@@ -53,10 +42,22 @@ ReadResult described(const AnyMatrix& m, const std::string& format, const std::v
 
 }  // namespace
 
+DevicePolicy device_policy(const std::string& device) {
+  if (device == "cpu") return DevicePolicy::Cpu;
+  if (device == "gpu") {
+    // The CLI's words for the same refusal (apps/cli_main.cpp).
+    if (!gpu_available())
+      throw RefusedError(built_with_cuda() ? "--device gpu: no CUDA device is visible"
+                                           : "--device gpu: matchcount was built without CUDA");
+    return DevicePolicy::Gpu;
+  }
+  return DevicePolicy::Auto;
+}
+
 /// A square matrix of n >= 3 without zeros is one Dulmage-Mendelsohn block in which no line
 /// has the at most 2 entries the free Forbert-Marx rules need, nor the 3..4 entries of a
 /// branch of a block of 16 or more: preprocessing would hand it to the planner unchanged, at
-/// a cost (about 3 us at n = 4) several times that of the count itself.
+/// a cost several times that of the count itself (docs/benchmarks.md, "Python package").
 bool preprocessing_is_identity(const AnyMatrix& m) {
   const auto n = static_cast<std::size_t>(rows_of(m));
   return rows_of(m) == cols_of(m) && n >= 3 && nnz_of(m) == n * n;

@@ -10,6 +10,7 @@
 
 #include "convert.hpp"
 #include "matchcount/matrix.hpp"
+#include "matchcount/pipeline.hpp"
 
 namespace matchcount::py {
 
@@ -38,6 +39,10 @@ struct Request {
 
 /// True when preprocessing would hand `m` to the planner unchanged (a dense square matrix).
 bool preprocessing_is_identity(const AnyMatrix& m);
+
+/// device="cpu" | "gpu" | "auto" as a policy; "gpu" without a usable GPU is refused in the
+/// CLI's words.
+DevicePolicy device_policy(const std::string& device);
 
 /// The value (int, Fraction, float, complex) or, with details, the JSON record as a string.
 nb::object count(const Matrix& m, const Request& r);

@@ -89,9 +89,8 @@ class GpuGraphSampler final : public Sampler {
   }
   std::string device() const override { return name_; }
   /// Samples that run in about the time of one: not every thread the card holds. A sample is
-  /// a chain of dependent global loads (~0.5 us each) and the card keeps about as many 32-byte
-  /// sectors in flight as latency x bandwidth / 32 B, a few tens of thousands (Little's law;
-  /// the measured wave sizes are in docs/estimation.md).
+  /// a chain of dependent global loads, and the card keeps only about latency x bandwidth /
+  /// 32 B sectors in flight, a few tens of thousands (Little's law; docs/estimation.md).
   std::uint64_t width() const override { return std::min<std::uint64_t>(max_threads_, 32768); }
 
  private:

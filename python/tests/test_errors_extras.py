@@ -126,7 +126,7 @@ def test_ctrl_c_raises_keyboard_interrupt():
     timer.start()
     t0 = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        matchcount.permanent(slow_matrix())
+        matchcount.permanent(slow_matrix(), device="cpu")
     assert time.monotonic() - t0 < 6
     assert leftovers() == []
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Python's handler is back
@@ -136,7 +136,7 @@ def test_ctrl_c_raises_keyboard_interrupt():
 def test_progress_callback_and_its_exception():
     seen = []
     a = slow_matrix(27)
-    v = matchcount.permanent(a, progress=seen.append, progress_every=0.01)
+    v = matchcount.permanent(a, progress=seen.append, progress_every=0.01, device="cpu")
     assert seen and all(0 <= f <= 1 for f in seen) and seen == sorted(seen)
     assert v == pytest.approx(matchcount.permanent(a))
 
@@ -145,7 +145,7 @@ def test_progress_callback_and_its_exception():
 
     t0 = time.monotonic()
     with pytest.raises(RuntimeError, match="enough"):
-        matchcount.permanent(slow_matrix(), progress=stop)
+        matchcount.permanent(slow_matrix(), progress=stop, device="cpu")
     assert time.monotonic() - t0 < 6
     assert leftovers() == []
 
@@ -156,12 +156,12 @@ def test_checkpoint_resume(tmp_path):
     timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     try:
-        v = matchcount.permanent(a, checkpoint=str(ckpt))
+        v = matchcount.permanent(a, checkpoint=str(ckpt), device="cpu")
         timer.cancel()
         pytest.skip(f"finished before the interrupt ({v})")
     except KeyboardInterrupt as e:
         assert "progress is saved in" in str(e) and ckpt.exists()
-    r = matchcount.count(a, checkpoint=str(ckpt), details=True)
+    r = matchcount.count(a, checkpoint=str(ckpt), details=True, device="cpu")
     assert any("resumed" in n for n in r["notes"])
     assert not ckpt.exists()  # a complete count removes it
     assert int(r["value"]) == matchcount.permanent(a)
@@ -179,7 +179,7 @@ def test_gil_released_during_count():
 
     t = threading.Thread(target=tick)
     t.start()
-    matchcount.permanent(a, threads=1)
+    matchcount.permanent(a, threads=1, device="cpu")
     stop.set()
     t.join()
     assert len(ticks) > 10

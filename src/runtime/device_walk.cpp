@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <mutex>
 #include <optional>
@@ -25,20 +26,88 @@ struct Shared {
   std::vector<std::uint64_t> total, units_per_device;
   std::vector<std::string> failures;  // per device, empty while healthy
   std::exception_ptr fatal;           // anything but a CUDA failure (a bug): rethrown
+  /// Per device: its last two runs (units, seconds) and the run in hand, for final_share.
+  struct Timing {
+    double units = 0, seconds = 0, prev_units = 0, prev_seconds = 0;
+    double in_hand = 0;  // units of the run in hand (0: idle)
+    Clock::time_point started{};
+  };
+  std::vector<Timing> timing;
 
   /// MPI: this rank serves rank 0 (takes its units from it, gives it the sums).
   bool remote() const { return walk.team && !walk.team->leader(); }
-  /// The next run of at most `want` units for a device of this rank.
-  std::optional<UnitRange> take(std::uint64_t want, std::uint64_t least = 1) {
+
+  /// The next run of at most `want` units for device d of this rank (d < 0: another rank).
+  std::optional<UnitRange> take(int d, std::uint64_t want, std::uint64_t least = 1) {
     if (remote()) return walk.team->take(want);
-    return queue.take(want, devices + cluster::size() - 1, least);
+    if (walk.team || d < 0) return queue.take(want, devices + cluster::size() - 1, least);
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto now = Clock::now();
+    const std::optional<std::uint64_t> last = final_share(static_cast<std::size_t>(d), now, least);
+    std::optional<UnitRange> r = last ? queue.take(*last, 1, least) : queue.take(want, devices, least);
+    Timing& t = timing[static_cast<std::size_t>(d)];
+    t.in_hand = r ? double(r->size()) : 0;
+    t.started = now;
+    return r;
   }
+
+  /// A run's fixed cost in seconds (the same kind of device everywhere): a line through each
+  /// device's last two runs, where their sizes differ enough to tell; 0 before.
+  double fixed_seconds() const {
+    double sum = 0;
+    int fits = 0;
+    for (const Timing& t : timing) {
+      if (t.prev_units <= 0 || std::abs(t.units - t.prev_units) < 0.2 * std::max(t.units, t.prev_units)) continue;
+      const double per_unit = (t.seconds - t.prev_seconds) / (t.units - t.prev_units);
+      if (per_unit <= 0) continue;
+      sum += std::clamp(t.seconds - per_unit * t.units, 0.0, 0.5 * t.seconds);
+      ++fits;
+    }
+    return fits ? sum / fits : 0.0;
+  }
+
+  /// Near the end of a walk on this rank's devices alone: device d's part of what is left
+  /// such that every healthy device finishes at the same moment, given each one's rate, the
+  /// fixed cost of a run and the end of its run in hand. One last run per device, where
+  /// guided shrinking would cut the end into many short runs, each paying the worker's fixed
+  /// cost (the hafnian walk's paths from the root). nullopt: not near the end, or a device's
+  /// rate is not known yet.
+  std::optional<std::uint64_t> final_share(std::size_t d, Clock::time_point now, std::uint64_t least) const {
+    const double fixed = fixed_seconds();
+    double rates = 0, owed = 0;  // units per second of all; units they owe before their last run
+    double rate_d = 0;
+    for (std::size_t e = 0; e < timing.size(); ++e) {
+      if (!failures[e].empty()) continue;
+      const Timing& t = timing[e];
+      if (t.units <= 0) return std::nullopt;
+      const double rate = t.units / std::max(t.seconds - fixed, 1e-4);
+      double busy = 0;  // seconds until the run in hand ends
+      if (e != d && t.in_hand > 0)
+        busy = std::max(0.0, fixed + t.in_hand / rate - std::chrono::duration<double>(now - t.started).count());
+      rates += rate;
+      owed += rate * (busy + fixed);
+      if (e == d) rate_d = rate;
+    }
+    const auto left = static_cast<double>(queue.left());
+    const double finish = (left + owed) / rates;  // seconds from now until all are done
+    if (finish > 1.5 * walk.run_seconds) return std::nullopt;
+    auto share = static_cast<std::uint64_t>(std::ceil(rate_d * std::max(finish - fixed, 0.0)));
+    // A remainder too small for a run of its own goes with this one.
+    if (share + std::max<std::uint64_t>(least, 1) >= queue.left()) share = queue.left();
+    return std::max<std::uint64_t>({share, least, 1});
+  }
+
   /// A run of units is done on device d (-1: on another rank) with these sums.
-  void record(int d, UnitRange r, const std::vector<std::uint64_t>& sum) {
+  void record(int d, UnitRange r, const std::vector<std::uint64_t>& sum, double seconds = 0) {
     if (remote()) return walk.team->give(r, sum);
     std::lock_guard<std::mutex> lock(mutex);
     walk.add(total, sum);
-    if (d >= 0) units_per_device[static_cast<std::size_t>(d)] += r.size();
+    if (d >= 0) {
+      units_per_device[static_cast<std::size_t>(d)] += r.size();
+      Timing& t = timing[static_cast<std::size_t>(d)];
+      t.prev_units = t.units, t.prev_seconds = t.seconds;
+      t.units = double(r.size()), t.seconds = std::max(seconds, 1e-6), t.in_hand = 0;
+    }
     ledger.done(r, [&] { return total; });
   }
 };
@@ -51,11 +120,11 @@ void walk_on_device(int d, Shared& sh) {
     const std::unique_ptr<DeviceWorker> worker = sh.walk.make_worker(d);
     std::uint64_t want = std::max<std::uint64_t>(1, worker->first_run_units());
     const std::uint64_t least = worker->min_run_units();
-    while (!sh.ledger.stopping() && (run = sh.take(want, least))) {
+    while (!sh.ledger.stopping() && (run = sh.take(d, want, least))) {
       const auto t0 = Clock::now();
       const std::vector<std::uint64_t> sum = worker->run(*run);
       const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-      sh.record(d, *run, sum);
+      sh.record(d, *run, sum, seconds);
       want = std::max<std::uint64_t>(
           1, static_cast<std::uint64_t>(sh.walk.run_seconds * double(run->size()) / std::max(seconds, 1e-3)));
       run.reset();
@@ -92,6 +161,7 @@ DeviceWalkResult run_on_devices(const DeviceWalk& walk) {
   sh.total.resize(walk.words, 0);
   sh.units_per_device.assign(static_cast<std::size_t>(walk.devices), 0);
   sh.failures.assign(static_cast<std::size_t>(walk.devices), "");
+  sh.timing.assign(static_cast<std::size_t>(walk.devices), Shared::Timing{});
   DeviceWalkResult result;
   std::vector<int> all(static_cast<std::size_t>(walk.devices));
   for (int d = 0; d < walk.devices; ++d) all[static_cast<std::size_t>(d)] = d;
@@ -108,7 +178,7 @@ DeviceWalkResult run_on_devices(const DeviceWalk& walk) {
   if (walk.team)
     server = std::thread([&] {
       walk.team->serve(
-          walk.tag, walk.units, [&](std::uint64_t want) { return sh.take(want); },
+          walk.tag, walk.units, [&](std::uint64_t want) { return sh.take(-1, want); },
           [&](UnitRange r, const std::vector<std::uint64_t>& words) { sh.record(-1, r, words); },
           [&] { return ledger.stopping(); });
     });

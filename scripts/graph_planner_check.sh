@@ -4,7 +4,9 @@
 # Prints a Markdown table of seconds (whole program, wall clock; "-" refused, ">T" over the
 # time limit) and the ratio of the planner's pick to the fastest engine.
 #   scripts/graph_planner_check.sh [LIMIT_SECONDS]      (default 60)
-# Needs matchcount and matchcount-generate in build/bin (or $MATCHCOUNT_BIN).
+# Needs matchcount and matchcount-generate in build/bin (or $MATCHCOUNT_BIN). $ENGINES replaces
+# the forced engines (e.g. with gpu-hafnian gpu-graph-frontier on a GPU machine), $CASES (one
+# case per line) the graphs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${1:-60}
@@ -17,7 +19,8 @@ cases=(
   "random-regular 60 3 --seed 1" "random-regular 200 3 --seed 2" "random-regular 40 6 --seed 3"
   "gnp 30 0.5 --seed 4" "gnp 40 0.3 --seed 5" "symmetric-01 36 0.5 --seed 6" "symmetric-01 44 0.5 --seed 44"
 )
-engines=(hafnian pfaffian graph-frontier)
+if [ -n "${CASES:-}" ]; then mapfile -t cases <<<"$CASES"; fi
+read -r -a engines <<<"${ENGINES:-hafnian pfaffian graph-frontier}"
 # Seconds of one run, or - (refused, exit 3), or >limit.
 run() {
   local start end rc
@@ -30,17 +33,17 @@ run() {
   if [ $rc -eq 124 ]; then echo ">$limit"; elif [ $rc -ne 0 ]; then echo "-"; else
     awk -v ns=$((end - start)) 'BEGIN { printf "%.3f", ns / 1e9 }'; fi
 }
-head="| graph | n | auto picks | auto (s) |"
+head="| graph | n | auto picks | predicted (s) | auto (s) |"
 for e in "${engines[@]}"; do head+=" $e (s) |"; done
 echo "$head auto / best |"
-echo "|---|---|---|---|$(printf -- '---|%.0s' "${engines[@]}")---|"
+echo "|---|---|---|---|---|$(printf -- '---|%.0s' "${engines[@]}")---|"
 for c in "${cases[@]}"; do
   # shellcheck disable=SC2086
   "$bin/matchcount-generate" $c --format adjacency > "$work/g.mtx" 2>/dev/null ||
     "$bin/matchcount-generate" $c > "$work/g.mtx"
   n=$(awk '!/^%/ { print $1; exit }' "$work/g.mtx")
   pick=$("$bin/matchcount" --explain --json --hafnian "$work/g.mtx" |
-         python3 -c 'import json,sys; r=json.load(sys.stdin)["engine_runs"]; print("+".join(sorted({x["engine"] for x in r})) or "none")')
+         python3 -c 'import json,sys; r=json.load(sys.stdin)["engine_runs"]; print("+".join(sorted({x["engine"] for x in r})) or "none", "| %.3g" % sum(x.get("predicted_seconds", 0) for x in r))')
   auto=$(run --hafnian "$work/g.mtx")
   row="| $c | $n | $pick | $auto |"
   best=""

@@ -8,9 +8,10 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "estimate/runner.hpp"
-#include "cuda/launch.hpp"
 #include "core/tuning.hpp"
+#include "cuda/launch.hpp"
+#include "estimate/cuda/sample_launch.hpp"
+#include "estimate/runner.hpp"
 
 namespace matchcount::estimate {
 namespace {
@@ -153,13 +154,8 @@ class GpuSampler final : public Sampler {
     view_.row_start = rs_.ptr, view_.col_of = co_.ptr, view_.row_val = rv_.ptr;
     view_.col_start = cs_.ptr, view_.row_of = ro_.ptr, view_.col_val = cv_.ptr, view_.col_scale0 = sc_.ptr;
     view_.match0 = match0;
-    // Threads: enough to fill every SM, fewer when the scratch arrays would take more than a
-    // quarter of the card (total memory, not free memory, so the count is reproducible).
     ints_ = Workspace::ints(b.n, b.max_degree, cfg.method), doubles_ = Workspace::doubles(b.n, cfg.method);
-    const double per_thread = 4.0 * ints_ + 8.0 * doubles_ + sizeof(SampleSums);
-    const double by_memory = 0.25 * static_cast<double>(prop.totalGlobalMem) / per_thread;
-    const double full = static_cast<double>(prop.multiProcessorCount) * prop.maxThreadsPerMultiProcessor;
-    max_threads_ = static_cast<std::uint64_t>(std::min(full, by_memory)) / kBlockThreads * kBlockThreads;
+    max_threads_ = sample_threads(prop, 4.0 * ints_ + 8.0 * doubles_ + sizeof(SampleSums), kBlockThreads);
     total_bytes_ = static_cast<double>(prop.totalGlobalMem);
     if (max_threads_ == 0) throw GpuError("a sample of this block needs more GPU memory than a quarter of the card");
   }
@@ -175,7 +171,7 @@ class GpuSampler final : public Sampler {
     DeviceBuffer<SampleSums> out(threads);
     const unsigned grid = static_cast<unsigned>(threads / kBlockThreads);
     launch(grid, ints.ptr, doubles.ptr, first, count, out.ptr);
-    return collect(out, threads);
+    return collect_sums(out, threads);
   }
   std::string device() const override { return name_; }
 
@@ -194,7 +190,7 @@ class GpuSampler final : public Sampler {
     };
     if (cfg_.method == Method::Rasmussen) go(sample_small_kernel<Method::Rasmussen>);
     else go(sample_small_kernel<Method::RasmussenPlus>);
-    return collect(out, threads);
+    return collect_sums(out, threads);
   }
   SampleSums run_warps(std::uint64_t first, std::uint64_t count) {
     const bool cooperate = view_.n >= cfg_.warp_plus_rows;  // smaller: lane 0 searches alone
@@ -219,7 +215,7 @@ class GpuSampler final : public Sampler {
     if (cfg_.method == Method::Scaling) go(sample_warp_kernel<Method::Scaling>);
     else if (cfg_.method == Method::ScalingPlus) go(sample_warp_kernel<Method::ScalingPlus>);
     else go(sample_warp_kernel<Method::RasmussenPlus>);
-    return collect(out, warps);
+    return collect_sums(out, warps);
   }
   /// Warps that fill the card: 64 per SM at most, fewer by the global scratch memory.
   std::uint64_t max_warps(std::size_t global_bytes_per_warp) const {
@@ -227,16 +223,6 @@ class GpuSampler final : public Sampler {
     if (global_bytes_per_warp > 0) w = std::min(w, 0.25 * total_bytes_ / static_cast<double>(global_bytes_per_warp));
     return std::max<std::uint64_t>(4, static_cast<std::uint64_t>(w) / 4 * 4);
   }
-  SampleSums collect(const DeviceBuffer<SampleSums>& out, std::uint64_t n) {
-    check(cudaGetLastError(), "launching the sample kernel");
-    check(cudaDeviceSynchronize(), "the sample kernel");
-    std::vector<SampleSums> host(n);
-    check(cudaMemcpy(host.data(), out.ptr, n * sizeof(SampleSums), cudaMemcpyDeviceToHost), "cudaMemcpy");
-    SampleSums total;
-    for (const auto& s : host) total.merge(s);
-    return total;
-  }
-
   void launch(unsigned grid, int* ints, double* doubles, std::uint64_t first, std::uint64_t count, SampleSums* out) {
     auto go = [&](auto kernel) {
       kernel<<<grid, kBlockThreads>>>(view_, cfg_.params, ints, doubles, cfg_.seed, cfg_.block_id, first, count, out);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cuda/launch.hpp"
+#include "estimate/cuda/sample_launch.hpp"
 #include "estimate/runner.hpp"
 
 namespace matchcount::estimate {
@@ -52,13 +53,9 @@ class GpuGraphSampler final : public Sampler {
     view_.n = g.n, view_.max_degree = g.max_degree;
     view_.start = start_.ptr, view_.adj = adj_.ptr, view_.val = val_.ptr, view_.scale0 = scale0_.ptr;
     view_.mate0 = g.mate0.empty() ? nullptr : mate0_.ptr;
-    // Threads: enough to fill every SM, fewer when the scratch arrays would take more than a
-    // quarter of the card (total memory, not free memory, so the count is reproducible).
     ints_ = GraphWorkspace::ints(g.n, g.max_degree, cfg.method), doubles_ = GraphWorkspace::doubles(g.n, cfg.method);
-    const double per_thread = 4.0 * static_cast<double>(ints_) + 8.0 * static_cast<double>(doubles_) + sizeof(SampleSums);
-    const double by_memory = 0.25 * static_cast<double>(prop.totalGlobalMem) / per_thread;
-    const double full = static_cast<double>(prop.multiProcessorCount) * prop.maxThreadsPerMultiProcessor;
-    max_threads_ = static_cast<std::uint64_t>(std::min(full, by_memory)) / kBlockThreads * kBlockThreads;
+    max_threads_ = sample_threads(
+        prop, 4.0 * static_cast<double>(ints_) + 8.0 * static_cast<double>(doubles_) + sizeof(SampleSums), kBlockThreads);
     if (max_threads_ == 0) throw GpuError("a sample of this graph needs more GPU memory than a quarter of the card");
   }
 
@@ -79,13 +76,7 @@ class GpuGraphSampler final : public Sampler {
       case Method::Scaling: go(graph_sample_kernel<Method::Scaling>); break;
       default: go(graph_sample_kernel<Method::ScalingPlus>); break;
     }
-    check(cudaGetLastError(), "launching the graph sample kernel");
-    check(cudaDeviceSynchronize(), "the graph sample kernel");
-    std::vector<SampleSums> host(threads);
-    check(cudaMemcpy(host.data(), out.ptr, threads * sizeof(SampleSums), cudaMemcpyDeviceToHost), "cudaMemcpy");
-    SampleSums total;
-    for (const auto& s : host) total.merge(s);
-    return total;
+    return collect_sums(out, threads);
   }
   std::string device() const override { return name_; }
   /// Samples that run in about the time of one: not every thread the card holds. A sample is

@@ -101,7 +101,6 @@ std::complex<Integer> gaussian_hafnian(int n, const std::vector<long>& re, const
       });
       g.prime.push_back(static_cast<double>(primes[k]));
       g.pinv.push_back(1.0 / static_cast<double>(primes[k]));
-      g.flip.push_back(-1.0);
     }
   job.groups.push_back(g);
   const gpu::HafResult res = gpu::run_hafnian_walk(job);

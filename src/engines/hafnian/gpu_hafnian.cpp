@@ -43,7 +43,6 @@ std::string walk_tag(const char* kind, int n, bool loops, const gpu::HafJob& job
   for (const HafGroup& g : job.groups) {
     h = fnv1a64(g.roots.data(), g.roots.size() * sizeof(double), h);
     h = fnv1a64(g.prime.data(), g.prime.size() * sizeof(double), h);
-    h = fnv1a64(g.flip.data(), g.flip.size() * sizeof(double), h);
   }
   h = fnv1a64(&job.q, sizeof job.q, h);
   char buf[200];
@@ -126,7 +125,7 @@ class GpuHafnianEngine final : public GraphEngine {
         const double x = residue_of(dense[static_cast<std::size_t>(i) * n0 + static_cast<std::size_t>(j)], p);
         return x > p / 2 ? x - p : x;
       });
-      g.prime.push_back(p), g.pinv.push_back(1.0 / p), g.flip.push_back(-1.0);
+      g.prime.push_back(p), g.pinv.push_back(1.0 / p);
     }
     job.groups.push_back(std::move(g));
     const gpu::HafResult r = run(job, "exact", n0, opt);
@@ -152,9 +151,8 @@ class GpuHafnianEngine final : public GraphEngine {
                       static_cast<std::size_t>(o[static_cast<std::size_t>(j)])];
         return w ? std::imag(x) : std::real(x);
       });
-      g.flip.push_back(-1.0), g.prime.push_back(0.0), g.pinv.push_back(0.0);
+      ++g.channels;
     }
-    g.channels = g.flip.size();
     job.groups = {g};
     const gpu::HafResult r = run(job, cplx ? "complex" : "real", n0, opt);
     const long q = job.q;

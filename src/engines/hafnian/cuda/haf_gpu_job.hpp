@@ -39,9 +39,8 @@ struct HafGroup {
   HafArith arith = HafArith::Mod;
   std::size_t channels = 0;
   std::vector<double> roots;  // channel-major
-  /// Per channel: the prime and 1/p (Mod), and the sign an "exclude" multiplies by (-1; +1
-  /// for the walk of |A| that bounds the rounding error).
-  std::vector<double> prime, pinv, flip;
+  /// Per channel of a Mod group: the prime and 1/p (empty for floats).
+  std::vector<double> prime, pinv;
 };
 
 struct HafJob {

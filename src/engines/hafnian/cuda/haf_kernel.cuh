@@ -30,7 +30,7 @@ struct Args {
   long long root_stride;  // values per channel
   void* scratch;
   long long scratch_per_warp, shared_per_warp;  // values
-  const double *prime, *pinv, *flip;  // per channel
+  const double *prime, *pinv;  // per channel (Mod)
   u64* out;                           // words per (channel, warp)
   int words, q;
 };
@@ -250,7 +250,6 @@ __device__ void walk_range(const Args& a, const Ar& ar, int c) {
   __syncwarp();
   Walk<Ar> walk{a, ar, shared, global, lane};
   const V* root = reinterpret_cast<const V*>(a.root) + c * a.root_stride;
-  const double flip = a.flip[c];
   Node<V> path[kMaxM + 1];
   path[0] = Node<V>{root, root + tri(a.n) * a.S, root + (tri(a.n) + (a.loops ? a.n : 0)) * a.S + kPad, 1.0};
   const u64 per = (a.lp_count + warps - 1) / warps;
@@ -262,7 +261,7 @@ __device__ void walk_range(const Args& a, const Ar& ar, int c) {
     if (L != lo) from = top - (63 - __clzll((long long)(L ^ (L - 1))));
     for (int l = from; l <= top; ++l) {
       const Node<V>& x = path[l];
-      path[l + 1] = (L >> (top - l)) & 1 ? walk.include(l, x) : Node<V>{x.b, x.d, x.g, x.w * flip};
+      path[l + 1] = (L >> (top - l)) & 1 ? walk.include(l, x) : Node<V>{x.b, x.d, x.g, -x.w};
     }
     walk.leaf(path[a.m - 1], acc);
   }

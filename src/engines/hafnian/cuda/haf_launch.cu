@@ -88,7 +88,7 @@ struct GroupRun {
   Layout layout;
   std::size_t shared_bytes = 0, words = 0;
   std::uint64_t max_blocks = 1;  // blocks along x per channel
-  std::unique_ptr<DeviceBuffer<double>> roots, prime, pinv, flip, scratch;
+  std::unique_ptr<DeviceBuffer<double>> roots, prime, pinv, scratch;
   std::unique_ptr<DeviceBuffer<std::uint64_t>> out;
   Args args{};
 };
@@ -125,7 +125,6 @@ class HafWorker final : public runtime::DeviceWorker {
       r.roots = std::make_unique<DeviceBuffer<double>>(g.roots);
       r.prime = std::make_unique<DeviceBuffer<double>>(g.prime);
       r.pinv = std::make_unique<DeviceBuffer<double>>(g.pinv);
-      r.flip = std::make_unique<DeviceBuffer<double>>(g.flip);
       r.scratch = std::make_unique<DeviceBuffer<double>>(static_cast<std::size_t>(r.layout.global_values) *
                                                          value_doubles(g.arith) * warps * g.channels);
       check(cudaMemset(r.scratch->ptr, 0, static_cast<std::size_t>(r.layout.global_values) * vbytes * warps * g.channels),
@@ -141,7 +140,7 @@ class HafWorker final : public runtime::DeviceWorker {
       a.scratch = r.scratch->ptr;
       a.scratch_per_warp = r.layout.global_values;
       a.shared_per_warp = r.layout.shared_values;
-      a.prime = r.prime->ptr, a.pinv = r.pinv->ptr, a.flip = r.flip->ptr;
+      a.prime = r.prime->ptr, a.pinv = r.pinv->ptr;
       a.out = reinterpret_cast<mcgpu::u64*>(r.out->ptr);
       a.words = static_cast<int>(r.words);
       a.q = job.q;

@@ -13,7 +13,11 @@
 #include <string>
 #include <thread>
 
+#include <CLI/CLI.hpp>
+#include <limits>
+
 #include "matchcount/checkpoint.hpp"
+#include "matchcount/memory.hpp"
 
 namespace matchcount::cli {
 
@@ -38,6 +42,23 @@ inline std::string one_line(const std::string& text) {
   return out;
 }
 
+/// --max-memory SIZE: a size as parse_memory_size reads it ("200M", "8G", "1.5GiB"), or "none"
+/// or 0 for no budget; anything else is a usage error naming the option.
+inline CLI::Validator memory_size() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (text == "none" || parse_memory_size(text)) return "";
+        return "must be a size such as 200M, 8G or 1.5GiB (none or 0: no budget), not '" + one_line(text) + "'";
+      },
+      "SIZE");
+}
+
+/// The budget in bytes of a --max-memory value that memory_size() accepted: infinity for none
+/// or 0.
+inline double memory_budget_of(const std::string& text) {
+  const double bytes = text == "none" ? 0.0 : parse_memory_size(text).value_or(0.0);
+  return bytes > 0 ? bytes : std::numeric_limits<double>::infinity();
+}
 
 /// The "signal" a Checkpoint is stopped with when the --max-seconds cap is reached; the
 /// Interrupted it causes is reported as a refusal (exit code 3), not as a signal.

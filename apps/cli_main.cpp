@@ -208,6 +208,11 @@ static int run(int argc, char** argv) {
       ->check(CLI::IsMember(engines))
       ->capture_default_str();
   app.add_option("--threads", threads, "worker threads (0: all cores)")->check(whole_at_least(0));
+  std::string max_memory;
+  app.add_option("--max-memory", max_memory,
+                 "memory budget, e.g. 200M, 8G, 1.5GiB (none: no budget; default: 3/4 of the memory available); "
+                 "planning and engines predicted to need more are refused (exit code 3)")
+      ->check(cli::memory_size());
   app.add_option("--device", device, "where to count: cpu, gpu, or auto (a GPU when one is present and a block is large enough)")
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}))
       ->capture_default_str();
@@ -228,6 +233,9 @@ static int run(int argc, char** argv) {
   app.add_flag("--loop-hafnian", loop_hafnian, "the loop hafnian: the diagonal (self-loops) as loop weights")
       ->excludes(haf_flag);
   app.add_flag("--exact", exact, "read decimal values as exact fractions and print an exact fraction");
+  app.add_flag("--log", count.log,
+               "print the natural logarithm of the count (its sign and error on stderr); planar blocks (lattices) "
+               "by a sparse LU log-determinant in polynomial time, others by the usual engines");
   app.add_flag("--sum-duplicates", sum_duplicates, "add the weights of repeated edges instead of rejecting them");
   app.add_option("--row-mult", row_mult,
                  "repeat row i of the matrix m_i times, e.g. 1,0,2 (0 drops it), as thewalrus's permanent_repeated");
@@ -361,6 +369,7 @@ static int run(int argc, char** argv) {
     count.engine = engine == "auto" ? "" : engine;
     count.preprocess = !no_preprocess;
     count.threads = threads;
+    if (!max_memory.empty()) count.max_memory = cli::memory_budget_of(max_memory);
     count.device = device == "cpu" ? DevicePolicy::Cpu : device == "gpu" ? DevicePolicy::Gpu : DevicePolicy::Auto;
     count.specialise = no_jit ? Specialise::Never : Specialise::Auto;
     if (count.device == DevicePolicy::Gpu && !gpu_available())
@@ -379,7 +388,8 @@ static int run(int argc, char** argv) {
       std::signal(SIGTERM, on_stop_signal);
     }
     if (estimate) {
-      if (explain || engine != "auto") throw UsageError("--estimate does not take --explain or --engine");
+      if (explain || engine != "auto" || count.log)
+        throw UsageError("--estimate does not take --explain, --engine or --log");
       parse_estimate_method(method, est.method);
       est.threads = threads;
       est.device = count.device;
@@ -402,7 +412,7 @@ static int run(int argc, char** argv) {
     }
     count.progress = [&bar](double f) { bar.count(f); };
     count.explain = explain;
-    // --max-seconds caps exact counts too (docs/usage.md, "Time and memory"): a predicted
+    // --max-seconds caps exact counts too (docs/usage.md, "Time caps, memory and large inputs"): a predicted
     // overrun is refused at once; without a cap a count predicted to take more than a day says
     // so before it starts.
     count.max_seconds = max_seconds->count() > 0 ? est.max_seconds : 0.0;
@@ -433,7 +443,13 @@ static int run(int argc, char** argv) {
     if (json) std::cout << report_json(report, input, info) << std::endl;
     else std::cout << report.value.to_string() << std::endl;
     if (report.value.is_zero()) explain_zero();
-    if (!report.value.exact() && !json && !verbose) {
+    if (report.value.log && !json && !verbose) {
+      const LogValue& l = *report.value.log;  // --log: what the logarithm stands for
+      char line[160];
+      std::snprintf(line, sizeof line, " (log10 %.15g); bound on the logarithm's error %.3g", l.log10_abs(), l.error);
+      std::cerr << "matchcount: note: the natural logarithm of the count " << l.scientific(l.digits())
+                << (l.sign == 0 ? "" : line) << "\n";
+    } else if (!report.value.exact() && !json && !verbose) {
       std::cerr << "matchcount: note: approximate value (double precision), estimated relative error "
                 << report.value.rel_error();
       // --exact makes decimal reals exact; complex values have no exact mode, so it is never

@@ -4,7 +4,7 @@
 #   here:   scripts/python_device_check.sh pack [build]   -> build/pydev (library, headers, nanobind)
 #   device: scripts/python_device_check.sh run  [build]   -> compiles matchcount._core against the
 #           packed library with the device's python3, then runs pytest python/tests
-# Carry build/pydev, build/bin/matchcount and build/devlibs. Shims stand in for the packages the
+# Carry build/pydev, build/bin/matchcount and build/devlibs (scripts/device_libs.sh). Shims stand in for the packages the
 # installed CMake config asks for (their targets only need the carried shared libraries).
 set -euo pipefail
 mode=${1:?usage: $0 pack|run [build-dir]}
@@ -50,6 +50,9 @@ if(NOT TARGET MPI::MPI_CXX)
 endif()
 set(MPI_CXX_FOUND TRUE)
 EOF
+# Libraries the export names by their path here (SuiteSparse's) are the carried copies there.
+sed -i -E "s#/usr/lib/x86_64-linux-gnu/(lib[a-z_]+)\.so#$libs/\1.so#g" "$pack/prefix/lib/cmake/matchcount/matchcountTargets.cmake"
+for f in "$libs"/lib*.so.*; do ln -sf "$(basename "$f")" "${f%%.so.*}.so"; done
 for p in PkgConfig Boost MPI; do
   printf 'set(PACKAGE_VERSION 99)\nset(PACKAGE_VERSION_COMPATIBLE TRUE)\n' >"$shim/${p}ConfigVersion.cmake"
 done

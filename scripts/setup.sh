@@ -2,7 +2,7 @@
 # Set up matchcount on a Debian 12 machine (as root, or with sudo available) and then
 #   demo: build and count the perfect matchings of the bundled 8x8 grid;
 #   test: build, run the whole test suite, the Python package's tests (python/, in a venv), then
-#         the C++ suite again under AddressSanitizer + UBSan.
+#         the C++ suite again under AddressSanitizer + UBSan, then the fuzz targets briefly.
 # Safe to re-run: packages already present are not reinstalled, builds are incremental.
 set -euo pipefail
 mode=${1:-demo}
@@ -10,7 +10,7 @@ case "$mode" in demo|test) ;; *) echo "usage: $0 demo|test" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.."
 
 packages=(g++ make cmake pkg-config help2man libboost-graph-dev libgmp-dev libcli11-dev nlohmann-json3-dev libgtest-dev libopenmpi-dev openmpi-bin
-          python3-dev python3-venv)
+          libsuitesparse-dev python3-dev python3-venv)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -55,3 +55,5 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMATCHCOUNT_SANITIZE=ON -DMAT
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan -j"$jobs" --output-on-failure
+# The readers and the checkpoint file under libFuzzer, about a minute in all (docs/fuzzing.md).
+bash scripts/fuzz.sh brief

@@ -218,7 +218,9 @@ TEST(EnginePlanner, PicksByPredictedTime) {
     kasteleyn = kasteleyn || name == "kasteleyn";
   }
   EXPECT_TRUE(frontier);
-  EXPECT_TRUE(kasteleyn);
+  // Planarity is tested (and Kasteleyn listed) only where its band estimate could beat the
+  // others (catalog/planar_gate.hpp).
+  EXPECT_TRUE(kasteleyn || pg.engine == "frontier");
   // A dense block has width n - 1: Ryser.
   std::mt19937_64 rng(4);
   EXPECT_EQ(plan_engine(test::random_integer(rng, 20, 0.8, 1, 1), DevicePolicy::Cpu, 2).engine, "ryser");

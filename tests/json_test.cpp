@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "engines/planar/sparse_logdet.hpp"
 #include "matchcount/report.hpp"
 #include "test_support.hpp"
 
@@ -351,6 +352,23 @@ TEST(Json, ExplainSaysWhyABlockCannotBeCounted) {
   EXPECT_NE(forced.out.find("cannot be counted: n = 64 is over brute's limit of 24"), std::string::npos) << forced.out;
   // And counting it is refused (exit 3), as the plan said.
   EXPECT_EQ(test::run_matchcount("--device cpu '" + path + "'").exit_code, 3);
+}
+
+// --log: the value is ln |count|, its error that of the logarithm, and `log` tells the rest.
+TEST(Json, LogCount) {
+  if (!engines::planar::sparse_lu_available()) GTEST_SKIP() << "built without SuiteSparse";
+  const Json j = run_json("--json --log" + grid8());
+  EXPECT_EQ(j["value_kind"], "log");
+  EXPECT_NEAR(j["value"].get<double>(), std::log(12988816.0), 1e-13);
+  EXPECT_EQ(j["exact"], false);
+  EXPECT_EQ(j["log"]["sign"], 1);
+  EXPECT_EQ(j["log"]["count"].get<std::string>().substr(0, 9), "1.2988816") << j.dump();
+  EXPECT_NEAR(j["log"]["log10"].get<double>(), std::log10(12988816.0), 1e-13);
+  EXPECT_LT(j["abs_error"].get<double>(), 1e-12);
+  const Json zero = run_json("--json --log -", "a x\nb x\n");
+  EXPECT_EQ(zero["value"], "-inf");
+  EXPECT_EQ(zero["log"]["sign"], 0);
+  EXPECT_EQ(zero["log"]["count"], "0");
 }
 
 }  // namespace

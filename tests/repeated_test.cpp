@@ -101,6 +101,60 @@ TEST(Repeated, RowClassesWhenColumnsAreDistinct) {
   }
 }
 
+/// Classes of identical rows (or columns) by comparing every pair of lines, as the planner did
+/// before lines were hashed: (least index, multiplicity) per class, by least index.
+template <class T>
+std::vector<std::pair<int, int>> pairwise_classes(const SparseMatrix<T>& a, bool by_col) {
+  std::vector<std::vector<std::pair<int, T>>> lines(static_cast<std::size_t>(a.rows));
+  for (const auto& e : a.entries) lines[static_cast<std::size_t>(by_col ? e.col : e.row)].emplace_back(by_col ? e.row : e.col, e.value);
+  std::vector<std::pair<int, int>> classes;
+  std::vector<int> class_of(lines.size(), -1);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    for (std::size_t j = 0; j < i && class_of[i] < 0; ++j)
+      if (lines[j] == lines[i]) class_of[i] = class_of[j];
+    if (class_of[i] < 0) class_of[i] = int(classes.size()), classes.push_back({int(i), 0});
+    ++classes[static_cast<std::size_t>(class_of[i])].second;
+  }
+  return classes;
+}
+
+std::vector<std::pair<int, int>> planned_classes(const std::vector<int>& rep, const std::vector<int>& mult) {
+  std::vector<std::pair<int, int>> out;
+  for (std::size_t t = 0; t < rep.size(); ++t) out.push_back({rep[t], mult[t]});
+  return out;
+}
+
+TEST(Repeated, HashedClassesAreThePairwiseOnes) {
+  // Random matrices built from a few row and column types (repeated lines, some zero entries),
+  // of every number kind: the planner's hashed classes against pairwise comparison.
+  std::mt19937_64 rng(12);
+  auto check = [](const auto& a, const char* kind) {
+    const auto plan = engines::plan_repeated(a);
+    const auto rows = pairwise_classes(a, false), cols = pairwise_classes(a, true);
+    const auto& plan_cols = plan.transposed ? plan.row_rep : plan.col_rep;
+    const auto& plan_col_mult = plan.transposed ? plan.row_mult : plan.col_mult;
+    const auto& plan_rows = plan.transposed ? plan.col_rep : plan.row_rep;
+    const auto& plan_row_mult = plan.transposed ? plan.col_mult : plan.row_mult;
+    EXPECT_EQ(planned_classes(plan_rows, plan_row_mult), rows) << kind << " n=" << a.rows;
+    EXPECT_EQ(planned_classes(plan_cols, plan_col_mult), cols) << kind << " n=" << a.rows;
+  };
+  std::uniform_int_distribution<int> val(-2, 2);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int n = std::uniform_int_distribution<int>(1, 24)(rng);
+    const int kr = std::uniform_int_distribution<int>(1, n)(rng), kc = std::uniform_int_distribution<int>(1, n)(rng);
+    check(typed_matrix<Integer>(rng, n, kr, kc, [&] { return Integer(val(rng)); }), "integer");
+    check(typed_matrix<double>(rng, n, kr, kc, [&] { return 0.5 * val(rng); }), "real");
+    check(typed_matrix<Complex>(rng, n, kr, kc, [&] { return Complex(val(rng), val(rng)); }), "complex");
+  }
+  // Wide integers whose low limbs agree.
+  SparseMatrix<Integer> wide{4, 4, {}};
+  const Integer big = Integer(1) << 200;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) wide.entries.push_back({i, j, i % 2 == 0 ? Integer(big + j) : Integer(big * 2 + j)});
+  wide.normalize();
+  check(wide, "wide integer");
+}
+
 TEST(Repeated, RefusesMatricesWithoutRepeatedLines) {
   std::mt19937_64 rng(9);
   auto a = test::random_integer(rng, 50, 0.9, -9, 9);

@@ -36,6 +36,11 @@ std::vector<SparseMatrix<T>> split_blocks(const SparseMatrix<T>& a, const FineDe
     for (std::size_t i = 0; i < d.rows_of_block[b].size(); ++i) local_row[d.rows_of_block[b][i]] = static_cast<int>(i);
     for (std::size_t j = 0; j < d.cols_of_block[b].size(); ++j) local_col[d.cols_of_block[b][j]] = static_cast<int>(j);
   }
+  // Sized first: a large block's entries would otherwise grow to twice their size.
+  std::vector<std::size_t> count(static_cast<std::size_t>(nb), 0);
+  for (const auto& e : a.entries)
+    if (d.block_of_row[e.row] == d.block_of_col[e.col]) ++count[static_cast<std::size_t>(d.block_of_row[e.row])];
+  for (int b = 0; b < nb; ++b) out[b].entries.reserve(count[static_cast<std::size_t>(b)]);
   for (const auto& e : a.entries) {
     const int b = d.block_of_row[e.row];
     if (b == d.block_of_col[e.col]) out[b].entries.push_back({local_row[e.row], local_col[e.col], e.value});

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,16 +73,27 @@ struct EnginePlan {
   /// (empty when one can; predicted_seconds is then infinite). Defaulted, so positional
   /// initializers may leave it out.
   std::string why = {};
+  /// The chosen engine's predicted memory in bytes (its tables: frontier states, band
+  /// matrices; 0 for engines that need little).
+  double predicted_bytes = 0;
 };
-EnginePlan plan_engine(const SparseMatrix<Integer>& block, DevicePolicy device, int threads);
-EnginePlan plan_engine(const SparseMatrix<double>& block, DevicePolicy device, int threads);
-EnginePlan plan_engine(const SparseMatrix<Complex>& block, DevicePolicy device, int threads);
+/// `max_bytes`: the memory budget; engines predicted to need more are passed over (and named in
+/// `why` when none is left).
+EnginePlan plan_engine(const SparseMatrix<Integer>& block, DevicePolicy device, int threads,
+                       double max_bytes = std::numeric_limits<double>::infinity());
+EnginePlan plan_engine(const SparseMatrix<double>& block, DevicePolicy device, int threads,
+                       double max_bytes = std::numeric_limits<double>::infinity());
+EnginePlan plan_engine(const SparseMatrix<Complex>& block, DevicePolicy device, int threads,
+                       double max_bytes = std::numeric_limits<double>::infinity());
 /// The planner's choice for one symmetric block (a general graph; both triangles stored, the
 /// diagonal counted only with `loops`): the hafnian engine of least predicted time among the
 /// dense hafnian walk, the Pfaffian of planar graphs and the frontier DP.
-EnginePlan plan_graph_engine(const SparseMatrix<Integer>& block, bool loops, DevicePolicy device, int threads);
-EnginePlan plan_graph_engine(const SparseMatrix<double>& block, bool loops, DevicePolicy device, int threads);
-EnginePlan plan_graph_engine(const SparseMatrix<Complex>& block, bool loops, DevicePolicy device, int threads);
+EnginePlan plan_graph_engine(const SparseMatrix<Integer>& block, bool loops, DevicePolicy device, int threads,
+                             double max_bytes = std::numeric_limits<double>::infinity());
+EnginePlan plan_graph_engine(const SparseMatrix<double>& block, bool loops, DevicePolicy device, int threads,
+                             double max_bytes = std::numeric_limits<double>::infinity());
+EnginePlan plan_graph_engine(const SparseMatrix<Complex>& block, bool loops, DevicePolicy device, int threads,
+                             double max_bytes = std::numeric_limits<double>::infinity());
 
 /// Called after each unit of a CPU walk (ryser, sparyser, skipper; on every thread and MPI
 /// rank) with the unit's number. Lets a program watch a walk's pace or slow it down, e.g. so

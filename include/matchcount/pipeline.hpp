@@ -40,12 +40,25 @@ struct CountOptions {
   /// longer is refused (RefusedError) before any engine starts, naming the prediction. (A cap
   /// reached while running is the caller's to enforce: Checkpoint::request_stop.)
   double max_seconds = 0;
+  /// A memory budget in bytes: 0 (the default) stands for default_max_memory()
+  /// (matchcount/memory.hpp, 3/4 of the memory available), infinity for none. Preprocessing
+  /// and planning are predicted before they start and refused beyond it (RefusedError naming
+  /// the stage); the planner passes over engines whose tables would not fit, and a block no
+  /// engine can count within it is refused before any engine starts.
+  double max_memory = 0;
   /// Called once, before the engines start, with their predicted seconds (not called when
   /// no engine has a prediction: engines forced by name); may be empty.
   std::function<void(double)> on_prediction;
   /// Preprocess and plan, but run no engine: engine_runs hold the plan (seconds 0) and the
   /// value is not computed (CountReport::explained).
   bool explain = false;
+  /// Count in logarithms (--log): the value is PermanentValue::log. A block whose graph is
+  /// planar is counted by the sparse LU log-determinant of its Kasteleyn matrix (permanents)
+  /// or Pfaffian matrix (hafnians; nonnegative weights, no loops), in polynomial time and to
+  /// about double precision; every other block by the engine the planner picks, its value
+  /// then taken to its logarithm. Integer, rational and real weights (complex ones are a
+  /// UsageError); no checkpoint. docs/engines.md, "Sparse LU log-determinants".
+  bool log = false;
   /// With `explain`: receives a copy of every block left for the engines (benchmarks time
   /// engines on them); may be null.
   std::vector<AnyMatrix>* leaves = nullptr;
@@ -75,6 +88,9 @@ struct BlockRun {
   int frontier_width = -1;
   /// Explain runs: why no engine can count the block (EnginePlan::why; empty when one can).
   std::string why = {};
+  /// The planner's prediction of the engine's own memory in bytes (its tables; 0 when the
+  /// engine was forced or needs little).
+  double predicted_bytes = 0;
 };
 
 /// What the general-graph path did (count_hafnian): the structure found before the engines.
@@ -116,6 +132,9 @@ struct CountReport {
   std::vector<BlockRun> engine_runs;
   /// Seconds per stage: "matching", "decompose", "reduce", "engines", "total".
   std::vector<std::pair<std::string, double>> stage_seconds;
+  /// The memory budget the count was planned with (bytes; infinity: none), and the predicted
+  /// bytes of preprocessing and planning (the matrix's copies and the planner's structures).
+  double max_memory = 0, planning_bytes = 0;
   /// True when CountOptions::explain stopped the count after planning (value unset).
   bool explained = false;
   /// Human-readable remarks (why the count is 0, what was refused, ...).

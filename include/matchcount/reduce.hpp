@@ -52,6 +52,10 @@ struct Reduced {
 /// columns. Requires a square matrix. Instantiated for Integer, double and Complex.
 template <class T>
 Reduced<T> reduce_lines(const SparseMatrix<T>& a, ReduceStats& stats);
+/// The same, taking the matrix over: when no rule applies it comes back as `rest` unchanged,
+/// without a copy (planning a block of 10^6 rows holds as few copies of it as it can).
+template <class T>
+Reduced<T> reduce_lines(SparseMatrix<T>&& a, ReduceStats& stats);
 
 /// perm(a) = weight * perm(minor) + perm(rest): expansion of one entry of a line with
 /// 3..max_degree entries; `rest` is a with that entry removed (the line then has one entry

@@ -2,6 +2,7 @@
 // an error estimate.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -16,16 +17,37 @@ struct Approx {
   double abs_error = 0.0;
 };
 
+/// A count known by its natural logarithm (CountOptions::log): sign * e^log_abs, for counts far
+/// beyond double range (a 1000 x 1000 grid has about 10^126494 dimer coverings).
+struct LogValue {
+  int sign = 1;  ///< +1 or -1; 0 for a count of 0 (log_abs is then -inf)
+  double log_abs = 0;  ///< ln |count|
+  /// Bound on the error of log_abs; the count's relative error is expm1(error). Infinite when
+  /// nothing is known (a floating-point 0 that may not be one, a bound too large to trust).
+  double error = 0;
+  /// log10 |count|.
+  double log10_abs() const;
+  /// The count in scientific notation with `digits` significant digits, "1.2345e+126494"
+  /// ("-1.2e+300" for a negative count, "0" for 0).
+  std::string scientific(int digits) const;
+  /// The significant digits the error leaves, 1 to 17.
+  int digits() const;
+};
+
 /// A permanent as reported to the user.
 struct PermanentValue {
   /// Integer and Rational are exact; double and Complex are approximations.
   std::variant<Integer, Rational, double, Complex> value = Integer(0);
   /// Estimated absolute error of a float value (0 for exact values).
   double abs_error = 0.0;
+  /// Counts with CountOptions::log: the count as its logarithm. `value` then holds the count
+  /// as a double (infinite beyond double range) and `abs_error` its error.
+  std::optional<LogValue> log;
 
-  bool exact() const { return value.index() <= 1; }
+  bool exact() const { return !log && value.index() <= 1; }
   /// Decimal integer, reduced fraction "p/q", or a float printed with 17 significant
-  /// digits ("re+imi" style "(re,im)" for complex).
+  /// digits ("re+imi" style "(re,im)" for complex); with `log`, ln |count| with 17 digits
+  /// ("-inf" for a count of 0).
   std::string to_string() const;
   /// True when the value is exactly 0 (an exact zero, or a float 0 such as the count of a
   /// matrix without a perfect matching).

@@ -3,6 +3,7 @@
 // "Predictions against measured times") and tabulated in docs/engines.md ("Planner").
 #include "catalog/catalog.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "engines/brute/brute.hpp"
@@ -70,6 +71,46 @@ Seconds repeated_seconds(const BlockFacts& f) {
   return f.repeated.cost * double(f.repeated.col_rep.size()) * kRepeatedFloatUnit / f.cores;
 }
 
+// Memory of the engines' tables (Row::bytes), as each engine sizes them before it starts.
+// Boost's planarity test, embedding and orderings hold about kPlanarBytesPerEdge bytes per
+// edge while the planar engines prepare a block (measured in docs/benchmarks.md, "Planning at
+// scale").
+constexpr double kPlanarBytesPerEdge = 300;
+
+// The frontier DP's state tables; exact counts carry as many primes a pass as fit the engine's
+// limit and the budget, one prime at least.
+double frontier_bytes(const BlockFacts& f) {
+  if (f.kind != NumberKind::Integer) return engines::frontier_bytes(f.frontier, f.words);
+  const double one = engines::frontier_bytes(f.frontier, 1);
+  const double all = engines::frontier_bytes(f.frontier, int(std::max(1.0, f.primes)));
+  return std::max(one, std::min(all, std::min(engines::kFrontierMemoryLimit, f.max_bytes)));
+}
+// A banded working matrix per thread (exact counts run primes on as many threads as the limit
+// and the budget leave room for, one at least), and the planarity machinery.
+double kasteleyn_bytes(const BlockFacts& f) {
+  const double one = f.kasteleyn_bytes;
+  const double threads = f.kind == NumberKind::Integer ? std::min<double>(f.cores, std::max(1.0, f.primes)) : 1;
+  const double fit = std::floor(std::min(engines::kKasteleynMemoryLimit, f.max_bytes) / std::max(one, 1.0));
+  return one * std::max(1.0, std::min(threads, fit)) + kPlanarBytesPerEdge * double(f.nnz);
+}
+// The classes' entries per prime.
+double repeated_bytes(const BlockFacts& f) {
+  return 8.0 * double(f.repeated.col_rep.size()) * double(f.repeated.row_rep.size()) * std::max(1.0, f.repeated_primes);
+}
+double pfaffian_bytes(const GraphFacts& f) {
+  const double one = f.pfaffian.bytes * (f.kind == NumberKind::Complex ? 2 : 1);
+  const double threads = f.kind == NumberKind::Integer ? std::min<double>(f.cores, std::max(1.0, f.primes)) : 1;
+  const double fit = std::floor(std::min(engines::kPfaffianMemoryLimit, f.max_bytes) / std::max(one, 1.0));
+  return one * std::max(1.0, std::min(threads, fit)) + kPlanarBytesPerEdge * double(f.nnz) / 2;
+}
+// Two tables of the DP; exact counts carry up to 8 primes a pass as the limit allows.
+double graph_frontier_bytes(const GraphFacts& f) {
+  const double one = engines::graph_frontier_bytes(f.frontier, 1, f.loops);
+  if (f.kind != NumberKind::Integer) return engines::graph_frontier_bytes(f.frontier, f.words, f.loops);
+  const double all = one * std::clamp(f.primes, 1.0, 8.0);
+  return std::max(one, std::min(all, std::min(engines::kGraphFrontierMemoryLimit, f.max_bytes)));
+}
+
 constexpr int kHuge = 1 << 20;  // engines without a row limit of their own
 
 // General graphs. The dense hafnian walk by its own model (hafnian.hpp).
@@ -119,14 +160,16 @@ const std::vector<Row> kRows = {
      "SkipPer on a CUDA device", engines::make_gpu_skipper, gpu_skipper_seconds, nullptr, false, nullptr},
     {"frontier", false, kAllKinds, Shape::Square, kHuge, false, true,
      "DP over the open columns of a row order (narrow frontiers: grids, bands)", engines::make_frontier,
-     frontier_seconds, nullptr, false, nullptr},
+     frontier_seconds, nullptr, false, nullptr, frontier_bytes},
     {"gpu-frontier", true, kAllKinds, Shape::Square, kHuge, false, true,
      "the frontier DP on a CUDA device, dense tables per prime (floats: on the CPU)", engines::make_gpu_frontier,
      gpu_frontier_seconds, nullptr, false, nullptr},
-    {"kasteleyn", false, kAllKinds, Shape::Square, kHuge, false, true,
-     "Kasteleyn determinant of planar blocks (polynomial time)", engines::make_kasteleyn, kasteleyn_seconds, nullptr, false, nullptr},
+    {"kasteleyn", false, kAllKinds, Shape::Square, engines::kKasteleynMaxN, false, true,
+     "Kasteleyn determinant of planar blocks (polynomial time)", engines::make_kasteleyn, kasteleyn_seconds, nullptr, false, nullptr,
+     kasteleyn_bytes},
     {"repeated", false, kAllKinds, Shape::Square, kHuge, false, false,
-     "Glynn's sum over classes of repeated rows and columns", engines::make_repeated, repeated_seconds, nullptr, false, nullptr},
+     "Glynn's sum over classes of repeated rows and columns", engines::make_repeated, repeated_seconds, nullptr, false, nullptr,
+     repeated_bytes},
     {"rect-dp", false, kAllKinds, Shape::Rectangular, kHuge, false, false,
      "m x n blocks (m < n): DP over the columns with the set of rows used", nullptr, nullptr, nullptr, false, nullptr},
     {"rect-ryser", false, kAllKinds, Shape::Rectangular, kHuge, false, false,
@@ -137,12 +180,12 @@ const std::vector<Row> kRows = {
     {"gpu-hafnian", true, kAllKinds, Shape::Symmetric, engines::kHafnianMaxN, true, false,
      "the hafnian walk on CUDA devices, exact over CRT primes, floats summed exactly", nullptr, nullptr,
      engines::make_gpu_hafnian, true, gpu_hafnian_seconds},
-    {"pfaffian", false, kAllKinds, Shape::Symmetric, kHuge, false, true,
+    {"pfaffian", false, kAllKinds, Shape::Symmetric, engines::kPfaffianMaxN, false, true,
      "Pfaffian of a Pfaffian orientation (FKT) for planar graphs (polynomial time)", nullptr, nullptr,
-     engines::make_pfaffian, false, pfaffian_seconds},
+     engines::make_pfaffian, false, pfaffian_seconds, nullptr, pfaffian_bytes},
     {"graph-frontier", false, kAllKinds, Shape::Symmetric, kHuge, false, true,
      "DP over the unmatched vertices of a frontier (general graphs of small path-width)", nullptr, nullptr,
-     engines::make_graph_frontier, true, graph_frontier_seconds},
+     engines::make_graph_frontier, true, graph_frontier_seconds, nullptr, graph_frontier_bytes},
     {"gpu-graph-frontier", true, kAllKinds, Shape::Symmetric, kHuge, false, true,
      "the graph frontier DP on a CUDA device, dense tables per prime (floats: on the CPU)", nullptr, nullptr,
      engines::make_gpu_graph_frontier, true, gpu_graph_frontier_seconds},

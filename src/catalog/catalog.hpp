@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,6 +48,9 @@ struct BlockFacts {
   /// Primes the repeated engine's exact count takes (from the block's bound).
   double repeated_primes = 0;
   double device_gib = 0;  // memory of the first CUDA device (0: none)
+  /// The memory budget in bytes (CountOptions::max_memory): engines predicted beyond it are
+  /// passed over.
+  double max_bytes = std::numeric_limits<double>::infinity();
   /// Cost models that need the block itself (computed only when asked).
   std::function<double()> gpu_skipper_seconds, gpu_frontier_seconds;
 };
@@ -69,6 +73,8 @@ struct GraphFacts {
   engines::GraphFrontierPlan frontier;
   bool gpu = false;       // GPU engines may run: --device gpu, or auto with a device present
   double device_gib = 0;  // memory of the first CUDA device (0: none)
+  /// The memory budget in bytes, as in BlockFacts.
+  double max_bytes = std::numeric_limits<double>::infinity();
 };
 
 /// The blocks an engine takes: square blocks (permanents), rectangular m x n blocks with
@@ -101,6 +107,12 @@ struct Row {
   std::unique_ptr<GraphEngine> (*make_graph)();
   bool loops;
   std::optional<double> (*predict_graph)(const GraphFacts&);
+  /// Predicted peak bytes of the engine's own tables on the block (state tables, band
+  /// matrices, one per thread where threads each hold one); the planner passes over an engine
+  /// whose prediction exceeds the budget. Null for engines whose memory is small beside the
+  /// block (the walks, the dense hafnian).
+  double (*bytes)(const BlockFacts&) = nullptr;
+  double (*graph_bytes)(const GraphFacts&) = nullptr;
 };
 
 /// Every engine, in the order of --help.

@@ -6,8 +6,10 @@
 #include <limits>
 
 #include "catalog/catalog.hpp"
+#include "catalog/planar_gate.hpp"
 #include "engines/hafnian/hafnian.hpp"
 #include "matchcount/gpu.hpp"
+#include "matchcount/memory.hpp"
 
 namespace matchcount {
 namespace {
@@ -42,11 +44,36 @@ double first_device_gib() {
   return gib;
 }
 
+/// The Pfaffian plan of the graph, tested for planarity only where the engine could count it
+/// within its limits and the budget faster than `others` seconds (planar_gate.hpp); otherwise
+/// not planar, with `note` saying why the test was skipped.
+engines::PfaffianPlan gated_pfaffian(const std::vector<std::pair<int, int>>& pattern, catalog::GraphFacts& f,
+                                     double others, std::string& note) {
+  note.clear();
+  const int n = f.n;
+  if (f.loops || (n >= 3 && pattern.size() / 2 > std::size_t(3 * n - 6))) return {};  // Euler: not planar
+  const catalog::Row& row = catalog::entry("pfaffian");
+  f.pfaffian = catalog::estimated_pfaffian(pattern, n);
+  const std::optional<double> seconds = row.predict_graph(f);
+  const double bytes = row.graph_bytes(f);
+  if (!seconds)
+    note = "the Pfaffian's band matrix would need about " + memory_text(f.pfaffian.bytes) + ", over its limit of " +
+           memory_text(engines::kPfaffianMemoryLimit) + " (planarity not tested)";
+  else if (bytes > f.max_bytes)
+    note = "the Pfaffian would need about " + memory_text(bytes) + ", over the memory budget of " +
+           memory_text(f.max_bytes) + " (--max-memory; planarity not tested)";
+  else if (*seconds >= others)
+    note = "planarity not tested: the Pfaffian is predicted to take longer than the other engines";
+  else
+    return engines::plan_pfaffian(pattern, n);
+  return {};
+}
+
 template <class T>
-EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy device, int threads) {
+EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy device, int threads, double max_bytes) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   catalog::GraphFacts f;
-  f.n = a.rows, f.nnz = a.nnz(), f.kind = number_kind<T>(), f.loops = loops;
+  f.n = a.rows, f.nnz = a.nnz(), f.kind = number_kind<T>(), f.loops = loops, f.max_bytes = max_bytes;
   f.cores = threads > 0 ? threads : omp_get_max_threads();
   // GPU engines are weighed as for permanents (planner.cpp): --device gpu, or auto with a device.
   f.gpu = device == DevicePolicy::Gpu || (device == DevicePolicy::Auto && gpu_available());
@@ -64,19 +91,40 @@ EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy de
   pattern.reserve(a.entries.size());
   for (const auto& e : a.entries)
     if (e.row != e.col) pattern.emplace_back(e.row, e.col);
-  f.pfaffian = engines::plan_pfaffian(pattern, a.rows);
   f.frontier = engines::plan_graph_frontier(pattern, a.rows);
   EnginePlan best{"", inf, inf, f.frontier.width, {}};
+  // An engine's predicted seconds, or nullopt when it is not weighed; infinite beyond its row
+  // limit or, with the reason kept, beyond the memory budget.
+  std::vector<std::string> over_budget;
+  auto weigh = [&](const catalog::Row& row, bool keep_reason) -> std::optional<double> {
+    if (row.shape != catalog::Shape::Symmetric || !row.predict_graph || (loops && !row.loops)) return std::nullopt;
+    const std::optional<double> predicted = row.predict_graph(f);
+    if (!predicted) return std::nullopt;
+    if (f.n > row.max_n) return inf;
+    if (row.graph_bytes && row.graph_bytes(f) > f.max_bytes) {
+      if (keep_reason)
+        over_budget.push_back(std::string(row.name) + " would need about " + memory_text(row.graph_bytes(f)) +
+                              ", over the memory budget of " + memory_text(f.max_bytes) + " (--max-memory)");
+      return inf;
+    }
+    return predicted;
+  };
+  // Planarity last, against the best of the others (gated_pfaffian).
+  double others = inf;
+  for (const catalog::Row& row : catalog::rows())
+    if (std::string_view(row.name) != "pfaffian")
+      if (const auto seconds = weigh(row, false)) others = std::min(others, *seconds);
+  std::string planar_note;
+  f.pfaffian = gated_pfaffian(pattern, f, others, planar_note);
   // In the catalog's order; a tie keeps the earlier one.
   for (const catalog::Row& row : catalog::rows()) {
-    if (row.shape != catalog::Shape::Symmetric || !row.predict_graph || (loops && !row.loops)) continue;
-    const std::optional<double> predicted = row.predict_graph(f);
-    if (!predicted) continue;
-    const double seconds = f.n > row.max_n ? inf : *predicted;
-    best.candidates.emplace_back(row.name, seconds);
-    if (best.engine.empty() || seconds < best.predicted_seconds) {
+    const std::optional<double> seconds = weigh(row, true);
+    if (!seconds) continue;
+    best.candidates.emplace_back(row.name, *seconds);
+    if (best.engine.empty() || *seconds < best.predicted_seconds) {
       best.engine = row.name;
-      best.predicted_seconds = seconds;
+      best.predicted_seconds = *seconds;
+      best.predicted_bytes = row.graph_bytes ? row.graph_bytes(f) : 0.0;
     }
   }
   // Work in the units of the permanent planner (one CPU Ryser row-step, 2.6e-10 core-seconds).
@@ -89,8 +137,11 @@ EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy de
                   std::to_string(engines::kGraphFrontierMaxWidth);
     else
       best.why += "; the frontier DP's state table is over its memory limit";
-    best.why += loops ? "; loops (no Pfaffian)" : !f.pfaffian.planar ? "; not planar (no Pfaffian)"
-                                                                      : "; the Pfaffian's band matrix is over its memory limit";
+    best.why += loops                 ? "; loops (no Pfaffian)"
+                : !planar_note.empty() ? "; " + planar_note
+                : !f.pfaffian.planar   ? "; not planar (no Pfaffian)"
+                                       : "; the Pfaffian's band matrix is over its memory limit";
+    for (const std::string& note : over_budget) best.why += "; " + note;
     if (best.engine.empty()) best.engine = "hafnian";
   }
   return best;
@@ -98,14 +149,14 @@ EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy de
 
 }  // namespace
 
-EnginePlan plan_graph_engine(const SparseMatrix<Integer>& a, bool loops, DevicePolicy d, int t) {
-  return plan_graph_impl(a, loops, d, t);
+EnginePlan plan_graph_engine(const SparseMatrix<Integer>& a, bool loops, DevicePolicy d, int t, double max_bytes) {
+  return plan_graph_impl(a, loops, d, t, max_bytes);
 }
-EnginePlan plan_graph_engine(const SparseMatrix<double>& a, bool loops, DevicePolicy d, int t) {
-  return plan_graph_impl(a, loops, d, t);
+EnginePlan plan_graph_engine(const SparseMatrix<double>& a, bool loops, DevicePolicy d, int t, double max_bytes) {
+  return plan_graph_impl(a, loops, d, t, max_bytes);
 }
-EnginePlan plan_graph_engine(const SparseMatrix<Complex>& a, bool loops, DevicePolicy d, int t) {
-  return plan_graph_impl(a, loops, d, t);
+EnginePlan plan_graph_engine(const SparseMatrix<Complex>& a, bool loops, DevicePolicy d, int t, double max_bytes) {
+  return plan_graph_impl(a, loops, d, t, max_bytes);
 }
 
 }  // namespace matchcount

@@ -7,10 +7,12 @@
 #include <limits>
 
 #include "catalog/catalog.hpp"
+#include "catalog/planar_gate.hpp"
 #include "core/arith.hpp"
 #include "engines/common.hpp"
 #include "engines/sparse/gpu_skipper.hpp"
 #include "matchcount/gpu.hpp"
+#include "matchcount/memory.hpp"
 
 namespace matchcount {
 
@@ -66,55 +68,99 @@ double device_gib() {
 }
 
 /// About how many CRT primes an exact count of `a` takes: permanent_bound's logarithm in
-/// floating point (the bound itself multiplies n big integers, too slow for planning large blocks).
+/// floating point (the bound itself multiplies n big integers, too slow for planning large
+/// blocks). Line sums are doubles unless an entry is too wide for one to hold their logarithm.
 double predicted_primes(const SparseMatrix<Integer>& a) {
-  std::vector<Integer> row(static_cast<std::size_t>(a.rows)), col(static_cast<std::size_t>(a.cols));
-  bool zero_one = true;
+  bool zero_one = true, narrow = true;
   for (const auto& e : a.entries) {
-    row[static_cast<std::size_t>(e.row)] += abs(e.value), col[static_cast<std::size_t>(e.col)] += abs(e.value);
     zero_one = zero_one && e.value == 1;
+    narrow = narrow && mpz_sizeinbase(e.value.get_mpz_t(), 2) < 900;
   }
-  auto log2_of = [](const Integer& x) {
-    long e = 0;
-    const double m = mpz_get_d_2exp(&e, x.get_mpz_t());
-    return m > 0 ? std::log2(m) + double(e) : 0.0;
-  };
+  std::vector<double> row_log, col_log, row_sum, col_sum;
+  if (narrow) {
+    row_sum.assign(static_cast<std::size_t>(a.rows), 0.0), col_sum.assign(static_cast<std::size_t>(a.cols), 0.0);
+    for (const auto& e : a.entries) {
+      const double v = std::fabs(e.value.get_d());
+      row_sum[static_cast<std::size_t>(e.row)] += v, col_sum[static_cast<std::size_t>(e.col)] += v;
+    }
+    for (double& x : row_sum) row_log.push_back(x > 0 ? std::log2(x) : 0.0);
+    for (double& x : col_sum) col_log.push_back(x > 0 ? std::log2(x) : 0.0);
+  } else {
+    std::vector<Integer> row(static_cast<std::size_t>(a.rows)), col(static_cast<std::size_t>(a.cols));
+    for (const auto& e : a.entries)
+      row[static_cast<std::size_t>(e.row)] += abs(e.value), col[static_cast<std::size_t>(e.col)] += abs(e.value);
+    auto log2_of = [](const Integer& x) {
+      long e = 0;
+      const double m = mpz_get_d_2exp(&e, x.get_mpz_t());
+      return m > 0 ? std::log2(m) + double(e) : 0.0;
+    };
+    for (const auto& r : row) row_log.push_back(log2_of(r)), row_sum.push_back(r.get_d());
+    for (const auto& c : col) col_log.push_back(log2_of(c)), col_sum.push_back(c.get_d());
+  }
   double by_rows = 0, by_cols = 0, bregman_rows = 0, bregman_cols = 0;
-  for (const auto& r : row) by_rows += log2_of(r), bregman_rows += std::lgamma(r.get_d() + 1) / std::max(1.0, r.get_d());
-  for (const auto& c : col) by_cols += log2_of(c), bregman_cols += std::lgamma(c.get_d() + 1) / std::max(1.0, c.get_d());
+  for (std::size_t i = 0; i < row_log.size(); ++i)
+    by_rows += row_log[i], bregman_rows += std::lgamma(row_sum[i] + 1) / std::max(1.0, row_sum[i]);
+  for (std::size_t i = 0; i < col_log.size(); ++i)
+    by_cols += col_log[i], bregman_cols += std::lgamma(col_sum[i] + 1) / std::max(1.0, col_sum[i]);
   double bits = std::min(by_rows, by_cols);
   if (zero_one) bits = std::min(bits, std::min(bregman_rows, bregman_cols) / std::log(2.0));
   return std::ceil((bits + 2) / 49.0);  // primes lie in (2^49, 2^50); the product must exceed 2 bound
 }
 
-/// "8.5 GiB" for a byte count.
-std::string gib_text(double bytes) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.3g GiB", bytes / double(1ull << 30));
-  return buf;
-}
-
 /// Why none of the engines the planner weighed can count an n x n block, from what each one
 /// was refused for (the Ryser-type walks' row limit, the frontier DP's width and memory,
-/// planarity, repeated lines' terms).
-std::string why_uncountable(int n, const std::string& ryser, const engines::FrontierPlan& fp, double frontier_bytes,
-                            const engines::KasteleynPlan& kp, double kasteleyn_bytes, double repeated_terms) {
-  std::string why = "n = " + std::to_string(n) + " is over " + ryser + "'s limit of " +
-                    std::to_string(catalog::entry(ryser).max_n);
-  if (fp.width > engines::kFrontierMaxWidth)
-    why += "; frontier width " + std::to_string(fp.width) + " is over the frontier DP's limit of " +
+/// planarity, repeated lines' terms), then the engines the memory budget ruled out.
+std::string why_uncountable(const catalog::BlockFacts& f, const std::string& planar_note,
+                            const std::vector<std::string>& over_budget) {
+  std::string why = "n = " + std::to_string(f.n) + " is over " + f.first + "'s limit of " +
+                    std::to_string(catalog::entry(f.first).max_n);
+  const double frontier_bytes = engines::frontier_bytes(f.frontier, f.words);
+  if (f.frontier.width > engines::kFrontierMaxWidth)
+    why += "; frontier width " + std::to_string(f.frontier.width) + " is over the frontier DP's limit of " +
            std::to_string(engines::kFrontierMaxWidth);
   else if (frontier_bytes > engines::kFrontierMemoryLimit)
-    why += "; the frontier DP's state table (" + gib_text(frontier_bytes) + ") is over its memory limit of " +
-           gib_text(engines::kFrontierMemoryLimit);
-  if (!kp.planar) why += "; not planar (no Kasteleyn determinant)";
-  else if (kasteleyn_bytes > engines::kKasteleynMemoryLimit)
-    why += "; Kasteleyn's band matrix (" + gib_text(kasteleyn_bytes) + ") is over its memory limit of " +
-           gib_text(engines::kKasteleynMemoryLimit);
+    why += "; the frontier DP's state table (" + memory_text(frontier_bytes) + ") is over its memory limit of " +
+           memory_text(engines::kFrontierMemoryLimit);
+  if (!planar_note.empty()) why += "; " + planar_note;
+  else if (!f.kasteleyn.planar) why += "; not planar (no Kasteleyn determinant)";
+  else if (f.kasteleyn_bytes > engines::kKasteleynMemoryLimit)
+    why += "; Kasteleyn's band matrix (" + memory_text(f.kasteleyn_bytes) + ") is over its memory limit of " +
+           memory_text(engines::kKasteleynMemoryLimit);
   char buf[120];
-  std::snprintf(buf, sizeof buf, "; repeated lines give %.3g terms, over the limit of %.3g", repeated_terms,
+  std::snprintf(buf, sizeof buf, "; repeated lines give %.3g terms, over the limit of %.3g", f.repeated.terms,
                 engines::kRepeatedMaxTerms);
-  return why + buf;
+  why += buf;
+  for (const std::string& note : over_budget) why += "; " + note;
+  return why;
+}
+
+/// The Kasteleyn plan of the block, tested for planarity only where the engine could count it
+/// within its limits and the budget faster than `others` seconds (planar_gate.hpp); otherwise
+/// not planar, with `note` saying why the test was skipped (empty when it ran).
+engines::KasteleynPlan gated_kasteleyn(const engines::PatternRC& pattern, catalog::BlockFacts& f, double others,
+                                       std::string& note) {
+  note.clear();
+  const int n = f.n;
+  if (n >= 2 && pattern.size() > std::size_t(4 * n - 4)) return {};  // no planar bipartite graph is this dense
+  const catalog::Row& row = catalog::entry("kasteleyn");
+  f.kasteleyn = catalog::estimated_kasteleyn(pattern, n);
+  f.kasteleyn_bytes = f.kasteleyn.bytes * (f.kind == NumberKind::Complex ? 2 : 1);
+  const std::optional<double> seconds = row.predict(f);
+  const double bytes = row.bytes(f);
+  engines::KasteleynPlan none;
+  if (!seconds) {
+    note = "Kasteleyn's band matrix would need about " + memory_text(f.kasteleyn_bytes) + ", over its limit of " +
+           memory_text(engines::kKasteleynMemoryLimit) + " (planarity not tested)";
+  } else if (bytes > f.max_bytes) {
+    note = "Kasteleyn would need about " + memory_text(bytes) + ", over the memory budget of " +
+           memory_text(f.max_bytes) + " (--max-memory; planarity not tested)";
+  } else if (*seconds >= others) {
+    note = "planarity not tested: Kasteleyn is predicted to take " + engines::three_digits(*seconds) +
+           " s, longer than " + engines::three_digits(others) + " s";
+  } else {
+    return engines::plan_kasteleyn(pattern, n);
+  }
+  return none;
 }
 
 /// Predicted seconds of the Ryser-type walks on one block (CPU on `cores` cores, and the
@@ -155,11 +201,11 @@ WalkCost walk_cost(const SparseMatrix<T>& a, int cores) {
 }
 
 template <class T>
-EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int threads) {
+EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int threads, double max_bytes) {
   const int n = a.rows;
   constexpr double inf = std::numeric_limits<double>::infinity();
   catalog::BlockFacts f;
-  f.n = n, f.nnz = a.nnz(), f.kind = number_kind<T>(), f.device = device;
+  f.n = n, f.nnz = a.nnz(), f.kind = number_kind<T>(), f.device = device, f.max_bytes = max_bytes;
   f.gpu_auto = device == DevicePolicy::Auto && gpu_available();
   f.gpu = device == DevicePolicy::Gpu || f.gpu_auto;
   f.cores = threads > 0 ? threads : omp_get_max_threads();
@@ -176,21 +222,14 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
   best.candidates.emplace_back(best.engine, best.predicted_seconds);
   if (n <= 16) return best;  // Ryser takes microseconds; not worth planning an order
 
-  const auto pattern = engines::pattern_of(a);
-  f.frontier = engines::plan_frontier(pattern, n);
-  best.frontier_width = f.frontier.width;
   const bool exact = std::is_same_v<T, Integer>, cplx = std::is_same_v<T, Complex>;
   f.words = exact ? 1 : cplx ? 3 : 2;
   if constexpr (std::is_same_v<T, Integer>) {
     f.primes = predicted_primes(a);
     for (const auto& e : a.entries) f.unit = f.unit && e.value == 1;
   }
-  f.kasteleyn = engines::plan_kasteleyn(pattern, n);
-  f.kasteleyn_bytes = f.kasteleyn.bytes * (cplx ? 2 : 1);
   f.repeated = engines::plan_repeated(a);
-  if constexpr (std::is_same_v<T, Integer>)
-    if (f.repeated.terms <= engines::kRepeatedMaxTerms)
-      f.repeated_primes = double(choose_primes(permanent_bound(a)).size());
+  if (f.repeated.terms <= engines::kRepeatedMaxTerms) f.repeated_primes = f.primes;
   f.device_gib = device_gib();
   f.gpu_skipper_seconds = [&] {
     if constexpr (std::is_same_v<T, Integer>) return engines::gpu_skipper_seconds(a, walk.gpu_passes);
@@ -200,30 +239,60 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
     if constexpr (std::is_same_v<T, Integer>) return engines::gpu_frontier_seconds(a, f.frontier, f.primes, f.device_gib);
     else return inf;
   };
+  const auto pattern = engines::pattern_of(a);
+  f.frontier = engines::plan_frontier(pattern, n);
+  best.frontier_width = f.frontier.width;
+  // An engine's predicted seconds, or nullopt when it is not weighed; infinite beyond its row
+  // limit or, with the reason kept, beyond the memory budget.
+  std::vector<std::string> over_budget;
+  auto weigh = [&](const catalog::Row& row, bool keep_reason) -> std::optional<double> {
+    if (!row.predict || row.name == f.first) return std::nullopt;
+    const std::optional<double> predicted = row.predict(f);
+    if (!predicted) return std::nullopt;
+    if (n > row.max_n) return inf;
+    if (row.bytes && row.bytes(f) > f.max_bytes) {
+      if (keep_reason)
+        over_budget.push_back(std::string(row.name) + " would need about " + memory_text(row.bytes(f)) +
+                              ", over the memory budget of " + memory_text(f.max_bytes) + " (--max-memory)");
+      return inf;
+    }
+    return predicted;
+  };
+  // Planarity last, against the best of the others (gated_kasteleyn).
+  double others = best.predicted_seconds;
+  for (const catalog::Row& row : catalog::rows())
+    if (std::string_view(row.name) != "kasteleyn")
+      if (const auto seconds = weigh(row, false)) others = std::min(others, *seconds);
+  std::string planar_note;
+  f.kasteleyn = gated_kasteleyn(pattern, f, others, planar_note);
+  f.kasteleyn_bytes = f.kasteleyn.bytes * (cplx ? 2 : 1);
   // Every other engine of the catalog by its cost model, in the catalog's order; a tie keeps
   // the earlier one.
   for (const catalog::Row& row : catalog::rows()) {
-    if (!row.predict || row.name == f.first) continue;
-    const std::optional<double> predicted = row.predict(f);
-    if (!predicted) continue;
-    const double seconds = n > row.max_n ? inf : *predicted;
-    best.candidates.emplace_back(row.name, seconds);
-    if (seconds < best.predicted_seconds) {
+    const std::optional<double> seconds = weigh(row, true);
+    if (!seconds) continue;
+    best.candidates.emplace_back(row.name, *seconds);
+    if (*seconds < best.predicted_seconds) {
       best.engine = row.name;
-      best.predicted_seconds = seconds;
+      best.predicted_seconds = *seconds;
+      best.predicted_bytes = row.bytes ? row.bytes(f) : 0.0;
     }
   }
   best.work = best.predicted_seconds * f.cores / kCpuRyserStep;
-  if (!std::isfinite(best.predicted_seconds))
-    best.why = why_uncountable(n, f.first, f.frontier, engines::frontier_bytes(f.frontier, f.words), f.kasteleyn,
-                               f.kasteleyn_bytes, f.repeated.terms);
+  if (!std::isfinite(best.predicted_seconds)) best.why = why_uncountable(f, planar_note, over_budget);
   return best;
 }
 
 }  // namespace
 
-EnginePlan plan_engine(const SparseMatrix<Integer>& a, DevicePolicy d, int t) { return plan_engine_impl(a, d, t); }
-EnginePlan plan_engine(const SparseMatrix<double>& a, DevicePolicy d, int t) { return plan_engine_impl(a, d, t); }
-EnginePlan plan_engine(const SparseMatrix<Complex>& a, DevicePolicy d, int t) { return plan_engine_impl(a, d, t); }
+EnginePlan plan_engine(const SparseMatrix<Integer>& a, DevicePolicy d, int t, double max_bytes) {
+  return plan_engine_impl(a, d, t, max_bytes);
+}
+EnginePlan plan_engine(const SparseMatrix<double>& a, DevicePolicy d, int t, double max_bytes) {
+  return plan_engine_impl(a, d, t, max_bytes);
+}
+EnginePlan plan_engine(const SparseMatrix<Complex>& a, DevicePolicy d, int t, double max_bytes) {
+  return plan_engine_impl(a, d, t, max_bytes);
+}
 
 }  // namespace matchcount

@@ -115,6 +115,9 @@ const Knob kKnobs[] = {
     {"MATCHCOUNT_MPI_MIN_SECONDS", "walks predicted shorter than this (seconds) stay on MPI rank 0", "0.5",
      [](Tuning& t, const char* v) { t.mpi_min_seconds = std::atof(v); },
      [](const Tuning& t) { return number(t.mpi_min_seconds); }},
+    {"MATCHCOUNT_LOG_ORDERING", "amd or metis: the fill-reducing ordering of --log's sparse LU", "by size",
+     [](Tuning& t, const char* v) { t.log_ordering = std::string(v) == "amd" ? 1 : std::string(v) == "metis" ? 2 : 0; },
+     [](const Tuning& t) -> std::string { return t.log_ordering == 1 ? "amd" : t.log_ordering == 2 ? "metis" : "by size"; }},
 };
 
 /// The variables mpirun (Open MPI), Hydra (MPICH, Intel MPI) and srun (PMI, PMIx) give a rank.

@@ -36,6 +36,8 @@ struct Tuning {
   std::optional<int> nvrtc_memory_rows;     // a hybrid with this many memory rows (clamped)
   // Walks predicted shorter than this many seconds are not shared over MPI ranks.
   double mpi_min_seconds = 0.5;
+  // --log's sparse LU: 0 the size's ordering (METIS from kMetisFromRows rows), 1 AMD, 2 METIS.
+  int log_ordering = 0;
   // Started as a rank by mpirun, Hydra or srun (their variables are set).
   bool launched_by_mpi = false;
 };

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -31,6 +32,9 @@ struct EngineOptions {
   WalkJournal* journal = nullptr;
   /// MPI: the Ryser walks share their units with the other ranks through it; may be null.
   cluster::WalkTeam* team = nullptr;
+  /// The memory budget in bytes (CountOptions::max_memory): engines with large tables refuse a
+  /// block whose tables are predicted beyond it (RefusedError), or split their work to fit.
+  double max_bytes = std::numeric_limits<double>::infinity();
 };
 
 /// Counts the permanent of one square block. Implementations are stateless and thread-safe.

@@ -24,15 +24,26 @@ namespace frontier_orders_detail {
 /// `dist` (all -1) is scratch, left all -1.
 inline std::vector<int> bfs(const AdjacencyLists& adj, int s, const std::vector<char>& done, std::vector<int>& dist,
                             std::vector<int>* level = nullptr) {
-  std::vector<int> queue{s}, next;
+  std::vector<int> queue{s};
   dist[std::size_t(s)] = 0;
   for (std::size_t h = 0; h < queue.size(); ++h) {
     const int v = queue[h];
-    next.clear();
+    const std::size_t first = queue.size();
     for (int u : adj[std::size_t(v)])
-      if (!done[std::size_t(u)] && dist[std::size_t(u)] < 0) dist[std::size_t(u)] = dist[std::size_t(v)] + 1, next.push_back(u);
-    std::stable_sort(next.begin(), next.end(), [&](int x, int y) { return adj[std::size_t(x)].size() < adj[std::size_t(y)].size(); });
-    queue.insert(queue.end(), next.begin(), next.end());
+      if (!done[std::size_t(u)] && dist[std::size_t(u)] < 0) dist[std::size_t(u)] = dist[std::size_t(v)] + 1, queue.push_back(u);
+    // By degree, stably: an insertion sort for the few neighbours of a sparse graph (a stable
+    // sort per vertex allocates a buffer, which dominated planning blocks of 10^6 rows).
+    const auto degree = [&](int x) { return adj[std::size_t(x)].size(); };
+    if (queue.size() - first > 32) {
+      std::stable_sort(queue.begin() + std::ptrdiff_t(first), queue.end(), [&](int x, int y) { return degree(x) < degree(y); });
+    } else {
+      for (std::size_t i = first + 1; i < queue.size(); ++i) {
+        const int x = queue[i];
+        std::size_t j = i;
+        for (; j > first && degree(queue[j - 1]) > degree(x); --j) queue[j] = queue[j - 1];
+        queue[j] = x;
+      }
+    }
   }
   if (level) level->clear();
   for (int v : queue) {
@@ -62,11 +73,15 @@ inline int peripheral(const AdjacencyLists& adj, int s, const std::vector<char>&
 
 }  // namespace frontier_orders_detail
 
-/// The first `count` vertices by increasing degree (ties in vertex order).
+/// The first `count` vertices by increasing degree (ties in vertex order): a counting sort.
 inline std::vector<int> by_degree(const AdjacencyLists& adj, std::size_t count) {
+  std::size_t top = 0;
+  for (std::size_t v = 0; v < count; ++v) top = std::max(top, adj[v].size());
+  std::vector<std::size_t> start(top + 2, 0);
+  for (std::size_t v = 0; v < count; ++v) ++start[adj[v].size() + 1];
+  for (std::size_t d = 0; d <= top; ++d) start[d + 1] += start[d];
   std::vector<int> order(count);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return adj[std::size_t(x)].size() < adj[std::size_t(y)].size(); });
+  for (std::size_t v = 0; v < count; ++v) order[start[adj[v].size()]++] = int(v);
   return order;
 }
 

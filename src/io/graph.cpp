@@ -1,9 +1,5 @@
 // Undirected graphs: repeated edges (symmetric pairs) and the 2-colouring into a bipartite
 // biadjacency matrix. Shared by edge lists read as graphs, KONECT "sym" files and DIMACS.
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/bipartite.hpp>
-#include <boost/property_map/property_map.hpp>
-
 #include <algorithm>
 #include <iterator>
 
@@ -95,16 +91,38 @@ bool merge_undirected(std::vector<RawEntry>& entries, NumPool& pool, bool sum,
 
 std::pair<int, int> two_colour(int vertices, std::vector<RawEntry>& entries, const NameOf& name,
                                ReadResult& result) {
-  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+  // Breadth first over compressed adjacency lists (a few bytes per edge; a Boost graph took
+  // about a hundred): the least vertex of each component is white (a row), and the colouring
+  // of a connected bipartite graph is fixed by one vertex, so the classes are Boost's
+  // is_bipartite's.
   const auto nv = static_cast<std::size_t>(vertices);
-  Graph g(nv);
-  for (const RawEntry& e : entries)
-    boost::add_edge(static_cast<std::size_t>(e.a), static_cast<std::size_t>(e.b), g);
-  std::vector<boost::default_color_type> part(nv);
-  const auto index = boost::get(boost::vertex_index, g);
-  auto colour = boost::make_iterator_property_map(part.begin(), index);
-  if (!boost::is_bipartite(g, index, colour)) return {-1, -1};
-  const auto white = boost::color_traits<boost::default_color_type>::white();
+  std::vector<std::size_t> start(nv + 1, 0);
+  for (const RawEntry& e : entries) ++start[static_cast<std::size_t>(e.a) + 1], ++start[static_cast<std::size_t>(e.b) + 1];
+  for (std::size_t v = 0; v < nv; ++v) start[v + 1] += start[v];
+  std::vector<int> adj(start[nv]);
+  {
+    std::vector<std::size_t> fill(start.begin(), start.end() - 1);
+    for (const RawEntry& e : entries) adj[fill[std::size_t(e.a)]++] = e.b, adj[fill[std::size_t(e.b)]++] = e.a;
+  }
+  enum : signed char { kUnset = -1, kWhite = 0, kBlack = 1 };
+  std::vector<signed char> part(nv, kUnset);
+  std::vector<int> queue;
+  for (std::size_t root = 0; root < nv; ++root) {
+    if (part[root] != kUnset) continue;
+    part[root] = kWhite;
+    queue.assign(1, int(root));
+    for (std::size_t h = 0; h < queue.size(); ++h) {
+      const auto v = std::size_t(queue[h]);
+      for (std::size_t k = start[v]; k < start[v + 1]; ++k) {
+        const auto u = std::size_t(adj[k]);
+        if (part[u] == kUnset) part[u] = part[v] == kWhite ? kBlack : kWhite, queue.push_back(int(u));
+        else if (part[u] == part[v]) return {-1, -1};
+      }
+    }
+  }
+  adj = {};
+  start = {};
+  const signed char white = kWhite;
   std::vector<int> index_in_class(nv);
   int rows = 0, cols = 0;
   for (std::size_t v = 0; v < nv; ++v) {

@@ -62,7 +62,7 @@ class HeaderParser {
         shape(h);
         have_shape = true;
       } else {
-        fail("unexpected key '" + key + "' in the header (descr, fortran_order and shape only)");
+        fail("unexpected key " + quote(key) + " in the header (descr, fortran_order and shape only)");
       }
       skip_space();
       if (peek() == ',') ++pos_;
@@ -141,8 +141,8 @@ class HeaderParser {
     pos_ = value_at_;  // errors point at the dtype string
     Dtype t;
     t.text = text;
-    if (text.size() >= 2 && text[1] == 'O') fail("dtype '" + text + "' holds Python objects (pickled), not numbers");
-    if (text.size() < 3) fail("unsupported dtype '" + text + "'");
+    if (text.size() >= 2 && text[1] == 'O') fail("dtype " + quote(text) + " holds Python objects (pickled), not numbers");
+    if (text.size() < 3) fail("unsupported dtype " + quote(text));
     t.order = text[0];
     t.kind = text[1];
     std::uint64_t size = 0;
@@ -154,8 +154,8 @@ class HeaderParser {
                   ((t.kind == 'i' || t.kind == 'u') && (size == 1 || size == 2 || size == 4 || size == 8)) ||
                   (t.kind == 'f' && (size == 4 || size == 8)) || (t.kind == 'c' && (size == 8 || size == 16)));
     if (!ok_size || (t.order != '<' && t.order != '>' && t.order != '|') || (t.order == '|' && size != 1))
-      fail("unsupported dtype '" + text +
-           "' (integers i1..i8 and u1..u8, bool b1, floats f4 f8, complex c8 c16)");
+      fail("unsupported dtype " + quote(text) +
+           " (integers i1..i8 and u1..u8, bool b1, floats f4 f8, complex c8 c16)");
     pos_ = end;
     return t;
   }

@@ -77,7 +77,7 @@ int tokenize(std::string_view line, Tokens& out);
 /// "1 field", "3 fields".
 std::string fields(int n);
 
-/// Quotes a token for messages, shortened when long.
+/// Quotes a token for messages, shortened when long, control characters as \xNN.
 std::string quote(std::string_view token);
 
 bool iequals(std::string_view a, std::string_view b);

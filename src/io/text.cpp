@@ -1,5 +1,6 @@
 // Line reading and tokenising for the readers.
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <istream>
 
@@ -147,12 +148,19 @@ std::string fields(int n) { return std::to_string(n) + (n == 1 ? " field" : " fi
 std::string quote(std::string_view token) {
   constexpr std::size_t kShown = 40;
   std::string s = "'";
-  if (token.size() > kShown) {
-    s.append(token.substr(0, kShown));
-    s += "...";
-  } else {
-    s.append(token);
+  // What is quoted may hold a tab or CR (an attribute dict, a .npy header): escaped, so that
+  // the message stays one line.
+  for (const char ch : token.substr(0, kShown)) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != 0x7f) {
+      s += ch;
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      s += buf;
+    }
   }
+  if (token.size() > kShown) s += "...";
   s += "'";
   return s;
 }

@@ -8,8 +8,8 @@
 
 namespace matchcount::detail {
 
-/// The count's threads, kernel policy and GPUs, the checkpoint's journal (when there is a
-/// checkpoint) and where the engine reports what it did.
+/// The count's threads, kernel policy, GPUs and memory budget, the checkpoint's journal (when
+/// there is a checkpoint) and where the engine reports what it did.
 inline EngineOptions block_options(const CountOptions& options, Checkpoint* checkpoint, EngineStats* stats) {
   EngineOptions eo;
   eo.threads = options.threads;
@@ -17,6 +17,7 @@ inline EngineOptions block_options(const CountOptions& options, Checkpoint* chec
   eo.gpus = options.gpus;
   eo.journal = checkpoint ? checkpoint->journal() : nullptr;
   eo.stats = stats;
+  eo.max_bytes = options.max_memory > 0 ? options.max_memory : eo.max_bytes;
   return eo;
 }
 

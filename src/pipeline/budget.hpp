@@ -40,7 +40,9 @@ inline void check_time_budget(const std::vector<EnginePlan>& plans, const CountO
     std::snprintf(cap, sizeof cap, "%g", options.max_seconds);
     std::snprintf(sec, sizeof sec, "%.3g", predicted);
     throw RefusedError("the count is predicted to take about " + duration_text(predicted) +
-                       (predicted < 120 ? std::string() : std::string(" (") + sec + " s)") +
+                       (predicted < 120 || duration_text(predicted).find(" s)") != std::string::npos
+                            ? std::string()
+                            : std::string(" (") + sec + " s)") +
                        ", more than the time cap of " + cap + " s; nothing was counted");
   }
   if (options.on_prediction) options.on_prediction(predicted);

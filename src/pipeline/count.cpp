@@ -22,6 +22,8 @@
 #include "pipeline/budget.hpp"
 #include "pipeline/evaluated.hpp"
 #include "pipeline/integer_rows.hpp"
+#include "pipeline/log_count.hpp"
+#include "pipeline/memory_budget.hpp"
 #include "pipeline/plan.hpp"
 #include "pipeline/rectangular.hpp"
 #include "pipeline/resume.hpp"
@@ -55,8 +57,9 @@ class PlanBuilder {
 
   detail::Plan<T> plan;
 
-  /// Any square matrix: matching check, DM split, then each block.
-  int matrix(const SparseMatrix<T>& a, bool top) {
+  /// Any square matrix: matching check, DM split, then each block. Matrices are handed down by
+  /// value and moved, so that a large block is held in as few copies as the stages need.
+  int matrix(SparseMatrix<T> a, bool top) {
     if (a.rows == 0) return plan.constant(T(1));
     auto t0 = Clock::now();
     const Pattern pattern = Pattern::of(a);
@@ -71,16 +74,21 @@ class PlanBuilder {
     }
     t0 = Clock::now();
     const FineDecomposition d = fine_dulmage_mendelsohn(pattern, m);
-    std::vector<SparseMatrix<T>> blocks = split_blocks(a, d);
+    // One block is the matrix itself: it goes on without a copy.
+    std::vector<SparseMatrix<T>> blocks;
+    if (d.blocks() > 1) blocks = split_blocks(a, d);
     decompose_seconds_ += seconds_since(t0);
     if (top) {
       report_.dm_blocks = d.blocks();
       report_.dm_deleted_entries = d.deleted_entries;
+      if (blocks.empty()) report_.dm_block_sizes.push_back(a.rows);
       for (const auto& b : blocks) report_.dm_block_sizes.push_back(b.rows);
     }
+    if (blocks.empty()) return block(std::move(a));
+    a = SparseMatrix<T>{};
     std::vector<int> kids;
     for (auto& b : blocks) {
-      const int k = block(b);
+      const int k = block(std::move(b));
       if (plan.is_zero(k)) return k;
       kids.push_back(k);
     }
@@ -88,10 +96,10 @@ class PlanBuilder {
   }
 
   /// A DM-irreducible square block with a perfect matching.
-  int block(const SparseMatrix<T>& b) {
+  int block(SparseMatrix<T> b) {
     if (b.rows == 1) return plan.constant(b.entries.at(0).value);
     auto t0 = Clock::now();
-    Reduced<T> r = reduce_lines(b, report_.reduce);
+    Reduced<T> r = reduce_lines(std::move(b), report_.reduce);
     reduce_seconds_ += seconds_since(t0);
     if (r.zero) {
       ++report_.reduce.zero_branches;
@@ -99,10 +107,12 @@ class PlanBuilder {
     }
     if (r.rest.rows == 0) return plan.constant(r.factor);
     if (r.changed && options_.reduce.redecompose) {
-      const int k = matrix(r.rest, false);
+      const int k = matrix(std::move(r.rest), false);
       plan.nodes[k].scale *= r.factor;
       return k;
     }
+    // --log: a planar block is taken whole by its log-determinant (pipeline/log_count.hpp).
+    if (auto log_plan = detail::log_det_plan(r.rest, options_)) return leaf(std::move(r.rest), r.factor, log_plan);
     Branch<T> br;
     bool may_branch = r.rest.rows >= options_.reduce.branch_min_size && !tree_over_ &&
                       plan.leaves.size() + open_branches_ < options_.reduce.max_leaves;
@@ -113,28 +123,49 @@ class PlanBuilder {
     double whole_seconds = 0;         // the block counted whole, when a branching tree would start here
     if (may_branch && open_branches_ == 0) {
       if (options_.engine.empty() || whole_block_engine(options_.engine)) {
-        whole = plan_engine(r.rest, options_.device, options_.threads);
+        const auto t_whole = Clock::now();
+        whole = plan_engine(r.rest, options_.device, options_.threads, options_.max_memory);
         if (whole_block_engine(whole->engine)) may_branch = false;
         whole_seconds = whole->predicted_seconds;
+        whole_planning_ = seconds_since(t_whole);
       } else {
         whole_seconds = fixed_leaf_seconds(r.rest.rows);
       }
+      // The tree's matrices (each level's minor and rest, and the leaves so far) stay within a
+      // quarter of the memory budget. A tree under a block no engine can count is a long
+      // shot (each level holds copies of the block and shrinks it by a few lines), so it may
+      // hold only 64 MiB: a large block's tree does not start.
+      tree_bytes_ = 0, tree_bytes_cap_ = options_.max_memory / 4;
+      if (!std::isfinite(whole_seconds)) tree_bytes_cap_ = std::min(tree_bytes_cap_, double(64 << 20));
     }
+    if (may_branch && tree_bytes_ + 3 * block_bytes(r.rest) > tree_bytes_cap_) may_branch = false;  // before copies
     if (may_branch && branch_on_sparse_line(r.rest, options_.reduce.branch_max_degree, br)) {
       const std::size_t nodes_before = plan.nodes.size(), leaves_before = plan.leaves.size();
       const ReduceStats stats_before = report_.reduce;
       const bool tree_root = open_branches_ == 0;
       if (tree_root) {
         tree_budget_ = whole_seconds, tree_seconds_ = 0, tree_over_ = false;
-        // Planning the tree may take a twentieth of the time it could save, or 0.2 s; at most
-        // a day, since a block no engine can count is predicted to take forever.
-        tree_deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-                                            std::min(std::max(0.2, 0.05 * whole_seconds), 86400.0)));
+        // Planning the tree may take a twentieth of the time it could save, or 0.2 s, at most a
+        // day; a block no engine can count whole (predicted to take forever) gives the tree
+        // as long again as planning it whole took.
+        const double allowed = std::isfinite(whole_seconds) ? std::min(std::max(0.2, 0.05 * whole_seconds), 86400.0)
+                                                            : std::max(0.2, whole_planning_);
+        tree_deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(allowed));
       }
       ++report_.reduce.branches;
       ++open_branches_;
-      const int minor = options_.reduce.redecompose ? matrix(br.minor, false) : block_or_leaf(br.minor);
-      const int rest = options_.reduce.redecompose ? matrix(br.rest, false) : block_or_leaf(br.rest);
+      // Beyond its memory cap or past its deadline the tree stops and is undone, and nothing
+      // more of it is planned.
+      const double level_bytes = block_bytes(br.minor) + block_bytes(br.rest) + block_bytes(r.rest);
+      tree_bytes_ += level_bytes;
+      if (tree_bytes_ > tree_bytes_cap_ || Clock::now() > tree_deadline_) tree_over_ = true;
+      const int minor = tree_over_ ? plan.constant(T(0))
+                        : options_.reduce.redecompose ? matrix(std::move(br.minor), false)
+                                                      : block_or_leaf(std::move(br.minor));
+      const int rest = tree_over_ ? plan.constant(T(0))
+                       : options_.reduce.redecompose ? matrix(std::move(br.rest), false)
+                                                     : block_or_leaf(std::move(br.rest));
+      tree_bytes_ -= level_bytes;
       --open_branches_;
       // A branching tree whose leaves are predicted to take longer than the block whole is
       // undone: a line of d entries makes d minors of n - 1 rows, each half of the block's
@@ -158,12 +189,18 @@ class PlanBuilder {
       if (kids.empty()) return plan.constant(T(0));
       return plan.combine(detail::Plan<T>::Kind::Sum, std::move(kids), r.factor);
     }
-    if (open_branches_ > 0) {
+    if (open_branches_ > 0 && !tree_over_) {
       // A leaf of a branching tree: the planner's prediction for large blocks (kept for
-      // plan_leaves), else the fixed estimate.
-      if (r.rest.rows > 16 && options_.engine.empty()) whole = plan_engine(r.rest, options_.device, options_.threads);
-      tree_seconds_ += whole ? whole->predicted_seconds : fixed_leaf_seconds(r.rest.rows);
-      if (tree_seconds_ > tree_budget_ || Clock::now() > tree_deadline_) tree_over_ = true;
+      // plan_leaves), else the fixed estimate. A leaf no engine can count makes the tree
+      // useless; the tree's leaves count against its memory.
+      if (r.rest.rows > 16 && options_.engine.empty())
+        whole = plan_engine(r.rest, options_.device, options_.threads, options_.max_memory);
+      const double leaf_seconds = whole ? whole->predicted_seconds : fixed_leaf_seconds(r.rest.rows);
+      tree_seconds_ += leaf_seconds;
+      tree_bytes_ += block_bytes(r.rest);
+      if (!std::isfinite(leaf_seconds) || tree_seconds_ > tree_budget_ || Clock::now() > tree_deadline_ ||
+          tree_bytes_ > tree_bytes_cap_)
+        tree_over_ = true;
     }
     return leaf(std::move(r.rest), r.factor, whole);
   }
@@ -185,7 +222,8 @@ class PlanBuilder {
   }
 
  private:
-  int block_or_leaf(const SparseMatrix<T>& b) { return b.rows == 0 ? plan.constant(T(1)) : block(b); }
+  int block_or_leaf(SparseMatrix<T> b) { return b.rows == 0 ? plan.constant(T(1)) : block(std::move(b)); }
+  static double block_bytes(const SparseMatrix<T>& b) { return double(b.nnz()) * detail::entry_bytes(number_kind<T>()); }
 
   /// A leaf, with the planner's choice for it when one was made (and the engine is the planner's).
   int leaf(SparseMatrix<T> b, const T& factor, const std::optional<EnginePlan>& planned) {
@@ -201,6 +239,7 @@ class PlanBuilder {
   double tree_budget_ = 0, tree_seconds_ = 0;
   Clock::time_point tree_deadline_{};
   bool tree_over_ = false;
+  double tree_bytes_ = 0, tree_bytes_cap_ = 0, whole_planning_ = 0;
   double matching_seconds_ = 0, decompose_seconds_ = 0, reduce_seconds_ = 0;
 };
 
@@ -218,7 +257,8 @@ std::vector<EnginePlan> plan_leaves(const detail::Plan<T>& plan, const CountOpti
     const auto& leaf = plan.leaves[i];
     if (options.engine.empty()) {
       const auto it = planned.find(i);
-      out.push_back(it != planned.end() ? it->second : plan_engine(leaf, options.device, options.threads));
+      out.push_back(it != planned.end() ? it->second
+                                        : plan_engine(leaf, options.device, options.threads, options.max_memory));
       out.back().work = std::max(out.back().work, 1.0);
     } else {
       const int limit = catalog::entry(options.engine).max_n;
@@ -231,10 +271,9 @@ std::vector<EnginePlan> plan_leaves(const detail::Plan<T>& plan, const CountOpti
   return out;
 }
 
-template <class T>
-typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOptions& options,
-                                        CountReport& report) {
-  using E = typename Evaluated<T>::type;
+/// E: the blocks' values (exact, or floats with errors; detail::LogApprox for CountOptions::log).
+template <class T, class E = typename Evaluated<T>::type>
+E count_typed(const SparseMatrix<T>& a, const CountOptions& options, CountReport& report) {
   PlanBuilder<T> builder(options, report);
   detail::Plan<T>& plan = builder.plan;
   if (options.preprocess) {
@@ -242,6 +281,7 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
     report.reduce.leaves = plan.leaves.size();
   } else {
     plan.leaf(a, T(1));
+    if (auto log_plan = detail::log_det_plan(a, options)) builder.leaf_plans[0] = *log_plan;  // --log
   }
   builder.record_times();
 
@@ -261,11 +301,17 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
   if (options.explain) {
     for (std::size_t i = 0; i < plan.leaves.size(); ++i)
       report.engine_runs.push_back({plan.leaves[i].rows, plan.leaves[i].nnz(), plans[i].engine, 0.0, {},
-                                    plans[i].predicted_seconds, plans[i].frontier_width, plans[i].why});
+                                    plans[i].predicted_seconds, plans[i].frontier_width, plans[i].why,
+                                    plans[i].predicted_bytes});
     report.explained = true;
     if (options.leaves)
       for (const auto& leaf : plan.leaves) options.leaves->push_back(AnyMatrix(leaf));
     return lift(T(0));
+  }
+  {
+    std::vector<std::pair<int, std::size_t>> sizes;
+    for (const auto& leaf : plan.leaves) sizes.emplace_back(leaf.rows, leaf.nnz());
+    detail::refuse_uncountable(plans, sizes);
   }
   if (options.engine.empty()) detail::check_time_budget(plans, options);
   Checkpoint* checkpoint = options.checkpoint;
@@ -305,11 +351,10 @@ typename Evaluated<T>::type count_typed(const SparseMatrix<T>& a, const CountOpt
     if (options.progress)
       eo.progress = [&, work](double f) { options.progress((done_work + f * work) / total_work); };
     const auto t1 = Clock::now();
-    if constexpr (std::is_same_v<T, Integer>) leaf_value[i] = engine->permanent(leaf, eo);
-    else leaf_value[i] = engine->permanent(leaf, eo);
+    leaf_value[i] = detail::count_leaf<E>(*engine, leaf, eo);
     shared_call.returned();
-    report.engine_runs.push_back(
-        {leaf.rows, leaf.nnz(), name, seconds_since(t1), stats, plans[i].predicted_seconds, plans[i].frontier_width});
+    report.engine_runs.push_back({leaf.rows, leaf.nnz(), name, seconds_since(t1), stats, plans[i].predicted_seconds,
+                                  plans[i].frontier_width, {}, plans[i].predicted_bytes});
     if (!stats.note.empty()) report.notes.push_back(name + ": " + stats.note);
     done_work += work;
     if (checkpoint) checkpoint->finish_block(i, detail::encode_value(leaf_value[i]));
@@ -343,30 +388,15 @@ std::optional<detail::IntegerRows> integer_rows_of(const M& m) {
   else return std::nullopt;
 }
 
-/// Divides each row, then each column, by the gcd of its entries: perm(A) = G * perm(A / ...).
-Integer extract_content(SparseMatrix<Integer>& a) {
-  Integer g_total = 1;
-  for (int side = 0; side < 2; ++side) {
-    std::vector<Integer> g(static_cast<std::size_t>(side == 0 ? a.rows : a.cols), 0);
-    for (const auto& e : a.entries) {
-      Integer& gi = g[side == 0 ? e.row : e.col];
-      mpz_gcd(gi.get_mpz_t(), gi.get_mpz_t(), e.value.get_mpz_t());
-    }
-    for (auto& e : a.entries) e.value /= g[side == 0 ? e.row : e.col];
-    for (const auto& gi : g)
-      if (gi != 0) g_total *= gi;
-  }
-  return g_total;
-}
-
-}  // namespace
-
-CountReport count_permanent(const AnyMatrix& input, const CountOptions& options) {
+/// count_permanent before CountOptions::log's value of counts settled without engines.
+CountReport count_any(const AnyMatrix& input, const CountOptions& given) {
   const auto start = Clock::now();
+  const CountOptions options = detail::with_memory_budget(given);
   CountReport report;
   report.rows = rows_of(input);
   report.cols = cols_of(input);
   report.nnz = nnz_of(input);
+  report.max_memory = options.max_memory;
   // Empty lines first: a huge dimension with few entries costs only its entries.
   std::optional<AnyMatrix> smaller;
   if (!(report.rows != report.cols && options.perfect_matchings) &&
@@ -394,12 +424,24 @@ CountReport count_permanent(const AnyMatrix& input, const CountOptions& options)
     square.engine.clear();
     return count_permanent(input, square);
   }
-  std::visit(
+  // Preprocessing and planning hold a few copies of the matrix beside the planner's structures.
+  report.planning_bytes = detail::planning_bytes(report.rows, double(report.nnz), kind_of(input));
+  detail::check_memory("planning", report.planning_bytes,
+                       "a " + std::to_string(report.rows) + " x " + std::to_string(report.cols) + " matrix with " +
+                           std::to_string(report.nnz) + " entries",
+                       options.max_memory);
+  if (options.log) detail::count_permanent_log(input, options, report);  // --log (pipeline/log_count.hpp)
+  else std::visit(
       [&](const auto& m) {
         using T = std::decay_t<decltype(m.entries[0].value)>;
         if constexpr (std::is_same_v<T, Integer>) {
+          // Entries of +-1 have no content to take out: the matrix is counted without a copy.
+          if (std::all_of(m.entries.begin(), m.entries.end(), [](const auto& e) { return abs(e.value) == 1; })) {
+            report.value.value = Integer(count_typed(m, options, report));
+            return;
+          }
           SparseMatrix<Integer> a = m;
-          const Integer content = extract_content(a);
+          const Integer content = detail::extract_content(a);
           report.value.value = Integer(content * count_typed(a, options, report));
         } else if constexpr (std::is_same_v<T, Rational>) {
           // Scale every row to integers: perm(A) = perm(D A) / det(D), D = diag(lcm of row denominators).
@@ -413,13 +455,13 @@ CountReport count_permanent(const AnyMatrix& input, const CountOptions& options)
             a.entries[k].value = m.entries[k].value.get_num() * (scale[m.entries[k].row] / m.entries[k].value.get_den());
           Integer denominator = 1;
           for (const auto& s : scale) denominator *= s;
-          const Integer content = extract_content(a);
+          const Integer content = detail::extract_content(a);
           Rational q(Integer(content * count_typed(a, options, report)), denominator);
           q.canonicalize();
           report.value.value = q;
         } else if (const auto split = integer_rows_of(m)) {
           SparseMatrix<Integer> b = split->b;
-          const Integer content = extract_content(b);
+          const Integer content = detail::extract_content(b);
           const Integer exact = content * count_typed(b, options, report);
           const double v = detail::scaled_product(split->scale, exact);
           report.value.value = v;
@@ -431,6 +473,21 @@ CountReport count_permanent(const AnyMatrix& input, const CountOptions& options)
       },
       input);
   report.stage_seconds.push_back({"total", seconds_since(start)});
+  return report;
+}
+
+}  // namespace
+
+template <class T>
+detail::LogApprox detail::count_blocks_log(const SparseMatrix<T>& a, const CountOptions& options, CountReport& report) {
+  return count_typed<T, LogApprox>(a, options, report);
+}
+template detail::LogApprox detail::count_blocks_log(const SparseMatrix<Integer>&, const CountOptions&, CountReport&);
+template detail::LogApprox detail::count_blocks_log(const SparseMatrix<double>&, const CountOptions&, CountReport&);
+
+CountReport count_permanent(const AnyMatrix& input, const CountOptions& options) {
+  CountReport report = count_any(input, options);
+  if (options.log) detail::finish_log(report);  // a count settled before the engines, too
   return report;
 }
 

@@ -17,6 +17,8 @@
 #include "pipeline/budget.hpp"
 #include "pipeline/empty_lines.hpp"
 #include "pipeline/evaluated.hpp"
+#include "pipeline/log_count.hpp"
+#include "pipeline/memory_budget.hpp"
 #include "pipeline/resume.hpp"
 #include "pipeline/share_walks.hpp"
 
@@ -183,9 +185,10 @@ class GraphPlanBuilder {
 };
 
 /// The value of a permanent's report as a block value.
-template <class T>
-typename Evaluated<T>::type value_of(const CountReport& r) {
-  if constexpr (std::is_same_v<T, Integer>) return std::get<Integer>(r.value.value);
+template <class T, class E = typename Evaluated<T>::type>
+E value_of(const CountReport& r) {
+  if constexpr (std::is_same_v<E, detail::LogApprox>) return detail::log_of_report(r);
+  else if constexpr (std::is_same_v<T, Integer>) return std::get<Integer>(r.value.value);
   else return {std::get<T>(r.value.value), r.value.abs_error};
 }
 
@@ -195,10 +198,9 @@ std::string forced_graph_engine(const CountOptions& o) {
   return catalog::entry(o.engine).shape == catalog::Shape::Symmetric ? o.engine : std::string();
 }
 
-template <class T>
-typename Evaluated<T>::type count_graph(const SparseMatrix<T>& a, bool loops, const CountOptions& options,
-                                        CountReport& report) {
-  using E = typename Evaluated<T>::type;
+/// E: the blocks' values (exact, or floats with errors; detail::LogApprox for CountOptions::log).
+template <class T, class E = typename Evaluated<T>::type>
+E count_graph(const SparseMatrix<T>& a, bool loops, const CountOptions& options, CountReport& report) {
   GraphPlanBuilder<T> builder(loops, options, report);
   builder.top(a);
   builder.record_times();
@@ -221,8 +223,10 @@ typename Evaluated<T>::type count_graph(const SparseMatrix<T>& a, bool loops, co
   for (std::size_t i = 0; i < builder.blocks.size(); ++i) {
     const auto& b = builder.blocks[i];
     if (builder.bipartite[i]) {
-      plans[i] = perm.engine.empty() ? plan_engine(b, options.device, options.threads)
+      plans[i] = perm.engine.empty() ? plan_engine(b, options.device, options.threads, options.max_memory)
                                      : EnginePlan{perm.engine, 0.0, 1.0, -1, {}};
+    } else if (auto log_plan = detail::log_pfaffian_plan(b, loops, options)) {
+      plans[i] = *log_plan;  // --log: a planar graph's log-Pfaffian (pipeline/log_count.hpp)
     } else if (!forced.empty()) {
       const int limit = catalog::entry(forced).max_n;
       plans[i] = {forced, 0.0, 1.0, -1, {},
@@ -230,7 +234,7 @@ typename Evaluated<T>::type count_graph(const SparseMatrix<T>& a, bool loops, co
                                        std::to_string(limit)
                                  : std::string()};
     } else {
-      plans[i] = plan_graph_engine(b, loops, options.device, options.threads);
+      plans[i] = plan_graph_engine(b, loops, options.device, options.threads, options.max_memory);
     }
     plans[i].work = std::max(plans[i].work, 1.0);
     total_work += plans[i].work;
@@ -245,12 +249,17 @@ typename Evaluated<T>::type count_graph(const SparseMatrix<T>& a, bool loops, co
     for (std::size_t i = 0; i < builder.blocks.size(); ++i) {
       const auto& b = builder.blocks[i];
       report.engine_runs.push_back({b.rows, b.nnz(), plans[i].engine, 0.0, {}, plans[i].predicted_seconds,
-                                    plans[i].frontier_width, plans[i].why});
+                                    plans[i].frontier_width, plans[i].why, plans[i].predicted_bytes});
       if (builder.bipartite[i]) report.engine_runs.back().stats.note = "bipartite block: a permanent";
       if (options.leaves) options.leaves->push_back(AnyMatrix(b));
     }
     report.explained = true;
     return lift(T(0));
+  }
+  {
+    std::vector<std::pair<int, std::size_t>> sizes;
+    for (const auto& b : builder.blocks) sizes.emplace_back(b.rows, b.nnz());
+    detail::refuse_uncountable(plans, sizes);
   }
   if (options.engine.empty()) detail::check_time_budget(plans, options);
 
@@ -284,7 +293,7 @@ typename Evaluated<T>::type count_graph(const SparseMatrix<T>& a, bool loops, co
     }
     if (builder.bipartite[i]) {
       const CountReport sub = count_permanent(AnyMatrix(b), perm);
-      v = value_of<T>(sub);
+      v = value_of<T, E>(sub);
       for (const auto& run : sub.engine_runs) report.engine_runs.push_back(run);
       report.engine_runs.back().stats.note = "bipartite block: a permanent";
     } else {
@@ -300,10 +309,10 @@ typename Evaluated<T>::type count_graph(const SparseMatrix<T>& a, bool loops, co
       if (options.progress)
         eo.progress = [&, work](double f) { options.progress((done_work + f * work) / total_work); };
       const auto t1 = Clock::now();
-      v = engine->hafnian(b, loops, eo);
+      v = detail::count_graph_leaf<E>(*engine, b, loops, eo);
       shared_call.returned();
-      report.engine_runs.push_back(
-          {b.rows, b.nnz(), name, seconds_since(t1), stats, plans[i].predicted_seconds, plans[i].frontier_width});
+      report.engine_runs.push_back({b.rows, b.nnz(), name, seconds_since(t1), stats, plans[i].predicted_seconds,
+                                    plans[i].frontier_width, {}, plans[i].predicted_bytes});
       if (!stats.note.empty()) report.notes.push_back(name + ": " + stats.note);
     }
     done_work += plans[i].work;
@@ -334,11 +343,12 @@ void store_hafnian(CountReport& report, const Approx<V>& v) {
   report.value.abs_error = v.abs_error;
 }
 
-}  // namespace
-
-CountReport count_hafnian(const AnyMatrix& input, bool loops, const CountOptions& options) {
+/// count_hafnian before CountOptions::log's value of counts settled without engines.
+CountReport count_graph_any(const AnyMatrix& input, bool loops, const CountOptions& given) {
   const auto start = Clock::now();
+  const CountOptions options = detail::with_memory_budget(given);
   CountReport report;
+  report.max_memory = options.max_memory;
   report.rows = rows_of(input);
   report.cols = cols_of(input);
   report.nnz = nnz_of(input);
@@ -352,6 +362,12 @@ CountReport count_hafnian(const AnyMatrix& input, bool loops, const CountOptions
         require_symmetric(m);
         const SparseMatrix<T> a = loops ? m : without_diagonal(m, report);
         if (detail::settle_isolated_vertices(a, loops, options, report)) return;  // before per-vertex arrays
+        report.planning_bytes = detail::planning_bytes(a.rows, double(a.nnz()), number_kind<T>());
+        detail::check_memory("planning", report.planning_bytes,
+                             "a graph of " + std::to_string(a.rows) + " vertices with " + std::to_string(a.nnz() / 2) +
+                                 " edges",
+                             options.max_memory);
+        if (options.log) return detail::count_hafnian_log(a, loops, options, report);  // pipeline/log_count.hpp
         if constexpr (std::is_same_v<T, Rational>) {
           // One common denominator L: edges times L^2 and loops times L make every matching's
           // weight L^n times its own (2 * edges + loops = n), so lhaf(A) = lhaf(Z) / L^n.
@@ -376,6 +392,24 @@ CountReport count_hafnian(const AnyMatrix& input, bool loops, const CountOptions
       },
       input);
   report.stage_seconds.push_back({"total", seconds_since(start)});
+  return report;
+}
+
+}  // namespace
+
+template <class T>
+detail::LogApprox detail::count_graph_blocks_log(const SparseMatrix<T>& a, bool loops, const CountOptions& options,
+                                                 CountReport& report) {
+  return count_graph<T, LogApprox>(a, loops, options, report);
+}
+template detail::LogApprox detail::count_graph_blocks_log(const SparseMatrix<Integer>&, bool, const CountOptions&,
+                                                          CountReport&);
+template detail::LogApprox detail::count_graph_blocks_log(const SparseMatrix<double>&, bool, const CountOptions&,
+                                                          CountReport&);
+
+CountReport count_hafnian(const AnyMatrix& input, bool loops, const CountOptions& options) {
+  CountReport report = count_graph_any(input, loops, options);
+  if (options.log) detail::finish_log(report);  // a count settled before the engines, too
   return report;
 }
 

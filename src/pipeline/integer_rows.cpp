@@ -77,4 +77,20 @@ double scaled_product(const std::vector<double>& scale, const Integer& v) {
   return std::ldexp(m, static_cast<int>(ex));
 }
 
+/// Divides each row, then each column, by the gcd of its entries: perm(A) = G * perm(A / ...).
+Integer extract_content(SparseMatrix<Integer>& a) {
+  Integer g_total = 1;
+  for (int side = 0; side < 2; ++side) {
+    std::vector<Integer> g(static_cast<std::size_t>(side == 0 ? a.rows : a.cols), 0);
+    for (const auto& e : a.entries) {
+      Integer& gi = g[side == 0 ? e.row : e.col];
+      mpz_gcd(gi.get_mpz_t(), gi.get_mpz_t(), e.value.get_mpz_t());
+    }
+    for (auto& e : a.entries) e.value /= g[side == 0 ? e.row : e.col];
+    for (const auto& gi : g)
+      if (gi != 0) g_total *= gi;
+  }
+  return g_total;
+}
+
 }  // namespace matchcount::detail

@@ -25,4 +25,9 @@ std::optional<IntegerRows> integer_rows(const SparseMatrix<double>& a, double ma
 /// prod scale_i * v, rounded from an exact-exponent product (no overflow on the way).
 double scaled_product(const std::vector<double>& scale, const Integer& v);
 
+/// Divides each row, then each column, of an integer matrix by the gcd of its entries and
+/// returns the product G of the divisors: perm(A) = G * perm(A / ...), with smaller entries
+/// (fewer CRT primes).
+Integer extract_content(SparseMatrix<Integer>& a);
+
 }  // namespace matchcount::detail

@@ -6,27 +6,70 @@
 // iff it is a matching edge or closes such a cycle. Contracting each matched pair (r, M(r))
 // to one vertex leaves a digraph on rows: r -> s when A(r, M(s)) != 0. Its strongly connected
 // components are the fine blocks; entries between components are in no perfect matching.
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/strong_components.hpp>
+#include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 #include "matchcount/decompose.hpp"
 
 namespace matchcount {
+namespace {
+
+/// Tarjan's strongly connected components of the digraph r -> s = row_of_col[c] over the
+/// entries (r, c), s != r, with an explicit stack (a block of 10^6 rows makes deep searches)
+/// and arrays per row only. Vertices and edges are taken in the order Boost's
+/// strong_components takes them, so components get the same numbers (in the order their
+/// roots finish). Returns the number of components.
+int strong_components(const Pattern& p, const Matching& m, std::vector<int>& component) {
+  const int n = p.rows;
+  std::vector<int> index(static_cast<std::size_t>(n), -1), low(static_cast<std::size_t>(n)), next(static_cast<std::size_t>(n));
+  std::vector<int> open, frames;  // open: Tarjan's stack; frames: the search's path
+  std::vector<char> on_open(static_cast<std::size_t>(n), 0);
+  component.assign(static_cast<std::size_t>(n), -1);
+  int counter = 0, count = 0;
+  auto discover = [&](int v) {
+    index[v] = low[v] = counter++;
+    next[v] = p.start[v];
+    open.push_back(v), on_open[v] = 1;
+    frames.push_back(v);
+  };
+  for (int root = 0; root < n; ++root) {
+    if (index[root] >= 0) continue;
+    discover(root);
+    while (!frames.empty()) {
+      const int v = frames.back();
+      if (next[v] < p.start[v + 1]) {
+        const int w = m.row_of_col[p.column[next[v]++]];
+        if (w == v) continue;
+        if (index[w] < 0) discover(w);
+        else if (on_open[w]) low[v] = std::min(low[v], index[w]);
+        continue;
+      }
+      frames.pop_back();
+      if (!frames.empty()) low[frames.back()] = std::min(low[frames.back()], low[v]);
+      if (low[v] == index[v]) {
+        int w;
+        do {
+          w = open.back();
+          open.pop_back();
+          on_open[w] = 0;
+          component[w] = count;
+        } while (w != v);
+        ++count;
+      }
+    }
+  }
+  return count;
+}
+
+}  // namespace
 
 FineDecomposition fine_dulmage_mendelsohn(const Pattern& p, const Matching& m) {
   if (p.rows != p.cols || !m.perfect())
     throw std::invalid_argument("fine_dulmage_mendelsohn needs a square matrix with a perfect matching");
   const int n = p.rows;
-  using Digraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-  Digraph g(static_cast<std::size_t>(n));
-  for (int r = 0; r < n; ++r)
-    for (int k = p.start[r]; k < p.start[r + 1]; ++k) {
-      const int s = m.row_of_col[p.column[k]];
-      if (s != r) boost::add_edge(static_cast<std::size_t>(r), static_cast<std::size_t>(s), g);
-    }
-  std::vector<int> component(static_cast<std::size_t>(n));
-  const int count = n == 0 ? 0 : static_cast<int>(boost::strong_components(g, component.data()));
+  std::vector<int> component;
+  const int count = strong_components(p, m, component);
 
   FineDecomposition d;
   d.block_of_row = component;

@@ -2,7 +2,7 @@
 // positive matrix", Comput. Phys. Commun. 150 (2003)). Rows and columns are handled by one
 // code path: side 0 treats rows as the lines being reduced, side 1 columns (perm(A) =
 // perm(A^T)), so every rule is written once.
-#include <map>
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -11,20 +11,41 @@
 namespace matchcount {
 namespace {
 
+/// The block while the rules run, as entry lists per row and per column. Each entry is a slot
+/// on both sides naming the line across and a value shared by the two slots (values in one
+/// pool, so an integer is stored once). A line that goes away is not erased from the lines
+/// across it: its generation is raised, which makes every slot naming it stale, and stale
+/// slots are dropped whenever a line is read or has grown to twice its live entries. So a
+/// removal costs the removed line's entries, however dense the lines across, and a block of
+/// 10^6 rows takes a few dozen bytes per entry (a map per line took about 200).
 template <class T>
 class WorkMatrix {
  public:
   explicit WorkMatrix(const SparseMatrix<T>& a) : n_(a.rows) {
-    for (auto& side : lines_) side.resize(static_cast<std::size_t>(n_));
-    alive_[0].assign(static_cast<std::size_t>(n_), true);
-    alive_[1].assign(static_cast<std::size_t>(n_), true);
-    for (const auto& e : a.entries) set(e.row, e.col, e.value);
+    const auto n = static_cast<std::size_t>(n_);
+    for (int side = 0; side < 2; ++side) {
+      lines_[side].resize(n);
+      alive_[side].assign(n, 1);
+      gen_[side].assign(n, 0);
+      degree_[side].assign(n, 0);
+    }
+    for (const auto& e : a.entries) ++degree_[0][std::size_t(e.row)], ++degree_[1][std::size_t(e.col)];
+    for (int side = 0; side < 2; ++side)
+      for (std::size_t i = 0; i < n; ++i) lines_[side][i].reserve(std::size_t(degree_[side][i])), degree_[side][i] = 0;
+    values_.reserve(a.entries.size());
+    for (const auto& e : a.entries) set_side(0, e.row, e.col, e.value);
   }
 
   int size() const { return n_; }
-  std::size_t degree(int side, int line) const { return lines_[side][line].size(); }
-  bool alive(int side, int line) const { return alive_[side][line]; }
-  const std::map<int, T>& line(int side, int i) const { return lines_[side][i]; }
+  std::size_t degree(int side, int line) const { return std::size_t(degree_[side][std::size_t(line)]); }
+  bool alive(int side, int line) const { return alive_[side][std::size_t(line)] != 0; }
+
+  /// The live entries of a line, (index across, value), by increasing index.
+  std::vector<std::pair<int, T>> line(int side, int i) {
+    std::vector<std::pair<int, T>> out;
+    for (const Slot& s : live(side, i)) out.emplace_back(s.other, values_[std::size_t(s.value)]);
+    return out;
+  }
 
   /// Removes line i of `side` and line j of the other side with all their entries.
   void remove_pair(int side, int i, int j, std::vector<std::pair<int, int>>& touched) {
@@ -39,65 +60,119 @@ class WorkMatrix {
              std::vector<std::pair<int, int>>& touched) {
     const int other = 1 - side;
     remove_line(side, i, touched);
-    std::map<int, T> combined;
-    for (const auto& [r, v] : lines_[other][j]) combined[r] += beta * v;
-    for (const auto& [r, v] : lines_[other][k]) combined[r] += alpha * v;
+    std::vector<std::pair<int, T>> combined;
+    for (const Slot& s : live(other, j)) combined.emplace_back(s.other, beta * values_[std::size_t(s.value)]);
+    for (const Slot& s : live(other, k)) combined.emplace_back(s.other, alpha * values_[std::size_t(s.value)]);
+    std::stable_sort(combined.begin(), combined.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     remove_line(other, j, touched);
     remove_line(other, k, touched);
-    alive_[other][j] = true;  // slot j now holds the combined line
-    for (const auto& [r, v] : combined)
-      if (v != T(0)) set_side(other, j, r, v);
+    alive_[other][std::size_t(j)] = 1;  // slot j now holds the combined line
+    for (std::size_t t = 0; t < combined.size();) {
+      T v = combined[t].second;
+      std::size_t u = t + 1;
+      for (; u < combined.size() && combined[u].first == combined[t].first; ++u) v += combined[u].second;
+      if (v != T(0)) set_side(other, j, combined[t].first, v);
+      t = u;
+    }
     touched.push_back({other, j});
     --n_;
   }
 
-  SparseMatrix<T> to_matrix() const {
+  SparseMatrix<T> to_matrix() {
     SparseMatrix<T> m;
     m.rows = m.cols = n_;
     std::vector<int> col_index(alive_[1].size(), -1);
     int next = 0;
     for (std::size_t c = 0; c < alive_[1].size(); ++c)
       if (alive_[1][c]) col_index[c] = next++;
+    std::size_t count = 0;
+    for (std::size_t r = 0; r < alive_[0].size(); ++r) count += alive_[0][r] ? std::size_t(degree_[0][r]) : 0;
+    m.entries.reserve(count);
     int row = 0;
     for (std::size_t r = 0; r < alive_[0].size(); ++r) {
       if (!alive_[0][r]) continue;
-      for (const auto& [c, v] : lines_[0][r]) m.entries.push_back({row, col_index[c], v});
+      for (const Slot& s : live(0, int(r))) m.entries.push_back({row, col_index[std::size_t(s.other)], values_[std::size_t(s.value)]});
       ++row;
     }
-    m.normalize();
-    return m;
+    return m;  // rows in order, each sorted by column: normalized
   }
 
  private:
-  void set(int r, int c, const T& v) { set_side(0, r, c, v); }
+  struct Slot {
+    int other;  // the line across
+    int gen;    // its generation when the entry was made
+    int value;  // index into values_
+  };
+
+  bool is_live(int side, const Slot& s) const {
+    return alive_[1 - side][std::size_t(s.other)] && gen_[1 - side][std::size_t(s.other)] == s.gen;
+  }
+  /// Drops the stale slots of a line.
+  void compact(int side, int i) {
+    auto& l = lines_[side][std::size_t(i)];
+    std::erase_if(l, [&](const Slot& s) { return !is_live(side, s); });
+  }
+  /// The line's live slots by increasing index across (the order the rules see, as a map had).
+  const std::vector<Slot>& live(int side, int i) {
+    compact(side, i);
+    auto& l = lines_[side][std::size_t(i)];
+    std::sort(l.begin(), l.end(), [](const Slot& x, const Slot& y) { return x.other < y.other; });
+    return l;
+  }
   void set_side(int side, int i, int j, const T& v) {
-    lines_[side][i][j] = v;
-    lines_[1 - side][j][i] = v;
+    int id;
+    if (!free_.empty()) {
+      id = free_.back();
+      free_.pop_back();
+      values_[std::size_t(id)] = v;
+    } else {
+      id = int(values_.size());
+      values_.push_back(v);
+    }
+    add_slot(side, i, {j, gen_[1 - side][std::size_t(j)], id});
+    add_slot(1 - side, j, {i, gen_[side][std::size_t(i)], id});
+  }
+  void add_slot(int side, int i, const Slot& s) {
+    auto& l = lines_[side][std::size_t(i)];
+    l.push_back(s);
+    ++degree_[side][std::size_t(i)];
+    if (l.size() > 2 * std::size_t(degree_[side][std::size_t(i)]) + 8) compact(side, i);
   }
   void remove_line(int side, int i, std::vector<std::pair<int, int>>& touched) {
-    for (const auto& [j, v] : lines_[side][i]) {
-      lines_[1 - side][j].erase(i);
-      touched.push_back({1 - side, j});
+    for (const Slot& s : live(side, i)) {
+      --degree_[1 - side][std::size_t(s.other)];
+      free_.push_back(s.value);  // the slot across is stale from here on
+      touched.push_back({1 - side, s.other});
     }
-    lines_[side][i].clear();
-    alive_[side][i] = false;
+    std::vector<Slot>().swap(lines_[side][std::size_t(i)]);
+    alive_[side][std::size_t(i)] = 0;
+    ++gen_[side][std::size_t(i)];
+    degree_[side][std::size_t(i)] = 0;
   }
 
   int n_;
-  std::vector<std::map<int, T>> lines_[2];  // [0]: row -> (col -> value), [1]: col -> (row -> value)
-  std::vector<bool> alive_[2];
+  std::vector<std::vector<Slot>> lines_[2];  // [0]: rows, [1]: columns
+  std::vector<char> alive_[2];
+  std::vector<int> gen_[2], degree_[2];
+  std::vector<T> values_;
+  std::vector<int> free_;  // indices of values_ no live slot holds
 };
 
-}  // namespace
-
+/// Whether some line has 0, 1 or 2 entries (else no rule applies).
 template <class T>
-Reduced<T> reduce_lines(const SparseMatrix<T>& a, ReduceStats& stats) {
-  if (!a.square()) throw std::invalid_argument("reduce_lines needs a square matrix");
-  WorkMatrix<T> w(a);
+bool has_short_line(const SparseMatrix<T>& a) {
+  std::vector<int> degree(2 * static_cast<std::size_t>(a.rows), 0);
+  for (const auto& e : a.entries) ++degree[static_cast<std::size_t>(e.row)], ++degree[static_cast<std::size_t>(a.rows + e.col)];
+  return std::any_of(degree.begin(), degree.end(), [](int d) { return d <= 2; });
+}
+
+/// The rules on the working matrix of an n x n block until none applies.
+template <class T>
+Reduced<T> reduce_work(WorkMatrix<T>& w, int n, ReduceStats& stats) {
   Reduced<T> out;
   std::vector<std::pair<int, int>> pending;  // lines whose degree may have dropped to <= 2
   for (int side = 0; side < 2; ++side)
-    for (int i = 0; i < a.rows; ++i) pending.push_back({side, i});
+    for (int i = 0; i < n; ++i) pending.push_back({side, i});
   std::vector<std::pair<int, int>> touched;
   while (!pending.empty()) {
     const auto [side, i] = pending.back();
@@ -112,7 +187,8 @@ Reduced<T> reduce_lines(const SparseMatrix<T>& a, ReduceStats& stats) {
     }
     if (d > 2) continue;
     touched.clear();
-    auto it = w.line(side, i).begin();
+    const auto entries = w.line(side, i);
+    auto it = entries.begin();
     const int j = it->first;
     const T alpha = it->second;
     if (d == 1) {
@@ -131,6 +207,36 @@ Reduced<T> reduce_lines(const SparseMatrix<T>& a, ReduceStats& stats) {
   }
   out.rest = w.to_matrix();
   return out;
+}
+
+}  // namespace
+
+// Without a line of 0, 1 or 2 entries no rule applies, and the working matrix is not built: a
+// block of 10^6 rows would hold a copy of itself in it.
+template <class T>
+Reduced<T> reduce_lines(const SparseMatrix<T>& a, ReduceStats& stats) {
+  if (!a.square()) throw std::invalid_argument("reduce_lines needs a square matrix");
+  if (!has_short_line(a)) {
+    Reduced<T> out;
+    out.rest = a;
+    return out;
+  }
+  WorkMatrix<T> w(a);
+  return reduce_work(w, a.rows, stats);
+}
+
+template <class T>
+Reduced<T> reduce_lines(SparseMatrix<T>&& a, ReduceStats& stats) {
+  if (!a.square()) throw std::invalid_argument("reduce_lines needs a square matrix");
+  Reduced<T> out;
+  if (!has_short_line(a)) {
+    out.rest = std::move(a);
+    return out;
+  }
+  const int n = a.rows;
+  WorkMatrix<T> w(a);
+  a = SparseMatrix<T>{};  // the working matrix holds it now
+  return reduce_work(w, n, stats);
 }
 
 template <class T>
@@ -174,6 +280,7 @@ bool branch_on_sparse_line(const SparseMatrix<T>& a, int max_degree, Branch<T>& 
 
 #define MATCHCOUNT_INSTANTIATE(T)                                              \
   template Reduced<T> reduce_lines<T>(const SparseMatrix<T>&, ReduceStats&); \
+  template Reduced<T> reduce_lines<T>(SparseMatrix<T>&&, ReduceStats&);      \
   template bool branch_on_sparse_line<T>(const SparseMatrix<T>&, int, Branch<T>&);
 MATCHCOUNT_INSTANTIATE(Integer)
 MATCHCOUNT_INSTANTIATE(double)

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "matchcount/memory.hpp"
 #include "report/json_util.hpp"
 
 namespace matchcount {
@@ -66,6 +67,7 @@ struct RunGroup {
   double seconds = 0.0;
   double predicted_seconds = 0.0;
   double compile_seconds = 0.0;
+  double bytes = 0.0;  // the largest predicted memory of one block
   int width = -1;
   std::string device, kernel, why;
 };
@@ -78,6 +80,7 @@ std::map<std::tuple<std::string, int>, RunGroup> group_runs(const CountReport& r
     g.seconds += run.seconds;
     g.predicted_seconds += run.predicted_seconds;
     g.width = std::max(g.width, run.frontier_width);
+    g.bytes = std::max(g.bytes, run.predicted_bytes);
     g.compile_seconds += run.stats.compile_seconds;
     g.device = run.stats.device;
     if (!run.stats.kernel.empty()) g.kernel = run.stats.kernel;
@@ -89,6 +92,7 @@ std::map<std::tuple<std::string, int>, RunGroup> group_runs(const CountReport& r
 /// What kind of value a count of this input gives (the value's own kind once counted).
 const char* value_kind(const CountReport& r, NumberKind input) {
   static constexpr const char* kinds[] = {"integer", "fraction", "real", "complex"};
+  if (!r.explained && r.value.log) return "log";
   if (!r.explained) return kinds[r.value.value.index()];
   switch (input) {
     case NumberKind::Integer: return kinds[0];
@@ -125,6 +129,7 @@ namespace report_detail {
 /// Integers and fractions as decimal strings (they may have thousands of digits, beyond any
 /// JSON reader's numbers), a fraction always as "p/q"; floats as numbers, complex as [re, im].
 Json value_json(const PermanentValue& v) {
+  if (v.log) return report_detail::json_real(v.log->log_abs);  // --log: ln |count|, "-inf" for 0
   switch (v.value.index()) {
     case 0: return std::get<Integer>(v.value).get_str();
     case 1: {
@@ -153,7 +158,14 @@ std::string report_json(const CountReport& r, const ReadResult& in, const RunInf
   j["value_kind"] = kind;
   const bool exact = std::string(kind) == "integer" || std::string(kind) == "fraction";
   j["exact"] = exact;
-  if (!exact && !r.explained) {
+  if (!exact && !r.explained && r.value.log) {
+    // --log: the errors of the logarithm `value`; the count's own relative error is
+    // expm1(abs_error).
+    const LogValue& l = *r.value.log;
+    j["abs_error"] = l.error;
+    j["rel_error"] = l.sign == 0 ? (l.error > 0 ? INFINITY : 0.0) : l.error / std::max(std::fabs(l.log_abs), 1e-300);
+    j["log"] = {{"sign", l.sign}, {"log10", report_detail::json_real(l.log10_abs())}, {"count", l.scientific(l.digits())}};
+  } else if (!exact && !r.explained) {
     j["abs_error"] = r.value.abs_error;
     j["rel_error"] = r.value.rel_error();  // infinite (null) for an uncertain 0
   }
@@ -177,9 +189,12 @@ std::string report_json(const CountReport& r, const ReadResult& in, const RunInf
     if (g.width >= 0) run["frontier_width"] = g.width;
     if (!g.kernel.empty()) run["kernel"] = g.kernel, run["compile_seconds"] = g.compile_seconds;
     if (!g.why.empty()) run["why"] = g.why;
+    run["predicted_bytes"] = g.bytes;
     runs.push_back(std::move(run));
   }
   j["engine_runs"] = std::move(runs);
+  j["memory"] = {{"budget", std::isfinite(r.max_memory) ? Json(r.max_memory) : Json(nullptr)},
+                 {"planning_bytes", r.planning_bytes}};
   j["threads"] = info.threads;
   Json seconds = {{"read", info.read_seconds}};
   for (const auto& [stage, s] : r.stage_seconds) seconds[stage] = s;
@@ -222,7 +237,12 @@ std::string report_text(const CountReport& r, const ReadResult& in, const RunInf
   o << "matchcount: times (s):";
   for (const auto& [stage, s] : r.stage_seconds) o << " " << stage << " " << number(s);
   o << "\n";
-  if (r.value.exact()) o << "matchcount: the value is exact\n";
+  if (const auto& l = r.value.log) {
+    char line[200];
+    std::snprintf(line, sizeof line, " (log10 %.15g); bound on the logarithm's error %.3g", l->log10_abs(), l->error);
+    o << "matchcount: the value is the natural logarithm of the count " << l->scientific(l->digits())
+      << (l->sign == 0 ? "" : line) << "\n";
+  } else if (r.value.exact()) o << "matchcount: the value is exact\n";
   else
     o << "matchcount: the value is approximate (double precision); estimated absolute error "
       << number(r.value.abs_error) << ", relative " << number(r.value.rel_error()) << "\n";
@@ -239,7 +259,7 @@ std::string report_plan(const CountReport& r, const ReadResult& in, const RunInf
   else
     o << "Dulmage-Mendelsohn: " << r.dm_blocks << " block(s); Forbert-Marx: " << r.reduce.branches << " branches, "
       << r.engine_runs.size() << " block(s) left for engines\n";
-  double total = 0;
+  double total = 0, peak = 0;
   int uncountable = 0;
   for (const auto& [key, g] : group_runs(r)) {
     o << "  " << std::get<0>(key) << ": " << g.count << " block(s) of size " << std::get<1>(key) << ", "
@@ -250,14 +270,20 @@ std::string report_plan(const CountReport& r, const ReadResult& in, const RunInf
       uncountable += g.count;
       continue;
     }
-    o << ", predicted " << number(g.predicted_seconds) << " s\n";
+    o << ", predicted " << number(g.predicted_seconds) << " s";
+    if (g.bytes > 0) o << ", " << memory_text(g.bytes);
+    o << "\n";
     total += g.predicted_seconds;
+    peak = std::max(peak, g.bytes);
   }
   if (uncountable > 0) o << uncountable << " block(s) cannot be counted: a count would be refused";
   if (uncountable == 0) o << "predicted engine time " << number(total) << " s";
   else if (uncountable < static_cast<int>(r.engine_runs.size()))
     o << "; predicted engine time of the others " << number(total) << " s";
   o << " (not run: --explain)\n";
+  o << "memory: planning about " << memory_text(r.planning_bytes);
+  if (peak > 0) o << ", engines at most " << memory_text(peak);
+  o << "; budget " << (std::isfinite(r.max_memory) ? memory_text(r.max_memory) : std::string("none")) << " (--max-memory)\n";
   return o.str();
 }
 

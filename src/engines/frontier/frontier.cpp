@@ -68,19 +68,23 @@ struct FloatPolicy {
   }
 };
 
+/// The memory the DP may use: its own limit, or the count's budget when that is lower.
+double memory_limit(const EngineOptions& opt) { return std::min(kFrontierMemoryLimit, opt.max_bytes); }
+
 /// The best plan for `a`; RefusedError when its width exceeds the keys or the states with
-/// `words` value words each would not fit kFrontierMemoryLimit.
+/// `words` value words each would not fit `limit` (memory_limit).
 template <class T>
-FrontierPlan checked_plan(const SparseMatrix<T>& a, int words) {
+FrontierPlan checked_plan(const SparseMatrix<T>& a, int words, double limit) {
   FrontierPlan plan = plan_frontier(pattern_of(a), a.rows);
   if (plan.width > kFrontierMaxWidth)
     throw RefusedError("frontier: the best row order found has frontier width " + std::to_string(plan.width) +
                        ", more than the " + std::to_string(kFrontierMaxWidth) + " columns a state key holds");
   double bytes = frontier_bytes(plan, words);
-  if (bytes > kFrontierMemoryLimit)
+  if (bytes > limit)
     throw RefusedError("frontier: the best row order found has frontier width " + std::to_string(plan.width) +
                        " and up to " + three_digits(plan.peak_states) + " live states: " + three_digits(bytes / double(1ull << 30)) +
-                       " GiB predicted, over the limit of " + three_digits(kFrontierMemoryLimit / double(1ull << 30)) + " GiB");
+                       " GiB predicted, over the " + (limit < kFrontierMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
+                       three_digits(limit / double(1ull << 30)) + " GiB");
   return plan;
 }
 
@@ -90,7 +94,7 @@ FrontierPlan checked_plan(const SparseMatrix<T>& a, int words) {
 template <class T>
 Approx<T> float_permanent(const SparseMatrix<T>& a, const EngineOptions& opt) {
   FloatPolicy<T> pol;
-  const FrontierPlan plan = checked_plan(a, pol.words);
+  const FrontierPlan plan = checked_plan(a, pol.words, memory_limit(opt));
   const bool integral = integral_rows(a);
   const auto n = static_cast<std::size_t>(a.rows);
   auto row_of = [&](const Entry<T>& e) { return std::size_t(plan.transposed ? e.col : e.row); };
@@ -152,12 +156,12 @@ Approx<T> float_permanent(const SparseMatrix<T>& a, const EngineOptions& opt) {
 template <bool Unit>
 std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, const std::vector<std::uint64_t>& primes,
                                     const EngineOptions& opt, const FrontierTuning& tuning) {
-  FrontierPlan plan = checked_plan(a, 1);
+  FrontierPlan plan = checked_plan(a, 1, memory_limit(opt));
   const auto steps = frontier_steps(a, plan);
   const DistinctValues distinct = Unit ? DistinctValues{} : distinct_values(a);
   const std::vector<Integer>& values = distinct.values;
   const double per_word = 8.0 * plan.peak_states + 16.0 * double(values.size());
-  const double fit = std::floor((kFrontierMemoryLimit - 8.0 * plan.peak_states) / per_word);
+  const double fit = std::floor((memory_limit(opt) - 8.0 * plan.peak_states) / per_word);
   const std::size_t K = primes.size();
   std::size_t per_pass = std::size_t(std::clamp(fit, 1.0, double(K)));
   if (tuning.max_primes_per_pass > 0) per_pass = std::min(per_pass, tuning.max_primes_per_pass);

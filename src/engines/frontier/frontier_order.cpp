@@ -106,7 +106,9 @@ FrontierPlan frontier_profile(const Adj& rows, int n, std::vector<int> order) {
     auto d = double(rows[std::size_t(plan.row_order[std::size_t(k)])].size());
     w += opens[std::size_t(k)] - closes[std::size_t(k)];
     closed += ends[std::size_t(k)];
-    const double next = std::min(binomial(w, k + 1 - closed), states * d);
+    // Once the frontier has outgrown the keys only the width is wanted: C(w, p) costs O(w),
+    // which over every row of a wide order would cost n times the width.
+    const double next = std::max(w, plan.width) > kFrontierMaxWidth ? 0.0 : std::min(binomial(w, k + 1 - closed), states * d);
     add_profile_step(plan, w, kFrontierMaxWidth, states, next, states * d + next);
     states = next;
   }

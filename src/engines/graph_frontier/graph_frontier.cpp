@@ -79,10 +79,13 @@ struct FloatPolicy {
   void finish(Word*) const {}
 };
 
+/// The memory the DP may use: its own limit, or the count's budget when that is lower.
+double memory_limit(const EngineOptions& opt) { return std::min(kGraphFrontierMemoryLimit, opt.max_bytes); }
+
 /// The best plan for `a`; RefusedError when its width exceeds the state bits or its tables with
-/// `words` words a state would not fit kGraphFrontierMemoryLimit.
+/// `words` words a state would not fit `limit` (memory_limit).
 template <class T>
-GraphFrontierPlan checked_plan(const SparseMatrix<T>& a, bool loops, int words) {
+GraphFrontierPlan checked_plan(const SparseMatrix<T>& a, bool loops, int words, double limit) {
   std::vector<std::pair<int, int>> pattern;
   pattern.reserve(a.entries.size());
   for (const auto& e : a.entries)
@@ -92,10 +95,11 @@ GraphFrontierPlan checked_plan(const SparseMatrix<T>& a, bool loops, int words) 
     throw RefusedError("graph-frontier: the best vertex order found has frontier width " + std::to_string(plan.width) +
                        ", more than the " + std::to_string(kGraphFrontierMaxWidth) + " vertices a state holds");
   const double bytes = graph_frontier_bytes(plan, words, loops);
-  if (bytes > kGraphFrontierMemoryLimit)
+  if (bytes > limit)
     throw RefusedError("graph-frontier: the best vertex order found has frontier width " + std::to_string(plan.width) +
-                       ": tables of " + three_digits(bytes / double(1ull << 30)) + " GiB predicted, over the limit of " +
-                       three_digits(kGraphFrontierMemoryLimit / double(1ull << 30)) + " GiB");
+                       ": tables of " + three_digits(bytes / double(1ull << 30)) + " GiB predicted, over the " +
+                       (limit < kGraphFrontierMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
+                       three_digits(limit / double(1ull << 30)) + " GiB");
   return plan;
 }
 
@@ -112,7 +116,7 @@ bool counted(const Entry<T>& e, bool loops) {
 template <class T>
 Approx<T> float_hafnian(const SparseMatrix<T>& a, bool loops, const EngineOptions& opt) {
   FloatPolicy<T> pol;
-  const GraphFrontierPlan plan = checked_plan(a, loops, pol.words);
+  const GraphFrontierPlan plan = checked_plan(a, loops, pol.words, memory_limit(opt));
   const auto steps = graph_frontier_steps(a, loops, plan);
   const auto n = std::size_t(a.rows);
   bool integral = true;
@@ -170,13 +174,13 @@ Approx<T> float_hafnian(const SparseMatrix<T>& a, bool loops, const EngineOption
 template <bool Unit>
 std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, bool loops, const std::vector<std::uint64_t>& primes,
                                     const EngineOptions& opt, const GraphFrontierTuning& tuning) {
-  const GraphFrontierPlan plan = checked_plan(a, loops, 1);
+  const GraphFrontierPlan plan = checked_plan(a, loops, 1, memory_limit(opt));
   const auto steps = graph_frontier_steps(a, loops, plan);
   const DistinctValues distinct = Unit ? DistinctValues{} : distinct_values(a);
   const std::vector<Integer>& values = distinct.values;
   const double per_word = graph_frontier_bytes(plan, 1, loops) + 16.0 * double(values.size());
   const std::size_t K = primes.size();
-  std::size_t per_pass = std::size_t(std::clamp(std::floor(kGraphFrontierMemoryLimit / per_word), 1.0, double(kMaxWords)));
+  std::size_t per_pass = std::size_t(std::clamp(std::floor(memory_limit(opt) / per_word), 1.0, double(kMaxWords)));
   if (tuning.max_primes_per_pass > 0) per_pass = std::min(per_pass, tuning.max_primes_per_pass);
   const std::size_t passes = (K + per_pass - 1) / per_pass;
   std::vector<std::uint64_t> out;

@@ -37,26 +37,27 @@ struct SignedBlock {
 };
 
 /// Signs, banded order and global sign of a block that has a perfect matching `m`;
-/// RefusedError when its graph is not planar or the band would not fit in memory.
+/// RefusedError when the band would not fit the engine's limit or the budget `max_bytes`
+/// (checked first: the embedding behind the signing is the heavy part) or its graph is not
+/// planar.
 template <class T>
-SignedBlock prepare(const SparseMatrix<T>& a, const Matching& m, std::size_t value_size) {
+SignedBlock prepare(const SparseMatrix<T>& a, const Matching& m, std::size_t value_size, double max_bytes) {
   const int n = a.rows;
   const PatternRC pattern = pattern_of(a);
   SignedBlock b;
   b.n = n;
-  b.s = kasteleyn_signing(pattern, n);
-  if (b.s.empty())
-    throw RefusedError("kasteleyn: the graph of this " + std::to_string(n) + " x " + std::to_string(n) +
-                       " block (" + std::to_string(a.nnz()) + " edges) is not planar, so it has no Kasteleyn "
-                       "signing; count it with another engine");
+  if (n >= 2 && a.nnz() > std::size_t(4 * n - 4)) throw not_planar_error(n, a.nnz());  // Euler, before any order
   const BandOrder o = band_order(pattern, n);
   b.kl = o.kl, b.ku = o.ku;
-  const double bytes = band_bytes(n, o.kl, o.ku, value_size);
-  if (bytes > kKasteleynMemoryLimit)
+  const double bytes = band_bytes(n, o.kl, o.ku, value_size), limit = std::min(kKasteleynMemoryLimit, max_bytes);
+  if (bytes > limit)
     throw RefusedError("kasteleyn: banded elimination of this " + std::to_string(n) + " x " + std::to_string(n) +
                        " block (bandwidths " + std::to_string(o.kl) + " and " + std::to_string(o.ku) + ") needs " +
-                       three_digits(bytes / double(1ull << 30)) + " GiB, over the limit of " +
-                       three_digits(kKasteleynMemoryLimit / double(1ull << 30)) + " GiB");
+                       three_digits(bytes / double(1ull << 30)) + " GiB, over the " +
+                       (limit < kKasteleynMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
+                       three_digits(limit / double(1ull << 30)) + " GiB");
+  b.s = kasteleyn_signing(pattern, n);
+  if (b.s.empty()) throw not_planar_error(n, a.nnz());
   for (const auto& e : a.entries) {
     const int r = e.row, c = e.col;
     b.row.push_back(o.transposed ? o.row_pos[std::size_t(c)] : o.row_pos[std::size_t(r)]);
@@ -146,7 +147,7 @@ Integer exact_permanent(const SparseMatrix<Integer>& a, const SignedBlock& b, co
   const double updates = band_updates(b.n, b.kl, b.ku) + double(a.nnz());
   const double bytes = band_bytes(b.n, b.kl, b.ku, sizeof(double));
   return b.sign * planar::integer_from_residues<std::vector<double>>(
-                      permanent_bound(a), value, updates, bytes, kKasteleynMemoryLimit, opt,
+                      permanent_bound(a), value, updates, bytes, std::min(kKasteleynMemoryLimit, opt.max_bytes), opt,
                       [&b](const std::vector<double>& cell, double p, std::vector<double>& buf) {
                         return det_mod(b, cell, p, buf);
                       });
@@ -293,12 +294,12 @@ Approx<T> float_permanent(const SparseMatrix<T>& a, const SignedBlock& b) {
 class KasteleynEngine final : public Engine {
  public:
   std::string name() const override { return "kasteleyn"; }
-  int max_n() const override { return 1 << 20; }
+  int max_n() const override { return kKasteleynMaxN; }
 
   Integer count(const SparseMatrix<Integer>& a, const EngineOptions& opt) const override {
     Matching m;
     if (!start(a, m)) return 0;
-    return exact_permanent(a, prepare(a, m, sizeof(double)), opt);
+    return exact_permanent(a, prepare(a, m, sizeof(double), opt.max_bytes), opt);
   }
   Approx<double> count(const SparseMatrix<double>& a, const EngineOptions& opt) const override {
     return floating(a, opt);
@@ -318,7 +319,7 @@ class KasteleynEngine final : public Engine {
   Approx<T> floating(const SparseMatrix<T>& a, const EngineOptions& opt) const {
     Matching m;
     if (!start(a, m)) return {T(0.0), 0.0};
-    Approx<T> r = float_permanent(a, prepare(a, m, sizeof(T)));
+    Approx<T> r = float_permanent(a, prepare(a, m, sizeof(T), opt.max_bytes));
     if (opt.progress) opt.progress(1.0);
     return r;
   }

@@ -16,19 +16,33 @@
 #include <vector>
 
 #include "engines/engine.hpp"
+#include "engines/planar/sparse_logdet.hpp"
+#include "matchcount/error.hpp"
 
 namespace matchcount::engines {
 
 /// A pattern as (row, col) pairs, each once (pattern_of in engines/common.hpp makes one).
 using PatternRC = std::vector<std::pair<int, int>>;
 
-/// True when the bipartite graph of the n x n pattern is planar (Boyer-Myrvold; O(n + nnz),
+/// True when the bipartite graph of the n x n pattern is planar (the left-right test; O(n + nnz),
 /// and O(1) when nnz > 4n - 4, which no planar bipartite graph on 2n vertices exceeds).
 bool planar_pattern(const PatternRC& pattern, int n);
 
 /// A Kasteleyn signing of the graph of the pattern, one sign (+1 or -1) per pattern entry;
 /// empty when the graph is not planar. Every component is signed on its own.
 std::vector<signed char> kasteleyn_signing(const PatternRC& pattern, int n);
+/// The engine's refusal of an n x n block with `edges` entries whose graph is not planar.
+RefusedError not_planar_error(int n, std::size_t edges);
+
+/// ln|perm A| of a planar block, for counts wanted as logarithms (kasteleyn_log.cpp): the sparse
+/// LU log-determinant (planar::sparse_log_det) of its Kasteleyn matrix K = s * A with the
+/// columns permuted by a perfect matching, so that K has a zero-free diagonal and perm A =
+/// (product of the matching's signs) * det K for any weights. sign 0 (log -inf, error 0) when
+/// the block has no perfect matching; RefusedError when its graph is not planar, when an
+/// entry is beyond double range, or beyond the memory budget `max_bytes`. T: Integer or double.
+template <class T>
+planar::LogDet kasteleyn_log_permanent(const SparseMatrix<T>& a, double max_bytes,
+                                       planar::Ordering ordering = planar::Ordering::Auto);
 
 /// A row and column order that makes K banded: entry (r, c) moves to (row_pos[r],
 /// col_pos[c]) of K' = P K Q, within -kl <= col - row <= ku. When `transposed`, K' is
@@ -51,6 +65,10 @@ BandOrder band_order(const PatternRC& pattern, int n);
 double band_updates(int n, int kl, int ku);
 /// Bytes of one banded working matrix: n rows of 2kl+ku+1 values (plus vector padding).
 double band_bytes(int n, int kl, int ku, std::size_t value_size);
+
+/// Largest block: its graph's 2n vertices, up to 4n edges and 8n half-edges stay int (the
+/// banded engines meet their memory limit far below; the sparse LU of --log does not).
+constexpr int kKasteleynMaxN = 1 << 27;
 
 /// Refusal threshold: one banded working matrix (per thread) above this many bytes.
 constexpr double kKasteleynMemoryLimit = 4.0 * (1ull << 30);

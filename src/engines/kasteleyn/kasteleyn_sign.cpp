@@ -3,6 +3,7 @@
 // column c, edge k is pattern entry k.
 #include <algorithm>
 #include <numeric>
+#include <string>
 
 #include "engines/kasteleyn/kasteleyn.hpp"
 #include "engines/planar/planar.hpp"
@@ -45,6 +46,12 @@ std::vector<signed char> kasteleyn_signing(const PatternRC& pattern, int n) {
     sign[std::size_t(fix.parent_edge)] = (need + negative) % 2 == 1 ? -1 : 1;
   }
   return sign;
+}
+
+RefusedError not_planar_error(int n, std::size_t edges) {
+  return RefusedError("kasteleyn: the graph of this " + std::to_string(n) + " x " + std::to_string(n) + " block (" +
+                      std::to_string(edges) + " edges) is not planar, so it has no Kasteleyn signing; count it with "
+                      "another engine");
 }
 
 double band_updates(int n, int kl, int ku) {

@@ -14,12 +14,12 @@ using namespace pfaffian_detail;
 class PfaffianEngine final : public GraphEngine {
  public:
   std::string name() const override { return "pfaffian"; }
-  int max_n() const override { return 1 << 20; }
+  int max_n() const override { return kPfaffianMaxN; }
   bool loops() const override { return false; }
 
  protected:
   Integer count(const SparseMatrix<Integer>& a, bool, const EngineOptions& opt) const override {
-    SkewBlock b = prepare(a, sizeof(double));
+    SkewBlock b = prepare(a, sizeof(double), opt.max_bytes);
     if (!sign(a, b)) return 0;
     return exact_pfaffian(a, b, opt);
   }
@@ -42,7 +42,7 @@ class PfaffianEngine final : public GraphEngine {
   }
   template <class T>
   static Approx<T> floating(const SparseMatrix<T>& a, const EngineOptions& opt) {
-    SkewBlock b = prepare(a, sizeof(T));
+    SkewBlock b = prepare(a, sizeof(T), opt.max_bytes);
     if (!sign(a, b)) return {T(0.0), 0.0};
     Approx<T> r = float_pfaffian(a, b);
     if (opt.progress) opt.progress(1.0);

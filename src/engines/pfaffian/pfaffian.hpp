@@ -17,11 +17,26 @@
 #include <vector>
 
 #include "engines/graph_engine.hpp"
+#include "engines/planar/sparse_logdet.hpp"
 
 namespace matchcount::engines {
 
-/// name "pfaffian", loops() false, max_n 1 << 20.
+/// Largest graph: its up to 3n edges and 6n half-edges stay int (the banded engine meets its
+/// memory limit far below; the sparse LU of --log does not).
+constexpr int kPfaffianMaxN = 1 << 28;
+
+/// name "pfaffian", loops() false, max_n kPfaffianMaxN.
 std::unique_ptr<GraphEngine> make_pfaffian();
+
+/// ln haf(A) of a planar graph with nonnegative weights, for counts wanted as logarithms
+/// (pfaffian_log.cpp): haf A = |Pf K| = sqrt|det K| for the engine's Pfaffian orientation K,
+/// and ln|det K| is the sparse LU log-determinant (planar::sparse_log_det, partial pivoting).
+/// sign 0 (log -inf, error 0) when the graph has no perfect matching. RefusedError when it is not planar, has a negative
+/// weight (det K = Pf(K)^2 does not tell the hafnian's sign), a loop, an entry beyond double
+/// range, or is beyond the memory budget `max_bytes`. T: Integer or double.
+template <class T>
+planar::LogDet pfaffian_log_hafnian(const SparseMatrix<T>& a, double max_bytes,
+                                    planar::Ordering ordering = planar::Ordering::Auto);
 
 /// What the planner needs: planarity, the band of the best vertex order and the work of one
 /// Pfaffian in that order.

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <utility>
 #include <vector>
 
 #include "engines/graph_engine.hpp"
 #include "engines/planar/planar.hpp"
+#include "matchcount/error.hpp"
 
 namespace matchcount::engines::pfaffian_detail {
 
@@ -15,6 +17,9 @@ using EdgeList = planar::EdgeList;
 
 /// The edges of a symmetric pattern (its entries with row < col, in the pattern's order).
 EdgeList edges_of(const std::vector<std::pair<int, int>>& pattern);
+
+/// The engine's refusal of a graph (n vertices, `edges` edges) that is not planar.
+RefusedError not_planar_error(int n, std::size_t edges);
 
 /// A Pfaffian orientation of the graph (n vertices, simple, no loops): sign[k] = +1 when
 /// edge k = (u, v) is directed u -> v, -1 when v -> u. Empty when the graph is not planar.
@@ -47,9 +52,10 @@ struct SkewBlock {
 };
 
 /// The block's orientation and order. RefusedError when the graph is not planar or the band
-/// would not fit in kPfaffianMemoryLimit.
+/// would not fit in kPfaffianMemoryLimit or the budget `max_bytes`.
 template <class T>
-SkewBlock prepare(const SparseMatrix<T>& a, std::size_t value_size);
+SkewBlock prepare(const SparseMatrix<T>& a, std::size_t value_size,
+                  double max_bytes = std::numeric_limits<double>::infinity());
 /// Sets b.eps from a perfect matching of the block (mate[v] = partner).
 template <class T>
 void set_sign(const SparseMatrix<T>& a, SkewBlock& b, const std::vector<int>& mate);

@@ -143,7 +143,8 @@ Integer exact_pfaffian(const SparseMatrix<Integer>& a, const SkewBlock& b, const
   for (std::size_t k = 0; k < b.entry.size(); ++k) value.push_back(b.s[k] * a.entries[b.entry[k]].value);
   const double bytes = band_bytes(b.n, b.band, sizeof(double));
   // Each entry update is two multiply-adds.
-  return b.eps * planar::integer_from_residues<ModBand>(bound, value, 2 * b.updates, bytes, kPfaffianMemoryLimit, opt,
+  return b.eps * planar::integer_from_residues<ModBand>(bound, value, 2 * b.updates, bytes,
+                                                         std::min(kPfaffianMemoryLimit, opt.max_bytes), opt,
                                                          [&b](const std::vector<double>& cell, double p, ModBand& m) {
                                                            return pfaffian_mod(b, cell, p, m);
                                                          });

@@ -41,6 +41,12 @@ double order_updates(int n, const EdgeList& edges, const std::vector<int>& pos, 
 
 }  // namespace
 
+RefusedError not_planar_error(int n, std::size_t edges) {
+  return RefusedError("pfaffian: the graph is not planar (" + std::to_string(n) + " vertices, " +
+                      std::to_string(edges) + " edges), so it has no Pfaffian orientation; count it with another "
+                      "engine");
+}
+
 EdgeList edges_of(const std::vector<std::pair<int, int>>& pattern) {
   EdgeList e;
   e.reserve(pattern.size() / 2);
@@ -93,26 +99,26 @@ VertexOrder band_order(int n, const EdgeList& edges) {
 }
 
 template <class T>
-SkewBlock prepare(const SparseMatrix<T>& a, std::size_t value_size) {
+SkewBlock prepare(const SparseMatrix<T>& a, std::size_t value_size, double max_bytes) {
   const int n = a.rows;
   EdgeList edges;
   SkewBlock b;
   b.n = n;
   for (std::size_t k = 0; k < a.entries.size(); ++k)
     if (a.entries[k].row < a.entries[k].col) edges.emplace_back(a.entries[k].row, a.entries[k].col), b.entry.push_back(k);
-  const std::vector<signed char> orient = pfaffian_orientation(n, edges);
-  if (orient.empty())
-    throw RefusedError("pfaffian: the graph is not planar (" + std::to_string(n) + " vertices, " +
-                       std::to_string(edges.size()) + " edges), so it has no Pfaffian orientation; count it "
-                       "with another engine");
+  if (too_dense(n, edges.size())) throw not_planar_error(n, edges.size());
+  // The band first: the embedding behind the orientation is the heavy part.
   const VertexOrder o = band_order(n, edges);
   b.band = o.band;
   b.updates = o.updates;
-  const double bytes = band_bytes(n, o.band, value_size);
-  if (bytes > kPfaffianMemoryLimit)
+  const double bytes = band_bytes(n, o.band, value_size), limit = std::min(kPfaffianMemoryLimit, max_bytes);
+  if (bytes > limit)
     throw RefusedError("pfaffian: banded elimination of this graph (" + std::to_string(n) + " vertices, band " +
-                       std::to_string(o.band) + ") needs " + three_digits(bytes / double(1ull << 30)) +
-                       " GiB, over the limit of " + three_digits(kPfaffianMemoryLimit / double(1ull << 30)) + " GiB");
+                       std::to_string(o.band) + ") needs " + three_digits(bytes / double(1ull << 30)) + " GiB, over the " +
+                       (limit < kPfaffianMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
+                       three_digits(limit / double(1ull << 30)) + " GiB");
+  const std::vector<signed char> orient = pfaffian_orientation(n, edges);
+  if (orient.empty()) throw not_planar_error(n, edges.size());
   b.row.resize(edges.size()), b.col.resize(edges.size()), b.s.resize(edges.size());
   for (std::size_t k = 0; k < edges.size(); ++k) {
     const int p = o.pos[std::size_t(edges[k].first)], q = o.pos[std::size_t(edges[k].second)];
@@ -140,9 +146,9 @@ void set_sign(const SparseMatrix<T>& a, SkewBlock& b, const std::vector<int>& ma
   b.eps *= planar::permutation_sign(perm);
 }
 
-template SkewBlock prepare(const SparseMatrix<Integer>&, std::size_t);
-template SkewBlock prepare(const SparseMatrix<double>&, std::size_t);
-template SkewBlock prepare(const SparseMatrix<Complex>&, std::size_t);
+template SkewBlock prepare(const SparseMatrix<Integer>&, std::size_t, double);
+template SkewBlock prepare(const SparseMatrix<double>&, std::size_t, double);
+template SkewBlock prepare(const SparseMatrix<Complex>&, std::size_t, double);
 template void set_sign(const SparseMatrix<Integer>&, SkewBlock&, const std::vector<int>&);
 template void set_sign(const SparseMatrix<double>&, SkewBlock&, const std::vector<int>&);
 template void set_sign(const SparseMatrix<Complex>&, SkewBlock&, const std::vector<int>&);

@@ -1,13 +1,14 @@
-// Planarity, plane faces and their dual tree, and the banding order of the planar engines
-// (planar.hpp), on Boost Graph.
+// Planarity, plane faces and their dual tree (from the left-right test's embedding,
+// lr_planarity.hpp), and the banding order of the planar engines (planar.hpp, on Boost Graph).
 #include "engines/planar/planar.hpp"
 
 #include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/boyer_myrvold_planar_test.hpp>
 #include <boost/graph/cuthill_mckee_ordering.hpp>
-#include <boost/graph/planar_face_traversal.hpp>
 
 #include <numeric>
+#include <stdexcept>
+
+#include "engines/planar/lr_planarity.hpp"
 
 namespace matchcount::engines::planar {
 namespace {
@@ -15,10 +16,6 @@ namespace {
 using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS,
                                     boost::property<boost::vertex_index_t, int>,
                                     boost::property<boost::edge_index_t, int>>;
-using EdgeDesc = boost::graph_traits<Graph>::edge_descriptor;
-using EmbeddingStorage = std::vector<std::vector<EdgeDesc>>;
-using Embedding = boost::iterator_property_map<EmbeddingStorage::iterator,
-                                               boost::property_map<Graph, boost::vertex_index_t>::type>;
 
 /// The graph with edge k's index k (the faces name edges by it).
 Graph graph_of(int vertices, const EdgeList& edges) {
@@ -26,17 +23,6 @@ Graph graph_of(int vertices, const EdgeList& edges) {
   for (std::size_t k = 0; k < edges.size(); ++k) boost::add_edge(edges[k].first, edges[k].second, static_cast<int>(k), g);
   return g;
 }
-
-/// Collects each face as its boundary walk: Boost announces a walk's vertex, then the edge
-/// leaving it.
-struct FaceCollector : public boost::planar_face_traversal_visitor {
-  const Graph* g = nullptr;
-  std::vector<Face>* faces = nullptr;
-  int vertex = -1;
-  void begin_face() { faces->emplace_back(); }
-  void next_vertex(boost::graph_traits<Graph>::vertex_descriptor v) { vertex = int(v); }
-  void next_edge(EdgeDesc e) { faces->back().push_back({vertex, boost::get(boost::edge_index, *g, e)}); }
-};
 
 /// Union-find root with path halving.
 int find(std::vector<int>& up, int v) {
@@ -90,23 +76,41 @@ std::vector<FaceToFix> faces_leaves_first(int vertices, const EdgeList& edges, c
 }  // namespace
 
 std::optional<FaceTree> face_tree(int vertices, const EdgeList& edges) {
-  const Graph g = graph_of(vertices, edges);
-  EmbeddingStorage storage(boost::num_vertices(g));
-  const Embedding embedding(storage.begin(), boost::get(boost::vertex_index, g));
-  if (!boost::boyer_myrvold_planarity_test(boost::boyer_myrvold_params::graph = g,
-                                           boost::boyer_myrvold_params::embedding = embedding))
-    return std::nullopt;
+  const std::optional<Rotation> rotation = lr_planarity(vertices, edges);
+  if (!rotation) return std::nullopt;
+  // Faces are the orbits of h -> next[h ^ 1]: arrive at a vertex along h, leave along the
+  // half-edge after h's twin in the rotation.
   FaceTree t;
-  FaceCollector visitor;
-  visitor.g = &g, visitor.faces = &t.faces;
-  boost::planar_face_traversal(g, embedding, visitor);
+  const std::vector<int>& next = rotation->next;
+  std::vector<char> walked(next.size(), 0);
+  for (std::size_t h0 = 0; h0 < next.size(); ++h0) {
+    if (walked[h0]) continue;
+    Face& face = t.faces.emplace_back();
+    for (std::size_t h = h0; !walked[h]; h = std::size_t(next[h ^ 1])) {
+      walked[h] = 1;
+      const auto [u, v] = edges[h / 2];
+      face.push_back({h % 2 ? v : u, int(h / 2)});
+    }
+  }
+  // Euler's formula, per component with edges V - E + F = 2: a wrong embedding would sign
+  // the edges wrongly and give wrong counts without a word, so it is checked.
+  std::vector<int> up(static_cast<std::size_t>(vertices));
+  std::iota(up.begin(), up.end(), 0);
+  std::vector<char> touched(static_cast<std::size_t>(vertices), 0);
+  long components = 0, touched_vertices = 0;
+  for (auto [a, b] : edges) {
+    for (int x : {a, b})
+      if (!touched[std::size_t(x)]) touched[std::size_t(x)] = 1, ++touched_vertices, ++components;
+    const int ra = find(up, a), rb = find(up, b);
+    if (ra != rb) up[std::size_t(ra)] = rb, --components;
+  }
+  if (touched_vertices - long(edges.size()) + long(t.faces.size()) != 2 * components)
+    throw std::logic_error("planar: the embedding's faces break Euler's formula");
   t.leaves_first = faces_leaves_first(vertices, edges, t.faces);
   return t;
 }
 
-bool is_planar(int vertices, const EdgeList& edges) {
-  return boost::boyer_myrvold_planarity_test(graph_of(vertices, edges));
-}
+bool is_planar(int vertices, const EdgeList& edges) { return lr_planarity(vertices, edges, false).has_value(); }
 
 std::vector<std::size_t> reverse_cuthill_mckee(int vertices, const EdgeList& edges) {
   const Graph g = graph_of(vertices, edges);

@@ -46,11 +46,13 @@ struct FaceTree {
   std::vector<FaceToFix> leaves_first;
 };
 
-/// The face tree of the graph on `vertices` vertices (Boyer-Myrvold embedding); nullopt when
-/// the graph is not planar. Callers with a cheap edge-count bound test it first.
+/// The face tree of the graph on `vertices` vertices (the left-right test's embedding,
+/// lr_planarity.hpp); nullopt when the graph is not planar. Callers with a cheap edge-count
+/// bound test it first.
 std::optional<FaceTree> face_tree(int vertices, const EdgeList& edges);
 
-/// True when the graph is planar (Boyer-Myrvold, O(vertices + edges)).
+/// True when the graph is planar (the left-right test, O(vertices + edges) apart from sorting
+/// each adjacency list once).
 bool is_planar(int vertices, const EdgeList& edges);
 
 /// The vertices in reverse Cuthill-McKee order (Boost's, from its default start vertices).

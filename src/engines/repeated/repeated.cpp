@@ -13,50 +13,17 @@
 #include <numeric>
 
 #include "engines/common.hpp"
+#include "engines/repeated/line_classes.hpp"
 
 namespace matchcount::engines {
 namespace {
 
-bool less_value(const Integer& a, const Integer& b) { return a < b; }
-bool less_value(double a, double b) { return a < b; }
-bool less_value(const Complex& a, const Complex& b) {
-  return a.real() != b.real() ? a.real() < b.real() : a.imag() < b.imag();
-}
-
-/// Classes of identical lines: lines[l] holds (other index, value) sorted by index.
-template <class T>
-void classes(std::vector<std::vector<std::pair<int, T>>> lines, std::vector<int>& rep, std::vector<int>& mult) {
-  std::vector<int> order(lines.size());
-  std::iota(order.begin(), order.end(), 0);
-  auto less = [&](int x, int y) {
-    const auto &a = lines[static_cast<std::size_t>(x)], &b = lines[static_cast<std::size_t>(y)];
-    return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(), [](const auto& p, const auto& q) {
-      return p.first != q.first ? p.first < q.first : less_value(p.second, q.second);
-    });
-  };
-  std::stable_sort(order.begin(), order.end(), less);
-  rep.clear();
-  mult.clear();
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    if (k == 0 || lines[static_cast<std::size_t>(order[k])] != lines[static_cast<std::size_t>(order[k - 1])]) {
-      rep.push_back(order[k]);
-      mult.push_back(0);
-    }
-    ++mult.back();
-  }
-}
-
 template <class T>
 RepeatedPlan plan_impl(const SparseMatrix<T>& a) {
-  std::vector<std::vector<std::pair<int, T>>> by_row(static_cast<std::size_t>(a.rows)),
-      by_col(static_cast<std::size_t>(a.cols));
-  for (const auto& e : a.entries) {  // sorted by (row, col): both lists come out sorted
-    by_row[static_cast<std::size_t>(e.row)].emplace_back(e.col, e.value);
-    by_col[static_cast<std::size_t>(e.col)].emplace_back(e.row, e.value);
-  }
   RepeatedPlan p;
-  classes(by_col, p.col_rep, p.col_mult);
-  classes(by_row, p.row_rep, p.row_mult);
+  LineClasses cols = line_classes(a, true), rows = line_classes(a, false);
+  p.col_rep = std::move(cols.rep), p.col_mult = std::move(cols.mult);
+  p.row_rep = std::move(rows.rep), p.row_mult = std::move(rows.mult);
   auto terms = [](const std::vector<int>& mult) {
     double t = 1;
     for (int m : mult) t *= m + 1;
@@ -274,8 +241,6 @@ class RepeatedEngine final : public Engine {
     std::vector<std::size_t> order(p.col_rep.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return p.col_mult[x] < p.col_mult[y]; });
-    const std::vector<T> d = a.dense();
-    const auto n = static_cast<std::size_t>(a.rows);
     Classes<T> in;
     in.K = static_cast<int>(p.col_rep.size());
     in.R = static_cast<int>(p.row_rep.size());
@@ -283,11 +248,17 @@ class RepeatedEngine final : public Engine {
     in.range = in.mult;
     --in.range[0];  // Glynn's fixed delta sits in the smallest class
     in.mu = p.row_mult;
-    for (std::size_t t : order)
-      for (int r : p.row_rep) {
-        const auto i = static_cast<std::size_t>(r), j = static_cast<std::size_t>(p.col_rep[t]);
-        in.c.push_back(p.transposed ? d[j * n + i] : d[i * n + j]);
-      }
+    // The K x R entries between representatives, from the entries (no dense copy of the block:
+    // few classes may stand for a huge n).
+    std::vector<int> row_class(static_cast<std::size_t>(a.rows), -1), col_class(static_cast<std::size_t>(a.rows), -1);
+    for (std::size_t r = 0; r < p.row_rep.size(); ++r) row_class[static_cast<std::size_t>(p.row_rep[r])] = int(r);
+    for (std::size_t k = 0; k < order.size(); ++k) col_class[static_cast<std::size_t>(p.col_rep[order[k]])] = int(k);
+    in.c.assign(static_cast<std::size_t>(in.K) * static_cast<std::size_t>(in.R), T(0));
+    for (const auto& e : a.entries) {
+      const int r = row_class[static_cast<std::size_t>(p.transposed ? e.col : e.row)];
+      const int t = col_class[static_cast<std::size_t>(p.transposed ? e.row : e.col)];
+      if (r >= 0 && t >= 0) in.c[static_cast<std::size_t>(t) * static_cast<std::size_t>(in.R) + static_cast<std::size_t>(r)] = e.value;
+    }
     return in;
   }
 

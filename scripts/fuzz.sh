@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# libFuzzer runs of the readers and the checkpoint file under ASan + UBSan (docs/fuzzing.md).
+#   scripts/fuzz.sh                           brief: about 60 seconds in all, split over the targets (CI)
+#   scripts/fuzz.sh long [SECONDS]            SECONDS in all (default 3600), split over the targets
+#   scripts/fuzz.sh brief|long SECONDS TARGET...   only these targets (e.g. npy checkpoint)
+#   ... -- FLAG...                            more libFuzzer flags, e.g. -- -fork=2 (two processes)
+# Builds the targets in build-fuzz with clang (installing clang if missing, as scripts/setup.sh
+# installs packages) and fails when any target finds a crash, a sanitizer report, a failed
+# check, a timeout or an out-of-memory. Inputs that found new coverage are kept in
+# build-fuzz/corpus/TARGET; an input that failed is saved as build-fuzz/crashes/TARGET/*.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() { echo "usage: $0 [brief|long] [SECONDS] [TARGET...] [-- LIBFUZZER_FLAG...]" >&2; exit 2; }
+all_targets=(matrix_market bannerless edge_list dimacs npy checkpoint)
+mode=brief
+case "${1:-}" in brief|long) mode=$1; shift ;; -h|--help) usage ;; esac
+seconds=60
+[ "$mode" = long ] && seconds=3600
+if [ $# -gt 0 ] && [[ "$1" =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
+targets=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+  [[ " ${all_targets[*]} " == *" $1 "* ]] || { echo "fuzz: unknown target '$1' (${all_targets[*]})" >&2; exit 2; }
+  targets+=("$1"); shift
+done
+[ $# -gt 0 ] && shift  # the "--"
+extra=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
+per_target=$(( seconds / ${#targets[@]} ))
+[ "$per_target" -ge 1 ] || per_target=1
+
+# clang with libFuzzer (Debian's libclang-rt-dev holds it) and clang's OpenMP runtime, besides
+# what the library needs.
+packages=(clang libclang-rt-dev libomp-dev cmake make pkg-config libboost-graph-dev libgmp-dev libcli11-dev
+          nlohmann-json3-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "fuzz: installing ${missing[*]}"
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+dir=build-fuzz
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# -O1 with line tables: fast enough to fuzz, quick to build, stack traces with lines.
+cmake -S . -B "$dir" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" -DMATCHCOUNT_FUZZ=ON -DMATCHCOUNT_TESTS=OFF \
+  -DMATCHCOUNT_CUDA=OFF -DMATCHCOUNT_MPI=OFF -DMATCHCOUNT_PYTHON=OFF "${launcher[@]}" >/dev/null
+cmake --build "$dir" --target matchcount_fuzz -j"$(nproc)"
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+failed=()
+root=$PWD
+mkdir -p "$dir/logs"
+for t in "${targets[@]}"; do
+  corpus=$dir/corpus/$t crashes=$dir/crashes/$t log=$dir/logs/$t.log
+  mkdir -p "$corpus" "$crashes"
+  # New inputs go to the first folder, so tests/fuzz/corpus (the seeds) is only read. The run
+  # starts in the logs folder, where -jobs puts the logs of its workers.
+  if (cd "$dir/logs" && "$root/$dir/fuzz/fuzz_$t" "$root/$corpus" "$root/tests/fuzz/corpus/$t" \
+        -max_total_time="$per_target" -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$root/$crashes/" \
+        -print_final_stats=1 "${extra[@]}") >"$log" 2>&1; then
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    if [ -z "$runs" ]; then  # -fork and -jobs print no final stats: the last progress line
+      last=$(grep -a -E -o '#[0-9]+[: ].*exec/s:? [0-9]+' "$log" | tail -1 || true)
+      runs=$(sed -n 's/^#\([0-9]*\).*/\1/p' <<<"$last") rate=$(sed -E -n 's/.*exec\/s:? //p' <<<"$last")
+    fi
+    echo "fuzz: $t: ${runs:-?} runs in ${per_target}s (${rate:-?}/s), corpus $(ls "$corpus" | wc -l) inputs"
+  else
+    failed+=("$t")
+    echo "fuzz: $t FAILED; the log's end ($log):" >&2
+    tail -n 40 "$log" >&2
+    echo "fuzz: the input is in $crashes/ (docs/fuzzing.md: reproduce with $dir/fuzz/fuzz_$t FILE)" >&2
+  fi
+done
+if ((${#failed[@]})); then
+  echo "fuzz: failed: ${failed[*]}" >&2
+  exit 1
+fi

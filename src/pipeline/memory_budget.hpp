@@ -1,0 +1,39 @@
+// Private to the pipeline: the memory budget of a count (CountOptions::max_memory), checked
+// stage by stage before each starts; shared by the permanent (count.cpp) and hafnian
+// (hafnian.cpp) paths.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "matchcount/engine.hpp"
+#include "matchcount/pipeline.hpp"
+
+namespace matchcount::detail {
+
+/// The options with max_memory resolved (0 becomes default_max_memory()), so that every stage
+/// of one count sees the same budget.
+CountOptions with_memory_budget(const CountOptions& options);
+
+/// Bytes one stored entry of a matrix of this kind takes (position and value; an integer's
+/// value owns heap limbs).
+double entry_bytes(NumberKind kind);
+
+/// Predicted peak bytes of preprocessing and planning a square matrix of `lines` rows (or
+/// vertices) and `nnz` entries: the copies of the matrix the stages hold at once (the working
+/// copy, the blocks, the Forbert-Marx working matrix, the planned leaf) and the planner's own
+/// structures per entry and per line (orders, adjacency lists, line hashes). The model and its
+/// measurements are in docs/benchmarks.md ("Planning at scale").
+double planning_bytes(double lines, double nnz, NumberKind kind);
+
+/// Refuses (RefusedError) a stage predicted to need more than the budget: "planning needs
+/// about 3.1 GiB for a 1000000 x 1000000 matrix with 4000000 entries, over the memory budget
+/// of 200 MiB (--max-memory)".
+void check_memory(const std::string& stage, double bytes, const std::string& what, double budget);
+
+/// Before the engines start: the first block that no engine can count (its plan's `why`) is
+/// refused with the reason, before any block is counted. `sizes` holds each block's rows and
+/// entries.
+void refuse_uncountable(const std::vector<EnginePlan>& plans, const std::vector<std::pair<int, std::size_t>>& sizes);
+
+}  // namespace matchcount::detail

@@ -330,6 +330,7 @@ static int run(int argc, char** argv) {
     read.sum_duplicates = sum_duplicates;
     read.hafnian = hafnian || loop_hafnian;
     read.loops = loop_hafnian;
+    if (!max_memory.empty()) read.max_memory = cli::memory_budget_of(max_memory);
     if (read.hafnian && (read.as == InputFormat::Bipartite || read.as == InputFormat::Digraph))
       throw UsageError(std::string("--") + (loop_hafnian ? "loop-" : "") + "hafnian counts general graphs and symmetric "
                        "matrices; --as " + as + " reads a permanent");

@@ -64,6 +64,9 @@ TEST(Budgets, DimensionsWithoutEntriesCostNothing) {
       {mtx("integer general", "100000000 2147483647 1", "7 1 3\n"), "", "0\n"},
       {mtx("pattern symmetric", "100000000 100000000 1", "7 5\n"), "--hafnian", "0\n"},
       {mtx("integer symmetric", "2147483647 2147483647 1", "7 7 2\n"), "--loop-hafnian", "0\n"},
+      // The estimators too: the matching stages they share allocate per line.
+      {mtx("pattern general", "100000000 100000000 1", "5 7\n"), "--estimate", "0\n"},
+      {mtx("pattern symmetric", "100000000 100000000 1", "7 5\n"), "--estimate --hafnian", "0\n"},
   };
   for (const auto& c : cases) {
     const std::string path = test::temp_file(c.file, ".mtx");

@@ -4,6 +4,7 @@
 // threads, the automatic choice, and the refusals.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -111,6 +112,44 @@ TEST(EstimateGraphSmc, SameBitsWhateverTheThreadsAndTheAutomaticChoice) {
   EXPECT_FALSE(note(estimate_hafnian(AnyMatrix(a), false, o)));
   o.particles = 0;
   EXPECT_FALSE(note(estimate_hafnian(AnyMatrix(adjacency_matrix(triangular_graph(24, 24))), false, o)));
+}
+
+TEST(EstimateGraphSmc, TimeCapBindsInsideASample) {
+  // A sampler told to stop in the past abandons its first sample and returns no samples; told
+  // never to stop, it gives run()'s sums.
+  const SparseMatrix<Integer> tri = adjacency_matrix(triangular_graph(10, 10));
+  const estimate::GraphData g =
+      estimate::GraphData::from(convert<double>(tri, [](const Integer& v) { return v.get_d(); }));
+  estimate::SamplerConfig cfg;
+  cfg.graph = true;
+  cfg.particles = 4;
+  cfg.threads = 2;
+  cfg.params = {1, 5};
+  const auto sampler = estimate::make_graph_cpu_sampler(g, cfg);
+  const auto never = std::chrono::steady_clock::time_point::max();
+  sampler->stop_at(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+  EXPECT_EQ(sampler->run_until(0, 16, never).count, 0u);
+  sampler->stop_at(never);
+  const estimate::SampleSums all = sampler->run_until(0, 16, never), plain = sampler->run(0, 16);
+  EXPECT_EQ(all.count, 16u);
+  EXPECT_EQ(all.sum_m, plain.sum_m);
+  EXPECT_EQ(all.sum_e, plain.sum_e);
+  // End to end: one population of 200 paths over 4096 vertices takes far longer than 20 ms, so
+  // no sample finishes within the cap and the estimate is refused (it used to run on until its
+  // first batch was done, however long past the cap that was).
+  EstimateOptions o;
+  o.max_seconds = 0.02;
+  o.particles = 200;
+  o.exact_up_to = 0;
+  o.device = DevicePolicy::Cpu;
+  try {
+    estimate_hafnian(AnyMatrix(adjacency_matrix(triangular_graph(64, 64))), false, o);
+    FAIL() << "estimated within 20 ms";
+  } catch (const RefusedError& e) {
+    EXPECT_NE(std::string(e.what()).find("vertices finished within the time cap of 0.02 s"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(EstimateGraphSmc, Refusals) {

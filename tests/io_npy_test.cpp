@@ -208,5 +208,24 @@ TEST(ReaderNpy, DamagedFilesOnlyThrowInputError) {
   EXPECT_GT(errors, 0);
 }
 
+TEST(ReaderNpy, MemoryBudgetStopsTheReadByByteOffset) {
+  // 1200 x 1200 ones in int8: 1.4 MB of file, 1.44 million entries of a matrix. Within a 1 GiB
+  // budget it is read; within 1 MiB the read stops after its first MiB, naming the offset.
+  const std::string ones(1200 * 1200, '\1'), file = npy("|i1", false, "(1200, 1200)", ones);
+  ReadOptions o;
+  o.max_memory = 1 << 30;
+  EXPECT_EQ(nnz_of(read_text(file, "a.npy", o).matrix), 1200u * 1200u);
+  o.max_memory = 1 << 20;
+  try {
+    read_text(file, "a.npy", o);
+    FAIL() << "read within 1 MiB";
+  } catch (const RefusedError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("a.npy: reading needs more than the memory budget of 1 MiB"), std::string::npos) << what;
+    // Checked as each MiB of data arrives: the first MiB's entries are over the budget.
+    EXPECT_NE(what.find("the 1048576 entries read by byte offset"), std::string::npos) << what;
+  }
+}
+
 }  // namespace
 }  // namespace matchcount

@@ -128,9 +128,17 @@ TEST(MemoryBudget, RegularGraphUnder200MRefusesWithinTheBudget) {
 }
 
 TEST(MemoryBudget, StagesAndEnginesBeyondTheBudgetAreRefusedByName) {
-  // Planning itself: a 150 x 150 grid's copies do not fit 1 MiB.
+  // Reading: the 150 x 150 grid's 44 700 edges do not fit 1 MiB; the refusal names the file
+  // and the line it stopped at, long before the end of the file.
   const std::string grid = edge_file(grid_graph(150, 150));
-  const auto planning = test::run_matchcount("--as graph --max-memory 1M " + quoted(grid));
+  const auto reading = test::run_matchcount("--as graph --max-memory 1M " + quoted(grid));
+  EXPECT_EQ(reading.exit_code, 3) << reading.err;
+  EXPECT_TRUE(one_line(reading.err)) << reading.err;
+  EXPECT_NE(reading.err.find(grid + ": reading needs more than the memory budget of 1 MiB"), std::string::npos)
+      << reading.err;
+  EXPECT_NE(reading.err.find("entries read by line 8"), std::string::npos) << reading.err;  // 8195 or so
+  // Planning itself: the grid's copies (about 24 MB) do not fit 12 MiB, though reading does.
+  const auto planning = test::run_matchcount("--as graph --max-memory 12M " + quoted(grid));
   EXPECT_EQ(planning.exit_code, 3) << planning.err;
   EXPECT_TRUE(one_line(planning.err)) << planning.err;
   EXPECT_NE(planning.err.find("planning needs about"), std::string::npos) << planning.err;

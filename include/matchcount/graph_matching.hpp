@@ -62,12 +62,17 @@ std::string tutte_witness_text(const GraphMatching& m, const std::vector<std::st
 
 /// The edges (u < v, ascending) that lie in no perfect matching, given a perfect matching `m`
 /// of `g` (std::invalid_argument otherwise). Searches stop once about `budget` edge visits are
-/// spent; then `edges` holds the dead edges proven so far and `complete` is false.
+/// spent; then `edges` holds the dead edges proven so far and `complete` is false, which never
+/// changes a count (a dead edge kept only adds terms of 0). The default budget (negative) is
+/// linear in the graph, kDeadEdgeVisitsPerSlot visits per adjacency slot and at least
+/// kDeadEdgeVisitsFloor: no linear-time algorithm is known for general graphs (one search per
+/// vertex is O(nm)), and on a large expander the searches would dominate preprocessing.
 struct DeadEdges {
   std::vector<std::pair<int, int>> edges;
   bool complete = true;
 };
-DeadEdges edges_in_no_perfect_matching(const GraphPattern& g, const GraphMatching& m, double budget = 2e8);
+constexpr double kDeadEdgeVisitsPerSlot = 32, kDeadEdgeVisitsFloor = 2e7;
+DeadEdges edges_in_no_perfect_matching(const GraphPattern& g, const GraphMatching& m, double budget = -1);
 
 /// Removes both stored entries (u, v) and (v, u) of every undirected edge in `edges` from `a`.
 template <class T>

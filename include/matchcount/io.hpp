@@ -30,6 +30,10 @@ struct ReadOptions {
   /// Self-loops of undirected graphs are loop weights (on the diagonal, for the loop hafnian);
   /// otherwise they are dropped with a note, as they lie in no perfect matching.
   bool loops = false;
+  /// The memory budget in bytes (CountOptions::max_memory; 0 for default_max_memory(),
+  /// infinity for none). Reading refuses (RefusedError, naming the file and line) once what it
+  /// has collected would not fit (docs/usage.md, "Time caps, memory and large inputs").
+  double max_memory = 0;
 };
 
 struct ReadResult {

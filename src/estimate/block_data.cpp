@@ -10,12 +10,13 @@ namespace matchcount::estimate {
 namespace {
 
 // Sinkhorn-Knopp: alternately normalise rows and columns of diag(r) A diag(c). Stops when
-// every row sum is within 1e-3 of 1 (columns are exact after each sweep) or after 500
-// sweeps; the sampling probabilities only need to be close, not converged.
+// every row sum is within 1e-3 of 1 (columns are exact after each sweep) or after
+// scaling_sweeps(); the sampling probabilities only need to be close, not converged.
 std::vector<double> column_scaling(const BlockData& b) {
   const int n = b.n;
   std::vector<double> r(n, 1.0), c(n, 1.0);
-  for (int sweep = 0; sweep < 500; ++sweep) {
+  const int sweeps = scaling_sweeps(b.row_val.size());
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
     double worst = 0.0;
     for (int i = 0; i < n; ++i) {
       double s = 0.0;

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "matchcount/error.hpp"
+#include "matchcount/pipeline.hpp"
 
 namespace matchcount::estimate {
 namespace {
@@ -145,7 +146,7 @@ struct RoundTimes {
 
 /// Samples one block in rounds until the target, the sample cap or the deadline.
 void sample_block(Sampler& sampler, const EstimateOptions& o, double target, const Budget& budget,
-                  int blocks_left, BlockEstimate& out, bool& target_met, WholeProgress& whole) {
+                  int blocks_left, bool graph, BlockEstimate& out, bool& target_met, WholeProgress& whole) {
   const auto t0 = Clock::now();
   const bool fixed = o.samples > 0;
   const std::uint64_t cap = fixed ? o.samples : std::max<std::uint64_t>(o.max_samples, 2);
@@ -180,6 +181,7 @@ void sample_block(Sampler& sampler, const EstimateOptions& o, double target, con
     }
     const auto round_start = Clock::now();
     const std::uint64_t round_samples = next;
+    if (budget.limited && !fixed) sampler.stop_at(block_deadline);
     // Under a time cap the CPU stops a round between batches at the block's deadline (a
     // sample of a large block can take seconds, and its first round has 256), and draws a
     // long round in parts that end every kProgressSeconds for a progress report.
@@ -197,7 +199,7 @@ void sample_block(Sampler& sampler, const EstimateOptions& o, double target, con
       if (part.count == 0 || Clock::now() >= block_deadline) break;
     }
     if (wide) times.add(round_samples, since(round_start));
-    if (sums.count >= cap) break;
+    if (sums.count >= cap || sums.count == 0) break;  // 0: the cap came before a batch finished
     if (fixed) {
       next = std::min(cap - sums.count, 2 * sums.count);
       continue;
@@ -211,13 +213,52 @@ void sample_block(Sampler& sampler, const EstimateOptions& o, double target, con
                       4.0 * static_cast<double>(sums.count));
     next = std::min(cap - sums.count, static_cast<std::uint64_t>(want));
   }
-  if (sums.count == 0) sums.merge(sampler.run(0, 256));
+  if (sums.count == 0) {
+    // Under a time cap a sample of a very large block may not finish: there is no estimate
+    // (refused, as an exact count predicted past its cap is).
+    if (budget.limited && !fixed)
+      throw RefusedError("no sample of a block of " + std::to_string(out.n) + " " + (graph ? "vertices" : "rows") +
+                         " finished within the time cap of " + duration_text(o.max_seconds) +
+                         " (--max-seconds): one sample takes longer; a larger cap, or fewer --particles on a "
+                         "general graph, gives one");
+    sums.merge(sampler.run(0, 256));
+  }
   summarise(sums, out);
   if (!fixed && (out.rel_std_error > target || out.heavy_tail)) target_met = false;
   out.seconds = since(t0);
 }
 
 }  // namespace
+
+std::string sparse_empty_line(const SparseMatrix<double>& a, bool graph) {
+  const auto lines = static_cast<std::size_t>(std::max(a.rows, a.cols));
+  if (lines < 2 * a.nnz() + 2) return {};
+  // The smallest index missing from the sorted, distinct indices of one side.
+  const auto first_missing = [](std::vector<int>& used, int count, int& missing) {
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    missing = count - static_cast<int>(used.size());
+    int k = 0;
+    while (k < static_cast<int>(used.size()) && used[static_cast<std::size_t>(k)] == k) ++k;
+    return k;
+  };
+  std::vector<int> rows, cols;
+  rows.reserve(a.nnz() * (graph ? 2 : 1)), cols.reserve(a.nnz());
+  for (const auto& e : a.entries) {
+    rows.push_back(e.row);
+    (graph ? rows : cols).push_back(e.col);
+  }
+  int missing = 0;
+  const int row = first_missing(rows, a.rows, missing);
+  const auto text = [](const char* what, const char* plural, int line, int count, const char* has) {
+    return std::string(what) + " " + std::to_string(line + 1) + " has " + has + " (" + std::to_string(count) + " " +
+           (count == 1 ? std::string(what) + " has" : std::string(plural) + " have") + " none)";
+  };
+  if (graph) return missing > 0 ? text("vertex", "vertices", row, missing, "no edge") : std::string();
+  if (missing > 0) return text("row", "rows", row, missing, "no nonzero entry");
+  const int col = first_missing(cols, a.cols, missing);
+  return missing > 0 ? text("column", "columns", col, missing, "no nonzero entry") : std::string();
+}
 
 SparseMatrix<double> nonnegative_doubles(const AnyMatrix& m) {
   SparseMatrix<double> a = std::visit(
@@ -295,7 +336,7 @@ void EstimateRun::add_exact(BlockEstimate be, const PermanentValue& value, Estim
 
 void EstimateRun::add_sampled(Sampler& sampler, BlockEstimate be, EstimateReport& rep) {
   be.device = sampler.device();
-  sample_block(sampler, o_, target_, progress_->budget, std::max(to_sample_ - sampled, 1), be, rep.target_met,
+  sample_block(sampler, o_, target_, progress_->budget, std::max(to_sample_ - sampled, 1), rep.hafnian, be, rep.target_met,
                progress_->whole);
   ++sampled;
   rep.samples += be.samples;

@@ -23,6 +23,13 @@ inline double since(Clock::time_point t) { return std::chrono::duration<double>(
 /// cannot take: complex, negative or beyond-double entries.
 SparseMatrix<double> nonnegative_doubles(const AnyMatrix& m);
 
+/// When the lines far outnumber the entries (a 10^8 x 10^8 file with a few entries), the
+/// first line without an entry, found in time and memory of the entries rather than of the
+/// dimensions (the matching stages allocate per line): "row 2 has no nonzero entry (99999999
+/// rows have none)", or "vertex 2 has no edge (...)" for a hafnian's `graph`. Empty otherwise,
+/// and for matrices with fewer lines than twice their entries (the full path explains those).
+std::string sparse_empty_line(const SparseMatrix<double>& a, bool graph);
+
 /// A block estimate from its sample sums.
 void summarise(const SampleSums& s, BlockEstimate& out);
 
@@ -31,6 +38,13 @@ void summarise(const SampleSums& s, BlockEstimate& out);
 /// --max-seconds 0). Blocks the planner predicts within what is left are counted exactly.
 constexpr double kExactShareOfCap = 0.1, kExactUncapped = 1.0;
 inline bool time_capped(const EstimateOptions& o) { return o.samples == 0 && o.max_seconds > 0; }
+/// Planning an exact count takes about this long per entry of a block (docs/benchmarks.md,
+/// "Planning at scale"): a block whose planning alone would outlast the seconds left for exact
+/// counts is sampled without asking the planner.
+constexpr double kPlanSecondsPerEntry = 1.5e-6;
+inline bool worth_planning(std::size_t entries, double exact_seconds_left) {
+  return static_cast<double>(entries) * kPlanSecondsPerEntry <= exact_seconds_left;
+}
 inline double exact_budget_seconds(const EstimateOptions& o) {
   return time_capped(o) ? kExactShareOfCap * o.max_seconds : kExactUncapped;
 }

@@ -15,13 +15,28 @@
 
 namespace matchcount::estimate {
 
+/// The stop test of CPU samples under a time cap: true once the clock passes `at`, read every
+/// 64th call from the first (a call per step of a path).
+struct DeadlineStop {
+  std::chrono::steady_clock::time_point at = std::chrono::steady_clock::time_point::max();
+  mutable unsigned calls = 0;
+  bool operator()() const {
+    return at != std::chrono::steady_clock::time_point::max() && (calls++ & 63) == 0 &&
+           std::chrono::steady_clock::now() >= at;
+  }
+};
+
 /// The sums of each batch of samples first .. first + count - 1, in order. Batches that start
-/// after `deadline` are skipped (never batch 0), and only the batches before the first one
-/// skipped are returned, so the samples returned are always a prefix of the round.
-/// `make()` gives one thread's sampler: an object with WideValue sample(SampleRng&).
+/// after `deadline` are skipped (never batch 0); a batch still running at `stop` is abandoned
+/// mid-sample and dropped whole (batch 0 too: a time cap binds however long one sample is).
+/// Only the batches before the first one skipped or dropped are returned, so the samples
+/// returned are always a prefix of the round, and the batch sizes never depend on the clock.
+/// `make()` gives one thread's sampler: an object with
+/// WideValue sample(SampleRng&, const DeadlineStop&).
 template <class Make>
 std::vector<SampleSums> run_batches(const SamplerConfig& cfg, std::uint64_t batch, std::uint64_t first,
-                                    std::uint64_t count, Make make, std::chrono::steady_clock::time_point deadline) {
+                                    std::uint64_t count, Make make, std::chrono::steady_clock::time_point deadline,
+                                    std::chrono::steady_clock::time_point stop) {
   const std::uint64_t batches = (count + batch - 1) / batch;
   std::vector<SampleSums> part(batches);
   std::vector<char> skipped(batches, 0);
@@ -30,6 +45,7 @@ std::vector<SampleSums> run_batches(const SamplerConfig& cfg, std::uint64_t batc
 #pragma omp parallel num_threads(threads)
   {
     auto holder = make();
+    const DeadlineStop stop_test{stop};
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < static_cast<std::int64_t>(batches); ++b) {
       if (capped && b > 0 && std::chrono::steady_clock::now() > deadline) {
@@ -40,7 +56,12 @@ std::vector<SampleSums> run_batches(const SamplerConfig& cfg, std::uint64_t batc
       const std::uint64_t hi = std::min(lo + batch, first + count);
       for (std::uint64_t s = lo; s < hi; ++s) {
         SampleRng rng(cfg.seed, cfg.block_id, s);
-        part[b].add(holder.sample(rng));
+        const WideValue x = holder.sample(rng, stop_test);
+        if (is_abandoned(x)) {
+          skipped[static_cast<std::size_t>(b)] = 1;
+          break;
+        }
+        part[b].add(x);
       }
     }
   }
@@ -63,10 +84,11 @@ decltype(auto) with_sequential_method(Method m, F&& f) {
 }
 
 /// A CPU sampler: the Sampler calls over one `batches(first, count, deadline)` (run_batches'
-/// contract), written once for the permanent and the graph samplers.
+/// contract, with stop_ as its stop), written once for the permanent and the graph samplers.
 class BatchSampler : public Sampler {
  public:
   using Clock = std::chrono::steady_clock;
+  void stop_at(Clock::time_point t) override { stop_ = t; }
   SampleSums run(std::uint64_t first, std::uint64_t count) override {
     return run_until(first, count, Clock::time_point::max());
   }
@@ -82,6 +104,7 @@ class BatchSampler : public Sampler {
 
  protected:
   virtual std::vector<SampleSums> batches(std::uint64_t first, std::uint64_t count, Clock::time_point deadline) = 0;
+  Clock::time_point stop_ = Clock::time_point::max();
 };
 
 }  // namespace matchcount::estimate

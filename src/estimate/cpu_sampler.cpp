@@ -18,7 +18,10 @@ struct HostPath {
   std::vector<int> ints;
   std::vector<double> doubles;
   Path<M> path;
-  WideValue sample(SampleRng& rng) { return run_sample(path, rng); }
+  template <class Stop = NoStop>
+  WideValue sample(SampleRng& rng, const Stop& stop = Stop{}) {
+    return run_sample(path, rng, stop);
+  }
   HostPath(const BlockView& b, const SampleParams& p)
       : n(b.n), d(b.max_degree), ints(Workspace::ints(b.n, b.max_degree, M)), doubles(Workspace::doubles(b.n, M)),
         path(b, Workspace::bind(ints.data(), doubles.data(), 1, b.n, b.max_degree, M), p) {}
@@ -32,7 +35,10 @@ struct HostPath {
 template <Method M>
 struct SmallHolder {
   SmallPath<M> path;
-  WideValue sample(SampleRng& rng) { return run_sample(path, rng); }
+  template <class Stop = NoStop>
+  WideValue sample(SampleRng& rng, const Stop& stop = Stop{}) {
+    return run_sample(path, rng, stop);
+  }
 };
 
 /// Calls f(holder factory) with the path kind that runs this block and method.
@@ -57,7 +63,7 @@ class CpuSampler final : public BatchSampler {
   std::vector<SampleSums> batches(std::uint64_t first, std::uint64_t count, Clock::time_point deadline) override {
     return with_sequential_method(cfg_.method, [&](auto m) {
       return with_path<decltype(m)::value>(block_, cfg_, [&](auto make) {
-        return run_batches(cfg_, batch_samples(block_.n), first, count, make, deadline);
+        return run_batches(cfg_, batch_samples(block_.n), first, count, make, deadline, stop_);
       });
     });
   }

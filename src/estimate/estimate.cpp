@@ -123,6 +123,8 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
     rep.notes.push_back("a rectangular matrix: estimated as the permanent of the square matrix with " +
                         std::to_string(padding) + " rows of ones added, divided by " + std::to_string(padding) +
                         "! (the sum over injective maps)");
+  if (const std::string empty = estimate::sparse_empty_line(a, false); !empty.empty())
+    return exact_zero(empty + ": the permanent is 0");
   const Pattern pattern = Pattern::of(a);
   const Matching matching = hopcroft_karp(pattern);
   rep.matching_size = matching.size;
@@ -139,7 +141,7 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
   for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
     if (blocks[bi].rows <= std::max(o.exact_up_to, 1)) {
       count_exactly[bi] = 1;
-    } else if (o.exact_up_to > 0) {
+    } else if (o.exact_up_to > 0 && estimate::worth_planning(blocks[bi].nnz(), exact_budget)) {
       const double p = predicted_exact_seconds(blocks[bi], o.threads);
       if (p <= exact_budget) count_exactly[bi] = 1, exact_budget -= p, exact_predicted += p, ++planned_exact;
     }

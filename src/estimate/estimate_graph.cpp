@@ -162,7 +162,7 @@ EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o
   for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
     if (blocks[bi].rows <= 2 * std::max(o.exact_up_to, 1)) {
       count_exactly[bi] = 1;
-    } else if (o.exact_up_to > 0) {
+    } else if (o.exact_up_to > 0 && estimate::worth_planning(blocks[bi].nnz(), exact_budget)) {
       const double p = plan_graph_engine(blocks[bi], false, DevicePolicy::Cpu, o.threads).predicted_seconds;
       if (p <= exact_budget) count_exactly[bi] = 1, exact_budget -= p, exact_predicted += p, ++planned_exact;
     }
@@ -261,6 +261,13 @@ EstimateReport estimate_hafnian(const AnyMatrix& input, bool loops, const Estima
   if (diagonal > 0)
     rep.notes.push_back("the diagonal (" + std::to_string(diagonal) + (diagonal == 1 ? " entry" : " entries") +
                         ") is ignored: the hafnian has no loops");
+  if (const std::string empty = estimate::sparse_empty_line(a, true); !empty.empty()) {
+    rep.exact = true;  // before the matching stages, which allocate per vertex
+    rep.exact_value.emplace();
+    rep.notes.push_back(empty + ": the hafnian is 0");
+    rep.seconds = since(start);
+    return rep;
+  }
   if (const auto z = integral(a)) return estimate_graph(*z, o, start, std::move(rep));
   return estimate_graph(a, o, start, std::move(rep));
 }

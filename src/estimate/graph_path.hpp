@@ -261,12 +261,13 @@ class GraphPath : public GraphSearch {
   bool dead_ = false;
 };
 
-/// One graph sample by one thread (0 when the path dies).
-template <Method M>
-MC_HD WideValue run_graph_sample(GraphPath<M>& path, SampleRng& rng) {
+/// One graph sample by one thread (0 when the path dies; abandoned_sample() once `stop()`).
+template <Method M, class Stop = NoStop>
+MC_HD WideValue run_graph_sample(GraphPath<M>& path, SampleRng& rng, const Stop& stop = Stop{}) {
   path.start();
   WideValue x;
   for (;;) {
+    if (stop()) return abandoned_sample();  // a time cap: dropped with its batch
     Step s = path.next();
     if (s.row == kDone) return x;
     if (s.row == kRescale) {

@@ -19,10 +19,11 @@ namespace matchcount::estimate {
 namespace {
 
 /// Symmetric Sinkhorn: d_v <- sqrt(d_v / sum_u a_vu d_u) until every d_v sum_u a_vu d_u is
-/// within 1e-3 of 1 or after 500 sweeps (the probabilities only need to be close).
+/// within 1e-3 of 1 or after scaling_sweeps() (the probabilities only need to be close).
 std::vector<double> symmetric_scaling(const GraphData& g) {
   std::vector<double> d(static_cast<std::size_t>(g.n), 1.0);
-  for (int sweep = 0; sweep < 500; ++sweep) {
+  const int sweeps = scaling_sweeps(g.adj.size());
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
     double worst = 0.0;
     for (int v = 0; v < g.n; ++v) {
       double s = 0.0;
@@ -43,7 +44,12 @@ struct DeterminantHolder {
   GraphView g;
   Method m;
   std::vector<Scalar> scratch;
-  WideValue sample(SampleRng& rng) { return determinant_sample(g, m, rng, scratch); }
+  /// A determinant is one elimination, not a walk of steps: the stop is asked before it starts
+  /// (a sample stays under a second up to a few thousand vertices).
+  template <class Stop = NoStop>
+  WideValue sample(SampleRng& rng, const Stop& stop = Stop{}) {
+    return stop() ? abandoned_sample() : determinant_sample(g, m, rng, scratch);
+  }
 };
 
 
@@ -59,18 +65,20 @@ class GraphCpuSampler final : public BatchSampler {
     const Method m = cfg_.method;
     if (m == Method::GodsilGutmanComplex)
       return run_batches(cfg_, batch, first, count, [&] { return DeterminantHolder<std::complex<double>>{view, m, {}}; },
-                         deadline);
+                         deadline, stop_);
     if (is_determinant(m))
-      return run_batches(cfg_, batch, first, count, [&] { return DeterminantHolder<double>{view, m, {}}; }, deadline);
+      return run_batches(cfg_, batch, first, count, [&] { return DeterminantHolder<double>{view, m, {}}; }, deadline,
+                         stop_);
     const SampleParams params = cfg_.params;
     if (cfg_.particles > 0)  // a sample is a whole population
       return with_sequential_method(m, [&](auto mc) {
         return run_batches(cfg_, batch, first, count,
-                           [&] { return GraphSmc<decltype(mc)::value>(view, params, cfg_.particles); }, deadline);
+                           [&] { return GraphSmc<decltype(mc)::value>(view, params, cfg_.particles); }, deadline,
+                           stop_);
       });
     return with_sequential_method(m, [&](auto mc) {
       return run_batches(cfg_, batch, first, count, [&] { return GraphHolder<decltype(mc)::value>(view, params); },
-                         deadline);
+                         deadline, stop_);
     });
   }
 

@@ -45,7 +45,10 @@ struct GraphHolder {
     path.rebind(GraphWorkspace::bind(ints.data(), doubles.data(), 1, n, d, M));
   }
   GraphHolder& operator=(const GraphHolder&) = delete;
-  WideValue sample(SampleRng& rng) { return run_graph_sample(path, rng); }
+  template <class Stop = NoStop>
+  WideValue sample(SampleRng& rng, const Stop& stop = Stop{}) {
+    return run_graph_sample(path, rng, stop);
+  }
 };
 
 /// Takes one step of a path: covers the next vertex; false when the path died (weight 0) or
@@ -85,7 +88,8 @@ class GraphSmc {
       : now_(static_cast<std::size_t>(particles), GraphHolder<M>(g, tracking(p))), next_(now_),
         weight_(now_.size()), twisted_(now_.size()), base_(now_.size()), pick_(now_.size()) {}
 
-  WideValue sample(SampleRng& rng) {
+  template <class Stop = NoStop>
+  WideValue sample(SampleRng& rng, const Stop& stop = Stop{}) {
     const std::size_t count = now_.size();
     for (std::size_t i = 0; i < count; ++i) now_[i].path.start(), weight_[i] = WideValue{};
     const double s0 = now_[0].path.log_scale_sum();
@@ -93,6 +97,7 @@ class GraphSmc {
     WideValue z;  // exp(-S_0) x the product of the mean twisted weights at the resamplings
     mul_exp(z, -s0);
     for (;;) {
+      if (stop()) return abandoned_sample();  // a time cap: dropped with its batch
       bool done = false;
       for (std::size_t i = 0; i < count; ++i) {
         if (weight_[i].m == 0.0) continue;  // died earlier

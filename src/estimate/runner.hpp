@@ -2,6 +2,7 @@
 // samples of it on the CPU (OpenMP) or a GPU (src/estimate/cuda/estimate_launch.cu).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -39,6 +40,14 @@ struct BlockData {
   bool small() const { return n <= 64; }
   SmallBlock small_view() const;
 };
+
+/// Sweeps of the Sinkhorn scalings a block's samples start from: 500, or fewer where the block
+/// is so large that 500 sweeps would outlast the samples (about 5e8 entry visits in all, and at
+/// least 20 sweeps). The scaling only shapes the proposals, so stopping it early costs variance,
+/// never bias, and the sweep count stays a function of the block (samples stay reproducible).
+inline int scaling_sweeps(std::size_t entries) {
+  return static_cast<int>(std::clamp(5e8 / static_cast<double>(std::max<std::size_t>(entries, 1)), 20.0, 500.0));
+}
 
 /// Where one warp per Rasmussen+ sample overtakes one thread per sample on the GPU.
 constexpr int kWarpPlusRows = 1024;
@@ -117,6 +126,10 @@ class Sampler {
   /// The same as parts that merge in order to run()'s result: per batch (batch_samples) on
   /// the CPU, so that ranks sharing a round (split at batch boundaries) give run()'s bits.
   virtual std::vector<SampleSums> run_parts(std::uint64_t first, std::uint64_t count) { return {run(first, count)}; }
+  /// Under a time cap: samples still running at `t` are abandoned and their batches dropped,
+  /// so that a round ends by `t` however long one sample takes (the CPU's samplers; the GPU's
+  /// rounds are sized to the cap by their measured wave times instead).
+  virtual void stop_at(std::chrono::steady_clock::time_point t) { (void)t; }
   /// "cpu" or the GPU's name.
   virtual std::string device() const = 0;
   /// Samples a part of run_parts holds (0: batch_samples(n)): ranks sharing a round split it

@@ -414,9 +414,13 @@ class Path {
 /// Runs a sample on until it is complete (kDone; x is 0 when the path died) or wants a
 /// rescale (kRescale) or, on cooperative paths, the lanes' searches (kCheck, kPlace): the
 /// part of a sample that one thread does.
-template <class P>
-MC_HD int advance(P& path, SampleRng& rng, WideValue& x) {
+template <class P, class Stop = NoStop>
+MC_HD int advance(P& path, SampleRng& rng, WideValue& x, const Stop& stop = Stop{}) {
   for (;;) {
+    if (stop()) {  // a time cap: the sample is dropped with its batch
+      x = abandoned_sample();
+      return kDone;
+    }
     Step s = path.next();
     if (s.row == kDone || s.row == kRescale || s.row == kCheck) return s.row;
     if (s.row == kDead) break;
@@ -430,12 +434,12 @@ MC_HD int advance(P& path, SampleRng& rng, WideValue& x) {
   return kDone;
 }
 
-/// One sample by one thread (0 when the path dies).
-template <class P>
-MC_HD WideValue run_sample(P& path, SampleRng& rng) {
+/// One sample by one thread (0 when the path dies; abandoned_sample() once `stop()`).
+template <class P, class Stop = NoStop>
+MC_HD WideValue run_sample(P& path, SampleRng& rng, const Stop& stop = Stop{}) {
   path.start();
   WideValue x;
-  while (advance(path, rng, x) == kRescale) {
+  while (advance(path, rng, x, stop) == kRescale) {
     path.rescale(0, 1, [] {});
     path.rescaled();
   }

@@ -26,6 +26,15 @@ struct WideValue {
   }
 };
 
+/// A sample abandoned at its stop time (the CPU's samples under a time cap): a negative
+/// mantissa, which no value has.
+MC_HD WideValue abandoned_sample() { return {-1.0, 0}; }
+MC_HD bool is_abandoned(const WideValue& x) { return x.m < 0.0; }
+/// The stop test of samples that always run to the end (the GPU's, and the enumerations).
+struct NoStop {
+  MC_HD bool operator()() const { return false; }
+};
+
 /// Sums over samples: the mean and its standard error, and heavy-tail diagnostics. Merging
 /// in a fixed order makes results independent of how samples were spread over threads.
 struct SampleSums {

@@ -3,8 +3,23 @@
 #include <cmath>
 
 #include "io/reader_impl.hpp"
+#include "matchcount/memory.hpp"
 
 namespace matchcount::io_detail {
+
+void check_read_memory(std::size_t entries, const ReadOptions& options, const std::string& name,
+                       const std::string& where) {
+  const double budget = options.max_memory > 0 ? options.max_memory : default_max_memory();
+  const double bytes = static_cast<double>(entries) * kReadBytesPerEntry;
+  if (bytes <= budget) return;
+  throw RefusedError(name + ": reading needs more than the memory budget of " + memory_text(budget) +
+                     " (--max-memory): the " + std::to_string(entries) + " entries read by " + where + " take about " +
+                     memory_text(bytes));
+}
+
+void check_read_memory(std::size_t entries, const ReadOptions& options, const LineReader& reader) {
+  check_read_memory(entries, options, reader.name(), "line " + std::to_string(reader.line_number()));
+}
 
 void merge_duplicates(std::vector<RawEntry>& entries, NumPool& pool, bool sum,
                       const std::function<std::pair<int, int>(const RawEntry&)>& key,

@@ -58,7 +58,7 @@ void read_bannerless_coordinate(LineReader& reader, const ReadOptions& options,
     e.b = parse_index(t[1], cols, "column", reader);
     e.re = parse_value(t[2], pool, reader);
     if (width == 4) e.im = parse_value(t[3], pool, reader);
-    entries.push_back(e);
+    collect(entries, e, options, reader);
   }
   if (seen < count)
     reader.fail_at(reader.line_number(), "only " + std::to_string(seen) + " of the " +

@@ -63,7 +63,7 @@ void read_dimacs(LineReader& reader, const ReadOptions& options, ReadResult& res
     if (declared < (std::uint64_t(1) << 62) && entries.size() >= 2 * declared)
       reader.fail_at(beyond_line, "more edges than the " + std::to_string(declared) +
                                       " declared on line " + std::to_string(p_line));
-    entries.push_back({a, b, reader.line_number(), Num{1, 0, -1}, Num{}});
+    collect(entries, {a, b, reader.line_number(), Num{1, 0, -1}, Num{}}, options, reader);
   }
   if (p_line == 0) reader.fail_at(0, "missing the 'p edge N M' line: not a DIMACS graph");
   if (vertices > std::max<std::uint64_t>(kFreeVertices, 8 * reader.bytes_read()))

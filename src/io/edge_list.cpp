@@ -103,7 +103,7 @@ void read_edge_list(LineReader& reader, InputFormat as, const ReadOptions& optio
       a = left.id(t[0], reader);
       b = left.id(t[1], reader);
     }
-    entries.push_back({a, b, reader.line_number(), w, Num{}});
+    collect(entries, {a, b, reader.line_number(), w, Num{}}, options, reader);
   }
   if (entries.empty()) reader.fail_at(0, "empty input: no edges");
 

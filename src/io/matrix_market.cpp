@@ -204,7 +204,7 @@ void read_matrix_market(LineReader& reader, const ReadOptions& options, ReadResu
       reader.fail("diagonal entry " + std::to_string(e.a + 1) + " " + std::to_string(e.b + 1) +
                   " of a hermitian matrix has a nonzero imaginary part");
     if (!coordinate && pool.is_zero(e.re) && pool.is_zero(e.im)) continue;  // dense zeros
-    entries.push_back(e);
+    collect(entries, e, options, reader);
   }
   if (seen < count)
     reader.fail_at(reader.line_number(), "only " + std::to_string(seen) + " of the " +
@@ -218,6 +218,7 @@ void read_matrix_market(LineReader& reader, const ReadOptions& options, ReadResu
 
   if (sym != Symmetry::General) {
     const std::size_t stored = entries.size();
+    check_read_memory(2 * stored, options, reader);  // the mirror images double the entries
     for (std::size_t k = 0; k < stored; ++k) {
       const RawEntry e = entries[k];
       if (e.a == e.b) continue;

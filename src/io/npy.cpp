@@ -276,6 +276,8 @@ void read_npy(std::istream& in, const std::string& name, const std::string& magi
            std::to_string(offset + got));
     offset += got;
     left -= got;
+    check_read_memory(ints.entries.size() + reals.size() + complexes.size(), options, name,
+                      "byte offset " + std::to_string(offset));
     const auto* p = reinterpret_cast<const unsigned char*>(buf.data());
     for (std::size_t at = 0; at < got; at += static_cast<std::size_t>(n), ++k) {
       int r = 0, c = 0;

@@ -157,6 +157,24 @@ std::size_t assemble(int rows, int cols, std::vector<RawEntry>& entries, const N
                      bool complex, const ReadOptions& options, const LineReader& reader,
                      ReadResult& result);
 
+/// Reading's part of the memory budget (ReadOptions::max_memory), in bytes per entry collected:
+/// the entry, the vector's growth, the matrix it becomes and the vertex names beside it, as
+/// measured on large grids and random graphs (docs/benchmarks.md, "Planning at scale").
+constexpr double kReadBytesPerEntry = 200;
+/// Refuses (RefusedError: "FILE: reading needs more than the memory budget ... by line L") when
+/// `entries` entries collected by the reader's current line take more than the budget.
+void check_read_memory(std::size_t entries, const ReadOptions& options, const LineReader& reader);
+/// The same for readers without lines (.npy): `where` is e.g. "byte offset 4096".
+void check_read_memory(std::size_t entries, const ReadOptions& options, const std::string& name,
+                       const std::string& where);
+/// Appends an entry; the budget is checked each time the vector is about to grow, so the check
+/// costs nothing per entry.
+inline void collect(std::vector<RawEntry>& entries, const RawEntry& e, const ReadOptions& options,
+                    const LineReader& reader) {
+  if (entries.size() == entries.capacity() && entries.size() >= 4096) check_read_memory(entries.size(), options, reader);
+  entries.push_back(e);
+}
+
 /// The message for a repeated edge or arc; `earlier` is the first line that gave it.
 std::string duplicate_edge_message(const char* what, const std::string& u, const std::string& v,
                                    long earlier);

@@ -407,6 +407,11 @@ DeadEdges edges_in_no_perfect_matching(const GraphPattern& g, const GraphMatchin
     if (w < 0 || w >= g.n || m.mate[w] != v || !std::binary_search(g.adj[v].begin(), g.adj[v].end(), w))
       throw std::invalid_argument("edges_in_no_perfect_matching: mate is not a perfect matching of the graph");
   }
+  if (budget < 0) {
+    double slots = 0;
+    for (const auto& list : g.adj) slots += static_cast<double>(list.size());
+    budget = std::max(kDeadEdgeVisitsFloor, kDeadEdgeVisitsPerSlot * slots);
+  }
   return DeadEdgeFinder(g, m.mate, budget).run();
 }
 

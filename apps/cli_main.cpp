@@ -298,6 +298,11 @@ static int run(int argc, char** argv) {
                 "-1: 50 on lattice-like graphs of 512 vertices or more)")
       ->check(whole_at_least(-1))
       ->capture_default_str();
+  g->add_option("--bethe", est.bethe,
+                "general graphs, scaling methods: weight the draws by belief propagation (1) or the Sinkhorn scaling (0) "
+                "(-1: belief propagation on sparse graphs of 512 vertices or more, on the CPU)")
+      ->check(whole_at_least(-1))
+      ->capture_default_str();
   g->add_option("--exact-up-to", est.exact_up_to, "count blocks up to this size exactly (0: estimate every block)")
       ->check(whole_at_least(0))
       ->capture_default_str();
@@ -394,6 +399,7 @@ static int run(int argc, char** argv) {
       parse_estimate_method(method, est.method);
       est.threads = threads;
       est.device = count.device;
+      est.max_memory = count.max_memory;  // blocks counted exactly keep to the budget
       est.perfect_matchings = count.perfect_matchings;
       est.progress = [&bar](const EstimateProgress& p) { bar.estimate(p); };
       const EstimateReport report = count_hafnian_of ? estimate_hafnian(input.matrix, loop_hafnian, est)

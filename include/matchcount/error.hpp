@@ -30,6 +30,15 @@ class RefusedError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A refusal that the count's budget caused (CountOptions::max_memory or max_seconds, the CLI's
+/// --max-memory and --max-seconds): planning or an engine predicted to need more memory than
+/// the budget, a count predicted to take longer than its time cap, or one stopped at the cap.
+/// A larger budget may count it. Exit code 3, as every refusal; Python's BudgetExceeded.
+class BudgetError : public RefusedError {
+ public:
+  using RefusedError::RefusedError;
+};
+
 /// Inconsistent options. Exit code 2.
 class UsageError : public std::runtime_error {
  public:

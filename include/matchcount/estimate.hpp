@@ -99,10 +99,20 @@ struct EstimateOptions {
   /// estimation.md, "General graphs"); 0: independent paths; -1 (auto): 50 for the scaling
   /// methods on lattice-like graphs of at least 512 vertices, else 0.
   int particles = -1;
+  /// General graphs, scaling methods: 1 weights the draws by belief-propagation messages (the
+  /// Bethe approximation) instead of the Sinkhorn scaling, with one sweep of them after every
+  /// step (scale_iterations is for Sinkhorn); 0: Sinkhorn; -1 (auto): Bethe on sparse graphs
+  /// (at most 8 neighbours a vertex on average) of at least 512 vertices sampled on the CPU
+  /// (docs/estimation.md, "General graphs").
+  int bethe = -1;
   /// Blocks up to this size after the Dulmage-Mendelsohn split are counted exactly (an
   /// exact factor has no error); 0 estimates every block. Hafnians: blocks of up to twice as
   /// many vertices (perfect matchings of up to this many edges).
   int exact_up_to = 20;
+  /// The memory budget of the blocks counted exactly, as CountOptions::max_memory (0: the
+  /// default, 3/4 of the memory available; infinity: none): a block whose exact count would
+  /// not fit is sampled instead.
+  double max_memory = 0;
   /// Called after every round of samples (see EstimateProgress); may be empty.
   std::function<void(const EstimateProgress&)> progress;
 };

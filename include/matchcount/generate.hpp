@@ -102,7 +102,8 @@ void write_bipartite_edges(std::ostream& out, const SparseMatrix<Integer>& m);  
 /// The writers above with comment lines first (`comment` may hold several lines; each is
 /// written after "# ", or "% " below the Matrix Market banner). Vertex numbers, r<i> and c<j>
 /// are 0-based; Matrix Market indices are 1-based. Rational entries are written as exact
-/// decimals (RefusedError when the denominator is not 2^a 5^b).
+/// decimals (RefusedError when the denominator is not 2^a 5^b); an exact value the readers
+/// would refuse (text_readable) is a RefusedError too, never rounded.
 void write_edge_list(std::ostream& out, const EdgeList& g, const std::string& comment);
 void write_matrix_market(std::ostream& out, const AnyMatrix& m, const std::string& comment);
 void write_bipartite_edges(std::ostream& out, const SparseMatrix<Integer>& m,
@@ -125,5 +126,11 @@ void write_matrix_market_symmetric(std::ostream& out, const AnyMatrix& m,
 /// `value` as an exact decimal ("-0.125", "3"); false when the reduced denominator has a prime
 /// factor other than 2 and 5.
 bool exact_decimal(const Rational& value, std::string& out);
+/// True when the readers take `value` written as a decimal: its decimal exponent, trailing zeros
+/// included, within +-kMaxDecimalExponent (matchcount/io.hpp). Every double is; an exact value
+/// beyond it (10^1001, 2^-1074 read exactly from a .npy file) has no text form that reads back,
+/// and the writers refuse it (RefusedError naming the entry and the value).
+bool text_readable(const Rational& value);
+bool text_readable(const Integer& value);
 
 }  // namespace matchcount

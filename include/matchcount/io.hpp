@@ -31,7 +31,7 @@ struct ReadOptions {
   /// otherwise they are dropped with a note, as they lie in no perfect matching.
   bool loops = false;
   /// The memory budget in bytes (CountOptions::max_memory; 0 for default_max_memory(),
-  /// infinity for none). Reading refuses (RefusedError, naming the file and line) once what it
+  /// infinity for none). Reading refuses (BudgetError, naming the file and line) once what it
   /// has collected would not fit (docs/usage.md, "Time caps, memory and large inputs").
   double max_memory = 0;
 };
@@ -72,5 +72,11 @@ ReadResult read_input(std::istream& in, const std::string& name, const ReadOptio
 
 /// Parses a decimal number ("-12", "0.91", ".5e-3", "1E+4") exactly; false if malformed.
 bool parse_exact_decimal(const std::string& text, Rational& out);
+
+/// The text readers take a decimal value whose exponent, after its trailing zeros are taken
+/// into it, lies within +-this: 1e1000 and 1e-1000 are read, 1e1001 (or an integer of 1001
+/// trailing zeros) is "number out of range". The bound keeps a short token from expanding into
+/// a huge exact number; the writers refuse values beyond it (matchcount/generate.hpp).
+constexpr int kMaxDecimalExponent = 1000;
 
 }  // namespace matchcount

@@ -37,12 +37,13 @@ struct CountOptions {
   /// Ryser step n * 2^(n-1) summed over blocks, exceeds this.
   double max_work = std::numeric_limits<double>::infinity();
   /// A time cap in seconds (0: none): a count whose planned engines are predicted to take
-  /// longer is refused (RefusedError) before any engine starts, naming the prediction. (A cap
-  /// reached while running is the caller's to enforce: Checkpoint::request_stop.)
+  /// longer is refused (BudgetError, a RefusedError) before any engine starts, naming the
+  /// prediction. (A cap reached while running is the caller's to enforce:
+  /// Checkpoint::request_stop.)
   double max_seconds = 0;
   /// A memory budget in bytes: 0 (the default) stands for default_max_memory()
   /// (matchcount/memory.hpp, 3/4 of the memory available), infinity for none. Preprocessing
-  /// and planning are predicted before they start and refused beyond it (RefusedError naming
+  /// and planning are predicted before they start and refused beyond it (BudgetError naming
   /// the stage); the planner passes over engines whose tables would not fit, and a block no
   /// engine can count within it is refused before any engine starts.
   double max_memory = 0;

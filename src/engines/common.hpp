@@ -76,6 +76,14 @@ inline std::string three_digits(double x) {
   return buf;
 }
 
+/// An engine's refusal of tables that would not fit: BudgetError when the count's memory budget
+/// (EngineOptions::max_bytes) was the limit, so that a larger budget may count it, else
+/// RefusedError (the engine's own limit).
+[[noreturn]] inline void refuse_memory(bool budget, const std::string& message) {
+  if (budget) throw BudgetError(message);
+  throw RefusedError(message);
+}
+
 /// The pattern of a matrix as (row, col) pairs, for the structure planners (frontier order,
 /// planarity).
 template <class T>

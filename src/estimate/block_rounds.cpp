@@ -217,7 +217,7 @@ void sample_block(Sampler& sampler, const EstimateOptions& o, double target, con
     // Under a time cap a sample of a very large block may not finish: there is no estimate
     // (refused, as an exact count predicted past its cap is).
     if (budget.limited && !fixed)
-      throw RefusedError("no sample of a block of " + std::to_string(out.n) + " " + (graph ? "vertices" : "rows") +
+      throw BudgetError("no sample of a block of " + std::to_string(out.n) + " " + (graph ? "vertices" : "rows") +
                          " finished within the time cap of " + duration_text(o.max_seconds) +
                          " (--max-seconds): one sample takes longer; a larger cap, or fewer --particles on a "
                          "general graph, gives one");

@@ -15,6 +15,7 @@
 #include "matchcount/estimate.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/matching.hpp"
+#include "matchcount/memory.hpp"
 #include "matchcount/pipeline.hpp"
 #include "matchcount/cluster.hpp"
 #include "estimate/runner.hpp"
@@ -62,18 +63,20 @@ std::optional<SparseMatrix<Integer>> integral_block(const SparseMatrix<double>& 
 
 /// The planner's predicted seconds for counting the block exactly on the CPU (one engine run
 /// on the whole block; the pipeline's reductions only make it cheaper), infinite when no
-/// engine takes it.
-double predicted_exact_seconds(const SparseMatrix<double>& b, int threads) {
-  if (const auto z = integral_block(b)) return plan_engine(*z, DevicePolicy::Cpu, threads).predicted_seconds;
-  return plan_engine(b, DevicePolicy::Cpu, threads).predicted_seconds;
+/// engine takes it within the memory budget `max_bytes`.
+double predicted_exact_seconds(const SparseMatrix<double>& b, int threads, double max_bytes) {
+  if (const auto z = integral_block(b)) return plan_engine(*z, DevicePolicy::Cpu, threads, max_bytes).predicted_seconds;
+  return plan_engine(b, DevicePolicy::Cpu, threads, max_bytes).predicted_seconds;
 }
 
 /// Counts one block exactly (integers) or with an exact engine in doubles (value with its
-/// rounding error as rel_std_error). False when it cannot (an engine refused, or the value is
-/// beyond double range): the block is sampled instead.
-bool count_block(const SparseMatrix<double>& b, int threads, BlockEstimate& out, PermanentValue& value) {
+/// rounding error as rel_std_error). False when it cannot (an engine or the memory budget
+/// refused, or the value is beyond double range): the block is sampled instead.
+bool count_block(const SparseMatrix<double>& b, int threads, double max_memory, BlockEstimate& out,
+                 PermanentValue& value) {
   CountOptions co;
   co.threads = threads;
+  co.max_memory = max_memory;
   co.device = DevicePolicy::Cpu;
   try {
     if (const auto z = integral_block(b)) {
@@ -101,6 +104,8 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
   if (o.scale_interval < 0 || o.scale_iterations < 0) throw UsageError("the scaling interval and sweeps must be >= 0");
   if (o.particles > 0)
     throw UsageError("--particles applies to general graphs (hafnians); a permanent's samples are independent paths");
+  if (o.bethe > 0)
+    throw UsageError("--bethe applies to general graphs (hafnians); a permanent's draws follow the Sinkhorn scaling");
   if (static_cast<int>(o.method) > static_cast<int>(EstimateMethod::ScalingPlus))
     throw RefusedError("the " + to_string(o.method) + " estimator estimates hafnians (general graphs, --hafnian); "
                        "permanents take rasmussen, rasmussen+, scaling or scaling+");
@@ -136,13 +141,14 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
   // Blocks counted exactly: the small ones, and (unless every block is to be sampled) those the
   // planner predicts to count within the estimate's share of time for exact counts.
   std::vector<char> count_exactly(blocks.size(), 0);
+  const double budget = o.max_memory > 0 ? o.max_memory : default_max_memory();
   double exact_budget = estimate::exact_budget_seconds(o), exact_predicted = 0;
   int planned_exact = 0, to_sample = 0;
   for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
     if (blocks[bi].rows <= std::max(o.exact_up_to, 1)) {
       count_exactly[bi] = 1;
     } else if (o.exact_up_to > 0 && estimate::worth_planning(blocks[bi].nnz(), exact_budget)) {
-      const double p = predicted_exact_seconds(blocks[bi], o.threads);
+      const double p = predicted_exact_seconds(blocks[bi], o.threads, budget);
       if (p <= exact_budget) count_exactly[bi] = 1, exact_budget -= p, exact_predicted += p, ++planned_exact;
     }
     to_sample += !count_exactly[bi];
@@ -156,7 +162,7 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
     BlockEstimate be;
     be.n = b.rows, be.nnz = b.nnz();
     if (run.try_exact(be, count_exactly[bi], [&](BlockEstimate& out, PermanentValue& v) {
-          return count_block(b, o.threads, out, v);
+          return count_block(b, o.threads, budget, out, v);
         }, rep))
       continue;
     const estimate::BlockData data = estimate::BlockData::from(b);

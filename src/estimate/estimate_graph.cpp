@@ -14,6 +14,7 @@
 #include "matchcount/estimate.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/graph_matching.hpp"
+#include "matchcount/memory.hpp"
 #include "matchcount/pipeline.hpp"
 
 namespace matchcount {
@@ -86,11 +87,13 @@ PermanentValue value_of(double x) {
 }
 
 /// Counts one block exactly with the hafnian pipeline on the CPU (integers exactly; doubles
-/// with their rounding error as rel_std_error). False when no engine takes it: it is sampled.
+/// with their rounding error as rel_std_error). False when no engine takes it within the
+/// memory budget: it is sampled.
 template <class T>
-bool count_block(const SparseMatrix<T>& b, int threads, BlockEstimate& out, PermanentValue& value) {
+bool count_block(const SparseMatrix<T>& b, int threads, double max_memory, BlockEstimate& out, PermanentValue& value) {
   CountOptions co;
   co.threads = threads;
+  co.max_memory = max_memory;
   co.device = DevicePolicy::Cpu;
   try {
     value = count_hafnian(AnyMatrix(b), false, co).value;
@@ -137,6 +140,12 @@ constexpr int kGpuGraphVertices = 640;
 /// paths a population leave more populations for the error bar; docs/benchmarks.md).
 constexpr int kSmcVertices = 512;
 constexpr int kSmcParticles = 50;
+/// Automatic Bethe scaling (--bethe -1): sparse blocks (at most this many neighbours a vertex
+/// on average) of at least this many vertices. Belief propagation is near exact where short
+/// cycles are few; on dense graphs the Sinkhorn scaling is the better guide, and on small
+/// blocks the GPU draws the Sinkhorn paths (docs/benchmarks.md).
+constexpr int kBetheDegree = 8;
+constexpr int kBetheVertices = 512;
 
 WideReal wide_factor(const Integer& x) { return estimate::wide_of(x); }
 WideReal wide_factor(double x) { return WideReal::from(x); }
@@ -157,13 +166,14 @@ EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o
   // Blocks counted exactly: perfect matchings of at most exact_up_to edges, and (unless every
   // block is to be sampled) those the planner predicts within the budget for exact counts.
   std::vector<char> count_exactly(blocks.size(), 0);
+  const double budget = o.max_memory > 0 ? o.max_memory : default_max_memory();
   double exact_budget = estimate::exact_budget_seconds(o), exact_predicted = 0;
   int planned_exact = 0, to_sample = 0;
   for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
     if (blocks[bi].rows <= 2 * std::max(o.exact_up_to, 1)) {
       count_exactly[bi] = 1;
     } else if (o.exact_up_to > 0 && estimate::worth_planning(blocks[bi].nnz(), exact_budget)) {
-      const double p = plan_graph_engine(blocks[bi], false, DevicePolicy::Cpu, o.threads).predicted_seconds;
+      const double p = plan_graph_engine(blocks[bi], false, DevicePolicy::Cpu, o.threads, budget).predicted_seconds;
       if (p <= exact_budget) count_exactly[bi] = 1, exact_budget -= p, exact_predicted += p, ++planned_exact;
     }
     to_sample += !count_exactly[bi];
@@ -173,7 +183,9 @@ EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o
     throw RefusedError("--device gpu: the determinant estimators (godsil-gutman, barvinok) run on the CPU only");
   if (o.particles > 0 && o.device == DevicePolicy::Gpu)
     throw RefusedError("--device gpu: the resampled populations (--particles) run on the CPU only");
-  const bool want_gpu = !determinant && o.particles <= 0 && o.device != DevicePolicy::Cpu && gpu_available();
+  if (o.bethe > 0 && o.device == DevicePolicy::Gpu)
+    throw RefusedError("--device gpu: the Bethe scaling (--bethe) runs on the CPU only");
+  const bool want_gpu = !determinant && o.particles <= 0 && o.bethe <= 0 && o.device != DevicePolicy::Cpu && gpu_available();
   estimate::EstimateRun run(o, start, to_sample);
   run.multiply(wide_factor(cut.factor));
   run.exact_value = value_of(cut.factor);
@@ -182,23 +194,32 @@ EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o
     BlockEstimate be;
     be.n = b.rows, be.nnz = b.nnz();
     if (run.try_exact(be, count_exactly[bi], [&](BlockEstimate& out, PermanentValue& v) {
-          return count_block(b, o.threads, out, v);
+          return count_block(b, o.threads, budget, out, v);
         }, rep))
       continue;
     const SparseMatrix<double> bd = as_doubles(b);
-    const estimate::GraphData data = estimate::GraphData::from(bd);
+    const bool scaling = o.method == EstimateMethod::Scaling || o.method == EstimateMethod::ScalingPlus;
+    const bool bethe = scaling && (o.bethe > 0 || (o.bethe < 0 && o.device != DevicePolicy::Gpu && b.rows >= kBetheVertices &&
+                                                   b.nnz() <= static_cast<std::size_t>(kBetheDegree) * b.rows));
+    const estimate::GraphData data = estimate::GraphData::from(bd, bethe);
     estimate::SamplerConfig cfg;
     cfg.graph = true;
     cfg.method = static_cast<estimate::Method>(static_cast<int>(o.method));
     // A step covers two vertices: about 256 rescales a sample on large graphs, as for permanents.
+    // Bethe messages want a sweep after every step: a covered pair moves them everywhere on
+    // an expander (as it does the Sinkhorn scaling), and one sweep a step gave the least
+    // variance per second (docs/benchmarks.md).
     const bool lattice = lattice_like(data);
     const int radius = o.scale_radius >= 0 ? o.scale_radius : lattice ? 2 : 0;
     // Local rescaling replaces the full sweeps unless an interval is given.
-    const int interval = o.scale_interval > 0 ? o.scale_interval : radius > 0 ? b.rows : std::max(1, b.rows / 512);
-    cfg.params = {interval, o.scale_iterations, radius};
+    const int interval = o.scale_interval > 0 ? o.scale_interval
+                         : radius > 0         ? b.rows
+                         : bethe              ? 1
+                                              : std::max(1, b.rows / 512);
+    cfg.params = {interval, bethe ? 1 : o.scale_iterations, radius};
+    cfg.params.bethe = bethe;
     // Resampled populations on large lattices, where independent paths' variance has grown
     // too heavy-tailed to trust (docs/estimation.md); their twist needs the scaling.
-    const bool scaling = o.method == EstimateMethod::Scaling || o.method == EstimateMethod::ScalingPlus;
     // (They run on the CPU: --device gpu keeps independent paths.)
     const bool smc = o.device != DevicePolicy::Gpu && lattice && scaling && b.rows >= kSmcVertices;
     cfg.particles = o.particles >= 0 ? o.particles : smc ? kSmcParticles : 0;
@@ -208,7 +229,7 @@ EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o
     std::unique_ptr<estimate::Sampler> sampler;
     // One GPU thread per sample is latency-bound: past a few hundred vertices 16 CPU cores
     // draw as many samples (docs/benchmarks.md), so --device auto keeps those on the CPU.
-    if (want_gpu && cfg.particles == 0 && (o.device == DevicePolicy::Gpu || b.rows <= kGpuGraphVertices)) {
+    if (want_gpu && cfg.particles == 0 && !bethe && (o.device == DevicePolicy::Gpu || b.rows <= kGpuGraphVertices)) {
       try {
         sampler = estimate::make_gpu_graph_sampler(data, cfg);
       } catch (const GpuError& e) {
@@ -217,10 +238,13 @@ EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o
       }
     }
     if (!sampler) sampler = estimate::make_graph_cpu_sampler(data, cfg);
-    if (cluster::distributed()) sampler = cluster::share_samples(std::move(sampler), bd, cfg, want_gpu);
+    if (cluster::distributed()) sampler = cluster::share_samples(std::move(sampler), bd, cfg, want_gpu && !bethe);
     if (cfg.particles > 0)
       rep.notes.push_back("block of " + std::to_string(b.rows) + " vertices: each sample is one estimate from a population of " +
                           std::to_string(cfg.particles) + " resampled paths (--particles)");
+    if (bethe)
+      rep.notes.push_back("block of " + std::to_string(b.rows) +
+                          " vertices: draws weighted by belief propagation (the Bethe approximation, --bethe)");
     run.add_sampled(*sampler, be, rep);
   }
   run.finish(rep, planned_exact, exact_predicted, blocks.size());
@@ -243,6 +267,9 @@ EstimateReport estimate_hafnian(const AnyMatrix& input, bool loops, const Estima
   if (o.scale_interval < 0 || o.scale_iterations < 0) throw UsageError("the scaling interval and sweeps must be >= 0");
   if (o.scale_radius < -1) throw UsageError("the scaling radius must be >= -1 (-1: automatic)");
   if (o.particles < -1) throw UsageError("the number of particles must be >= -1 (-1: automatic)");
+  if (o.bethe < -1 || o.bethe > 1) throw UsageError("--bethe must be -1 (automatic), 0 or 1");
+  if (o.bethe > 0 && o.method != EstimateMethod::Scaling && o.method != EstimateMethod::ScalingPlus)
+    throw UsageError("--bethe weights the scaling methods' draws; choose scaling or scaling+");
   if (o.particles > 0 && estimate::is_determinant(static_cast<estimate::Method>(static_cast<int>(o.method))))
     throw UsageError("--particles resamples sample paths; the determinant estimators have none");
   if (loops)

@@ -10,6 +10,12 @@
 //  - Rasmussen: the lowest remaining vertex, p_u proportional to a_vu.
 //  - Scaling: p_u proportional to a_vu d_u, d the symmetric Sinkhorn scaling of the remaining
 //    graph (D A D towards doubly stochastic; a few sweeps every `scale_interval` steps).
+//    With SampleParams::bethe, p_u is proportional to a_vu r_uv instead, r the belief-
+//    propagation messages of the perfect matchings of the remaining graph (the Bethe
+//    approximation): r_uv = 1 / sum_{w != v} a_uw r_wu, the Sinkhorn update with u's edge to
+//    v left out (the cavity). Then a_vu r_uv / sum_w a_vw r_wv is BP's estimate of the chance
+//    that vu lies in a uniform perfect matching, exact on trees and close on sparse graphs
+//    without short cycles, where the Sinkhorn scaling is not.
 //  - The "+" variants take the remaining vertex of smallest degree and leave out the edges
 //    that lie in no perfect matching of the rest: each sample keeps a perfect matching M of
 //    the remaining graph; a neighbour u is possible iff G - v - u has a perfect matching,
@@ -55,11 +61,19 @@ class GraphPath : public GraphSearch {
         link(v);
       }
     }
-    if constexpr (is_scaling(M))
+    if constexpr (is_scaling(M)) {
+      if (p_.bethe) {
+        for (int k = 0; k < g_.start[n]; ++k) w_.msg[k] = g_.msg0[k];
+        bethe_log_ = 0.0;
+        if (p_.track_scales)
+          for (int v = 0; v < n; ++v) bethe_log_ += (w_.scale[v] = bethe_term(v));
+        return;
+      }
       for (int v = 0; v < n; ++v) {
         w_.scale[v] = g_.scale0[v];
         if (p_.track_scales) scale_product_.mul(g_.scale0[v]);
       }
+    }
   }
 
   /// The vertex to cover next (kDone when all are, kDead when the sample is 0, kRescale when
@@ -85,14 +99,14 @@ class GraphPath : public GraphSearch {
   /// stop); false when v has none.
   template <class F>
   MC_HD bool for_each_choice(int v, F&& f) const {
-    double total = 0.0;
+    double total = 0.0, least = INFINITY;
     int count = 0;
     for (int k = g_.start[v]; k < g_.start[v + 1]; ++k)
-      if (choice(v, k)) total += weight(k), ++count;
+      if (choice(v, k)) total += weight(k), least = least < weight(k) ? least : weight(k), ++count;
     if (count == 0) return false;
     // Scaled weights that under- or overflow fall back to the weights themselves (any
-    // positive probabilities keep the estimator unbiased).
-    const bool fallback = is_scaling(M) && !(total > 0.0 && total < INFINITY);
+    // positive probabilities keep the estimator unbiased; a zero one would not).
+    const bool fallback = is_scaling(M) && !(total > 0.0 && total < INFINITY && least > 0.0);
     const bool plain = !is_scaling(M) || fallback;
     if (fallback) {
       total = 0.0;
@@ -141,38 +155,98 @@ class GraphPath : public GraphSearch {
     return remove_pair(v, u);
   }
 
+  /// An estimate of ln haf(remaining graph), up to a constant common to the paths of a
+  /// population (0 for the methods without scaling; with track_scales on). Sinkhorn: haf of
+  /// the rest is haf(D A D) / prod d_v with D A D near doubly stochastic, so -sum ln d_v,
+  /// kept as a running product (a ratio per scale update) since graph_smc.hpp asks for it
+  /// after every step of every path. Bethe: the Bethe free energy, a sum of vertex terms
+  /// (bethe_term) kept up to date over the vertices whose messages change.
+  MC_HD double log_rest() const {
+    if (p_.bethe) return bethe_log_;
+    return -(::log(scale_product_.m) + static_cast<double>(scale_product_.e) * 0.69314718055994530942);
+  }
+
   /// Symmetric Sinkhorn sweeps over the remaining vertices: d_v <- sqrt(d_v / sum_u a_vu d_u)
   /// (the damped fixed point of d_v sum_u a_vu d_u = 1). A sum that is 0 or not finite leaves
   /// that scale as it was: scales only need to stay positive. Between the full rescales
   /// (every scale_interval steps), scale_radius r > 0 sweeps after each step the vertices
   /// within r edges of the pair just covered, the rest held fixed: covering a pair moves the
   /// fixed point most near it, and on a sparse graph a full sweep costs n where the region
-  /// costs a constant.
-  /// Sum of ln d_v over the remaining vertices (0 for the methods without scaling): haf of
-  /// the remaining graph is haf(D A D) / prod d_v, and D A D is near doubly stochastic, so
-  /// exp(-this) tracks the remaining count up to a factor common to paths of equal length.
-  /// Kept as a running product (a ratio per scale update), not a sum of logs: the resampling
-  /// of graph_smc.hpp asks for it after every step of every path (with track_scales on).
-  MC_HD double log_scale_sum() const {
-    return ::log(scale_product_.m) + static_cast<double>(scale_product_.e) * 0.69314718055994530942;
-  }
-
+  /// costs a constant. The Bethe scaling sweeps its messages over the same vertices instead
+  /// (bethe_vertex), and with track_scales refreshes the vertex terms one edge further.
   MC_HD void rescale() {
     last_local_ = steps_;
     if (steps_ - last_scale_ < p_.scale_interval) {
-      const int size = collect_region();
+      // Bethe: the vertex terms change one edge beyond the messages that do.
+      const bool terms = p_.bethe && p_.track_scales;
+      int inner = 0;
+      const int size = collect_region(p_.scale_radius + terms, inner);
+      if (!terms) inner = size;
       for (int it = 0; it < p_.scale_iterations; ++it)
-        for (int i = 0; i < size; ++i) rescale_vertex(w_.region[i]);
-      for (int i = 0; i < size; ++i) w_.flags[w_.region[i]] &= ~kRegion;
+        for (int i = 0; i < inner; ++i) update_vertex(w_.region[i]);
+      for (int i = 0; i < size; ++i) {
+        const int x = w_.region[i];
+        w_.flags[x] &= ~kRegion;
+        if (terms) {
+          const double t = bethe_term(x);
+          bethe_log_ += t - w_.scale[x];
+          w_.scale[x] = t;
+        }
+      }
       return;
     }
     for (int it = 0; it < p_.scale_iterations; ++it)
       for (int v = 0; v < g_.n; ++v)
-        if (!(w_.flags[v] & kGone)) rescale_vertex(v);
+        if (!(w_.flags[v] & kGone)) update_vertex(v);
+    if (p_.bethe && p_.track_scales) {
+      bethe_log_ = 0.0;
+      for (int v = 0; v < g_.n; ++v)
+        if (!(w_.flags[v] & kGone)) bethe_log_ += (w_.scale[v] = bethe_term(v));
+    }
     last_scale_ = steps_;
   }
 
  private:
+  MC_HD void update_vertex(int v) {
+    if (p_.bethe) bethe_vertex(v);
+    else rescale_vertex(v);
+  }
+  /// v's messages to its remaining neighbours u: r_vu = 1 / sum_{w != u} a_vw r_wv. The sums
+  /// leaving out one neighbour are taken as prefix + suffix (the prefixes parked in the
+  /// outgoing slots), not as the total minus a term, which cancels to nothing when one
+  /// message dominates. A vertex with a single neighbour sends it kBetheCap (it must take
+  /// that edge), and messages stay within [1 / kBetheCap, kBetheCap], so every weight is
+  /// positive and finite.
+  MC_HD void bethe_vertex(int v) {
+    double prefix = 0.0;
+    for (int k = g_.start[v]; k < g_.start[v + 1]; ++k)
+      if (!(w_.flags[g_.adj[k]] & kGone)) w_.msg[g_.rev[k]] = prefix, prefix += g_.val[k] * w_.msg[k];
+    double suffix = 0.0;
+    for (int k = g_.start[v + 1] - 1; k >= g_.start[v]; --k) {
+      if (w_.flags[g_.adj[k]] & kGone) continue;
+      double& out = w_.msg[g_.rev[k]];
+      const double t = out + suffix;
+      suffix += g_.val[k] * w_.msg[k];
+      out = t > 1.0 / kBetheCap ? (t < kBetheCap ? 1.0 / t : 1.0 / kBetheCap) : kBetheCap;
+    }
+  }
+  /// v's term of the Bethe free energy of the remaining graph, ln sum_u a_vu r_uv minus half
+  /// of sum_u ln(1 + a_vu r_uv r_vu) (each edge's term is shared by its two ends); the sum
+  /// over the remaining vertices is ln of the Bethe estimate of haf (a regular graph of
+  /// degree d gives ((d - 1)^(d - 1) / d^(d - 2))^(n / 2) at the fixed point). 0 where that
+  /// is not finite (a vertex with no neighbour left: its path is dead).
+  MC_HD double bethe_term(int v) const {
+    double s = 0.0, e = 1.0, logs = 0.0;
+    for (int k = g_.start[v]; k < g_.start[v + 1]; ++k) {
+      if (w_.flags[g_.adj[k]] & kGone) continue;
+      const double x = g_.val[k] * w_.msg[k], f = 1.0 + x * w_.msg[g_.rev[k]];
+      s += x;
+      if (e < 1e100 && f < 1e100) e *= f;  // one log a vertex unless the products grow huge
+      else logs += ::log(e), e = f;
+    }
+    const double t = ::log(s) - 0.5 * (::log(e) + logs);
+    return t > -INFINITY && t < INFINITY ? t : 0.0;  // any finite twist keeps Z unbiased
+  }
   MC_HD void rescale_vertex(int v) {
     double s = 0.0;
     for (int k = g_.start[v]; k < g_.start[v + 1]; ++k)
@@ -183,9 +257,10 @@ class GraphPath : public GraphSearch {
       w_.scale[v] = d;
     }
   }
-  /// The remaining vertices within scale_radius edges of the last pair covered, breadth first
-  /// in adjacency order (so the sweep order, and the sample, is a function of the graph state).
-  MC_HD int collect_region() {
+  /// The remaining vertices within `radius` edges of the last pair covered, breadth first in
+  /// adjacency order (so the sweep order, and the sample, is a function of the graph state);
+  /// `inner` gets how many of them lie within radius - 1.
+  MC_HD int collect_region(int radius, int& inner) {
     int size = 0, head = 0;
     for (int side = 0; side < 2; ++side) {
       const int x = side == 0 ? last_v_ : last_u_;
@@ -194,8 +269,9 @@ class GraphPath : public GraphSearch {
         if (!(w_.flags[y] & (kGone | kRegion))) w_.flags[y] |= kRegion, w_.region[size++] = y;
       }
     }
-    for (int depth = 1; depth < p_.scale_radius; ++depth) {
-      const int end = size;
+    inner = 0;
+    for (int depth = 1; depth < radius; ++depth) {
+      const int end = inner = size;
       for (; head < end; ++head) {
         const int x = w_.region[head];
         for (int k = g_.start[x]; k < g_.start[x + 1]; ++k) {
@@ -212,7 +288,7 @@ class GraphPath : public GraphSearch {
     return true;
   }
   MC_HD double weight(int k) const {
-    if constexpr (is_scaling(M)) return g_.val[k] * w_.scale[g_.adj[k]];
+    if constexpr (is_scaling(M)) return g_.val[k] * (p_.bethe ? w_.msg[k] : w_.scale[g_.adj[k]]);
     return g_.val[k];
   }
 
@@ -221,7 +297,10 @@ class GraphPath : public GraphSearch {
   MC_HD bool remove_pair(int v, int u) {
     if constexpr (is_plus(M)) unlink(v), unlink(u);
     w_.flags[v] |= kGone, w_.flags[u] |= kGone;
-    if (is_scaling(M) && p_.track_scales) scale_product_.mul(1.0 / (w_.scale[v] * w_.scale[u]));
+    if (is_scaling(M) && p_.track_scales) {
+      if (p_.bethe) bethe_log_ -= w_.scale[v] + w_.scale[u], w_.scale[v] = w_.scale[u] = 0.0;
+      else scale_product_.mul(1.0 / (w_.scale[v] * w_.scale[u]));
+    }
     bool alive = true;
     for (int side = 0; side < 2; ++side) {
       const int x = side == 0 ? v : u;
@@ -258,6 +337,8 @@ class GraphPath : public GraphSearch {
   int covered_ = 0, steps_ = 0, last_scale_ = 0, last_local_ = 0, cursor_ = 0, min_ = 0;
   int last_v_ = -1, last_u_ = -1;  // the pair covered last (a local rescale's centre)
   WideValue scale_product_;        // prod d_v over the remaining vertices (scaling methods)
+  double bethe_log_ = 0.0;         // the sum of the remaining vertices' Bethe terms
+  static constexpr double kBetheCap = 1e100;
   bool dead_ = false;
 };
 

@@ -38,6 +38,46 @@ std::vector<double> symmetric_scaling(const GraphData& g) {
   return d;
 }
 
+/// The slot of each edge's reverse: adj[rev[k]] is the vertex whose list holds slot k (lists
+/// are sorted, so a binary search finds it).
+std::vector<int> reverse_slots(const GraphData& g) {
+  std::vector<int> rev(g.adj.size());
+  for (int v = 0; v < g.n; ++v)
+    for (int k = g.start[v]; k < g.start[v + 1]; ++k) {
+      const int u = g.adj[k];
+      rev[k] = static_cast<int>(std::lower_bound(g.adj.begin() + g.start[u], g.adj.begin() + g.start[u + 1], v) -
+                                g.adj.begin());
+    }
+  return rev;
+}
+
+/// Belief propagation for the perfect matchings of the whole graph: r_vu <- the geometric mean
+/// of r_vu and 1 / sum_{w != u} a_vw r_wv (damped: from all ones, undamped messages can swing
+/// back and forth), until no message moves by a factor beyond 1e-6 or after 500 sweeps; the paths
+/// start from it (graph_path.hpp). Slot k of v's list holds the message from adj[k] to v.
+std::vector<double> bethe_messages(const GraphData& g, const std::vector<int>& rev) {
+  std::vector<double> r(g.adj.size(), 1.0);
+  for (int sweep = 0; sweep < 500; ++sweep) {
+    double worst = 0.0;
+    for (int v = 0; v < g.n; ++v) {
+      double s = 0.0;
+      for (int k = g.start[v]; k < g.start[v + 1]; ++k) s += g.val[k] * r[k];
+      for (int k = g.start[v]; k < g.start[v + 1]; ++k) {
+        const double t = s - g.val[k] * r[k];
+        if (!(t > 0.0 && std::isfinite(t))) continue;  // a single neighbour: the paths cap it
+        double& out = r[rev[k]];
+        const double next = std::sqrt(out / t);
+        worst = std::max(worst, std::fabs(std::log(next / out)));
+        out = next;
+      }
+    }
+    if (worst < 1e-6) break;
+  }
+  if (!std::all_of(r.begin(), r.end(), [](double x) { return std::isfinite(x) && x > 1e-100 && x < 1e100; }))
+    std::fill(r.begin(), r.end(), 1.0);  // degenerate values: any positive messages are valid
+  return r;
+}
+
 /// A determinant estimator with its matrix.
 template <class Scalar>
 struct DeterminantHolder {
@@ -110,7 +150,7 @@ double graph_expectation_from(const H& at, double weight, std::uint64_t& dead) {
 
 }  // namespace
 
-GraphData GraphData::from(const SparseMatrix<double>& a) {
+GraphData GraphData::from(const SparseMatrix<double>& a, bool bethe) {
   GraphData g;
   const int n = g.n = a.rows;
   g.start.assign(static_cast<std::size_t>(n) + 1, 0);
@@ -126,6 +166,7 @@ GraphData GraphData::from(const SparseMatrix<double>& a) {
   for (const auto& e : a.entries)  // sorted by (row, col): each list comes out ascending
     if (e.row != e.col) g.adj[next[e.row]] = e.col, g.val[next[e.row]++] = e.value;
   g.scale0 = symmetric_scaling(g);
+  if (bethe) g.rev = reverse_slots(g), g.msg0 = bethe_messages(g, g.rev);
   const GraphMatching m = edmonds_matching(GraphPattern::of(a));
   if (m.perfect()) g.mate0 = m.mate;
   return g;
@@ -136,6 +177,8 @@ GraphView GraphData::view() const {
   v.n = n, v.max_degree = max_degree;
   v.start = start.data(), v.adj = adj.data(), v.val = val.data(), v.scale0 = scale0.data();
   v.mate0 = mate0.empty() ? nullptr : mate0.data();
+  v.rev = rev.empty() ? nullptr : rev.data();
+  v.msg0 = msg0.empty() ? nullptr : msg0.data();
   return v;
 }
 

@@ -23,6 +23,11 @@ struct GraphView {
   const double* scale0 = nullptr;
   /// A perfect matching, vertex -> partner ("+" methods); null when the graph has none.
   const int* mate0 = nullptr;
+  /// Bethe scaling (SampleParams::bethe): the slot of each edge's reverse (adj[rev[k]] is the
+  /// vertex whose list holds k), and the belief-propagation messages of the whole graph (slot
+  /// k of v's list: the message from adj[k] to v); null otherwise.
+  const int* rev = nullptr;
+  const double* msg0 = nullptr;
 };
 
 /// A graph sample's scratch arrays (see Workspace in sample_path.hpp for the layout rule).
@@ -34,14 +39,19 @@ struct GraphWorkspace {
   Strided<int> back;      // "+": the cheap test's tree from the candidate (certify)
   Strided<int> ok;        // "+": whether edge k of the vertex to cover is possible
   Strided<int> region;    // scaling methods: the vertices a local rescale sweeps
-  Strided<double> scale;  // scaling methods
+  Strided<double> scale;  // scaling methods (Bethe scaling: each vertex's term of the Bethe free energy)
+  Strided<double> msg;    // Bethe scaling: the message into each adjacency slot (GraphView::msg0)
 
   static constexpr std::size_t ints(int n, int max_degree, Method m) {
     return (is_plus(m) ? 12 * std::size_t(n) + 2 * std::size_t(max_degree) + 1 : 2 * std::size_t(n)) +
            (is_scaling(m) ? std::size_t(n) : 0);
   }
-  static constexpr std::size_t doubles(int n, Method m) { return is_scaling(m) ? std::size_t(n) : 0; }
-  MC_HD static GraphWorkspace bind(int* ib, double* db, std::size_t stride, int n, int max_degree, Method m) {
+  /// `edges`: the adjacency slots (2 x edges) for the Bethe scaling's messages, else 0.
+  static constexpr std::size_t doubles(int n, Method m, std::size_t edges = 0) {
+    return is_scaling(m) ? std::size_t(n) + edges : 0;
+  }
+  MC_HD static GraphWorkspace bind(int* ib, double* db, std::size_t stride, int n, int max_degree, Method m,
+                                   std::size_t edges = 0) {
     GraphWorkspace w;
     const std::size_t un = static_cast<std::size_t>(n);
     std::size_t at = 0;
@@ -58,6 +68,7 @@ struct GraphWorkspace {
       w.ok = take(std::size_t(max_degree));
     }
     if (is_scaling(m)) w.region = take(un), w.scale = {db, stride};
+    if (is_scaling(m) && edges > 0) w.msg = {db + un * stride, stride};
     return w;
   }
 };

@@ -27,22 +27,24 @@ namespace matchcount::estimate {
 template <Method M>
 struct GraphHolder {
   int n, d;
+  std::size_t slots;  // Bethe messages (SampleParams::bethe), else 0
   std::vector<int> ints;
   std::vector<double> doubles;
   GraphPath<M> path;
   GraphHolder(const GraphView& g, const SampleParams& p)
-      : n(g.n), d(g.max_degree), ints(GraphWorkspace::ints(g.n, g.max_degree, M)),
-        doubles(GraphWorkspace::doubles(g.n, M)),
-        path(g, GraphWorkspace::bind(ints.data(), doubles.data(), 1, g.n, g.max_degree, M), p) {}
-  GraphHolder(const GraphHolder& o) : n(o.n), d(o.d), ints(o.ints), doubles(o.doubles), path(o.path) {
-    path.rebind(GraphWorkspace::bind(ints.data(), doubles.data(), 1, n, d, M));
+      : n(g.n), d(g.max_degree), slots(p.bethe ? static_cast<std::size_t>(g.start[g.n]) : 0),
+        ints(GraphWorkspace::ints(g.n, g.max_degree, M)), doubles(GraphWorkspace::doubles(g.n, M, slots)),
+        path(g, GraphWorkspace::bind(ints.data(), doubles.data(), 1, g.n, g.max_degree, M, slots), p) {}
+  GraphHolder(const GraphHolder& o)
+      : n(o.n), d(o.d), slots(o.slots), ints(o.ints), doubles(o.doubles), path(o.path) {
+    path.rebind(GraphWorkspace::bind(ints.data(), doubles.data(), 1, n, d, M, slots));
   }
   /// Becomes a copy of o (same graph) without allocating.
   void copy_from(const GraphHolder& o) {
     std::copy(o.ints.begin(), o.ints.end(), ints.begin());
     std::copy(o.doubles.begin(), o.doubles.end(), doubles.begin());
     path = o.path;
-    path.rebind(GraphWorkspace::bind(ints.data(), doubles.data(), 1, n, d, M));
+    path.rebind(GraphWorkspace::bind(ints.data(), doubles.data(), 1, n, d, M, slots));
   }
   GraphHolder& operator=(const GraphHolder&) = delete;
   template <class Stop = NoStop>
@@ -76,11 +78,11 @@ inline void mul_exp(WideValue& x, double y) {
 }
 
 /// One SMC estimate of the hafnian per sample() call, over `particles` paths. The populations
-/// are resampled by their weights twisted by exp(-log_scale_sum()), the Sinkhorn estimate of
-/// what the rest of each path will multiply in: the plain weights of the scaling methods swing
-/// from step to step and swing back later (a cheap partner now, expensive ones after), and
-/// resampling on them selects noise. The twist telescopes (its final value is 1), so the
-/// estimate stays unbiased: Z = exp(-S_0) x the product of the mean twisted weights.
+/// are resampled by their weights twisted by exp(log_rest()), the Sinkhorn or Bethe estimate
+/// of what the rest of each path will multiply in: the plain weights of the scaling methods
+/// swing from step to step and swing back later (a cheap partner now, expensive ones after),
+/// and resampling on them selects noise. The twist telescopes (its final value is 1), so the
+/// estimate stays unbiased: Z = exp(R_0) x the product of the mean twisted weights.
 template <Method M>
 class GraphSmc {
  public:
@@ -92,10 +94,10 @@ class GraphSmc {
   WideValue sample(SampleRng& rng, const Stop& stop = Stop{}) {
     const std::size_t count = now_.size();
     for (std::size_t i = 0; i < count; ++i) now_[i].path.start(), weight_[i] = WideValue{};
-    const double s0 = now_[0].path.log_scale_sum();
-    for (std::size_t i = 0; i < count; ++i) base_[i] = s0;
-    WideValue z;  // exp(-S_0) x the product of the mean twisted weights at the resamplings
-    mul_exp(z, -s0);
+    const double r0 = now_[0].path.log_rest();
+    for (std::size_t i = 0; i < count; ++i) base_[i] = r0;
+    WideValue z;  // exp(R_0) x the product of the mean twisted weights at the resamplings
+    mul_exp(z, r0);
     for (;;) {
       if (stop()) return abandoned_sample();  // a time cap: dropped with its batch
       bool done = false;
@@ -105,7 +107,7 @@ class GraphSmc {
         if (!graph_step(now_[i].path, rng, weight_[i], finished)) weight_[i] = {0.0, 0};
         done = done || finished;
         twisted_[i] = weight_[i];
-        if (weight_[i].m > 0.0) mul_exp(twisted_[i], base_[i] - (finished ? 0.0 : now_[i].path.log_scale_sum()));
+        if (weight_[i].m > 0.0) mul_exp(twisted_[i], (finished ? 0.0 : now_[i].path.log_rest()) - base_[i]);
       }
       // Every live path covers two vertices a step, so all finish at the same step.
       const Mean m = mean_weight();
@@ -184,12 +186,12 @@ class GraphSmc {
     for (std::size_t i = 0; i < count; ++i) next_[i].copy_from(now_[pick_[i]]);
     std::swap(now_, next_);
     for (std::size_t i = 0; i < count; ++i)
-      weight_[i] = WideValue{}, base_[i] = now_[i].path.log_scale_sum();
+      weight_[i] = WideValue{}, base_[i] = now_[i].path.log_rest();
   }
 
   std::vector<GraphHolder<M>> now_, next_;
   std::vector<WideValue> weight_, twisted_;  // since the last resampling; a dead path's weight is 0
-  std::vector<double> base_;                 // log_scale_sum() at the last resampling
+  std::vector<double> base_;                 // log_rest() at the last resampling
   std::vector<std::size_t> pick_;
 };
 

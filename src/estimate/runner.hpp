@@ -61,9 +61,14 @@ struct GraphData {
   /// A perfect matching, vertex -> partner (Edmonds), the "+" methods' start; empty when the
   /// graph has none (then their samples are 0).
   std::vector<int> mate0;
+  /// The Bethe scaling's reverse slots and whole-graph messages (GraphView::rev, msg0);
+  /// empty unless asked for.
+  std::vector<int> rev;
+  std::vector<double> msg0;
 
   /// `a` symmetric with both triangles, entries positive and finite; the diagonal is ignored.
-  static GraphData from(const SparseMatrix<double>& a);
+  /// `bethe`: also the data of SampleParams::bethe.
+  static GraphData from(const SparseMatrix<double>& a, bool bethe = false);
   GraphView view() const;
 };
 

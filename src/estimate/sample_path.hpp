@@ -61,8 +61,12 @@ struct SampleParams {
   /// General graphs: after every step also rescale the remaining vertices within this many
   /// edges of the pair just covered (0: only the full rescales every scale_interval steps).
   int scale_radius = 0;
-  /// General graphs: keep the product of the remaining scales (GraphPath::log_scale_sum).
+  /// General graphs: keep the estimate of the rest's log count (GraphPath::log_rest).
   bool track_scales = false;
+  /// General graphs, scaling methods: weight the draws by belief-propagation messages (the
+  /// Bethe approximation, one message per edge and direction) instead of the Sinkhorn
+  /// scaling; the graph needs GraphView::rev and msg0 (graph_path.hpp).
+  bool bethe = false;
 };
 
 /// Element k at base[k * stride].

@@ -13,7 +13,7 @@ namespace matchcount::cluster {
 namespace {
 
 void put_config(Writer& w, const estimate::SamplerConfig& c, bool gpu) {
-  w.put(static_cast<int>(c.method)).put(c.params.scale_interval).put(c.params.scale_iterations).put(c.params.scale_radius).put(c.particles);
+  w.put(static_cast<int>(c.method)).put(c.params.scale_interval).put(c.params.scale_iterations).put(c.params.scale_radius).put(c.params.bethe).put(c.particles);
   w.put(c.seed).put(c.block_id).put(c.threads).put(c.small_paths).put(c.graph).put(gpu);
 }
 
@@ -80,6 +80,7 @@ void serve_sampler(Reader& in) {
   cfg.params.scale_interval = in.get<int>();
   cfg.params.scale_iterations = in.get<int>();
   cfg.params.scale_radius = in.get<int>();
+  cfg.params.bethe = in.get<bool>();
   cfg.particles = in.get<int>();
   cfg.seed = in.get<std::uint64_t>();
   cfg.block_id = in.get<std::uint32_t>();
@@ -89,7 +90,7 @@ void serve_sampler(Reader& in) {
   const bool gpu = in.get<bool>();
   // A hafnian's block is a graph; its data stays alive with the sampler until kSamplerEnd.
   const estimate::BlockData data = cfg.graph ? estimate::BlockData{} : estimate::BlockData::from(block);
-  const estimate::GraphData graph = cfg.graph ? estimate::GraphData::from(block) : estimate::GraphData{};
+  const estimate::GraphData graph = cfg.graph ? estimate::GraphData::from(block, cfg.params.bethe) : estimate::GraphData{};
   std::unique_ptr<estimate::Sampler> sampler;
   if (gpu) {
     try {

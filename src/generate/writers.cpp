@@ -9,9 +9,12 @@
 //   symmetric MM   %%MatrixMarket ... symmetric: the lower triangle only, 1-based
 //
 // Doubles are written in the shortest form that reads back to the same double; rationals as
-// exact decimals. Line-oriented formats cannot show a vertex without edges (an empty row or
-// column of the matrix): such vertices are named in a comment, and the file then describes a
-// smaller graph. The matrix formats keep the size.
+// exact decimals. An exact value the readers would refuse (a decimal exponent beyond
+// kMaxDecimalExponent, matchcount/io.hpp) is refused here, before anything is written: no
+// text form of it reads back, and rounding it would change the count. Line-oriented formats
+// cannot show a vertex without edges (an empty row or column of the matrix): such vertices are
+// named in a comment, and the file then describes a smaller graph. The matrix formats keep the
+// size.
 
 #include <algorithm>
 #include <charconv>
@@ -26,6 +29,7 @@
 
 #include "matchcount/error.hpp"
 #include "matchcount/generate.hpp"
+#include "matchcount/io.hpp"
 
 namespace matchcount {
 
@@ -60,6 +64,31 @@ SparseMatrix<T> checked_copy(const SparseMatrix<T>& m, const char* what) {
   SparseMatrix<T> copy = m;
   copy.normalize();
   return copy;
+}
+
+/// `value` for a message, "about 4.94066e-324": six digits of its decimal expansion, however far
+/// beyond the double range (the values refused have hundreds of digits).
+std::string short_value(const Rational& value) {
+  const mpf_class x(value, 64);
+  mp_exp_t exp = 0;
+  char buf[16];  // 6 digits, a sign and the terminator
+  std::string digits = mpf_get_str(buf, &exp, 10, 6, x.get_mpf_t());
+  const bool negative = !digits.empty() && digits[0] == '-';
+  if (negative) digits.erase(0, 1);
+  std::string out = negative ? "about -" : "about ";
+  out += digits.substr(0, 1);
+  if (digits.size() > 1) out += "." + digits.substr(1);
+  const long e = static_cast<long>(exp) - 1;  // mpf's digits are 0.d1d2... x 10^exp
+  return out + "e" + (e < 0 ? "-" : "+") + std::to_string(e < 0 ? -e : e);
+}
+
+/// Refuses an entry whose exact value the readers would not take back (text_readable).
+template <class V>
+void check_readable(const V& value, int row, int col) {
+  if (text_readable(value)) return;
+  throw RefusedError("entry (" + std::to_string(row + 1) + ", " + std::to_string(col + 1) + ") = " +
+                     short_value(Rational(value)) + " needs a decimal exponent beyond +-" +
+                     std::to_string(kMaxDecimalExponent) + ", which the readers refuse; it cannot be written exactly");
 }
 
 void append_name(std::string& list, const char* prefix, int v) {
@@ -117,6 +146,23 @@ void note_isolated(std::ostream& out, const SparseMatrix<T>& a) {
 }
 
 }  // namespace
+
+bool text_readable(const Integer& value) {
+  if (value == 0) return true;
+  Integer rest;
+  return mpz_remove(rest.get_mpz_t(), value.get_mpz_t(), Integer(10).get_mpz_t()) <=
+         static_cast<unsigned long>(kMaxDecimalExponent);
+}
+
+bool text_readable(const Rational& value) {
+  if (value.get_den() == 1) return text_readable(Integer(value.get_num()));
+  // Reduced, a denominator 2^a 5^b leaves the numerator without a factor 10: the decimal is
+  // written with max(a, b) digits after the point and no trailing zero.
+  Integer rest;
+  const auto twos = mpz_remove(rest.get_mpz_t(), value.get_den_mpz_t(), Integer(2).get_mpz_t());
+  const auto fives = mpz_remove(rest.get_mpz_t(), value.get_den_mpz_t(), Integer(5).get_mpz_t());
+  return std::max(twos, fives) <= static_cast<unsigned long>(kMaxDecimalExponent);
+}
 
 bool exact_decimal(const Rational& value, std::string& out) {
   mpz_class den = value.get_den();
@@ -180,6 +226,7 @@ void write_arc_list(std::ostream& out, const SparseMatrix<Integer>& m, const std
     throw UsageError("write_arc_list: a digraph's adjacency matrix must be square (got " +
                      std::to_string(m.rows) + " x " + std::to_string(m.cols) + ")");
   const auto a = checked_copy(m, "write_arc_list");
+  for (const auto& e : a.entries) check_readable(e.value, e.row, e.col);  // before anything is written
   write_comment(out, comment, "#");
   out << "# directed graph: " << a.rows << " vertices 0.." << a.rows - 1 << ", " << a.nnz()
       << " arcs \"u v\" meaning u -> v\n";
@@ -194,6 +241,7 @@ void write_arc_list(std::ostream& out, const SparseMatrix<Integer>& m, const std
 void write_bipartite_edges(std::ostream& out, const SparseMatrix<Integer>& m,
                            const std::string& comment) {
   const auto a = checked_copy(m, "write_bipartite_edges");
+  for (const auto& e : a.entries) check_readable(e.value, e.row, e.col);  // before anything is written
   write_comment(out, comment, "#");
   out << "# bipartite graph: rows r0..r" << a.rows - 1 << ", columns c0..c" << a.cols - 1 << ", "
       << a.nnz() << " edges\n";
@@ -227,6 +275,7 @@ std::vector<std::string> format_values(const SparseMatrix<T>& a) {
   values.reserve(a.entries.size());
   for (const auto& e : a.entries) {
     if constexpr (std::is_same_v<T, Integer>) {
+      check_readable(e.value, e.row, e.col);
       values.push_back(e.value.get_str());
     } else if constexpr (std::is_same_v<T, Rational>) {
       std::string s;
@@ -234,6 +283,7 @@ std::vector<std::string> format_values(const SparseMatrix<T>& a) {
         throw RefusedError("entry (" + std::to_string(e.row + 1) + ", " + std::to_string(e.col + 1) +
                            ") = " + e.value.get_str() +
                            " has no exact decimal form; a text file cannot hold it");
+      check_readable(e.value, e.row, e.col);
       values.push_back(std::move(s));
     } else if constexpr (std::is_same_v<T, double>) {
       values.push_back(format_double(e.value));

@@ -12,7 +12,7 @@ void check_read_memory(std::size_t entries, const ReadOptions& options, const st
   const double budget = options.max_memory > 0 ? options.max_memory : default_max_memory();
   const double bytes = static_cast<double>(entries) * kReadBytesPerEntry;
   if (bytes <= budget) return;
-  throw RefusedError(name + ": reading needs more than the memory budget of " + memory_text(budget) +
+  throw BudgetError(name + ": reading needs more than the memory budget of " + memory_text(budget) +
                      " (--max-memory): the " + std::to_string(entries) + " entries read by " + where + " take about " +
                      memory_text(bytes));
 }

@@ -121,8 +121,8 @@ class NumPool {
 enum class NumStatus { Ok, Malformed, OutOfRange };
 
 /// Largest |decimal exponent| of a value (after trailing zeros are taken into the exponent):
-/// 1e1000 and 1e-1000 are read, 1e1001 is "out of range".
-constexpr int kMaxDecimalScale = 1000;
+/// 1e1000 and 1e-1000 are read, 1e1001 is "out of range" (matchcount/io.hpp).
+constexpr int kMaxDecimalScale = kMaxDecimalExponent;
 
 /// Parses [+-](digits[.digits]|.digits)[(e|E)[+-]digits] exactly.
 NumStatus parse_number(std::string_view text, Num& out, NumPool& pool);
@@ -161,7 +161,7 @@ std::size_t assemble(int rows, int cols, std::vector<RawEntry>& entries, const N
 /// the entry, the vector's growth, the matrix it becomes and the vertex names beside it, as
 /// measured on large grids and random graphs (docs/benchmarks.md, "Planning at scale").
 constexpr double kReadBytesPerEntry = 200;
-/// Refuses (RefusedError: "FILE: reading needs more than the memory budget ... by line L") when
+/// Refuses (BudgetError: "FILE: reading needs more than the memory budget ... by line L") when
 /// `entries` entries collected by the reader's current line take more than the budget.
 void check_read_memory(std::size_t entries, const ReadOptions& options, const LineReader& reader);
 /// The same for readers without lines (.npy): `where` is e.g. "byte offset 4096".

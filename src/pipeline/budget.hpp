@@ -30,7 +30,7 @@ inline double predicted_seconds(const std::vector<EnginePlan>& plans) {
 }
 
 /// Before the engines start: a count predicted to take longer than options.max_seconds is
-/// refused (RefusedError, exit code 3) with the prediction, before any time is spent on it;
+/// refused (BudgetError, exit code 3) with the prediction, before any time is spent on it;
 /// otherwise options.on_prediction hears the prediction.
 inline void check_time_budget(const std::vector<EnginePlan>& plans, const CountOptions& options) {
   const double predicted = predicted_seconds(plans);
@@ -39,7 +39,7 @@ inline void check_time_budget(const std::vector<EnginePlan>& plans, const CountO
     char cap[32], sec[32];
     std::snprintf(cap, sizeof cap, "%g", options.max_seconds);
     std::snprintf(sec, sizeof sec, "%.3g", predicted);
-    throw RefusedError("the count is predicted to take about " + duration_text(predicted) +
+    throw BudgetError("the count is predicted to take about " + duration_text(predicted) +
                        (predicted < 120 || duration_text(predicted).find(" s)") != std::string::npos
                             ? std::string()
                             : std::string(" (") + sec + " s)") +

@@ -37,15 +37,20 @@ double planning_bytes(double lines, double nnz, NumberKind kind) {
 
 void check_memory(const std::string& stage, double bytes, const std::string& what, double budget) {
   if (bytes <= budget) return;
-  throw RefusedError(stage + " needs about " + memory_text(bytes) + " for " + what + ", over the memory budget of " +
+  throw BudgetError(stage + " needs about " + memory_text(bytes) + " for " + what + ", over the memory budget of " +
                      memory_text(budget) + " (--max-memory)");
 }
 
 void refuse_uncountable(const std::vector<EnginePlan>& plans, const std::vector<std::pair<int, std::size_t>>& sizes) {
-  for (std::size_t i = 0; i < plans.size(); ++i)
-    if (!plans[i].why.empty())
-      throw RefusedError("a block of " + std::to_string(sizes[i].first) + " rows and " + std::to_string(sizes[i].second) +
-                         " entries cannot be counted: " + plans[i].why);
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    if (plans[i].why.empty()) continue;
+    const std::string line = "a block of " + std::to_string(sizes[i].first) + " rows and " +
+                             std::to_string(sizes[i].second) + " entries cannot be counted: " + plans[i].why;
+    // The planners name the option in every engine they passed over for the budget
+    // (planner.cpp, graph_planner.cpp): then a larger budget may count the block.
+    if (plans[i].why.find("(--max-memory") != std::string::npos) throw BudgetError(line);
+    throw RefusedError(line);
+  }
 }
 
 }  // namespace matchcount::detail

@@ -26,13 +26,14 @@ double entry_bytes(NumberKind kind);
 /// measurements are in docs/benchmarks.md ("Planning at scale").
 double planning_bytes(double lines, double nnz, NumberKind kind);
 
-/// Refuses (RefusedError) a stage predicted to need more than the budget: "planning needs
+/// Refuses (BudgetError) a stage predicted to need more than the budget: "planning needs
 /// about 3.1 GiB for a 1000000 x 1000000 matrix with 4000000 entries, over the memory budget
 /// of 200 MiB (--max-memory)".
 void check_memory(const std::string& stage, double bytes, const std::string& what, double budget);
 
 /// Before the engines start: the first block that no engine can count (its plan's `why`) is
-/// refused with the reason, before any block is counted. `sizes` holds each block's rows and
+/// refused with the reason, before any block is counted (BudgetError where the budget passed
+/// over an engine, else RefusedError). `sizes` holds each block's rows and
 /// entries.
 void refuse_uncountable(const std::vector<EnginePlan>& plans, const std::vector<std::pair<int, std::size_t>>& sizes);
 

@@ -134,6 +134,7 @@ nb::dict estimate(const Matrix& input, const EstimateRequest& r) {
   o.samples = r.samples;
   o.rel_error = r.rel_error;
   o.max_seconds = r.max_seconds;
+  o.max_memory = r.max_memory;
   o.max_samples = r.max_samples;
   o.seed = r.seed;
   o.threads = r.threads;

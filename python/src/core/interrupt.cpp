@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <system_error>
 
@@ -57,6 +58,25 @@ StopToken::~StopToken() {
 void StopToken::request_stop(int signal) noexcept {
   stopped_.store(signal);
   if (checkpoint_) checkpoint_->request_stop(signal);
+}
+
+Deadline::Deadline(double seconds, StopToken* token) {
+  thread_ = std::thread([this, seconds, token] {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!wake_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; }))
+      token->request_stop(kDeadlineSignal);
+  });
+}
+
+Deadline::~Deadline() {
+  cancel();
+  thread_.join();
+}
+
+void Deadline::cancel() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  done_ = true;
+  wake_.notify_all();
 }
 
 SigintGuard::SigintGuard(bool active, StopToken* token) {

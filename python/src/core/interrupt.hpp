@@ -7,10 +7,13 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <csignal>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "matchcount/checkpoint.hpp"
 
@@ -35,6 +38,28 @@ class StopToken {
   void remove_private_file();
   std::filesystem::path private_file_;  // empty for the user's checkpoint
   std::atomic<int> stopped_{0};
+};
+
+/// The "signal" a count is stopped with at its max_seconds cap (the CLI's, apps/cli_limits.hpp):
+/// the Interrupted it causes is a BudgetError, not a KeyboardInterrupt.
+constexpr int kDeadlineSignal = SIGALRM;
+
+/// Asks the count to stop through `token` when `seconds` have passed since its construction,
+/// unless cancelled (or destroyed) first. A count without a checkpoint to stop through (too
+/// small, rectangular) runs to its end: nothing is left to save, and its value stands.
+class Deadline {
+ public:
+  Deadline(double seconds, StopToken* token);
+  ~Deadline();
+  Deadline(const Deadline&) = delete;
+  Deadline& operator=(const Deadline&) = delete;
+  void cancel();
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::thread thread_;
 };
 
 /// Installs the SIGINT handler for its lifetime (only when `active`: the main thread, with

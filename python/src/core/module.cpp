@@ -4,6 +4,7 @@
 // Python's exceptions (the messages are the CLI's).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -13,6 +14,7 @@
 #include "matchcount/error.hpp"
 #include "matchcount/estimate.hpp"
 #include "matchcount/gpu.hpp"
+#include "matchcount/memory.hpp"
 #include "run.hpp"
 #include "small_dense.hpp"
 
@@ -52,6 +54,8 @@ nb::list catalog() {
 NB_MODULE(_core, m) {
   m.doc() = "matchcount's C++ library (internal; use the matchcount package)";
   static nb::exception<RefusedError> refused(m, "RefusedError", PyExc_RuntimeError);
+  // Registered after RefusedError, so tried first (nanobind tries the latest translator first).
+  static nb::exception<BudgetError> budget(m, "BudgetExceeded", refused);
   // Bad input is ValueError (TypeError for a dtype), as the CLI's exit code 2; a stop is
   // KeyboardInterrupt. Unlisted exceptions fall through to nanobind's own translation.
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
@@ -100,36 +104,41 @@ NB_MODULE(_core, m) {
                     const std::string& engine, int threads, const std::string& row_mult, const std::string& col_mult,
                     const std::string& checkpoint, double checkpoint_every, nb::object progress, double progress_every,
                     bool interruptible, int details, const std::string& format, std::vector<std::string> names,
-                    std::vector<std::string> notes) {
+                    std::vector<std::string> notes, double max_memory, double max_seconds) {
     Request r;
     r.what = what, r.perfect_matchings = perfect_matchings, r.device = device, r.engine = engine;
     r.threads = threads, r.row_mult = row_mult, r.col_mult = col_mult, r.checkpoint = checkpoint;
     r.checkpoint_every = checkpoint_every, r.progress = std::move(progress), r.progress_every = progress_every;
     r.interruptible = interruptible, r.details = details, r.format = format, r.names = std::move(names);
     r.notes = std::move(notes);
+    r.max_memory = max_memory, r.max_seconds = max_seconds;
     return count(a, r);
   }, nb::arg("matrix"), nb::arg("what"), nb::arg("perfect_matchings"), nb::arg("device"), nb::arg("engine"),
      nb::arg("threads"), nb::arg("row_mult"), nb::arg("col_mult"), nb::arg("checkpoint"), nb::arg("checkpoint_every"),
      nb::arg("progress").none(), nb::arg("progress_every"), nb::arg("interruptible"), nb::arg("details"),
-     nb::arg("format"), nb::arg("names"), nb::arg("notes"));
+     nb::arg("format"), nb::arg("names"), nb::arg("notes"), nb::arg("max_memory"), nb::arg("max_seconds"));
   m.def("estimate", [](const Matrix& a, bool hafnian, bool loops, bool perfect_matchings, const std::string& method,
                        std::uint64_t samples, double rel_error, double max_seconds, std::uint64_t max_samples,
                        std::uint64_t seed, int threads, int exact_up_to, int scale_interval, int scale_sweeps,
                        const std::string& device, nb::object progress, double progress_every, bool interruptible,
-                       const std::string& format) {
+                       const std::string& format, double max_memory) {
     EstimateRequest r;
     r.hafnian = hafnian, r.loops = loops, r.perfect_matchings = perfect_matchings, r.method = method;
     r.samples = samples, r.rel_error = rel_error, r.max_seconds = max_seconds, r.max_samples = max_samples;
     r.seed = seed, r.threads = threads, r.exact_up_to = exact_up_to, r.scale_interval = scale_interval;
     r.scale_sweeps = scale_sweeps, r.device = device, r.progress = std::move(progress);
     r.progress_every = progress_every, r.interruptible = interruptible, r.format = format;
+    r.max_memory = max_memory;
     return estimate(a, r);
   }, nb::arg("matrix"), nb::arg("hafnian"), nb::arg("loops"), nb::arg("perfect_matchings"), nb::arg("method"),
      nb::arg("samples"), nb::arg("rel_error"), nb::arg("max_seconds"), nb::arg("max_samples"), nb::arg("seed"),
      nb::arg("threads"), nb::arg("exact_up_to"), nb::arg("scale_interval"), nb::arg("scale_sweeps"), nb::arg("device"),
-     nb::arg("progress").none(), nb::arg("progress_every"), nb::arg("interruptible"), nb::arg("format"));
+     nb::arg("progress").none(), nb::arg("progress_every"), nb::arg("interruptible"), nb::arg("format"),
+     nb::arg("max_memory"));
   m.def("permanent_batch", &permanent_batch);
 
+  // The CLI's reader of --max-memory sizes ("200M", "8G", "1.5GiB"): bytes, or None.
+  m.def("parse_memory_size", [](const std::string& text) { return parse_memory_size(text); });
   m.def("engine_names", &engine_names);
   m.def("engine_catalog", &catalog);
   m.def("estimate_methods", &estimate_method_names);

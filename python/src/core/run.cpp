@@ -3,6 +3,7 @@
 #include "run.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <mutex>
 #include <optional>
 
@@ -120,28 +121,46 @@ nb::object count(const Matrix& input, const Request& r) {
   o.threads = r.threads;
   o.device = device_policy(r.device);
   o.explain = r.details == 2;
+  o.max_memory = r.max_memory;
+  o.max_seconds = r.max_seconds;  // a count predicted longer is refused before it starts
   if (r.what > 0) o.vertex_names = r.names;
   // A stop needs a checkpoint; a rectangular count keeps none (and would say so in its notes).
   // Tiny counts take less time than setting up a stop would (~us, a few syscalls).
   const bool worth_stopping = rows_of(*m) == cols_of(*m) && rows_of(*m) > kStopFrom && !o.explain;
-  StopToken token(r.checkpoint, r.checkpoint_every, (r.interruptible || !r.progress.is_none()) && worth_stopping);
+  const bool capped = r.max_seconds > 0 && !o.explain;
+  StopToken token(r.checkpoint, r.checkpoint_every,
+                  (r.interruptible || !r.progress.is_none() || capped) && worth_stopping);
   o.checkpoint = token.checkpoint();
   ProgressRelay relay(r.progress, r.progress_every, &token);
   if (relay.active()) o.progress = [&relay](double f) { relay.report(f); };
 
   CountReport report;
   std::optional<std::string> interrupted;
+  int stop_signal = 0;
   SigintGuard guard(r.interruptible, &token);
   {
     nb::gil_scoped_release release;
+    // Destroyed before the token it stops through.
+    std::optional<Deadline> deadline;
+    if (capped) deadline.emplace(r.max_seconds, &token);
     try {
       report = r.what > 0 ? count_hafnian(*m, r.what == 2, o) : count_permanent(*m, o);
     } catch (const Interrupted& e) {
       interrupted = e.what();
+      stop_signal = e.signal();
     }
   }
   guard.restore();
   relay.rethrow();  // the callback's own exception comes first
+  if (stop_signal == kDeadlineSignal && !guard.signalled()) {
+    // The CLI's line (apps/cli_main.cpp) in the names of the Python arguments.
+    char cap[32];
+    std::snprintf(cap, sizeof cap, "%g", r.max_seconds);
+    throw BudgetError(std::string("the time cap max_seconds=") + cap + " was reached; " +
+                      (r.checkpoint.empty() ? "the count stopped (checkpoint=FILE saves progress to resume)"
+                                            : "progress is saved in " + r.checkpoint +
+                                                  ": call again (with a larger cap) to resume"));
+  }
   if (interrupted || guard.signalled()) {
     // Without the user's checkpoint the private file is gone with the token: say nothing of it.
     keyboard_interrupt(!r.checkpoint.empty() && interrupted ? *interrupted : "matchcount: count interrupted");

@@ -35,6 +35,8 @@ struct Request {
   std::string format;               // "format" of the record, e.g. "NumPy array float64"
   std::vector<std::string> names;   // vertex names of a graph (messages, Tutte witness)
   std::vector<std::string> notes;   // remarks of the Python side (self-loops dropped, ...)
+  double max_memory = 0;            // CountOptions::max_memory: 0 the default, inf none
+  double max_seconds = 0;           // CountOptions::max_seconds, and the cap while counting
 };
 
 /// True when preprocessing would hand `m` to the planner unchanged (a dense square matrix).
@@ -63,6 +65,7 @@ struct EstimateRequest {
   double progress_every = 0.5;
   bool interruptible = false;
   std::string format;
+  double max_memory = 0;  // EstimateOptions::max_memory
 };
 
 /// The estimate's fields as a dict (value, std_error, ci_low/high, samples, target_met, exact,

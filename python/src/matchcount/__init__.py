@@ -24,18 +24,20 @@ from typing import Any, Callable, Dict, Optional, Sequence, Union
 import numpy as np
 
 from . import _core
-from ._core import RefusedError
+from ._core import BudgetExceeded, RefusedError
 from ._estimate import Estimate
 from ._graphs import directed as _directed, graph_matrix as _graph_matrix, undirected as _undirected
 from ._input import (check_options as _check_options, exact_mode as _exact_mode, interruptible as _interruptible,
-                     multiplicities as _multiplicities, to_matrix as _to_matrix)
+                     memory_budget as _memory_budget, multiplicities as _multiplicities, time_cap as _time_cap,
+                     to_matrix as _to_matrix)
 
 __version__: str = _core.__version__
 __all__ = ["permanent", "hafnian", "perfect_matchings", "cycle_covers", "count", "estimate", "permanent_batch",
-           "Estimate", "RefusedError", "engines", "built_with_cuda", "__version__"]
+           "Estimate", "RefusedError", "BudgetExceeded", "engines", "built_with_cuda", "__version__"]
 
 Number = Union[int, Fraction, float, complex]
 Progress = Optional[Callable[[float], Any]]
+Size = Union[int, str, None]
 
 _FAST_DTYPES = frozenset(np.dtype(t) for t in (np.float64, np.complex128, np.int64))
 _FAST_MAX = 16  # the fast path is not interruptible: only where a count takes < ~1 ms
@@ -44,8 +46,10 @@ _FAST_MAX = 16  # the fast path is not interruptible: only where a count takes <
 def _run(matrix: Any, fmt: str, *, what: int = 0, graph: bool = False, device: str = "auto", engine: str = "auto",
          threads: int = 0, row_mult: Any = None, col_mult: Any = None, checkpoint: Optional[str] = None,
          checkpoint_every: float = 60.0, progress: Progress = None, progress_every: float = 0.5, details: int = 0,
-         names: Sequence[str] = (), notes: Sequence[str] = ()) -> Any:
+         names: Sequence[str] = (), notes: Sequence[str] = (), max_memory: Size = None,
+         max_seconds: Optional[float] = None) -> Any:
     _check_options(device, engine, threads)
+    budget, cap = _memory_budget(max_memory), _time_cap(max_seconds)
     if checkpoint is not None and details == 2:
         raise ValueError("checkpoint applies to exact counts, not explain")
     if progress is not None and not callable(progress):
@@ -53,14 +57,14 @@ def _run(matrix: Any, fmt: str, *, what: int = 0, graph: bool = False, device: s
     out = _core.count(matrix, what, graph, device, engine, int(threads), _multiplicities(row_mult, "row_mult"),
                       _multiplicities(col_mult, "col_mult"), "" if checkpoint is None else str(checkpoint),
                       float(checkpoint_every), progress, float(progress_every), _interruptible(), details, fmt,
-                      list(names), list(notes))
+                      list(names), list(notes), budget, cap)
     return json.loads(out) if details else out
 
 
 def permanent(A: Any, *, exact: Optional[bool] = None, device: str = "auto", engine: str = "auto", threads: int = 0,
               row_mult: Optional[Sequence[int]] = None, col_mult: Optional[Sequence[int]] = None,
               checkpoint: Optional[str] = None, checkpoint_every: float = 60.0, progress: Progress = None,
-              progress_every: float = 0.5) -> Number:
+              progress_every: float = 0.5, max_memory: Size = None, max_seconds: Optional[float] = None) -> Number:
     """The permanent of a matrix: the sum over permutations s of prod_i A[i, s(i)].
 
     A: a 2-D numpy array (bool, int, uint, float32/64, complex64/128, or objects: Python ints,
@@ -77,9 +81,15 @@ def permanent(A: Any, *, exact: Optional[bool] = None, device: str = "auto", eng
     (every checkpoint_every seconds) and on Ctrl-C; the same call resumes from it.
     progress: called with the fraction done (0..1) at most every progress_every seconds, from
     a worker thread; an exception it raises stops the count and is raised here.
+    max_memory: the memory budget (``--max-memory``): bytes as an int, or a size such as "200M",
+    "8G", "1.5GiB"; "none" or 0 lifts it; None is the default, 3/4 of the memory available.
+    Planning and engines predicted beyond it are refused. max_seconds: a time cap
+    (``--max-seconds``; None or 0: none): a count predicted to take longer is refused at once,
+    and one still running when it is reached stops (saving its checkpoint, if given).
 
-    Raises ValueError for bad input (NaN, ...), TypeError for unsupported types, RefusedError
-    when the count is out of reach, KeyboardInterrupt on Ctrl-C.
+    Raises ValueError for bad input (NaN, ...) or a bad size, TypeError for unsupported types,
+    BudgetExceeded (a RefusedError) when max_memory or max_seconds refuse or stop the count,
+    RefusedError when it is otherwise out of reach, KeyboardInterrupt on Ctrl-C.
 
     >>> import numpy as np, matchcount
     >>> matchcount.permanent(np.arange(1, 10).reshape(3, 3))
@@ -95,17 +105,18 @@ def permanent(A: Any, *, exact: Optional[bool] = None, device: str = "auto", eng
     if (type(A) is np.ndarray and A.ndim == 2 and A.dtype in _FAST_DTYPES and A.shape[0] <= _FAST_MAX
             and A.shape[1] <= _FAST_MAX and exact is None and device == "auto" and engine == "auto"
             and type(threads) is int and threads >= 0 and row_mult is None and col_mult is None
-            and checkpoint is None and progress is None):
+            and checkpoint is None and progress is None and max_memory is None and max_seconds is None):
         return _core.permanent_dense(A, 0, threads)  # the common case, with least overhead
     matrix, fmt = _to_matrix(A, exact)
     return _run(matrix, fmt, device=device, engine=engine, threads=threads, row_mult=row_mult, col_mult=col_mult,
                 checkpoint=checkpoint, checkpoint_every=checkpoint_every, progress=progress,
-                progress_every=progress_every)
+                progress_every=progress_every, max_memory=max_memory, max_seconds=max_seconds)
 
 
 def hafnian(A: Any, *, loop: bool = False, exact: Optional[bool] = None, device: str = "auto", engine: str = "auto",
             threads: int = 0, checkpoint: Optional[str] = None, checkpoint_every: float = 60.0,
-            progress: Progress = None, progress_every: float = 0.5) -> Number:
+            progress: Progress = None, progress_every: float = 0.5, max_memory: Size = None,
+            max_seconds: Optional[float] = None) -> Number:
     """The hafnian of a symmetric matrix: the weighted number of perfect matchings of the graph
     whose adjacency matrix it is (the diagonal is ignored). With loop=True, the loop hafnian:
     the diagonal holds loop weights. Odd sizes give 0, the 0 x 0 matrix 1. Input types, exact
@@ -121,18 +132,19 @@ def hafnian(A: Any, *, loop: bool = False, exact: Optional[bool] = None, device:
     matrix, fmt = _to_matrix(A, exact)
     return _run(matrix, fmt, what=2 if loop else 1, device=device, engine=engine, threads=threads,
                 checkpoint=checkpoint, checkpoint_every=checkpoint_every, progress=progress,
-                progress_every=progress_every)
+                progress_every=progress_every, max_memory=max_memory, max_seconds=max_seconds)
 
 
 def perfect_matchings(G: Any, *, weight: Optional[str] = None, exact: Optional[bool] = None, device: str = "auto",
                       engine: str = "auto", threads: int = 0, checkpoint: Optional[str] = None,
-                      checkpoint_every: float = 60.0, progress: Progress = None,
-                      progress_every: float = 0.5) -> Number:
+                      checkpoint_every: float = 60.0, progress: Progress = None, progress_every: float = 0.5,
+                      max_memory: Size = None, max_seconds: Optional[float] = None) -> Number:
     """The number of perfect matchings of an undirected networkx graph (Graph or MultiGraph,
     whose parallel edges count separately), or their total weight with weight="attr" (an edge
     without the attribute weighs 1). A bipartite graph (its sides from the nodes' "bipartite"
     attribute when all have one, else by 2-colouring) is counted as the permanent of its
-    biadjacency matrix, any other as a hafnian. Self-loops lie in no perfect matching.
+    biadjacency matrix, any other as a hafnian. Self-loops lie in no perfect matching. The
+    other options (max_memory and max_seconds included) as for ``permanent``.
 
     >>> import networkx as nx, matchcount
     >>> matchcount.perfect_matchings(nx.grid_2d_graph(8, 8))  # dimer coverings of the 8 x 8 board
@@ -143,15 +155,18 @@ def perfect_matchings(G: Any, *, weight: Optional[str] = None, exact: Optional[b
     gm = _undirected(G, weight, _exact_mode(exact))
     return _run(gm.matrix, gm.format, what=1 if gm.hafnian else 0, graph=True, device=device, engine=engine,
                 threads=threads, checkpoint=checkpoint, checkpoint_every=checkpoint_every, progress=progress,
-                progress_every=progress_every, names=gm.names, notes=gm.notes)
+                progress_every=progress_every, names=gm.names, notes=gm.notes, max_memory=max_memory,
+                max_seconds=max_seconds)
 
 
 def cycle_covers(D: Any, *, weight: Optional[str] = None, exact: Optional[bool] = None, device: str = "auto",
                  engine: str = "auto", threads: int = 0, checkpoint: Optional[str] = None,
-                 checkpoint_every: float = 60.0, progress: Progress = None, progress_every: float = 0.5) -> Number:
+                 checkpoint_every: float = 60.0, progress: Progress = None, progress_every: float = 0.5,
+                 max_memory: Size = None, max_seconds: Optional[float] = None) -> Number:
     """The number of cycle covers of a networkx DiGraph (sets of vertex-disjoint directed
     cycles through every vertex; a self-loop is a cycle of length 1), or their total weight
-    with weight="attr": the permanent of the adjacency matrix.
+    with weight="attr": the permanent of the adjacency matrix. The other options as for
+    ``permanent``.
 
     >>> import networkx as nx, matchcount
     >>> matchcount.cycle_covers(nx.complete_graph(5, create_using=nx.DiGraph))  # derangements of 5
@@ -160,14 +175,15 @@ def cycle_covers(D: Any, *, weight: Optional[str] = None, exact: Optional[bool] 
     gm = _directed(D, weight, _exact_mode(exact))
     return _run(gm.matrix, gm.format, graph=True, device=device, engine=engine, threads=threads,
                 checkpoint=checkpoint, checkpoint_every=checkpoint_every, progress=progress,
-                progress_every=progress_every, names=gm.names)
+                progress_every=progress_every, names=gm.names, max_memory=max_memory, max_seconds=max_seconds)
 
 
 def count(obj: Any, *, hafnian: bool = False, loop: bool = False, weight: Optional[str] = None,
           details: bool = False, explain: bool = False, exact: Optional[bool] = None, device: str = "auto",
           engine: str = "auto", threads: int = 0, row_mult: Optional[Sequence[int]] = None,
           col_mult: Optional[Sequence[int]] = None, checkpoint: Optional[str] = None, checkpoint_every: float = 60.0,
-          progress: Progress = None, progress_every: float = 0.5) -> Union[Number, Dict[str, Any]]:
+          progress: Progress = None, progress_every: float = 0.5, max_memory: Size = None,
+          max_seconds: Optional[float] = None) -> Union[Number, Dict[str, Any]]:
     """One entry point for every count, as the CLI reads its input: a networkx DiGraph gives
     its cycle covers, a Graph its perfect matchings, a matrix its permanent (its hafnian with
     hafnian=True, the loop hafnian with loop=True).
@@ -175,7 +191,9 @@ def count(obj: Any, *, hafnian: bool = False, loop: bool = False, weight: Option
     details=True returns the record of ``matchcount --json`` as a dict: value (a string),
     value_kind, exact, the Dulmage-Mendelsohn blocks, Forbert-Marx reductions, engine runs with
     predicted and actual seconds, error bound (abs_error for floats), stage times, notes.
-    explain=True plans without counting and returns the ``--explain --json`` record.
+    explain=True plans without counting and returns the ``--explain --json`` record (its
+    "memory" field holds the budget and the predicted bytes; max_seconds does not refuse a plan).
+    The other options as for ``permanent``.
 
     >>> import numpy as np, matchcount
     >>> r = matchcount.count(np.ones((5, 5), dtype=int), details=True)
@@ -185,7 +203,8 @@ def count(obj: Any, *, hafnian: bool = False, loop: bool = False, weight: Option
     mode = _exact_mode(exact)
     level = 2 if explain else 1 if details else 0
     opts = dict(device=device, engine=engine, threads=threads, checkpoint=checkpoint,
-                checkpoint_every=checkpoint_every, progress=progress, progress_every=progress_every, details=level)
+                checkpoint_every=checkpoint_every, progress=progress, progress_every=progress_every, details=level,
+                max_memory=max_memory, max_seconds=max_seconds)
     if hasattr(obj, "is_directed") and hasattr(obj, "adj"):
         if row_mult is not None or col_mult is not None:
             raise ValueError("row_mult/col_mult repeat the lines of a matrix, not of a graph")
@@ -205,13 +224,15 @@ def estimate(obj: Any, *, hafnian: bool = False, weight: Optional[str] = None, m
              samples: Optional[int] = None, rel_error: float = 0.01, max_seconds: float = 60.0,
              max_samples: int = 1_000_000_000, seed: int = 1, threads: int = 0, device: str = "auto",
              exact_up_to: int = 20, scale_interval: int = 0, scale_sweeps: int = 5, progress: Progress = None,
-             progress_every: float = 0.5) -> Estimate:
+             progress_every: float = 0.5, max_memory: Size = None) -> Estimate:
     """An unbiased random estimate with error bars (``matchcount --estimate``) of the permanent
     of a nonnegative matrix, the hafnian of a nonnegative symmetric one (hafnian=True), or the
     perfect matchings of a networkx graph. Either a fixed number of samples per estimated block,
     or sampling until the relative standard error is below rel_error (capped by max_seconds and
     max_samples). Blocks of up to exact_up_to rows are counted exactly. The same seed, options
     and device give the same result. progress receives a dict (samples, rel_error, seconds, ...).
+    max_memory (as for ``permanent``) bounds the blocks counted exactly: one whose exact count
+    would not fit is sampled instead.
 
     >>> import numpy as np, matchcount
     >>> a = (np.random.default_rng(1).random((40, 40)) < 0.5).astype(float)
@@ -229,6 +250,7 @@ def estimate(obj: Any, *, hafnian: bool = False, weight: Optional[str] = None, m
         raise ValueError(f"rel_error: must be a number > 0, not '{rel_error}'")
     if not max_seconds >= 0:
         raise ValueError(f"max_seconds: must be a number >= 0, not '{max_seconds}'")
+    budget = _memory_budget(max_memory)
     graph = False
     names_fmt = ""
     if hasattr(obj, "is_directed") and hasattr(obj, "adj"):
@@ -239,7 +261,7 @@ def estimate(obj: Any, *, hafnian: bool = False, weight: Optional[str] = None, m
     d = _core.estimate(matrix, bool(hafnian), False, graph, method, int(samples or 0), float(rel_error),
                        float(max_seconds), int(max_samples), int(seed), int(threads), int(exact_up_to),
                        int(scale_interval), int(scale_sweeps), device, progress, float(progress_every),
-                       _interruptible(), names_fmt)
+                       _interruptible(), names_fmt, budget)
     return Estimate._from_core(d)
 
 

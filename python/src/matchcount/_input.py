@@ -3,10 +3,11 @@ matrices, with the CLI's rules and messages (its NumPy reader, src/io/npy.cpp)."
 from __future__ import annotations
 
 import decimal
+import math
 import threading
 from fractions import Fraction
-from numbers import Integral
-from typing import Any, List, Optional, Sequence, Tuple
+from numbers import Integral, Real
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -39,6 +40,37 @@ def check_options(device: str, engine: str, threads: int) -> None:
         raise ValueError(f"engine: '{engine}' is not one of {names}")
     if isinstance(threads, bool) or not isinstance(threads, Integral) or threads < 0:
         raise ValueError(f"threads: must be a whole number >= 0, not '{threads}'")
+
+
+def memory_budget(max_memory: Union[int, str, None]) -> float:
+    """max_memory as the library's CountOptions::max_memory: 0.0 for the default (3/4 of the
+    memory available), inf for no budget ("none" or 0, as the CLI's --max-memory), else bytes.
+    Sizes are read by the CLI's parser, so "200M", "8G", "1.5GiB", "512 KB", "1e9" mean the same."""
+    if max_memory is None:
+        return 0.0
+    if isinstance(max_memory, str):
+        size = 0.0 if max_memory == "none" else _core.parse_memory_size(max_memory)
+        if size is None:
+            raise ValueError("max_memory: must be a size such as 200M, 8G or 1.5GiB (none or 0: no budget), "
+                             f"not {max_memory!r}")
+        return size if size > 0 else math.inf
+    if isinstance(max_memory, bool) or not isinstance(max_memory, Integral):
+        raise TypeError(f"max_memory must be an int (bytes), a size such as '8G', or None, not "
+                        f"{type(max_memory).__name__}")
+    if max_memory < 0:
+        raise ValueError(f"max_memory: must be a number of bytes >= 0 (0: no budget), not {max_memory}")
+    return float(max_memory) if max_memory > 0 else math.inf
+
+
+def time_cap(max_seconds: Optional[float]) -> float:
+    """max_seconds as CountOptions::max_seconds: 0.0 for none (None, 0 or inf), else seconds."""
+    if max_seconds is None:
+        return 0.0
+    if isinstance(max_seconds, bool) or not isinstance(max_seconds, Real):
+        raise TypeError(f"max_seconds must be a number of seconds or None, not {type(max_seconds).__name__}")
+    if not max_seconds >= 0:
+        raise ValueError(f"max_seconds: must be a number >= 0 (0 or None: no cap), not {max_seconds!r}")
+    return 0.0 if math.isinf(max_seconds) else float(max_seconds)
 
 
 def multiplicities(mult: Any, name: str) -> str:

@@ -81,10 +81,12 @@ FrontierPlan checked_plan(const SparseMatrix<T>& a, int words, double limit) {
                        ", more than the " + std::to_string(kFrontierMaxWidth) + " columns a state key holds");
   double bytes = frontier_bytes(plan, words);
   if (bytes > limit)
-    throw RefusedError("frontier: the best row order found has frontier width " + std::to_string(plan.width) +
-                       " and up to " + three_digits(plan.peak_states) + " live states: " + three_digits(bytes / double(1ull << 30)) +
-                       " GiB predicted, over the " + (limit < kFrontierMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
-                       three_digits(limit / double(1ull << 30)) + " GiB");
+    refuse_memory(limit < kFrontierMemoryLimit,
+                  "frontier: the best row order found has frontier width " + std::to_string(plan.width) + " and up to " +
+                      three_digits(plan.peak_states) + " live states: " + three_digits(bytes / double(1ull << 30)) +
+                      " GiB predicted, over the " +
+                      (limit < kFrontierMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
+                      three_digits(limit / double(1ull << 30)) + " GiB");
   return plan;
 }
 

@@ -96,10 +96,11 @@ GraphFrontierPlan checked_plan(const SparseMatrix<T>& a, bool loops, int words, 
                        ", more than the " + std::to_string(kGraphFrontierMaxWidth) + " vertices a state holds");
   const double bytes = graph_frontier_bytes(plan, words, loops);
   if (bytes > limit)
-    throw RefusedError("graph-frontier: the best vertex order found has frontier width " + std::to_string(plan.width) +
-                       ": tables of " + three_digits(bytes / double(1ull << 30)) + " GiB predicted, over the " +
-                       (limit < kGraphFrontierMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
-                       three_digits(limit / double(1ull << 30)) + " GiB");
+    refuse_memory(limit < kGraphFrontierMemoryLimit,
+                  "graph-frontier: the best vertex order found has frontier width " + std::to_string(plan.width) +
+                      ": tables of " + three_digits(bytes / double(1ull << 30)) + " GiB predicted, over the " +
+                      (limit < kGraphFrontierMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
+                      three_digits(limit / double(1ull << 30)) + " GiB");
   return plan;
 }
 

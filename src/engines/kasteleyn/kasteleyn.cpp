@@ -51,11 +51,12 @@ SignedBlock prepare(const SparseMatrix<T>& a, const Matching& m, std::size_t val
   b.kl = o.kl, b.ku = o.ku;
   const double bytes = band_bytes(n, o.kl, o.ku, value_size), limit = std::min(kKasteleynMemoryLimit, max_bytes);
   if (bytes > limit)
-    throw RefusedError("kasteleyn: banded elimination of this " + std::to_string(n) + " x " + std::to_string(n) +
-                       " block (bandwidths " + std::to_string(o.kl) + " and " + std::to_string(o.ku) + ") needs " +
-                       three_digits(bytes / double(1ull << 30)) + " GiB, over the " +
-                       (limit < kKasteleynMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
-                       three_digits(limit / double(1ull << 30)) + " GiB");
+    refuse_memory(limit < kKasteleynMemoryLimit,
+                  "kasteleyn: banded elimination of this " + std::to_string(n) + " x " + std::to_string(n) +
+                      " block (bandwidths " + std::to_string(o.kl) + " and " + std::to_string(o.ku) + ") needs " +
+                      three_digits(bytes / double(1ull << 30)) + " GiB, over the " +
+                      (limit < kKasteleynMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
+                      three_digits(limit / double(1ull << 30)) + " GiB");
   b.s = kasteleyn_signing(pattern, n);
   if (b.s.empty()) throw not_planar_error(n, a.nnz());
   for (const auto& e : a.entries) {

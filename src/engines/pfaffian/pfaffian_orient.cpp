@@ -113,10 +113,12 @@ SkewBlock prepare(const SparseMatrix<T>& a, std::size_t value_size, double max_b
   b.updates = o.updates;
   const double bytes = band_bytes(n, o.band, value_size), limit = std::min(kPfaffianMemoryLimit, max_bytes);
   if (bytes > limit)
-    throw RefusedError("pfaffian: banded elimination of this graph (" + std::to_string(n) + " vertices, band " +
-                       std::to_string(o.band) + ") needs " + three_digits(bytes / double(1ull << 30)) + " GiB, over the " +
-                       (limit < kPfaffianMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
-                       three_digits(limit / double(1ull << 30)) + " GiB");
+    refuse_memory(limit < kPfaffianMemoryLimit,
+                  "pfaffian: banded elimination of this graph (" + std::to_string(n) + " vertices, band " +
+                      std::to_string(o.band) + ") needs " + three_digits(bytes / double(1ull << 30)) +
+                      " GiB, over the " +
+                      (limit < kPfaffianMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
+                      three_digits(limit / double(1ull << 30)) + " GiB");
   const std::vector<signed char> orient = pfaffian_orientation(n, edges);
   if (orient.empty()) throw not_planar_error(n, edges.size());
   b.row.resize(edges.size()), b.col.resize(edges.size()), b.s.resize(edges.size());

@@ -277,7 +277,7 @@ LogDet sparse_log_det(const SparseMatrix<double>& a, const LogDetOptions& option
   }
   const double max_bytes = options.max_bytes;
   if (predicted > max_bytes)
-    throw RefusedError("sparse LU: the factorization of this " + std::to_string(n) + " x " + std::to_string(n) +
+    throw BudgetError("sparse LU: the factorization of this " + std::to_string(n) + " x " + std::to_string(n) +
                        " matrix is predicted to need " + std::to_string(long(predicted / (1 << 20))) +
                        " MiB, over the memory budget of " + std::to_string(long(max_bytes / (1 << 20))) + " MiB");
   r.analyse_seconds = seconds_since(t);

@@ -92,6 +92,10 @@ def test_estimate():
     assert matchcount.estimate(a, samples=2000, seed=7).value == e.value  # reproducible
     small = matchcount.estimate(np.ones((5, 5)))
     assert small.exact and small.exact_value == 120
+    # Counted exactly: the interval is the count itself (30! as a float, not the library's
+    # own rounding of it, which may differ in the last place).
+    ones = matchcount.estimate(np.ones((30, 30)), samples=1000, seed=1)
+    assert ones.exact and ones.ci == (ones.value, ones.value) == (float(math.factorial(30)),) * 2
     nx = pytest.importorskip("networkx")
     g = matchcount.estimate(nx.grid_2d_graph(4, 4))
     assert g.exact and g.exact_value == 36

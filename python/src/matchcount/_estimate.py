@@ -43,15 +43,16 @@ class Estimate:
 
     @classmethod
     def _from_core(cls, d: Dict[str, Any]) -> "Estimate":
-        value = d["value"]
+        value, ci = d["value"], (d["ci_low"], d["ci_high"])
         if d["exact"] and d["exact_value"] is not None:
             try:  # the exact count, as near as a float gets
                 value = float(d["exact_value"].real if isinstance(d["exact_value"], complex) else d["exact_value"])
             except OverflowError:
                 value = math.inf
+            ci = (value, value)  # the library's bounds are its own rounding of the count
         rel = d["rel_std_error"]
         return cls(value=value, std_error=value * rel if math.isfinite(value) else math.inf, rel_std_error=rel,
-                   ci=(d["ci_low"], d["ci_high"]), samples=d["samples"], zero_samples=d["zero_samples"],
+                   ci=ci, samples=d["samples"], zero_samples=d["zero_samples"],
                    target_met=d["target_met"], exact=d["exact"], exact_value=d["exact_value"],
                    heavy_tail=d["heavy_tail"], method=d["method"], seconds=d["seconds"], log10=d["log10"],
                    text=d["text"], notes=list(d["notes"]), record=json.loads(d["json"]))

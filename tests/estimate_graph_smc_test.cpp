@@ -152,6 +152,33 @@ TEST(EstimateGraphSmc, TimeCapBindsInsideASample) {
   }
 }
 
+TEST(EstimateGraphSmc, PopulationsFitTheMemoryBudget) {
+  // The 24 x 24 lattice takes populations of 50 paths by default, about 6 MB a thread; within
+  // 3 MB the automatic choice falls back to independent paths (with a note), and populations
+  // asked for are refused as over the budget.
+  const AnyMatrix lattice(adjacency_matrix(triangular_graph(24, 24)));
+  EstimateOptions o;
+  o.samples = 8;
+  o.exact_up_to = 0;
+  o.threads = 1;
+  o.device = DevicePolicy::Cpu;
+  o.max_memory = 3 << 20;
+  const EstimateReport r = estimate_hafnian(lattice, false, o);
+  EXPECT_EQ(r.samples, 8u);
+  bool fell_back = false;
+  for (const auto& n : r.notes) fell_back = fell_back || n.find("independent paths instead") != std::string::npos;
+  EXPECT_TRUE(fell_back);
+  o.particles = 50;
+  try {
+    estimate_hafnian(lattice, false, o);
+    FAIL() << "populations within 3 MiB";
+  } catch (const BudgetError& e) {
+    EXPECT_NE(std::string(e.what()).find("sampling needs about"), std::string::npos) << e.what();
+  }
+  o.max_memory = 1e9;
+  EXPECT_EQ(estimate_hafnian(lattice, false, o).samples, 8u);
+}
+
 TEST(EstimateGraphSmc, Refusals) {
   const SparseMatrix<Integer> tri = adjacency_matrix(triangular_graph(6, 6));
   EstimateOptions o;

@@ -7,7 +7,10 @@
 #include <cstdio>
 #include <limits>
 
+#include <omp.h>
+
 #include "matchcount/error.hpp"
+#include "matchcount/memory.hpp"
 #include "matchcount/pipeline.hpp"
 
 namespace matchcount::estimate {
@@ -229,6 +232,18 @@ void sample_block(Sampler& sampler, const EstimateOptions& o, double target, con
 }
 
 }  // namespace
+
+double memory_budget(const EstimateOptions& o) { return o.max_memory > 0 ? o.max_memory : default_max_memory(); }
+
+int sampling_threads(const EstimateOptions& o) { return o.threads > 0 ? o.threads : omp_get_max_threads(); }
+
+void check_sampling_memory(double bytes, const std::string& what, const EstimateOptions& o) {
+  const double budget = memory_budget(o);
+  if (bytes <= budget) return;
+  throw BudgetError("sampling needs about " + memory_text(bytes) + " for " + what + " on " +
+                    std::to_string(sampling_threads(o)) + " thread(s), over the memory budget of " + memory_text(budget) +
+                    " (--max-memory; fewer --threads or --particles need less)");
+}
 
 std::string sparse_empty_line(const SparseMatrix<double>& a, bool graph) {
   const auto lines = static_cast<std::size_t>(std::max(a.rows, a.cols));

@@ -30,6 +30,14 @@ SparseMatrix<double> nonnegative_doubles(const AnyMatrix& m);
 /// and for matrices with fewer lines than twice their entries (the full path explains those).
 std::string sparse_empty_line(const SparseMatrix<double>& a, bool graph);
 
+/// The memory budget of an estimate (EstimateOptions::max_memory; 0 for default_max_memory()).
+double memory_budget(const EstimateOptions& o);
+/// CPU threads an estimate's samplers run (EstimateOptions::threads; 0 for OpenMP's count).
+int sampling_threads(const EstimateOptions& o);
+/// Refuses (BudgetError, exit code 3) sampling predicted to need `bytes` (every thread's paths
+/// and scratch arrays) for `what` ("a block of 10000 vertices"), over the memory budget.
+void check_sampling_memory(double bytes, const std::string& what, const EstimateOptions& o);
+
 /// A block estimate from its sample sums.
 void summarise(const SampleSums& s, BlockEstimate& out);
 

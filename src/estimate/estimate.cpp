@@ -166,6 +166,13 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
         }, rep))
       continue;
     const estimate::BlockData data = estimate::BlockData::from(b);
+    {  // each CPU thread's path and scratch arrays (the block's arrays are counted in planning's copies)
+      const auto m = static_cast<estimate::Method>(static_cast<int>(o.method));
+      const double path = 4.0 * static_cast<double>(estimate::Workspace::ints(data.n, data.max_degree, m)) +
+                          8.0 * static_cast<double>(estimate::Workspace::doubles(data.n, m)) + 256;
+      estimate::check_sampling_memory(estimate::sampling_threads(o) * path,
+                                      "a block of " + std::to_string(b.rows) + " rows", o);
+    }
     estimate::SamplerConfig cfg;
     cfg.method = static_cast<estimate::Method>(static_cast<int>(o.method));
     cfg.params = {o.scale_interval > 0 ? o.scale_interval : std::max(1, b.rows / 256), o.scale_iterations};

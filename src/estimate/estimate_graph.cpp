@@ -223,6 +223,27 @@ EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o
     // (They run on the CPU: --device gpu keeps independent paths.)
     const bool smc = o.device != DevicePolicy::Gpu && lattice && scaling && b.rows >= kSmcVertices;
     cfg.particles = o.particles >= 0 ? o.particles : smc ? kSmcParticles : 0;
+    // Each CPU thread holds its paths (two per particle: a population and its resampling),
+    // each with its scratch arrays: on large graphs automatic populations fall back to
+    // independent paths to fit the budget, and what does not fit is refused.
+    const auto sampling_bytes = [&](int particles) {
+      const std::size_t slots = bethe ? data.adj.size() : 0;
+      const double path = 4.0 * static_cast<double>(estimate::GraphWorkspace::ints(data.n, data.max_degree, cfg.method)) +
+                          8.0 * static_cast<double>(estimate::GraphWorkspace::doubles(data.n, cfg.method, slots)) + 256;
+      return estimate::sampling_threads(o) * path * (particles > 0 ? 2.0 * particles : 1.0);
+    };
+    const std::string block_text = "a block of " + std::to_string(b.rows) + " vertices";
+    if (o.particles < 0 && cfg.particles > 0 && sampling_bytes(cfg.particles) > estimate::memory_budget(o)) {
+      rep.notes.push_back(block_text + ": populations of " + std::to_string(cfg.particles) + " paths would need about " +
+                          memory_text(sampling_bytes(cfg.particles)) + ", over the memory budget; independent paths instead");
+      cfg.particles = 0;
+    }
+    if (determinant) {  // a dense matrix per thread
+      const double n = static_cast<double>(data.n);
+      estimate::check_sampling_memory(estimate::sampling_threads(o) * n * n * 16.0, block_text, o);
+    } else {
+      estimate::check_sampling_memory(sampling_bytes(cfg.particles), block_text, o);
+    }
     cfg.seed = o.seed;
     cfg.block_id = static_cast<std::uint32_t>(bi);
     cfg.threads = o.threads;

@@ -102,18 +102,22 @@ inline bool uses_small_path(const BlockData& b, const SamplerConfig& c) {
 /// merged in order, so that the sums do not depend on the thread or rank count. A batch is
 /// one CPU thread's unit of work: on blocks of kSmallBatchRows rows or more, where a sample
 /// can take a second, batches are small so that even the first round (256 samples) keeps
-/// every core busy; from kOneSampleRows rows a batch is one sample, so that a time cap
-/// (run_until) is kept to within one sample per thread.
+/// every core busy; from kOneSampleRows rows a batch is one sample: a time cap drops a batch
+/// still running at the cap, and a batch of several samples that take seconds each would lose
+/// them all.
 constexpr std::uint64_t kBatch = 256;
 constexpr int kSmallBatchRows = 4096;
-constexpr int kOneSampleRows = 65536;
+constexpr int kOneSampleRows = 16384;
 inline std::uint64_t batch_samples(int n) { return n >= kOneSampleRows ? 1 : n >= kSmallBatchRows ? 8 : kBatch; }
 /// General graphs: batches of 8 from 512 vertices on, where a sample with full Sinkhorn sweeps
 /// every step costs n^2 and batches of 256 would leave a round too few batches to share among
-/// the cores; a resampled population is a batch of its own.
+/// the cores, and of one sample from kSmallBatchRows vertices on (a sample there takes
+/// seconds: see batch_samples); a resampled population is a batch of its own.
 constexpr int kGraphSmallBatchVertices = 512;
 inline std::uint64_t graph_batch_samples(int n, int particles) {
-  return particles > 0 ? 1 : n >= kGraphSmallBatchVertices ? std::min<std::uint64_t>(8, batch_samples(n)) : batch_samples(n);
+  return particles > 0 || n >= kSmallBatchRows ? 1
+         : n >= kGraphSmallBatchVertices      ? std::min<std::uint64_t>(8, batch_samples(n))
+                                              : batch_samples(n);
 }
 
 /// Runs samples first .. first + count - 1 of a block and returns their sums; the same

@@ -153,8 +153,8 @@ TEST(EstimateGraphSmc, TimeCapBindsInsideASample) {
 }
 
 TEST(EstimateGraphSmc, PopulationsFitTheMemoryBudget) {
-  // The 24 x 24 lattice takes populations of 50 paths by default, about 6 MB a thread; within
-  // 3 MB the automatic choice falls back to independent paths (with a note), and populations
+  // The 24 x 24 lattice takes populations of 50 paths by default, about 3 MB a thread; within
+  // 1 MiB the automatic choice falls back to independent paths (with a note), and populations
   // asked for are refused as over the budget.
   const AnyMatrix lattice(adjacency_matrix(triangular_graph(24, 24)));
   EstimateOptions o;
@@ -162,7 +162,7 @@ TEST(EstimateGraphSmc, PopulationsFitTheMemoryBudget) {
   o.exact_up_to = 0;
   o.threads = 1;
   o.device = DevicePolicy::Cpu;
-  o.max_memory = 3 << 20;
+  o.max_memory = 1 << 20;
   const EstimateReport r = estimate_hafnian(lattice, false, o);
   EXPECT_EQ(r.samples, 8u);
   bool fell_back = false;
@@ -171,7 +171,7 @@ TEST(EstimateGraphSmc, PopulationsFitTheMemoryBudget) {
   o.particles = 50;
   try {
     estimate_hafnian(lattice, false, o);
-    FAIL() << "populations within 3 MiB";
+    FAIL() << "populations within 1 MiB";
   } catch (const BudgetError& e) {
     EXPECT_NE(std::string(e.what()).find("sampling needs about"), std::string::npos) << e.what();
   }

@@ -40,7 +40,9 @@ namespace matchcount::estimate {
 template <Method M>
 class GraphPath : public GraphSearch {
  public:
-  MC_HD GraphPath(const GraphView& g, const GraphWorkspace& w, const SampleParams& p) : GraphSearch(g, w), p_(p) {}
+  MC_HD GraphPath(const GraphView& g, const GraphWorkspace& w, const SampleParams& p) : GraphSearch(g, w), p_(p) {
+    use_cheap_test(p.cheap_test);
+  }
 
   MC_HD void start() {
     const int n = g_.n;
@@ -237,14 +239,16 @@ class GraphPath : public GraphSearch {
   /// is not finite (a vertex with no neighbour left: its path is dead).
   MC_HD double bethe_term(int v) const {
     double s = 0.0, e = 1.0, logs = 0.0;
+    bool split = false;
     for (int k = g_.start[v]; k < g_.start[v + 1]; ++k) {
       if (w_.flags[g_.adj[k]] & kGone) continue;
       const double x = g_.val[k] * w_.msg[k], f = 1.0 + x * w_.msg[g_.rev[k]];
       s += x;
       if (e < 1e100 && f < 1e100) e *= f;  // one log a vertex unless the products grow huge
-      else logs += ::log(e), e = f;
+      else logs += ::log(e), e = f, split = true;
     }
-    const double t = ::log(s) - 0.5 * (::log(e) + logs);
+    // e >= 1, so s / sqrt(e) cannot overflow where s does not.
+    const double t = split ? ::log(s) - 0.5 * (::log(e) + logs) : ::log(s / ::sqrt(e));
     return t > -INFINITY && t < INFINITY ? t : 0.0;  // any finite twist keeps Z unbiased
   }
   MC_HD void rescale_vertex(int v) {

@@ -87,8 +87,8 @@ template <Method M>
 class GraphSmc {
  public:
   GraphSmc(const GraphView& g, const SampleParams& p, int particles)
-      : now_(static_cast<std::size_t>(particles), GraphHolder<M>(g, tracking(p))), next_(now_),
-        weight_(now_.size()), twisted_(now_.size()), base_(now_.size()), pick_(now_.size()) {}
+      : now_(static_cast<std::size_t>(particles), GraphHolder<M>(g, tracking(p))),
+        weight_(now_.size()), twisted_(now_.size()), base_(now_.size()), offspring_(now_.size()) {}
 
   template <class Stop = NoStop>
   WideValue sample(SampleRng& rng, const Stop& stop = Stop{}) {
@@ -164,9 +164,12 @@ class GraphSmc {
   }
   /// Systematic resampling: particle i of the new population copies the live particle whose
   /// cumulative weight interval holds (u + i) / N of the total; every weight restarts at 1,
-  /// and the twist at the copied path's own.
+  /// and the twist at the copied path's own. In place: a particle drawn at least once stays
+  /// in its slot and its further copies go to the slots of those not drawn (the order of a
+  /// population does not matter), so only those are copied.
   void resample(const Mean& m, double u) {
     const std::size_t count = now_.size();
+    std::fill(offspring_.begin(), offspring_.end(), 0);
     double acc = 0;
     std::size_t j = 0, last = 0;  // the live particle reached, the last live one
     for (std::size_t k = 0; k < count; ++k)
@@ -181,18 +184,22 @@ class GraphSmc {
         while (!live(j));
         upper = acc + scaled(twisted_[j], m.top);
       }
-      pick_[i] = j;
+      ++offspring_[j];
     }
-    for (std::size_t i = 0; i < count; ++i) next_[i].copy_from(now_[pick_[i]]);
-    std::swap(now_, next_);
+    std::size_t free = 0;  // the next slot of a particle not drawn
+    for (std::size_t k = 0; k < count; ++k)
+      for (std::size_t c = 1; c < offspring_[k]; ++c) {
+        while (offspring_[free] != 0) ++free;
+        now_[free++].copy_from(now_[k]);
+      }
     for (std::size_t i = 0; i < count; ++i)
       weight_[i] = WideValue{}, base_[i] = now_[i].path.log_rest();
   }
 
-  std::vector<GraphHolder<M>> now_, next_;
+  std::vector<GraphHolder<M>> now_;
   std::vector<WideValue> weight_, twisted_;  // since the last resampling; a dead path's weight is 0
   std::vector<double> base_;                 // log_rest() at the last resampling
-  std::vector<std::size_t> pick_;
+  std::vector<std::size_t> offspring_;  // copies of each particle at a resampling
 };
 
 }  // namespace matchcount::estimate

@@ -67,6 +67,10 @@ struct SampleParams {
   /// Bethe approximation, one message per edge and direction) instead of the Sinkhorn
   /// scaling; the graph needs GraphView::rev and msg0 (graph_path.hpp).
   bool bethe = false;
+  /// General graphs, "+" methods: try the cheap two-tree test (GraphSearch::certify) on each
+  /// candidate before the full search. The live sets, and so the samples, are the same either
+  /// way; on expanders it saves most of the search, on lattices it costs more than it saves.
+  bool cheap_test = true;
 };
 
 /// Element k at base[k * stride].

@@ -73,13 +73,17 @@ for k in 8 16 24 32 48 64 100; do
   "$bin/matchcount-generate" triangular $k $k >"$work/t.edges"
   exact=$(log10_exact --as graph "$work/t.edges")
   "$bin/matchcount" --estimate --rel-error 1e-9 --max-seconds "$seconds" --exact-up-to 0 --threads "$threads" \
-    --device "$device" --json --as graph "$work/t.edges" | python3 -c '
+    --device "$device" --json --as graph "$work/t.edges" 2>"$work/err" | python3 -c '
 import json, sys
-j = json.load(sys.stdin)
+text = sys.stdin.read()
 k, exact = int(sys.argv[1]), float(sys.argv[2])
+if not text:  # refused: no sample finished within the cap
+    print("| %dx%d | %d | 0 | refused: %s | - | - |" % (k, k, k * k, open(sys.argv[3]).read().strip()[:80]))
+    sys.exit()
+j = json.loads(text)
 print("| %dx%d | %d | %d | %.3g | %.3f | %s |" % (k, k, k * k, j["samples"], j["rel_std_error"],
       10 ** (j["log10_estimate"] - exact), "yes" if j["heavy_tail"] else "no"))
-' "$k" "$exact"
+' "$k" "$exact" "$work/err"
 done
 fi
 

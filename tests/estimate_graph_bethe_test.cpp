@@ -16,6 +16,7 @@
 #include "matchcount/estimate.hpp"
 #include "matchcount/generate.hpp"
 #include "matchcount/pipeline.hpp"
+#include "population_checks.hpp"
 #include "symmetric_helpers.hpp"
 #include "test_support.hpp"
 
@@ -26,7 +27,6 @@ using namespace test::symmetric_helpers;
 
 using estimate::Method;
 
-double to_double(const estimate::WideValue& x) { return std::ldexp(x.m, static_cast<int>(x.e)); }
 
 estimate::SampleParams bethe_params(int interval, int radius, bool track = false) {
   estimate::SampleParams p{interval, 1, radius};
@@ -82,16 +82,8 @@ TEST(EstimateGraphBethe, OneParticleIsTheIndependentSample) {
   const estimate::GraphData lattice = estimate::GraphData::from(as<double>(adjacency_matrix(triangular_graph(10, 10))), true);
   const estimate::GraphData expander =
       estimate::GraphData::from(as<double>(adjacency_matrix(random_regular_graph(80, 3, 4))), true);
-  for (const auto& [g, p] : {std::pair{&lattice, bethe_params(100, 2)}, std::pair{&expander, bethe_params(1, 0)}}) {
-    estimate::GraphHolder<Method::ScalingPlus> path(g->view(), p);
-    estimate::GraphSmc<Method::ScalingPlus> population(g->view(), p, 1);
-    for (std::uint64_t k = 0; k < 30; ++k) {
-      estimate::SampleRng r1(7, 0, k), r2(7, 0, k);
-      const double alone = to_double(path.sample(r1)), smc = to_double(population.sample(r2));
-      ASSERT_GT(alone, 0);
-      EXPECT_NEAR(smc, alone, 1e-9 * alone) << k;
-    }
-  }
+  test::expect_population_of_one_is_the_path(lattice, bethe_params(100, 2), 30);
+  test::expect_population_of_one_is_the_path(expander, bethe_params(1, 0), 30);
 }
 
 // Populations of 4 average to the hafnian (within 4.5 standard errors of 3000 estimates) on
@@ -110,12 +102,8 @@ TEST(EstimateGraphBethe, PopulationsAverageToTheHafnian) {
       cfg.graph = true, cfg.method = m, cfg.threads = 2;
       cfg.params = gi == 3 ? bethe_params(g.n, 2) : bethe_params(1, 0);
       cfg.particles = 4, cfg.seed = 21 + gi;
-      const estimate::SampleSums s = estimate::make_graph_cpu_sampler(g, cfg)->run(0, 3000);
-      const double n = static_cast<double>(s.count);
-      const double mean = std::ldexp(s.sum_m, static_cast<int>(s.sum_e)) / n;
-      const double var = std::ldexp(s.sq_m, static_cast<int>(s.sq_e)) / n - mean * mean;
-      EXPECT_NEAR(mean, exact, 4.5 * std::sqrt(var / n)) << "graph " << gi << " method " << static_cast<int>(m);
-      EXPECT_LT(std::sqrt(var / n), 0.05 * exact) << "graph " << gi;  // the check above has teeth
+      test::expect_samples_average_to(g, cfg, exact,
+                                      "graph " + std::to_string(gi) + " method " + std::to_string(static_cast<int>(m)));
     }
   }
 }

@@ -15,6 +15,7 @@
 #include "matchcount/estimate.hpp"
 #include "matchcount/generate.hpp"
 #include "matchcount/pipeline.hpp"
+#include "population_checks.hpp"
 #include "symmetric_helpers.hpp"
 #include "test_support.hpp"
 
@@ -25,21 +26,12 @@ using namespace test::symmetric_helpers;
 
 using estimate::Method;
 
-double to_double(const estimate::WideValue& x) { return std::ldexp(x.m, static_cast<int>(x.e)); }
 
 // With one particle the population never resamples, and the twisted weights telescope back to
 // the path's own: the estimate is the independent sample with the same random stream.
 TEST(EstimateGraphSmc, OneParticleIsTheIndependentSample) {
   const estimate::GraphData g = estimate::GraphData::from(as<double>(adjacency_matrix(triangular_graph(10, 10))));
-  const estimate::SampleParams p{g.n, 5, 2};
-  estimate::GraphHolder<Method::ScalingPlus> path(g.view(), p);
-  estimate::GraphSmc<Method::ScalingPlus> population(g.view(), p, 1);
-  for (std::uint64_t k = 0; k < 50; ++k) {
-    estimate::SampleRng r1(7, 0, k), r2(7, 0, k);
-    const double alone = to_double(path.sample(r1)), smc = to_double(population.sample(r2));
-    ASSERT_GT(alone, 0);
-    EXPECT_NEAR(smc, alone, 1e-9 * alone) << k;
-  }
+  test::expect_population_of_one_is_the_path(g, estimate::SampleParams{g.n, 5, 2}, 50);
 }
 
 // The population estimates average to the hafnian (within 4.5 standard errors of 3000
@@ -57,12 +49,8 @@ TEST(EstimateGraphSmc, EstimatesAverageToTheHafnian) {
       estimate::SamplerConfig cfg;
       cfg.graph = true, cfg.method = m, cfg.params = {g.n, 3, gi == 4 ? 2 : 0}, cfg.threads = 2;
       cfg.particles = 4, cfg.seed = 11 + gi;
-      const estimate::SampleSums s = estimate::make_graph_cpu_sampler(g, cfg)->run(0, 3000);
-      const double n = static_cast<double>(s.count);
-      const double mean = std::ldexp(s.sum_m, static_cast<int>(s.sum_e)) / n;
-      const double var = std::ldexp(s.sq_m, static_cast<int>(s.sq_e)) / n - mean * mean;
-      EXPECT_NEAR(mean, exact, 4.5 * std::sqrt(var / n)) << "graph " << gi << " method " << static_cast<int>(m);
-      EXPECT_LT(std::sqrt(var / n), 0.05 * exact) << "graph " << gi;  // the check above has teeth
+      test::expect_samples_average_to(g, cfg, exact,
+                                      "graph " + std::to_string(gi) + " method " + std::to_string(static_cast<int>(m)));
     }
   }
 }

@@ -33,16 +33,8 @@ per_target=$(( seconds / ${#targets[@]} ))
 # what the library needs.
 packages=(clang libclang-rt-dev libomp-dev cmake make pkg-config libboost-graph-dev libgmp-dev libcli11-dev
           nlohmann-json3-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "fuzz: installing ${missing[*]}"
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+source scripts/install_packages.sh
+install_missing fuzz "${packages[@]}"
 
 dir=build-fuzz
 launcher=()

@@ -11,16 +11,8 @@ cd "$(dirname "$0")/.."
 
 packages=(g++ make cmake pkg-config help2man libboost-graph-dev libgmp-dev libcli11-dev nlohmann-json3-dev libgtest-dev libopenmpi-dev openmpi-bin
           libsuitesparse-dev python3-dev python3-venv)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+source scripts/install_packages.sh
+install_missing setup "${packages[@]}"
 
 jobs=$(nproc)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null

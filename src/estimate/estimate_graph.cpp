@@ -220,8 +220,8 @@ EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o
     cfg.params.bethe = bethe;
     // The "+" methods' cheap test of each candidate (GraphSearch::certify) pays on expanders,
     // where two small trees meet long before one search has covered its share of the graph;
-    // on lattices one search answers for every candidate sooner (32x32 triangular lattice:
-    // 1.19x the samples per CPU second without it, the same samples; docs/estimation.md).
+    // on lattices one search answers for every candidate sooner, and skipping the test leaves
+    // the samples as they are (figures in docs/benchmarks.md, "Estimation targets, final").
     // Only with Bethe scaling, which runs on the CPU: the GPU's searches were not measured.
     cfg.params.cheap_test = !(lattice && bethe);
     // Resampled populations on large lattices, where independent paths' variance has grown

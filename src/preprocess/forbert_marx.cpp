@@ -17,7 +17,7 @@ namespace {
 /// across it: its generation is raised, which makes every slot naming it stale, and stale
 /// slots are dropped whenever a line is read or has grown to twice its live entries. So a
 /// removal costs the removed line's entries, however dense the lines across, and a block of
-/// 10^6 rows takes a few dozen bytes per entry (a map per line took about 200).
+/// 10^6 rows takes a few dozen bytes per entry.
 template <class T>
 class WorkMatrix {
  public:

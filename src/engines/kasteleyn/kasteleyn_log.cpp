@@ -17,11 +17,7 @@ planar::LogDet kasteleyn_log_permanent(const SparseMatrix<T>& a, double max_byte
   const std::vector<signed char> sign = kasteleyn_signing(pattern_of(a), n);
   if (sign.empty()) throw not_planar_error(n, a.nnz());
   const Matching m = hopcroft_karp(Pattern::of(a));
-  if (!m.perfect()) {  // the permanent is exactly 0
-    planar::LogDet zero;
-    zero.error = 0;
-    return zero;
-  }
+  if (!m.perfect()) return planar::LogDet::exact_zero();  // the permanent is exactly 0
   // K(r, j) = s * a(r, c) for the row j matched to column c: the matching lies on the diagonal,
   // and every perfect matching enters det K with the sign of that diagonal's term.
   SparseMatrix<double> k;

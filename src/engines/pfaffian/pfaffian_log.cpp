@@ -29,11 +29,7 @@ planar::LogDet pfaffian_log_hafnian(const SparseMatrix<T>& a, double max_bytes, 
   const std::vector<signed char> orient = pfaffian_orientation(n, edges);
   if (orient.empty()) throw not_planar_error(n, edges.size());
   const GraphMatching m = edmonds_matching(GraphPattern::of(a));
-  if (!m.perfect()) {  // the hafnian is exactly 0
-    planar::LogDet zero;
-    zero.error = 0;
-    return zero;
-  }
+  if (!m.perfect()) return planar::LogDet::exact_zero();  // the hafnian is exactly 0
   // K(u, v) = +-a(u, v) by the orientation, K(v, u) = -K(u, v).
   SparseMatrix<double> k;
   k.rows = k.cols = n;

@@ -41,6 +41,13 @@ struct LogDet {
   std::string ordering;
   double lu_entries = 0, flops = 0, peak_bytes = 0, off_diagonal_pivots = 0;
   double analyse_seconds = 0, factor_seconds = 0, error_seconds = 0;
+
+  /// A count that is exactly 0 (no perfect matching): ln 0 with no error.
+  static LogDet exact_zero() {
+    LogDet zero;
+    zero.error = 0;
+    return zero;
+  }
   /// The two factors of the error bound: the estimated largest |entry| of the inverse of the
   /// row-scaled A, and the bound on the entries of the backward error E summed.
   double max_inverse = 0, backward = 0;

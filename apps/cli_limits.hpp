@@ -1,6 +1,6 @@
 // Pieces of the matchcount program (cli_main.cpp) that keep its promises about limits and
-// messages: every error is one line whatever bytes a file name or value holds, and a count
-// stops at its --max-seconds cap.
+// messages: every error is one line whatever bytes a file name or value holds, a count stops
+// at its --max-seconds cap, and a lost MPI rank is named in one line after the save.
 #pragma once
 
 #include <unistd.h>
@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
+#include <iostream>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -17,6 +18,7 @@
 #include <limits>
 
 #include "matchcount/checkpoint.hpp"
+#include "matchcount/cluster.hpp"
 #include "matchcount/memory.hpp"
 
 namespace matchcount::cli {
@@ -113,5 +115,27 @@ class DeadlineTimer {
   bool done_ = false;
   std::thread thread_;
 };
+
+/// MPI, rank 0: a rank lost mid-walk stops the count as SIGTERM does, so that it saves the
+/// checkpoint before the launcher ends the job (docs/usage.md, "Several hosts"). Returns
+/// `checkpoint`, which must outlive the count.
+inline Checkpoint* stop_when_a_rank_is_lost(Checkpoint* checkpoint) {
+  cluster::on_rank_lost([checkpoint] { checkpoint->request_stop(SIGTERM); });
+  return checkpoint;
+}
+
+/// The line and exit status of a count that stopped with its progress saved in
+/// `checkpoint_file`: the lost MPI rank that stopped it (cluster::kLostRankStatus), else the
+/// signal (128 + signal).
+inline int report_interrupted(const Interrupted& e, const std::string& checkpoint_file) {
+  if (const std::string lost = cluster::lost_ranks(); !lost.empty()) {
+    std::cerr << "matchcount: error: "
+              << one_line(lost + "; progress is saved in " + checkpoint_file + ": run the same command again to resume")
+              << "\n";
+    return cluster::kLostRankStatus;
+  }
+  std::cerr << "matchcount: " << one_line(e.what()) << "\n";
+  return 128 + e.signal();
+}
 
 }  // namespace matchcount::cli

@@ -1,13 +1,14 @@
 // The matchcount program (apps/matchcount.cpp is its main): prints the number of perfect
 // matchings (the permanent) of the graph or matrix in FILE. Exit codes: 0 ok, 1 internal error,
-// 2 bad input or usage, 3 refused (a limit), 128 + signal when SIGINT/SIGTERM stopped a count
-// that saved a --checkpoint. A function of its own so that other executables (a test build
-// that slows walks down) run the very same program.
+// 2 bad input or usage, 3 refused (a limit), 4 an MPI rank lost, 128 + signal when SIGINT/SIGTERM
+// stopped a count that saved a --checkpoint. A function of its own so that other executables
+// (a test build that slows walks down) run the very same program.
 #include <unistd.h>
 
 #include <csignal>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -71,7 +72,7 @@ Examples (from the source tree):
   matchcount --checkpoint run.ckpt datasets/band12.mtx # resumable: run it again after a stop
   mpirun -np 4 matchcount datasets/band12.mtx          # Ryser walks and estimates over MPI ranks
 Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 refused (a limit),
-130/143 stopped by SIGINT/SIGTERM with the progress saved (--checkpoint).)";
+4 an MPI rank lost, 130/143 stopped by SIGINT/SIGTERM with the progress saved (--checkpoint).)";
 
 // SIGINT/SIGTERM with --checkpoint: the first asks the count to save and stop (within a unit
 // of work, about a second); a second one exits at once (the last periodic save stands).
@@ -194,7 +195,7 @@ static int run(int argc, char** argv) {
   bool no_jit = false;
   int threads = 0;
   bool no_preprocess = false, exact = false, sum_duplicates = false, verbose = false, json = false,
-       progress = false, explain = false;
+       progress = false, explain = false, verify_resume = false;
   double progress_every = 30;
   std::string row_mult, col_mult;
   CountOptions count;
@@ -222,11 +223,13 @@ static int run(int argc, char** argv) {
       ->capture_default_str();
   std::string checkpoint_file;
   double checkpoint_every = 60;
-  app.add_option("--checkpoint", checkpoint_file,
+  auto* checkpoint_opt = app.add_option("--checkpoint", checkpoint_file,
                  "save progress to FILE now and then and on SIGINT/SIGTERM; resume from it if it exists");
   app.add_option("--checkpoint-every", checkpoint_every, "seconds between checkpoint saves")
       ->check(number_at_least(0, false))
       ->capture_default_str();
+  app.add_flag("--verify-resume", verify_resume, "on resuming, recompute a random sample (about 1/16) of the saved "
+               "work and refuse a checkpoint that does not match it")->needs(checkpoint_opt);
   bool hafnian = false, loop_hafnian = false;
   auto* haf_flag = app.add_flag("--hafnian", hafnian,
                                 "print the hafnian of a symmetric matrix or graph (perfect matchings of a general graph)");
@@ -336,11 +339,14 @@ static int run(int argc, char** argv) {
     read.hafnian = hafnian || loop_hafnian;
     read.loops = loop_hafnian;
     if (!max_memory.empty()) read.max_memory = cli::memory_budget_of(max_memory);
+    // A cap the user gave covers reading too: a huge file is refused at the cap, not read whole.
+    const bool capped = max_seconds->count() > 0 && est.max_seconds > 0;
+    if (capped) read.max_seconds = est.max_seconds;
     if (read.hafnian && (read.as == InputFormat::Bipartite || read.as == InputFormat::Digraph))
       throw UsageError(std::string("--") + (loop_hafnian ? "loop-" : "") + "hafnian counts general graphs and symmetric "
                        "matrices; --as " + as + " reads a permanent");
-    // Refused before the input is read and counted, not at the first save.
-    if (!checkpoint_file.empty()) check_checkpoint_path(checkpoint_file);
+    std::unique_ptr<Checkpoint> checkpoint;  // checked and locked before the input is read, not at the first save
+    if (!checkpoint_file.empty()) checkpoint = std::make_unique<Checkpoint>(checkpoint_file, checkpoint_every, verify_resume);
     const auto t0 = std::chrono::steady_clock::now();
     ReadResult input = read_input(file, read);
     if (read.hafnian && !input.symmetric_graph && !input.row_names.empty())
@@ -385,11 +391,9 @@ static int run(int argc, char** argv) {
     if (count.gpus > 0 && count.device != DevicePolicy::Cpu && gpu_available() &&
         count.gpus > static_cast<int>(gpu_devices().size()))
       throw UsageError("--gpus " + gpus + ": only " + std::to_string(gpu_devices().size()) + " GPU(s) are visible");
-    std::unique_ptr<Checkpoint> checkpoint;
-    if (!checkpoint_file.empty()) {
+    if (checkpoint) {
       if (estimate || explain) throw UsageError("--checkpoint applies to exact counts, not --estimate or --explain");
-      checkpoint = std::make_unique<Checkpoint>(checkpoint_file, checkpoint_every);
-      count.checkpoint = g_checkpoint = checkpoint.get();
+      count.checkpoint = g_checkpoint = cli::stop_when_a_rank_is_lost(checkpoint.get());
       std::signal(SIGINT, on_stop_signal);
       std::signal(SIGTERM, on_stop_signal);
     }
@@ -398,6 +402,7 @@ static int run(int argc, char** argv) {
         throw UsageError("--estimate does not take --explain, --engine or --log");
       parse_estimate_method(method, est.method);
       est.threads = threads;
+      if (capped) est.max_seconds = std::max(est.max_seconds - info.read_seconds, 1e-3);  // the cap includes reading
       est.device = count.device;
       est.max_memory = count.max_memory;  // blocks counted exactly keep to the budget
       est.perfect_matchings = count.perfect_matchings;
@@ -473,8 +478,7 @@ static int run(int argc, char** argv) {
       return fail(3, "the time cap --max-seconds " + max_seconds->as<std::string>() +
                          " was reached; progress is saved in " + checkpoint_file +
                          ": run the same command again (with a larger cap) to resume");
-    std::cerr << "matchcount: " << cli::one_line(e.what()) << "\n";
-    return 128 + e.signal();
+    return cli::report_interrupted(e, checkpoint_file);
   } catch (const InputError& e) {
     bar.finish();
     return fail(2, e.what());

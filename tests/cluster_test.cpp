@@ -1,5 +1,6 @@
 // MPI: a count or estimate shared over 4 ranks (mpirun --oversubscribe, for hosts of fewer cores) gives
-// the bits of one process, every rank takes part, and bad input ends the job cleanly.
+// the bits of one process, every rank takes part, bad input ends the job cleanly, and a rank
+// killed mid-walk is named by rank 0, which saves the checkpoint first.
 // Skipped in builds without MPI or where mpirun is missing.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -159,11 +160,9 @@ TEST(Cluster, EstimatesSharedOverRanksGiveTheBitsOfOneProcess) {
 // A stop sent to mpirun mid-walk (it passes SIGTERM to every rank): rank 0 collects the runs
 // out on the other ranks, saves the checkpoint and the job ends without MPI_Abort; the same
 // command, on another number of ranks, resumes to the bits of an uninterrupted count.
-TEST(Cluster, StopSavesAndResumesOnOtherRanks) {
-  const std::string launcher = mpirun(2);
-  if (launcher.empty()) GTEST_SKIP() << "no MPI here";
-  // Entries up to 10^15: one walk per prime, so the other rank must also skip the walks
-  // after the stop.
+/// A 16 x 16 integer matrix with entries up to 10^15: one walk per prime, so that after a stop
+/// the other ranks must also skip the walks of the primes left.
+std::string wide_matrix_file() {
   std::string m = "%%MatrixMarket matrix coordinate integer general\n16 16 256\n";
   unsigned long long x = 99;
   for (int i = 1; i <= 16; ++i)
@@ -171,7 +170,18 @@ TEST(Cluster, StopSavesAndResumesOnOtherRanks) {
       x = x * 6364136223846793005ULL + 1442695040888963407ULL;
       m += std::to_string(i) + " " + std::to_string(j) + " " + std::to_string(1 + (x >> 14) % 1000000000000000ULL) + "\n";
     }
-  const std::string file = test::temp_file(m, ".mtx"), ckpt = test::temp_file("", ".ckpt");
+  return test::temp_file(m, ".mtx");
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST(Cluster, StopSavesAndResumesOnOtherRanks) {
+  const std::string launcher = mpirun(2);
+  if (launcher.empty()) GTEST_SKIP() << "no MPI here";
+  const std::string file = wide_matrix_file(), ckpt = test::temp_file("", ".ckpt");
   const std::string args = "--engine ryser --device cpu --threads 1 --checkpoint '" + ckpt + "' '" + file + "'";
   const auto plain = test::run_matchcount("--engine ryser --device cpu '" + file + "'");
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
@@ -179,16 +189,73 @@ TEST(Cluster, StopSavesAndResumesOnOtherRanks) {
   const std::string cmd = launcher + " " + test::slow_matchcount(20000) + " " + args + " >'" + log +
                           "' 2>&1 & p=$!; sleep 3; kill -INT $p; wait $p";
   ASSERT_NE(std::system(cmd.c_str()), 0);  // mpirun's status after a signal
-  std::ifstream in(log);
-  const std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string out = read_file(log);
   EXPECT_NE(out.find("progress is saved in"), std::string::npos) << out;
   EXPECT_EQ(out.find("MPI_ABORT"), std::string::npos) << out;
-  std::ifstream saved(ckpt);
-  const std::string text((std::istreambuf_iterator<char>(saved)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(out.find("was lost"), std::string::npos) << out;  // a stop, not a lost rank
+  const std::string text = read_file(ckpt);
   EXPECT_NE(text.find("\nwalk "), std::string::npos) << text;
   const auto resumed = test::run_matchcount_under(mpirun(3), args);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   EXPECT_EQ(resumed.out, plain.out);
+}
+
+/// Runs matchcount-slow (20 ms per unit) with `args` under `launcher` and, once rank 0 shows
+/// progress (so every rank has started and the walk is shared), kills rank 2 (found by `marker`,
+/// a path on its command line, and its rank variable; pgrep narrows the search where it is
+/// installed) with SIGKILL, as the OOM killer would.
+/// Returns the job's output and sets `pid` to the rank's process id ("" if it was not found).
+std::string kill_rank_2_mid_walk(const std::string& launcher, const std::string& args, const std::string& marker,
+                                 std::string& pid) {
+  const std::string log = test::temp_file("", ".log"), pid_file = test::temp_file("", ".pid");
+  const std::string cmd =
+      launcher + " " + test::slow_matchcount(20000) + " --progress --progress-every 0.1 " + args + " >'" + log +
+      "' 2>&1 & p=$!; for i in $(seq 600); do grep -q '[1-9]\\.[0-9]% done' '" + log +
+      "' && break; sleep 0.1; done; for q in $(pgrep -f -- '" + marker + "' || ls /proc); do grep -qaF '" + marker +
+      "' /proc/$q/cmdline 2>/dev/null && tr '\\0' '\\n' </proc/$q/environ 2>/dev/null | "
+      "grep -qxE '(OMPI_COMM_WORLD_RANK|PMI_RANK)=2' && kill -9 $q && echo -n $q >'" + pid_file + "'; done; wait $p";
+  EXPECT_NE(std::system(cmd.c_str()), 0);  // the launcher's status for the killed rank
+  pid = read_file(pid_file);
+  return read_file(log);
+}
+
+// A rank killed mid-walk: rank 0 stops waiting for its units, saves the checkpoint before the
+// launcher kills the job and names the rank in one line; the same command resumes (here on 2
+// ranks) to the value of an uninterrupted count.
+TEST(Cluster, LostRankIsNamedAndTheCheckpointSaved) {
+  const std::string launcher = mpirun(3);
+  if (launcher.empty()) GTEST_SKIP() << "no MPI here";
+  const std::string file = wide_matrix_file(), ckpt = test::temp_file("", ".ckpt");
+  const std::string args = "--engine ryser --device cpu --threads 1 --checkpoint '" + ckpt + "' '" + file + "'";
+  std::string pid;
+  const std::string out = kill_rank_2_mid_walk(launcher, args, ckpt, pid);
+  ASSERT_FALSE(pid.empty()) << "rank 2 was not found\n" << out;
+  EXPECT_NE(out.find("matchcount: error: MPI rank 2 (pid " + pid + " on "), std::string::npos) << out;
+  EXPECT_NE(out.find(") was lost; progress is saved in " + ckpt + ": run the same command again to resume\n"),
+            std::string::npos) << out;
+  EXPECT_EQ(out.find("MPI_ABORT"), std::string::npos) << out;  // the launcher ended the job, not rank 0
+  EXPECT_NE(read_file(ckpt).find("\nwalk "), std::string::npos) << "no walk saved in " << ckpt;
+  const auto plain = test::run_matchcount("--engine ryser --device cpu '" + file + "'");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const auto resumed = test::run_matchcount_under(mpirun(2), "-v " + args);  // -v: says it resumed
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_EQ(resumed.out, plain.out);
+  EXPECT_NE(resumed.err.find("resumed from the checkpoint"), std::string::npos) << resumed.err;
+}
+
+// Without --checkpoint there is nothing to save, but the rank is still named, with the option
+// that would have saved the progress.
+TEST(Cluster, LostRankWithoutCheckpointSuggestsOne) {
+  const std::string launcher = mpirun(3);
+  if (launcher.empty()) GTEST_SKIP() << "no MPI here";
+  const std::string file = wide_matrix_file();
+  std::string pid;
+  const std::string out =
+      kill_rank_2_mid_walk(launcher, "--engine ryser --device cpu --threads 1 '" + file + "'", file, pid);
+  ASSERT_FALSE(pid.empty()) << "rank 2 was not found\n" << out;
+  EXPECT_NE(out.find("matchcount: error: MPI rank 2 (pid " + pid + " on "), std::string::npos) << out;
+  EXPECT_NE(out.find(") was lost; --checkpoint FILE lets a rerun resume from where a run stops\n"), std::string::npos)
+      << out;
 }
 
 TEST(Cluster, BadInputEndsEveryRank) {

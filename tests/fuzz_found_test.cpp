@@ -2,9 +2,17 @@
 // checkpoint file, each kept as a regression test once fixed.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "io_helpers.hpp"
+
+// The whole-count fuzz target (tests/fuzz/fuzz_count.cpp, linked into the tests): aborts on a
+// failed check.
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
 namespace matchcount {
 namespace {
@@ -43,6 +51,21 @@ TEST(FuzzFound, AttributeDictInMessagesStaysOneLine) {
   ASSERT_FALSE(message.empty());
   EXPECT_EQ(message.find_first_of("\n\r"), std::string::npos) << message;
   EXPECT_NE(message.find("malformed attribute dict '{'weight'\\x0d 2}'"), std::string::npos) << message;
+}
+
+// The whole-count target's seeds and the inputs it found (a crash aborts the test binary):
+// inputs without a perfect matching once crashed the hafnian path (issue 32).
+TEST(FuzzFound, CountCorpusReplays) {
+  const std::filesystem::path dir = std::filesystem::path(MATCHCOUNT_SOURCE_DIR) / "tests/fuzz/corpus/count";
+  int inputs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    SCOPED_TRACE(entry.path().filename().string());
+    EXPECT_EQ(LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(data.data()), data.size()), 0);
+    ++inputs;
+  }
+  EXPECT_GE(inputs, 10);
 }
 
 }  // namespace

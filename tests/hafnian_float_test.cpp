@@ -1,4 +1,4 @@
-// The float hafnian's error estimate (the spread of four walks in different vertex orders)
+// The float hafnian's error estimate (the spread of three walks in different vertex orders)
 // against exact values: it covers the actual error at about its nominal rate (0.999 for
 // normal, independent rounding errors) and is not vacuous. Inputs are integers times 2^-k
 // (edges) and 2^-(k/2) (loops), so the exact value is the integer hafnian times 2^-(k n/2).

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -369,6 +370,26 @@ TEST(Json, LogCount) {
   EXPECT_EQ(zero["value"], "-inf");
   EXPECT_EQ(zero["log"]["sign"], 0);
   EXPECT_EQ(zero["log"]["count"], "0");
+}
+
+// A count resumed from its checkpoint says so, and what --verify-resume recomputed.
+TEST(Json, ResumedCountSaysWhatItTookAndVerified) {
+  const std::string band12 = std::string(MATCHCOUNT_SOURCE_DIR) + "/datasets/band12.mtx";
+  const std::string ckpt = test::temp_file("", ".ckpt");
+  std::filesystem::remove(ckpt);
+  const auto stopped = test::run_slow_matchcount_under(
+      "", 100000, "--threads 1 --max-seconds 0.3 --checkpoint '" + ckpt + "' '" + band12 + "'");
+  ASSERT_EQ(stopped.exit_code, 3) << stopped.err;
+  EXPECT_FALSE(run_json("--json '" + band12 + "'").contains("resume"));
+  const Json j = run_json("--json --verify-resume --checkpoint '" + ckpt + "' '" + band12 + "'");
+  EXPECT_EQ(j["value"], "11854");
+  const Json& r = j["resume"];
+  EXPECT_EQ(r["resumed"], true) << j.dump();
+  EXPECT_EQ(r["verified"], true);
+  EXPECT_GT(r["walk_units_saved"].get<int>(), 0);
+  EXPECT_GT(r["walk_units_recomputed"].get<int>(), 0);
+  EXPECT_LE(r["walk_units_recomputed"].get<int>(), r["walk_units_saved"].get<int>());
+  EXPECT_GT(r["walk_ranges_recomputed"].get<int>(), 0);
 }
 
 }  // namespace

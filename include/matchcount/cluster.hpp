@@ -6,6 +6,7 @@
 // a fixed seed. Without MPI (a build without it, or a run without mpirun) there is one rank.
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace matchcount {
@@ -29,6 +30,20 @@ int serve();
 /// Prints the message with this rank's number on stderr and ends every rank of the job
 /// (exit status 1): for failures that would leave the ranks' shares incomplete.
 [[noreturn]] void abort_run(const std::string& message);
+
+/// The exit status of rank 0 when a rank of the job was lost (its process ended mid-count: a
+/// crash, a signal, the OOM killer).
+constexpr int kLostRankStatus = 4;
+/// Rank 0: `stop` asks the running count to stop and save its checkpoint (the matchcount
+/// program passes Checkpoint::request_stop). It is called when a rank is lost while rank 0
+/// waits for its units; the count then saves without them and throws Interrupted, and
+/// lost_ranks() says which rank it was. Without it, rank 0 ends the job at once with one line
+/// on stderr and kLostRankStatus. Ranks on rank 0's host are found lost as soon as their
+/// process is gone; ranks on other hosts when, after a stop, they do not return their units.
+void on_rank_lost(std::function<void()> stop);
+/// Rank 0: "MPI rank 2 (pid 1234 on vm) was lost" when ranks of the job were lost (checking
+/// the processes of the ranks on this host now), else "".
+std::string lost_ranks();
 
 }  // namespace cluster
 }  // namespace matchcount

@@ -34,6 +34,11 @@ struct ReadOptions {
   /// infinity for none). Reading refuses (BudgetError, naming the file and line) once what it
   /// has collected would not fit (docs/usage.md, "Time caps, memory and large inputs").
   double max_memory = 0;
+  /// The time cap in seconds (CountOptions::max_seconds; 0 for none), counted from the call of
+  /// read_input: reading refuses (BudgetError, naming the file and the line or byte offset
+  /// reached) once it has passed, checked after every block of input and after each pass over
+  /// the entries (docs/usage.md, "Time caps, memory and large inputs").
+  double max_seconds = 0;
 };
 
 struct ReadResult {

@@ -9,14 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "matchcount/checkpoint.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/matrix.hpp"
 #include "matchcount/reduce.hpp"
 #include "matchcount/value.hpp"
 
 namespace matchcount {
-
-class Checkpoint;  // matchcount/checkpoint.hpp
 
 struct CountOptions {
   /// Count perfect matchings (graph inputs): a non-square matrix counts 0. Otherwise (matrix
@@ -142,6 +141,8 @@ struct CountReport {
   std::vector<std::string> notes;
   /// The general-graph path (count_hafnian); graph.hafnian is false for permanents.
   GraphReport graph;
+  /// With CountOptions::checkpoint: what was resumed from the file and verified.
+  ResumeSummary resume;
 };
 
 /// Counts the permanent of `m`. Rational matrices are scaled to integers row by row and the

@@ -8,6 +8,7 @@
 
 #include "engines/brute/brute.hpp"
 #include "engines/hafnian/hafnian.hpp"
+#include "engines/planar/planar.hpp"
 #include "engines/rectangular/rectangular.hpp"
 #include "engines/ryser/ryser.hpp"
 #include "engines/sparse/gpu_skipper.hpp"
@@ -73,25 +74,29 @@ Seconds repeated_seconds(const BlockFacts& f) {
 
 // Memory of the engines' tables (Row::bytes), as each engine sizes them before it starts.
 // Boost's planarity test, embedding and orderings hold about kPlanarBytesPerEdge bytes per
-// edge while the planar engines prepare a block (measured in docs/benchmarks.md, "Planning at
-// scale").
-constexpr double kPlanarBytesPerEdge = 300;
+// edge while the planar engines prepare a block (planar.hpp).
+using engines::planar::kPlanarBytesPerEdge;
 
-// The frontier DP's state tables; exact counts carry as many primes a pass as fit the engine's
-// limit and the budget, one prime at least.
+// The frontier DP's state tables and its other structures; exact counts carry as many primes
+// a pass as fit the engine's limit and the budget, one prime at least.
 double frontier_bytes(const BlockFacts& f) {
-  if (f.kind != NumberKind::Integer) return engines::frontier_bytes(f.frontier, f.words);
+  const double other = engines::frontier_other_bytes(f.n, double(f.nnz));
+  if (f.kind != NumberKind::Integer) return other + engines::frontier_bytes(f.frontier, f.words);
   const double one = engines::frontier_bytes(f.frontier, 1);
   const double all = engines::frontier_bytes(f.frontier, int(std::max(1.0, f.primes)));
-  return std::max(one, std::min(all, std::min(engines::kFrontierMemoryLimit, f.max_bytes)));
+  return other + std::max(one, std::min(all, std::min(engines::kFrontierMemoryLimit, f.max_bytes) - other));
 }
+// The GPU DPs hold their tables on the device; the host holds the order and the steps.
+double gpu_frontier_bytes(const BlockFacts& f) { return engines::frontier_other_bytes(f.n, double(f.nnz)); }
+double gpu_graph_frontier_bytes(const GraphFacts& f) { return engines::graph_frontier_other_bytes(f.n, double(f.nnz)); }
 // A banded working matrix per thread (exact counts run primes on as many threads as the limit
 // and the budget leave room for, one at least), and the planarity machinery.
 double kasteleyn_bytes(const BlockFacts& f) {
   const double one = f.kasteleyn_bytes;
   const double threads = f.kind == NumberKind::Integer ? std::min<double>(f.cores, std::max(1.0, f.primes)) : 1;
-  const double fit = std::floor(std::min(engines::kKasteleynMemoryLimit, f.max_bytes) / std::max(one, 1.0));
-  return one * std::max(1.0, std::min(threads, fit)) + kPlanarBytesPerEdge * double(f.nnz);
+  const double planar = kPlanarBytesPerEdge * double(f.nnz);
+  const double fit = std::floor((std::min(engines::kKasteleynMemoryLimit, f.max_bytes) - planar) / std::max(one, 1.0));
+  return one * std::max(1.0, std::min(threads, fit)) + planar;
 }
 // The classes' entries per prime.
 double repeated_bytes(const BlockFacts& f) {
@@ -100,15 +105,18 @@ double repeated_bytes(const BlockFacts& f) {
 double pfaffian_bytes(const GraphFacts& f) {
   const double one = f.pfaffian.bytes * (f.kind == NumberKind::Complex ? 2 : 1);
   const double threads = f.kind == NumberKind::Integer ? std::min<double>(f.cores, std::max(1.0, f.primes)) : 1;
-  const double fit = std::floor(std::min(engines::kPfaffianMemoryLimit, f.max_bytes) / std::max(one, 1.0));
-  return one * std::max(1.0, std::min(threads, fit)) + kPlanarBytesPerEdge * double(f.nnz) / 2;
+  const double planar = kPlanarBytesPerEdge * double(f.nnz) / 2;
+  const double fit = std::floor((std::min(engines::kPfaffianMemoryLimit, f.max_bytes) - planar) / std::max(one, 1.0));
+  return one * std::max(1.0, std::min(threads, fit)) + planar;
 }
-// Two tables of the DP; exact counts carry up to 8 primes a pass as the limit allows.
+// Two tables of the DP and its other structures; exact counts carry up to 8 primes a pass as
+// the limit allows.
 double graph_frontier_bytes(const GraphFacts& f) {
+  const double other = engines::graph_frontier_other_bytes(f.n, double(f.nnz));
+  if (f.kind != NumberKind::Integer) return other + engines::graph_frontier_bytes(f.frontier, f.words, f.loops);
   const double one = engines::graph_frontier_bytes(f.frontier, 1, f.loops);
-  if (f.kind != NumberKind::Integer) return engines::graph_frontier_bytes(f.frontier, f.words, f.loops);
-  const double all = one * std::clamp(f.primes, 1.0, 8.0);
-  return std::max(one, std::min(all, std::min(engines::kGraphFrontierMemoryLimit, f.max_bytes)));
+  const double all = engines::graph_frontier_bytes(f.frontier, int(std::clamp(f.primes, 1.0, 8.0)), f.loops);
+  return other + std::max(one, std::min(all, std::min(engines::kGraphFrontierMemoryLimit, f.max_bytes) - other));
 }
 
 constexpr int kHuge = 1 << 20;  // engines without a row limit of their own
@@ -163,7 +171,7 @@ const std::vector<Row> kRows = {
      frontier_seconds, nullptr, false, nullptr, frontier_bytes},
     {"gpu-frontier", true, kAllKinds, Shape::Square, kHuge, false, true,
      "the frontier DP on a CUDA device, dense tables per prime (floats: on the CPU)", engines::make_gpu_frontier,
-     gpu_frontier_seconds, nullptr, false, nullptr},
+     gpu_frontier_seconds, nullptr, false, nullptr, gpu_frontier_bytes},
     {"kasteleyn", false, kAllKinds, Shape::Square, engines::kKasteleynMaxN, false, true,
      "Kasteleyn determinant of planar blocks (polynomial time)", engines::make_kasteleyn, kasteleyn_seconds, nullptr, false, nullptr,
      kasteleyn_bytes},
@@ -188,7 +196,7 @@ const std::vector<Row> kRows = {
      engines::make_graph_frontier, true, graph_frontier_seconds, nullptr, graph_frontier_bytes},
     {"gpu-graph-frontier", true, kAllKinds, Shape::Symmetric, kHuge, false, true,
      "the graph frontier DP on a CUDA device, dense tables per prime (floats: on the CPU)", nullptr, nullptr,
-     engines::make_gpu_graph_frontier, true, gpu_graph_frontier_seconds},
+     engines::make_gpu_graph_frontier, true, gpu_graph_frontier_seconds, nullptr, gpu_graph_frontier_bytes},
     {"hafnian-brute", false, kAllKinds, Shape::Symmetric, engines::kHafnianBruteMaxN, false, false,
      "enumeration of the perfect matchings of a general graph (the tests' oracle)", nullptr, nullptr,
      engines::make_hafnian_brute, true, nullptr},

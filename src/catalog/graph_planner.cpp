@@ -135,8 +135,8 @@ EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy de
     if (f.frontier.width > engines::kGraphFrontierMaxWidth)
       best.why += "; frontier width " + std::to_string(f.frontier.width) + " is over the frontier DP's limit of " +
                   std::to_string(engines::kGraphFrontierMaxWidth);
-    else
-      best.why += "; the frontier DP's state table is over its memory limit";
+    else if (engines::graph_frontier_bytes(f.frontier, f.words, f.loops) > engines::kGraphFrontierMemoryLimit)
+      best.why += "; the frontier DP's state table is over its memory limit";  // else the budget's note says why
     best.why += loops                 ? "; loops (no Pfaffian)"
                 : !planar_note.empty() ? "; " + planar_note
                 : !f.pfaffian.planar   ? "; not planar (no Pfaffian)"

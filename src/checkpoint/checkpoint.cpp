@@ -1,25 +1,25 @@
-// The checkpoint file: a versioned text file with a checksum, replaced atomically.
+// The checkpoint file: a versioned text file with a checksum, replaced atomically
+// (checkpoint_io.cpp does the file system's part).
 //
-//   matchcount-checkpoint 1
+//   matchcount-checkpoint 2
 //   fingerprint <16 hex>            hash of the input, options and plan (resume/fingerprint)
 //   blocks <count>
 //   value <block> <text>            one per finished block (int <hex> | real <bits> <bits> | ...)
 //   running <block>                 the block whose walks follow (absent: none)
-//   walk <tag> <units> <done ranges b-e,...|-> <sum words hex,...|->
+//   walk <tag> <units> <done ranges b-e,...|-> <sum words hex,...|-> <marks b-e:words;...|->
 //   checksum <16 hex>               FNV-1a 64 of everything above
-#include <fcntl.h>
+//
+// A walk's marks (WalkMark, runtime/work_units.hpp) are partial sums kept so that
+// --verify-resume can recompute some of the done units and compare: version 1 had none.
 #include <signal.h>
-#include <unistd.h>
 
-#include <cerrno>
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "checkpoint/checkpoint_file.hpp"
+#include "checkpoint/checkpoint_io.hpp"
 #include "core/hashing.hpp"
 #include "matchcount/checkpoint.hpp"
 #include "matchcount/error.hpp"
@@ -27,8 +27,11 @@
 namespace matchcount {
 namespace {
 
-constexpr const char* kMagic = "matchcount-checkpoint";
-constexpr int kVersion = 1;
+using checkpoint_io::kMagic;
+constexpr int kVersion = 2;
+/// --verify-resume recomputes this share of each resumed walk's done units (and at least the
+/// range its total rests on).
+constexpr double kVerifyShare = 1.0 / 16;
 
 std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -72,52 +75,43 @@ const char* signal_name(int signal) {
   return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
 }
 
-/// Writes all of `text` to fd.
-bool write_all(int fd, const std::string& text) {
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const ssize_t w = ::write(fd, text.data() + at, text.size() - at);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    at += static_cast<std::size_t>(w);
+/// Words as "w,w,..." ("-": none), and back (false: malformed).
+std::string words_text(const std::vector<std::uint64_t>& w) {
+  std::string s;
+  for (std::size_t k = 0; k < w.size(); ++k) s += (k ? "," : "") + hex(w[k]);
+  return w.empty() ? "-" : s;
+}
+bool parse_words(const std::string& s, std::vector<std::uint64_t>& w) {
+  if (s == "-") return true;
+  for (const auto& x : split(s, ',')) {
+    std::uint64_t v = 0;
+    if (!parse_hex(x, v)) return false;
+    w.push_back(v);
   }
   return true;
+}
+bool parse_range(const std::string& s, UnitRange& u) {
+  const auto be = split(s, '-');
+  return be.size() == 2 && parse_size(be[0], u.begin) && parse_size(be[1], u.end);
 }
 
 }  // namespace
 
-void check_checkpoint_path(const std::string& path) {
-  const auto refuse = [&](const std::string& why) {
-    throw UsageError("--checkpoint " + path + ": " + why + "; choose another --checkpoint file");
-  };
-  if (path.empty()) refuse("an empty file name");
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) refuse("it is a directory");
-  // The saves write FILE.tmp beside FILE and rename it: try exactly that, removing only what
-  // this check created.
-  const std::string tmp = path + ".tmp";
-  const bool existed = std::filesystem::exists(tmp, ec);
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) refuse(std::string("cannot write there: ") + std::strerror(errno));
-  ::close(fd);
-  if (!existed) ::unlink(tmp.c_str());
-}
-
-CheckpointFile::CheckpointFile(std::string path, double every_seconds) : path_(std::move(path)), every_(every_seconds) {
+CheckpointFile::CheckpointFile(std::string path, double every_seconds, bool verify)
+    // The path is checked before the lock makes FILE.lock beside it.
+    : path_(std::move(path)), every_(every_seconds), verify_(verify), lock_((check_checkpoint_path(path_), path_)) {
   last_write_ns_ = now_ns();
 }
 
-void CheckpointFile::open(std::uint64_t fingerprint, std::size_t blocks) {
+void CheckpointFile::open(std::uint64_t fingerprint, std::size_t blocks, std::uint64_t max_bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   fingerprint_ = fingerprint;
   blocks_ = blocks;
-  std::ifstream in(path_, std::ios::binary);
-  if (!in) return;  // a fresh start
-  std::stringstream buf;
-  buf << in.rdbuf();
-  if (buf.str().empty()) return;  // an empty file holds nothing to lose
-  parse(buf.str(), fingerprint);
+  const std::optional<std::string> text = checkpoint_io::read(path_, max_bytes);
+  if (!text || text->empty()) return;  // a fresh start; an empty file holds nothing to lose
+  parse(*text, fingerprint);
   resumed_ = true;
+  summary_.blocks_saved = values_.size();
 }
 
 void CheckpointFile::parse(const std::string& text, std::uint64_t fingerprint) {
@@ -142,31 +136,34 @@ void CheckpointFile::parse(const std::string& text, std::uint64_t fingerprint) {
          "remove it or choose another --checkpoint file");
   for (std::size_t k = 3; k < lines.size(); ++k) {
     const std::vector<std::string> f = split(lines[k], ' ');
+    const auto malformed = [&] { fail("the checkpoint is malformed (line " + std::to_string(k + 1) + ")"); };
     std::uint64_t i = 0;
     if (f[0] == "value" && f.size() >= 3 && parse_size(f[1], i) && i < blocks_) {
       values_[i] = lines[k].substr(f[0].size() + f[1].size() + 2);
     } else if (f[0] == "running" && f.size() == 2 && parse_size(f[1], i) && i < blocks_) {
       running_ = i;
       has_running_ = true;
-    } else if (f[0] == "walk" && f.size() == 5 && has_running_) {
+    } else if (f[0] == "walk" && f.size() == 6 && has_running_) {
       WalkState s;
-      if (!parse_size(f[2], s.units)) fail("the checkpoint is malformed");
+      if (!parse_size(f[2], s.units) || !parse_words(f[4], s.sum)) malformed();
       if (f[3] != "-")
         for (const auto& r : split(f[3], ',')) {
-          const auto be = split(r, '-');
           UnitRange u;
-          if (be.size() != 2 || !parse_size(be[0], u.begin) || !parse_size(be[1], u.end)) fail("the checkpoint is malformed");
+          if (!parse_range(r, u)) malformed();
           s.done.push_back(u);
         }
-      if (f[4] != "-")
-        for (const auto& w : split(f[4], ',')) {
-          std::uint64_t v = 0;
-          if (!parse_hex(w, v)) fail("the checkpoint is malformed");
-          s.sum.push_back(v);
+      if (f[5] != "-")
+        for (const auto& m : split(f[5], ';')) {
+          const std::size_t colon = m.find(':');
+          WalkMark mark;
+          if (colon == std::string::npos || !parse_range(m.substr(0, colon), mark.range) ||
+              !parse_words(m.substr(colon + 1), mark.sum) || mark.sum.empty())
+            malformed();
+          s.marks.push_back(std::move(mark));
         }
       walks_[f[1]] = std::move(s);
     } else {
-      fail("the checkpoint is malformed (line " + std::to_string(k + 1) + ")");
+      malformed();
     }
   }
 }
@@ -181,9 +178,11 @@ std::string CheckpointFile::serialise() const {
       s += "walk " + tag + " " + std::to_string(w.units) + " ";
       for (std::size_t k = 0; k < w.done.size(); ++k)
         s += (k ? "," : "") + std::to_string(w.done[k].begin) + "-" + std::to_string(w.done[k].end);
-      s += w.done.empty() ? "- " : " ";
-      for (std::size_t k = 0; k < w.sum.size(); ++k) s += (k ? "," : "") + hex(w.sum[k]);
-      s += w.sum.empty() ? "-\n" : "\n";
+      s += (w.done.empty() ? "- " : " ") + words_text(w.sum) + " ";
+      for (std::size_t k = 0; k < w.marks.size(); ++k)
+        s += (k ? ";" : "") + std::to_string(w.marks[k].range.begin) + "-" + std::to_string(w.marks[k].range.end) + ":" +
+             words_text(w.marks[k].sum);
+      s += w.marks.empty() ? "-\n" : "\n";
     }
   }
   return s + "checksum " + hex(fnv1a64(s.data(), s.size())) + "\n";
@@ -191,26 +190,11 @@ std::string CheckpointFile::serialise() const {
 
 bool CheckpointFile::write() {
   std::lock_guard<std::mutex> lock(mutex_);
-  const std::string text = serialise();
-  const std::string tmp = path_ + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  bool ok = fd >= 0 && write_all(fd, text) && ::fsync(fd) == 0;
-  const int err = errno;
-  if (fd >= 0) ::close(fd);
-  ok = ok && std::rename(tmp.c_str(), path_.c_str()) == 0;
-  if (ok) {  // the rename itself is durable once the directory is synced
-    std::filesystem::path dir = std::filesystem::path(path_).parent_path();
-    int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-      ::fsync(dfd);
-      ::close(dfd);
-    }
-  } else {
-    std::fprintf(stderr, "matchcount: warning: could not write the checkpoint %s: %s\n", path_.c_str(),
-                 std::strerror(err ? err : errno));
-  }
+  const std::string why = checkpoint_io::write(path_, serialise());
+  if (!why.empty())
+    std::fprintf(stderr, "matchcount: warning: could not write the checkpoint %s: %s\n", path_.c_str(), why.c_str());
   last_write_ns_ = now_ns();
-  return ok;
+  return why.empty();
 }
 
 std::string CheckpointFile::block_value(std::size_t i) const {
@@ -241,16 +225,30 @@ void CheckpointFile::finish_block(std::size_t i, std::string value) {
   if (const int sig = stop_requested()) throw Interrupted(sig, interrupted_message(sig));
 }
 
-void CheckpointFile::complete() {
-  std::error_code ec;
-  std::filesystem::remove(path_, ec);
-  std::filesystem::remove(path_ + ".tmp", ec);
-}
+void CheckpointFile::complete() { checkpoint_io::remove(path_); }
 
 WalkState CheckpointFile::resume(const std::string& tag) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = walks_.find(tag);
-  return it == walks_.end() ? WalkState{} : it->second;
+  if (it == walks_.end()) return WalkState{};
+  if (resumed_walks_.insert(tag).second) summary_.walk_units_saved += it->second.done_units();
+  return it->second;
+}
+
+double CheckpointFile::verify_share() const { return verify_ ? kVerifyShare : 0.0; }
+
+void CheckpointFile::verified(const std::string&, std::uint64_t units, std::uint64_t ranges, std::uint64_t) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  summary_.walk_units_recomputed += units;
+  summary_.walk_ranges_recomputed += ranges;
+}
+
+ResumeSummary CheckpointFile::summary() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ResumeSummary s = summary_;
+  s.resumed = resumed_;
+  s.verified = verify_;
+  return s;
 }
 
 bool CheckpointFile::due() const {
@@ -271,13 +269,16 @@ std::string CheckpointFile::interrupted_message(int signal) const {
 }
 
 // The public face forwards to the file.
-Checkpoint::Checkpoint(std::string path, double every_seconds)
-    : file_(std::make_unique<CheckpointFile>(std::move(path), every_seconds)) {}
+Checkpoint::Checkpoint(std::string path, double every_seconds, bool verify_resume)
+    : file_(std::make_unique<CheckpointFile>(std::move(path), every_seconds, verify_resume)) {}
 Checkpoint::~Checkpoint() = default;
 void Checkpoint::request_stop(int signal) noexcept { file_->request_stop(signal); }
 const std::string& Checkpoint::path() const { return file_->path(); }
-void Checkpoint::open(std::uint64_t fingerprint, std::size_t blocks) { file_->open(fingerprint, blocks); }
+void Checkpoint::open(std::uint64_t fingerprint, std::size_t blocks, std::uint64_t max_bytes) {
+  file_->open(fingerprint, blocks, max_bytes);
+}
 bool Checkpoint::resumed() const { return file_->resumed(); }
+ResumeSummary Checkpoint::summary() const { return file_->summary(); }
 std::string Checkpoint::block_value(std::size_t i) const { return file_->block_value(i); }
 void Checkpoint::begin_block(std::size_t i) { file_->begin_block(i); }
 void Checkpoint::finish_block(std::size_t i, std::string value) { file_->finish_block(i, std::move(value)); }

@@ -130,16 +130,17 @@ bool integral_rows(const SparseMatrix<T>& a) {
   return true;
 }
 
-/// Double-double sum (TwoSum on every addition) plus the sum of |terms| added with add_term.
+/// Double-double sum (TwoSum on every addition) plus the sum of |terms| added with add_term and,
+/// for the walks' error bounds, the sum of the terms' deviations (src/engines/ryser/row_grid.hpp).
 struct DDSum {
-  double hi = 0, lo = 0, abs = 0;
+  double hi = 0, lo = 0, abs = 0, dev = 0;
   void add(double x) {
     double s = hi + x, bp = s - hi;
     lo += (hi - (s - bp)) + (x - bp);
     hi = s;
   }
   void add_term(double x) { add(x); abs += std::fabs(x); }
-  void merge(const DDSum& o) { add(o.hi); add(o.lo); abs += o.abs; }
+  void merge(const DDSum& o) { add(o.hi); add(o.lo); abs += o.abs; dev += o.dev; }
   double value() const { return hi + lo; }
 };
 

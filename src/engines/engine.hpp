@@ -35,6 +35,11 @@ struct EngineOptions {
   /// The memory budget in bytes (CountOptions::max_memory): engines with large tables refuse a
   /// block whose tables are predicted beyond it (RefusedError), or split their work to fit.
   double max_bytes = std::numeric_limits<double>::infinity();
+  /// Floats: how far the number an entry of value v stands for may lie from v (absolute): the
+  /// decimal the reader rounded to v, or what preprocessing's roundings left (the pipeline's
+  /// src/pipeline/entry_errors.hpp). Engines add the effect of these errors to their bound;
+  /// empty: the entries are exact.
+  std::function<double(const Complex&)> entry_error;
 };
 
 /// Counts the permanent of one square block. Implementations are stateless and thread-safe.

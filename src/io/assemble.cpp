@@ -106,6 +106,7 @@ void check_symmetric(int rows, int cols, const std::vector<RawEntry>& entries, c
 std::size_t assemble(int rows, int cols, std::vector<RawEntry>& entries, const NumPool& pool,
                      bool complex, const ReadOptions& options, const LineReader& reader,
                      ReadResult& result) {
+  reader.check_time();  // the duplicate merge before this sorts every entry
   const std::size_t before = entries.size();
   std::erase_if(entries, [&](const RawEntry& e) {
     return pool.is_zero(e.re) && (!complex || pool.is_zero(e.im));
@@ -118,6 +119,7 @@ std::size_t assemble(int rows, int cols, std::vector<RawEntry>& entries, const N
   };
   if (!std::is_sorted(entries.begin(), entries.end(), by_position))
     std::sort(entries.begin(), entries.end(), by_position);
+  reader.check_time();
   if (options.hafnian) check_symmetric(rows, cols, entries, pool, reader);
 
   const bool all_integer = std::all_of(entries.begin(), entries.end(), [&](const RawEntry& e) {

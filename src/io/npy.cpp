@@ -190,7 +190,7 @@ double to_double(std::uint64_t bits, int size) {
 }  // namespace
 
 void read_npy(std::istream& in, const std::string& name, const std::string& magic,
-              const ReadOptions& options, ReadResult& result) {
+              const ReadOptions& options, const ReadClock& clock, ReadResult& result) {
   const auto fail = [&](const std::string& what) -> void { throw InputError(name, 0, what); };
   std::uint64_t offset = magic.size();
   const auto take = [&](char* out, std::size_t n) {
@@ -278,6 +278,7 @@ void read_npy(std::istream& in, const std::string& name, const std::string& magi
     left -= got;
     check_read_memory(ints.entries.size() + reals.size() + complexes.size(), options, name,
                       "byte offset " + std::to_string(offset));
+    clock.check(name, [&] { return "byte offset " + std::to_string(offset); });
     const auto* p = reinterpret_cast<const unsigned char*>(buf.data());
     for (std::size_t at = 0; at < got; at += static_cast<std::size_t>(n), ++k) {
       int r = 0, c = 0;

@@ -74,6 +74,9 @@ Detected detect(LineReader& reader, InputFormat as, const std::string& name) {
   if (!reader.next(line)) return d;
   d.banner = is_matrix_market_banner(line);
   if (d.banner) return d;
+  if (looks_like_matrix_market_banner(line))
+    reader.fail("this looks like a Matrix Market banner but is not one: a banner starts "
+                "'%%MatrixMarket matrix coordinate|array ...' (two '%', no space, that spelling)");
   int n = tokenize(line, t);
   d.edges.konect = konect_kind(t, n);
   if (!d.edges.konect.empty()) {
@@ -127,6 +130,7 @@ ReadResult read_input(std::istream& in, const std::string& name, const ReadOptio
   using namespace io_detail;
   const InputFormat as = options.as;
   ReadResult result;
+  const ReadClock clock(options.max_seconds);
   // Binary formats first: the line reader refuses bytes that do not belong in text.
   std::string prefix(kNpyMagic.size(), '\0');
   in.read(prefix.data(), static_cast<std::streamsize>(prefix.size()));
@@ -137,7 +141,7 @@ ReadResult read_input(std::istream& in, const std::string& name, const ReadOptio
       throw InputError(name, 0, "a NumPy .npy file is a matrix, which --as " +
                                     input_format_names()[static_cast<std::size_t>(as)] +
                                     " does not read (--as auto or --as npy reads it)");
-    read_npy(in, name, prefix, options, result);
+    read_npy(in, name, prefix, options, clock, result);
     // The text readers check symmetry entry by entry with line numbers (assemble.cpp); an
     // array has no lines, so its check names the entries.
     if (options.hafnian)
@@ -158,6 +162,7 @@ ReadResult read_input(std::istream& in, const std::string& name, const ReadOptio
     throw InputError(name, 0, "not a NumPy .npy file: it does not start with \"\\x93NUMPY\"");
 
   LineReader reader(in, name, std::move(prefix));
+  reader.set_clock(&clock);
   reader.record(true);
   const Detected d = detect(reader, as, name);
   reader.rewind();

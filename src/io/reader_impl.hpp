@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -15,6 +16,27 @@
 #include "matchcount/matrix.hpp"
 
 namespace matchcount::io_detail {
+
+// ---------------------------------------------------------------------------------------------
+// Time
+
+/// The time cap of one read (ReadOptions::max_seconds), from the moment it is made.
+class ReadClock {
+ public:
+  explicit ReadClock(double max_seconds);
+  /// Refuses (BudgetError: "FILE: reading did not finish within the time cap ... by WHERE")
+  /// once the cap has passed; `where` is called only then ("line 12", "byte offset 4096").
+  template <class Where>
+  void check(const std::string& name, Where&& where) const {
+    if (capped_ && std::chrono::steady_clock::now() > deadline_) refuse(name, where());
+  }
+
+ private:
+  [[noreturn]] void refuse(const std::string& name, const std::string& where) const;
+  bool capped_ = false;
+  double seconds_ = 0;
+  std::chrono::steady_clock::time_point deadline_{};
+};
 
 // ---------------------------------------------------------------------------------------------
 // Lines
@@ -43,6 +65,12 @@ class LineReader {
   long line_number() const { return line_; }
   const std::string& name() const { return name_; }
 
+  /// The read's time cap, checked as each block of input arrives and by check_time().
+  void set_clock(const ReadClock* clock) { clock_ = clock; }
+  void check_time() const {
+    if (clock_) clock_->check(name_, [this] { return "line " + std::to_string(line_); });
+  }
+
   [[noreturn]] void fail(const std::string& message) const { fail_at(line_, message); }
   [[noreturn]] void fail_at(long line, const std::string& message) const {
     throw InputError(name_, line, message);
@@ -66,6 +94,7 @@ class LineReader {
   std::string_view last_;
   bool pushed_ = false;
   long line_ = 0;
+  const ReadClock* clock_ = nullptr;
 };
 
 /// Splits a line at spaces, tabs, CR, VT and FF. Fills at most kMaxTokens views and returns the
@@ -86,6 +115,11 @@ bool iends_with(std::string_view s, std::string_view suffix);
 
 /// True when the line is a Matrix Market banner ("%%MatrixMarket ...", any case).
 bool is_matrix_market_banner(std::string_view line);
+/// True when a line that is not a banner was surely meant as one: a '%' comment whose first
+/// word is "MatrixMarket" misspelt or spaced ("%MatrixMarket", "%% MatrixMarket",
+/// "%%MatrixMarkt"), or whose words go on "matrix coordinate|array". Read as a comment, such a
+/// line would let the file pass for a banner-less one and give a silently wrong count.
+bool looks_like_matrix_market_banner(std::string_view line);
 
 // ---------------------------------------------------------------------------------------------
 // Numbers
@@ -270,6 +304,6 @@ void read_bannerless_coordinate(LineReader& reader, const ReadOptions& options,
                                 ReadResult& result);
 /// `magic`: the first bytes, already taken from `in`.
 void read_npy(std::istream& in, const std::string& name, const std::string& magic,
-              const ReadOptions& options, ReadResult& result);
+              const ReadOptions& options, const ReadClock& clock, ReadResult& result);
 
 }  // namespace matchcount::io_detail

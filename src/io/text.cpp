@@ -1,5 +1,6 @@
 // Line reading and tokenising for the readers.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <istream>
@@ -30,6 +31,20 @@ inline char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 
 
 }  // namespace
 
+ReadClock::ReadClock(double max_seconds) : capped_(max_seconds > 0), seconds_(max_seconds) {
+  if (capped_)
+    deadline_ = std::chrono::steady_clock::now() +
+                std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(
+                    std::min(max_seconds, 1e9)));
+}
+
+void ReadClock::refuse(const std::string& name, const std::string& where) const {
+  char cap[32];
+  std::snprintf(cap, sizeof cap, "%g", seconds_);
+  throw BudgetError(name + ": reading did not finish within the time cap of " + cap + " s (--max-seconds): stopped at " +
+                     where);
+}
+
 LineReader::LineReader(std::istream& in, std::string name, std::string prefix)
     : in_(in), name_(std::move(name)), buf_(kBlock), pending_(std::move(prefix)) {}
 
@@ -51,6 +66,7 @@ void LineReader::rewind() {
 }
 
 bool LineReader::fill() {
+  check_time();
   std::size_t got = 0;
   if (pending_pos_ < pending_.size()) {
     got = std::min(buf_.size(), pending_.size() - pending_pos_);
@@ -183,6 +199,44 @@ bool iends_with(std::string_view s, std::string_view suffix) {
 bool is_matrix_market_banner(std::string_view line) {
   while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
   return istarts_with(line, "%%MatrixMarket");
+}
+
+namespace {
+
+/// Levenshtein distance of two short words, ignoring case (at most 32 characters each).
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::array<std::size_t, 33> row{};
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      const bool same = iequals(a.substr(i - 1, 1), b.substr(j - 1, 1));
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+bool looks_like_matrix_market_banner(std::string_view line) {
+  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  if (line.empty() || line.front() != '%' || is_matrix_market_banner(line)) return false;
+  while (!line.empty() && (line.front() == '%' || line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  Tokens t;
+  const int n = std::min(tokenize(line, t), kMaxTokens);
+  if (n == 0) return false;
+  // "%MatrixMarket", "%% MatrixMarket", "%%MatrixMarkt", "%%Matrix-Market": the word itself,
+  // misspelt by a little.
+  if (t[0].size() >= 8 && t[0].size() <= 32 && edit_distance(t[0], "MatrixMarket") <= 3) return true;
+  // "%%MM matrix coordinate real general": the banner's words after any first word.
+  const auto layout = [](std::string_view w) { return iequals(w, "coordinate") || iequals(w, "array"); };
+  for (int i = 0; i + 1 < n && i < 2; ++i)
+    if (iequals(t[i], "matrix") && layout(t[i + 1])) return true;
+  return false;
 }
 
 }  // namespace matchcount::io_detail

@@ -5,11 +5,12 @@
 #include "engines/engine.hpp"
 #include "matchcount/checkpoint.hpp"
 #include "matchcount/pipeline.hpp"
+#include "pipeline/memory_budget.hpp"
 
 namespace matchcount::detail {
 
-/// The count's threads, kernel policy, GPUs and memory budget, the checkpoint's journal (when
-/// there is a checkpoint) and where the engine reports what it did.
+/// The count's threads, kernel policy, GPUs and the memory its budget leaves the engine, the
+/// checkpoint's journal (when there is a checkpoint) and where the engine reports what it did.
 inline EngineOptions block_options(const CountOptions& options, Checkpoint* checkpoint, EngineStats* stats) {
   EngineOptions eo;
   eo.threads = options.threads;
@@ -17,7 +18,8 @@ inline EngineOptions block_options(const CountOptions& options, Checkpoint* chec
   eo.gpus = options.gpus;
   eo.journal = checkpoint ? checkpoint->journal() : nullptr;
   eo.stats = stats;
-  eo.max_bytes = options.max_memory > 0 ? options.max_memory : eo.max_bytes;
+  // The engine gets what the budget leaves beside what the count holds when it starts.
+  if (options.max_memory > 0) eo.max_bytes = engine_bytes_left(options.max_memory);
   return eo;
 }
 

@@ -19,6 +19,7 @@
 #include "matchcount/pipeline.hpp"
 #include "pipeline/block_options.hpp"
 #include "pipeline/empty_lines.hpp"
+#include "pipeline/entry_errors.hpp"
 #include "pipeline/budget.hpp"
 #include "pipeline/evaluated.hpp"
 #include "pipeline/integer_rows.hpp"
@@ -34,7 +35,6 @@ namespace {
 
 using detail::add;
 using detail::Evaluated;
-using detail::kEps;
 using detail::lift;
 using detail::mul;
 
@@ -53,7 +53,8 @@ double seconds_since(Clock::time_point t) {
 template <class T>
 class PlanBuilder {
  public:
-  PlanBuilder(const CountOptions& options, CountReport& report) : options_(options), report_(report) {}
+  PlanBuilder(const CountOptions& options, CountReport& report, detail::EntryErrors* errors)
+      : options_(options), report_(report), errors_(errors) {}
 
   detail::Plan<T> plan;
 
@@ -99,7 +100,7 @@ class PlanBuilder {
   int block(SparseMatrix<T> b) {
     if (b.rows == 1) return plan.constant(b.entries.at(0).value);
     auto t0 = Clock::now();
-    Reduced<T> r = reduce_lines(std::move(b), report_.reduce);
+    Reduced<T> r = detail::reduce_block(std::move(b), report_.reduce, errors_);
     reduce_seconds_ += seconds_since(t0);
     if (r.zero) {
       ++report_.reduce.zero_branches;
@@ -108,7 +109,7 @@ class PlanBuilder {
     if (r.rest.rows == 0) return plan.constant(r.factor);
     if (r.changed && options_.reduce.redecompose) {
       const int k = matrix(std::move(r.rest), false);
-      plan.nodes[k].scale *= r.factor;
+      plan.nodes[k].scale = detail::scale_times(plan.nodes[k].scale, r.factor, errors_);
       return k;
     }
     // --log: a planar block is taken whole by its log-determinant (pipeline/log_count.hpp).
@@ -182,7 +183,7 @@ class PlanBuilder {
         ++report_.reduce.branchings_undone;
         return leaf(std::move(r.rest), r.factor, whole);
       }
-      plan.nodes[minor].scale *= br.weight;
+      plan.nodes[minor].scale = detail::scale_times(plan.nodes[minor].scale, br.weight, errors_);
       std::vector<int> kids;
       if (!plan.is_zero(minor)) kids.push_back(minor);
       if (!plan.is_zero(rest)) kids.push_back(rest);
@@ -233,6 +234,7 @@ class PlanBuilder {
 
   const CountOptions& options_;
   CountReport& report_;
+  detail::EntryErrors* errors_;  // floats: what preprocessing's values stand for (entry_errors.hpp)
   std::size_t open_branches_ = 0;
   // The branching tree being built: its budget (the block whole, predicted seconds), its
   // leaves' predicted seconds so far, and its planning deadline.
@@ -244,7 +246,8 @@ class PlanBuilder {
 };
 
 // Relative work of a leaf for progress reporting: Ryser-type cost n * 2^(n-1).
-double predicted_work(const SparseMatrix<auto>& leaf) {
+template <class T>
+double predicted_work(const SparseMatrix<T>& leaf) {
   return std::ldexp(static_cast<double>(leaf.rows) + 1.0, std::max(leaf.rows - 1, 0));
 }
 
@@ -273,8 +276,9 @@ std::vector<EnginePlan> plan_leaves(const detail::Plan<T>& plan, const CountOpti
 
 /// E: the blocks' values (exact, or floats with errors; detail::LogApprox for CountOptions::log).
 template <class T, class E = typename Evaluated<T>::type>
-E count_typed(const SparseMatrix<T>& a, const CountOptions& options, CountReport& report) {
-  PlanBuilder<T> builder(options, report);
+E count_typed(const SparseMatrix<T>& a, const CountOptions& options, CountReport& report,
+              detail::EntryErrors* errors = nullptr) {
+  PlanBuilder<T> builder(options, report, errors);
   detail::Plan<T>& plan = builder.plan;
   if (options.preprocess) {
     builder.matrix(a, true);
@@ -316,7 +320,8 @@ E count_typed(const SparseMatrix<T>& a, const CountOptions& options, CountReport
   if (options.engine.empty()) detail::check_time_budget(plans, options);
   Checkpoint* checkpoint = options.checkpoint;
   if (checkpoint) {
-    checkpoint->open(detail::count_fingerprint(a, options, plan.leaves, plans), plan.leaves.size());
+    checkpoint->open(detail::count_fingerprint(a, options, plan.leaves, plans), plan.leaves.size(),
+                     detail::checkpoint_size_limit(plan.leaves));
     if (checkpoint->resumed()) report.notes.push_back("resumed from the checkpoint " + checkpoint->path());
   }
   std::vector<E> leaf_value(plan.leaves.size());
@@ -342,6 +347,7 @@ E count_typed(const SparseMatrix<T>& a, const CountOptions& options, CountReport
                          name + "' handles at most " + std::to_string(engine->max_n()));
     EngineStats stats;
     EngineOptions eo = detail::block_options(options, checkpoint, &stats);
+    detail::set_entry_errors<T>(eo, errors);
     // MPI: the other ranks take part in this block's walks (forced engines have no predicted
     // time: their work at about 1e9 row-steps a second stands in).
     if (cluster::shares(name, std::max(plans[i].predicted_seconds, plans[i].work * 1e-9)))
@@ -359,6 +365,7 @@ E count_typed(const SparseMatrix<T>& a, const CountOptions& options, CountReport
     done_work += work;
     if (checkpoint) checkpoint->finish_block(i, detail::encode_value(leaf_value[i]));
   }
+  report.resume = detail::resume_summary(checkpoint);
   if (checkpoint) checkpoint->complete();
   report.stage_seconds.push_back({"engines", seconds_since(t0)});
 
@@ -376,22 +383,17 @@ E count_typed(const SparseMatrix<T>& a, const CountOptions& options, CountReport
       v = lift(T(1));
       for (int c : node.kids) v = mul(v, value[c]);
     }
-    value[k] = mul(lift(node.scale), v);
+    value[k] = mul(detail::scale_value(node.scale, errors), v);
   }
   return plan.nodes.empty() ? lift(T(1)) : value.back();
 }
 
-/// Real matrices only (complex ones are counted in floating point throughout).
-template <class M>
-std::optional<detail::IntegerRows> integer_rows_of(const M& m) {
-  if constexpr (std::is_same_v<M, SparseMatrix<double>>) return detail::integer_rows(m);
-  else return std::nullopt;
-}
-
-/// count_permanent before CountOptions::log's value of counts settled without engines.
-CountReport count_any(const AnyMatrix& input, const CountOptions& given) {
+/// count_permanent before CountOptions::log's value of counts settled without engines; `seed`:
+/// the entry errors of an enclosing count (detail::count_permanent_with).
+CountReport count_any(const AnyMatrix& input, const CountOptions& given, detail::EntryErrors* seed) {
   const auto start = Clock::now();
   const CountOptions options = detail::with_memory_budget(given);
+  const detail::MemoryScope memory_scope(input);  // engines get the budget less what the count holds
   CountReport report;
   report.rows = rows_of(input);
   report.cols = cols_of(input);
@@ -459,16 +461,12 @@ CountReport count_any(const AnyMatrix& input, const CountOptions& given) {
           Rational q(Integer(content * count_typed(a, options, report)), denominator);
           q.canonicalize();
           report.value.value = q;
-        } else if (const auto split = integer_rows_of(m)) {
-          SparseMatrix<Integer> b = split->b;
-          const Integer content = detail::extract_content(b);
-          const Integer exact = content * count_typed(b, options, report);
-          const double v = detail::scaled_product(split->scale, exact);
-          report.value.value = v;
-          report.value.abs_error = (m.rows + 2) * kEps * std::fabs(v);
-          report.notes.push_back("every row is a multiple of a row of small integers: counted exactly, then scaled");
+        } else if (const auto split = detail::integer_rows_of(m)) {
+          detail::count_integer_rows(*split, options, report, [&](const SparseMatrix<Integer>& b, const CountOptions& o,
+                                                                  CountReport& r) { return Integer(count_typed(b, o, r)); });
         } else {
-          detail::store_float(report, count_typed(m, options, report));
+          detail::EntryErrors own;  // what the entries stand for (pipeline/entry_errors.hpp)
+          detail::store_float(report, count_typed(m, options, report, seed ? seed : &own));
         }
       },
       input);
@@ -480,15 +478,20 @@ CountReport count_any(const AnyMatrix& input, const CountOptions& given) {
 
 template <class T>
 detail::LogApprox detail::count_blocks_log(const SparseMatrix<T>& a, const CountOptions& options, CountReport& report) {
-  return count_typed<T, LogApprox>(a, options, report);
+  detail::EntryErrors errors;  // floats: what the entries stand for (ignored for integers)
+  return count_typed<T, LogApprox>(a, options, report, &errors);
 }
 template detail::LogApprox detail::count_blocks_log(const SparseMatrix<Integer>&, const CountOptions&, CountReport&);
 template detail::LogApprox detail::count_blocks_log(const SparseMatrix<double>&, const CountOptions&, CountReport&);
 
-CountReport count_permanent(const AnyMatrix& input, const CountOptions& options) {
-  CountReport report = count_any(input, options);
+CountReport detail::count_permanent_with(const AnyMatrix& input, const CountOptions& options, EntryErrors* errors) {
+  CountReport report = count_any(input, options, errors);
   if (options.log) detail::finish_log(report);  // a count settled before the engines, too
   return report;
+}
+
+CountReport count_permanent(const AnyMatrix& input, const CountOptions& options) {
+  return detail::count_permanent_with(input, options, nullptr);
 }
 
 }  // namespace matchcount

@@ -16,6 +16,7 @@
 #include "pipeline/block_options.hpp"
 #include "pipeline/budget.hpp"
 #include "pipeline/empty_lines.hpp"
+#include "pipeline/entry_errors.hpp"
 #include "pipeline/evaluated.hpp"
 #include "pipeline/log_count.hpp"
 #include "pipeline/memory_budget.hpp"
@@ -76,8 +77,8 @@ std::optional<SparseMatrix<T>> biadjacency_of(const SparseMatrix<T>& b) {
 template <class T>
 class GraphPlanBuilder {
  public:
-  GraphPlanBuilder(bool loops, const CountOptions& options, CountReport& report)
-      : loops_(loops), options_(options), report_(report) {}
+  GraphPlanBuilder(bool loops, const CountOptions& options, CountReport& report, detail::EntryErrors* errors)
+      : loops_(loops), options_(options), report_(report), errors_(errors) {}
 
   T factor = T(1);
   bool zero = false;
@@ -146,7 +147,7 @@ class GraphPlanBuilder {
 
   void component(SparseMatrix<T> b) {
     const auto t0 = Clock::now();
-    GraphReduced<T> r = reduce_graph(b, loops_);
+    GraphReduced<T> r = detail::reduce_graph_block(b, loops_, errors_);
     reduce_seconds_ += seconds_since(t0);
     report_.graph.forced += r.forced;
     report_.graph.folded += r.folded;
@@ -155,7 +156,7 @@ class GraphPlanBuilder {
       zero = true;
       return;
     }
-    factor *= r.factor;
+    factor = detail::scale_times(factor, r.factor, errors_);
     if (r.rest.rows == 0) return;
     if (r.changed) {
       split(r.rest, false);  // a reduction may disconnect the graph
@@ -168,6 +169,14 @@ class GraphPlanBuilder {
     const bool diagonal = std::any_of(b.entries.begin(), b.entries.end(), [](const Entry<T>& e) { return e.row == e.col; });
     if (!diagonal) {
       if (auto bi = biadjacency_of(b)) {
+        // Colour classes of unequal sizes have no perfect matching. Edmonds' test finds that
+        // first, but it is skipped for loop hafnians and without preprocessing.
+        if (bi->rows != bi->cols) {
+          zero = true;
+          report_.notes.push_back("no perfect matching: a bipartite part has " + std::to_string(bi->rows) + " and " +
+                                  std::to_string(bi->cols) + " vertices in its colour classes");
+          return;
+        }
         blocks.push_back(std::move(*bi));
         bipartite.push_back(1);
         ++report_.graph.bipartite_blocks;
@@ -181,6 +190,7 @@ class GraphPlanBuilder {
   bool loops_;
   const CountOptions& options_;
   CountReport& report_;
+  detail::EntryErrors* errors_;  // floats: what preprocessing's values stand for (entry_errors.hpp)
   double matching_seconds_ = 0, decompose_seconds_ = 0, reduce_seconds_ = 0;
 };
 
@@ -200,8 +210,9 @@ std::string forced_graph_engine(const CountOptions& o) {
 
 /// E: the blocks' values (exact, or floats with errors; detail::LogApprox for CountOptions::log).
 template <class T, class E = typename Evaluated<T>::type>
-E count_graph(const SparseMatrix<T>& a, bool loops, const CountOptions& options, CountReport& report) {
-  GraphPlanBuilder<T> builder(loops, options, report);
+E count_graph(const SparseMatrix<T>& a, bool loops, const CountOptions& options, CountReport& report,
+              detail::EntryErrors* errors = nullptr) {
+  GraphPlanBuilder<T> builder(loops, options, report, errors);
   builder.top(a);
   builder.record_times();
   report.dm_blocks = static_cast<int>(builder.blocks.size());
@@ -267,12 +278,13 @@ E count_graph(const SparseMatrix<T>& a, bool loops, const CountOptions& options,
   if (checkpoint) {
     CountOptions keyed = options;  // the fingerprint tells hafnians and loop hafnians apart
     keyed.engine += loops ? "|loop-hafnian" : "|hafnian";
-    checkpoint->open(detail::count_fingerprint(a, keyed, builder.blocks, plans), builder.blocks.size());
+    checkpoint->open(detail::count_fingerprint(a, keyed, builder.blocks, plans), builder.blocks.size(),
+                     detail::checkpoint_size_limit(builder.blocks, true, loops, builder.bipartite));
     if (checkpoint->resumed()) report.notes.push_back("resumed from the checkpoint " + checkpoint->path());
   }
   const auto t0 = Clock::now();
   double done_work = 0;
-  E value = lift(builder.factor);
+  E value = detail::scale_value(builder.factor, errors);
   for (std::size_t i = 0; i < builder.blocks.size(); ++i) {
     const auto& b = builder.blocks[i];
     const std::string& name = plans[i].engine;
@@ -292,16 +304,20 @@ E count_graph(const SparseMatrix<T>& a, bool loops, const CountOptions& options,
       checkpoint->begin_block(i);
     }
     if (builder.bipartite[i]) {
-      const CountReport sub = count_permanent(AnyMatrix(b), perm);
+      const CountReport sub = detail::count_permanent_with(AnyMatrix(b), perm, errors);
       v = value_of<T, E>(sub);
       for (const auto& run : sub.engine_runs) report.engine_runs.push_back(run);
-      report.engine_runs.back().stats.note = "bipartite block: a permanent";
+      // A block without a perfect matching (reachable with --no-preprocess) is 0 before any
+      // engine runs: it adds no run, and says why in the notes.
+      if (!sub.engine_runs.empty()) report.engine_runs.back().stats.note = "bipartite block: a permanent";
+      for (const auto& note : sub.notes) report.notes.push_back(note);
     } else {
       if (!plans[i].why.empty())
         throw RefusedError("a " + std::to_string(b.rows) + "-vertex block remains after preprocessing: " + plans[i].why);
       const auto engine = make_graph_engine(name);
       EngineStats stats;
       EngineOptions eo = detail::block_options(options, checkpoint, &stats);
+      detail::set_entry_errors<T>(eo, errors);
       if (cluster::shares(name, std::max(plans[i].predicted_seconds, plans[i].work * 1e-9)))
         eo.team = cluster::share_walks(name, b, eo, loops ? cluster::Walks::LoopHafnian : cluster::Walks::Hafnian);
       cluster::SharedCall shared_call(eo.team != nullptr);
@@ -319,6 +335,7 @@ E count_graph(const SparseMatrix<T>& a, bool loops, const CountOptions& options,
     if (checkpoint) checkpoint->finish_block(i, detail::encode_value(v));
     value = mul(value, v);
   }
+  report.resume = detail::resume_summary(checkpoint);
   if (checkpoint) checkpoint->complete();
   report.stage_seconds.push_back({"engines", seconds_since(t0)});
   return value;
@@ -347,6 +364,7 @@ void store_hafnian(CountReport& report, const Approx<V>& v) {
 CountReport count_graph_any(const AnyMatrix& input, bool loops, const CountOptions& given) {
   const auto start = Clock::now();
   const CountOptions options = detail::with_memory_budget(given);
+  const detail::MemoryScope memory_scope(input);  // engines get the budget less what the count holds
   CountReport report;
   report.max_memory = options.max_memory;
   report.rows = rows_of(input);
@@ -387,7 +405,8 @@ CountReport count_graph_any(const AnyMatrix& input, bool loops, const CountOptio
         } else if constexpr (std::is_same_v<T, Integer>) {
           report.value.value = count_graph(a, loops, options, report);
         } else {
-          store_hafnian(report, count_graph(a, loops, options, report));
+          detail::EntryErrors errors;  // what the entries stand for (pipeline/entry_errors.hpp)
+          store_hafnian(report, count_graph(a, loops, options, report, &errors));
         }
       },
       input);
@@ -400,7 +419,8 @@ CountReport count_graph_any(const AnyMatrix& input, bool loops, const CountOptio
 template <class T>
 detail::LogApprox detail::count_graph_blocks_log(const SparseMatrix<T>& a, bool loops, const CountOptions& options,
                                                  CountReport& report) {
-  return count_graph<T, LogApprox>(a, loops, options, report);
+  detail::EntryErrors errors;  // floats: what the entries stand for (ignored for integers)
+  return count_graph<T, LogApprox>(a, loops, options, report, &errors);
 }
 template detail::LogApprox detail::count_graph_blocks_log(const SparseMatrix<Integer>&, bool, const CountOptions&,
                                                           CountReport&);

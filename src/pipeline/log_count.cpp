@@ -11,6 +11,7 @@
 
 #include "catalog/catalog.hpp"
 #include "engines/common.hpp"
+#include "engines/entry_errors.hpp"
 #include "engines/kasteleyn/kasteleyn.hpp"
 #include "engines/pfaffian/pfaffian.hpp"
 #include "matchcount/error.hpp"
@@ -140,7 +141,8 @@ template <class E, class T>
 E count_leaf(const Engine& engine, const SparseMatrix<T>& leaf, const EngineOptions& eo) {
   if constexpr (std::is_same_v<E, LogApprox>) {
     if (engine.name() == "kasteleyn") {
-      const auto r = engines::kasteleyn_log_permanent(leaf, eo.max_bytes);
+      const auto r = engines::kasteleyn_log_permanent(leaf, eo.max_bytes, engines::planar::Ordering::Auto,
+                                                      engines::max_relative_error(leaf, eo));
       describe(r, leaf.rows, eo);
       return from(r);
     }
@@ -152,7 +154,8 @@ template <class E, class T>
 E count_graph_leaf(const GraphEngine& engine, const SparseMatrix<T>& leaf, bool loops, const EngineOptions& eo) {
   if constexpr (std::is_same_v<E, LogApprox>) {
     if (engine.name() == "pfaffian" && !loops) {
-      const auto r = engines::pfaffian_log_hafnian(leaf, eo.max_bytes);
+      const auto r = engines::pfaffian_log_hafnian(leaf, eo.max_bytes, engines::planar::Ordering::Auto,
+                                                   engines::max_relative_error(leaf, eo));
       describe(r, leaf.rows, eo);
       return from(r);
     }

@@ -2,7 +2,9 @@
 #include "pipeline/memory_budget.hpp"
 
 #include <algorithm>
+#include <cmath>
 
+#include "core/resident.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/memory.hpp"
 
@@ -33,6 +35,36 @@ double planning_bytes(double lines, double nnz, NumberKind kind) {
   const double copy = nnz * entry_bytes(kind);
   return kPlanningCopies * copy + nnz * kPlanningPerEntry + lines * kPlanningPerLine +
          std::min(kLongShotTree, kPlanningCopies * copy);
+}
+
+namespace {
+
+/// The scope of this thread's outermost count: its depth, the resident size when it opened
+/// and its input's bytes.
+struct Scope {
+  int depth = 0;
+  double resident = 0, input = 0;
+};
+thread_local Scope scope;
+
+}  // namespace
+
+MemoryScope::MemoryScope(const AnyMatrix& input) : outer_(scope.depth++ == 0) {
+  if (!outer_) return;
+  scope.resident = resident_bytes();
+  scope.input = double(nnz_of(input)) * entry_bytes(kind_of(input));
+}
+
+MemoryScope::~MemoryScope() { --scope.depth; }
+
+double held_bytes() {
+  if (scope.depth == 0) return 0;
+  return scope.input + std::max(0.0, resident_bytes() - scope.resident);
+}
+
+double engine_bytes_left(double budget) {
+  if (!std::isfinite(budget)) return budget;
+  return std::max(0.0, budget - held_bytes());
 }
 
 void check_memory(const std::string& stage, double bytes, const std::string& what, double budget) {

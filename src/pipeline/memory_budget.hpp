@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "matchcount/engine.hpp"
+#include "matchcount/matrix.hpp"
 #include "matchcount/pipeline.hpp"
 
 namespace matchcount::detail {
@@ -25,6 +26,30 @@ double entry_bytes(NumberKind kind);
 /// structures per entry and per line (orders, adjacency lists, line hashes). The model and its
 /// measurements are in docs/benchmarks.md ("Planning at scale").
 double planning_bytes(double lines, double nnz, NumberKind kind);
+
+/// What a count holds while it runs, measured rather than predicted: the outermost count of a
+/// thread (count_permanent, count_hafnian) opens a scope that records the process's resident
+/// size and its input's bytes; nested counts (a hafnian's bipartite blocks, a permanent's
+/// rectangular detour) share the outer scope.
+class MemoryScope {
+ public:
+  explicit MemoryScope(const AnyMatrix& input);
+  ~MemoryScope();
+  MemoryScope(const MemoryScope&) = delete;
+  MemoryScope& operator=(const MemoryScope&) = delete;
+
+ private:
+  bool outer_;
+};
+
+/// The bytes the count of this thread holds now: its input, and what the process's resident
+/// size grew by since its scope opened (copies, plans, heap left by freed structures); 0
+/// outside a scope.
+double held_bytes();
+
+/// What the budget leaves an engine that starts now (EngineOptions::max_bytes): the budget less
+/// held_bytes(), 0 at least; infinite without a budget.
+double engine_bytes_left(double budget);
 
 /// Refuses (BudgetError) a stage predicted to need more than the budget: "planning needs
 /// about 3.1 GiB for a 1000000 x 1000000 matrix with 4000000 entries, over the memory budget

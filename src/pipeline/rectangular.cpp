@@ -19,7 +19,10 @@
 #include "engines/engine.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/matching.hpp"
+#include "matchcount/memory.hpp"
+#include "pipeline/entry_errors.hpp"
 #include "pipeline/evaluated.hpp"
+#include "pipeline/memory_budget.hpp"
 
 namespace matchcount::detail {
 namespace {
@@ -153,7 +156,11 @@ class RectCounter {
     if constexpr (std::is_same_v<T, Integer>) primes = choose_primes(engines::rect_bound(b)).size();
     const bool cplx = std::is_same_v<T, Complex>;
     const double ryser = engines::rect_ryser_seconds(m, n, primes, cplx, options_.threads);
-    const double dp = engines::rect_dp_seconds(m, n, b.nnz(), primes, cplx, options_.threads);
+    // rect-dp's tables of 2^m row sets beyond what the budget leaves: passed over.
+    const bool dp_over_budget =
+        engines::rect_dp_bytes(m, primes > 0, cplx) > detail::engine_bytes_left(options_.max_memory);
+    const double dp = dp_over_budget ? std::numeric_limits<double>::infinity()
+                                     : engines::rect_dp_seconds(m, n, b.nnz(), primes, cplx, options_.threads);
     // Floats: Ryser's alternating sum cancels and its error bound grows with the sum of the
     // absolute terms, while the program's only sums products of entries: rect-dp is taken
     // unless four times slower.
@@ -177,6 +184,14 @@ class RectCounter {
                               std::to_string(pad) + "!");
       return square(padded_matrix(b), pad);
     }
+    // Only the budget stood in rect-dp's way: a larger one may count the block.
+    if (!std::isfinite(predicted) && dp_over_budget && m <= 40 &&
+        engines::rect_dp_bytes(m, primes > 0, cplx) <= engines::kRectDpMaxBytes)
+      throw BudgetError("the rectangular permanent of a " + shape(m, n) + " block does not fit: rect-dp needs tables of about " +
+                        memory_text(engines::rect_dp_bytes(m, primes > 0, cplx)) + ", over the memory budget of " +
+                        memory_text(options_.max_memory) + " (--max-memory)" +
+                        (forced ? "" : "; rect-ryser would visit " + engines::three_digits(engines::rect_subsets(m, n)) +
+                                           " column subsets (limit " + engines::three_digits(engines::kRectRyserMaxSubsets) + ")"));
     if (!std::isfinite(predicted))
       throw RefusedError("the rectangular permanent of a " + shape(m, n) + " block is beyond reach: rect-ryser would visit " +
                          engines::three_digits(engines::rect_subsets(m, n)) + " column subsets (limit " +
@@ -199,6 +214,8 @@ class RectCounter {
     EngineOptions eo;
     eo.threads = options_.threads;
     eo.progress = options_.progress;
+    if (options_.max_memory > 0) eo.max_bytes = detail::engine_bytes_left(options_.max_memory);
+    set_entry_errors<T>(eo, &errors_);  // the entries as read: nothing here computes new ones
     const auto t0 = Clock::now();
     V v = engine == "rect-ryser" ? engines::rect_ryser(b, eo) : engines::rect_dp(b, eo);
     run.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -217,6 +234,7 @@ class RectCounter {
 
   const CountOptions& options_;
   CountReport& report_;
+  EntryErrors errors_;  // floats: what the entries stand for (entry_errors.hpp)
 };
 
 template <class T>

@@ -3,11 +3,13 @@
 #include "core/hashing.hpp"
 #include "pipeline/resume.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cinttypes>
 #include <cstdio>
 #include <sstream>
+#include <type_traits>
 
 #include "matchcount/checkpoint.hpp"
 
@@ -92,6 +94,39 @@ bool within_hafnian_bound(const SparseMatrix<double>& block, bool loops, const A
 bool within_hafnian_bound(const SparseMatrix<Complex>& block, bool loops, const Approx<Complex>& v) {
   return within(block, true, loops, v);
 }
+
+namespace {
+
+/// The bytes of block i's value line and the walks its walk may have (P in resume.hpp).
+template <class T>
+std::pair<std::uint64_t, std::uint64_t> block_allowance(const SparseMatrix<T>& b, bool hafnian, bool loops) {
+  if constexpr (std::is_same_v<T, Integer>) {
+    const Integer bound = hafnian ? hafnian_bound(b, loops) : permanent_bound(b);
+    const std::uint64_t bits = mpz_sizeinbase(bound.get_mpz_t(), 2);
+    return {bits / 4 + 64, bits / 48 + 2};
+  } else {
+    return {80, 4};
+  }
+}
+
+}  // namespace
+
+template <class T>
+std::uint64_t checkpoint_size_limit(const std::vector<SparseMatrix<T>>& blocks, bool hafnian, bool loops,
+                                    const std::vector<char>& bipartite) {
+  std::uint64_t bytes = 64 << 10, walks = 0;
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    const bool haf = hafnian && !(i < bipartite.size() && bipartite[i]);
+    const auto [value, w] = block_allowance(blocks[i], haf, loops);
+    bytes += value;
+    walks = std::max(walks, w);
+  }
+  return bytes + walks * (320 << 10);
+}
+
+template std::uint64_t checkpoint_size_limit(const std::vector<SparseMatrix<Integer>>&, bool, bool, const std::vector<char>&);
+template std::uint64_t checkpoint_size_limit(const std::vector<SparseMatrix<double>>&, bool, bool, const std::vector<char>&);
+template std::uint64_t checkpoint_size_limit(const std::vector<SparseMatrix<Complex>>&, bool, bool, const std::vector<char>&);
 
 template <class T>
 std::uint64_t count_fingerprint(const SparseMatrix<T>& a, const CountOptions& o,

@@ -39,6 +39,22 @@ bool within_permanent_bound(const SparseMatrix<Complex>& block, const Approx<Com
 bool within_hafnian_bound(const SparseMatrix<Integer>& block, bool loops, const Integer& v);
 bool within_hafnian_bound(const SparseMatrix<double>& block, bool loops, const Approx<double>& v);
 bool within_hafnian_bound(const SparseMatrix<Complex>& block, bool loops, const Approx<Complex>& v);
+/// The most bytes a checkpoint of a count of these blocks can hold (Checkpoint::open refuses a
+/// larger file unread): a generous bound from the input, never from the file. The header, each
+/// block's value line at the length its proven bound allows (80 bytes for floats), and for the
+/// running block's walks (one per prime and a few more: P = bits of the bound / 48 + 2, 4 for
+/// floats) 320 KiB each: done ranges, sums and marks take a few KiB a walk in practice.
+/// Hafnian counts give `loops` and which blocks are `bipartite` (permanents); else every block
+/// is a permanent's.
+template <class T>
+std::uint64_t checkpoint_size_limit(const std::vector<SparseMatrix<T>>& blocks, bool hafnian = false,
+                                    bool loops = false, const std::vector<char>& bipartite = {});
+
+/// The resume summary of a count with a checkpoint (CountReport::resume), before it completes.
+inline ResumeSummary resume_summary(const Checkpoint* checkpoint) {
+  return checkpoint ? checkpoint->summary() : ResumeSummary{};
+}
+
 inline constexpr const char* kBeyondBound =
     "the checkpoint is corrupt: a block's saved value exceeds the proven bound on its permanent "
     "(hafnian); remove it to start afresh";

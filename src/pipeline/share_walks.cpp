@@ -1,5 +1,9 @@
 #include "pipeline/share_walks.hpp"
 
+#include <map>
+#include <memory>
+#include <utility>
+
 #include "catalog/catalog.hpp"
 #include "core/tuning.hpp"
 #include "runtime/mpi/blocks.hpp"
@@ -15,6 +19,18 @@ void serve_walks_of(Reader& in, const std::string& engine) {
   o.gpus = in.get<int>();
   const int graph = in.get<int>();  // 0: a permanent; 1: a hafnian; 2: a loop hafnian
   const SparseMatrix<T> a = get_matrix<T>(in);
+  if constexpr (!std::is_same_v<T, Integer>) {
+    // The entries' error bounds, by value as rank 0 looks them up (EngineOptions::entry_error):
+    // the walks' bounds (their deviation sums) must be the same on every rank.
+    if (in.get<int>()) {
+      auto errors = std::make_shared<std::map<std::pair<double, double>, double>>();
+      for (const auto& e : a.entries) (*errors)[{std::real(e.value), std::imag(e.value)}] = in.get<double>();
+      o.entry_error = [errors](const Complex& v) {
+        const auto it = errors->find({v.real(), v.imag()});
+        return it == errors->end() ? 0.0 : it->second;
+      };
+    }
+  }
   WalkTeam team;
   o.team = &team;
   // Rank 0 has the sums.
@@ -40,6 +56,11 @@ WalkTeam* share_walks(const std::string& engine, const SparseMatrix<T>& a, const
   w.put(o.gpus);
   w.put(static_cast<int>(walks));
   put_matrix(w, a);
+  if constexpr (!std::is_same_v<T, Integer>) {
+    w.put(static_cast<int>(o.entry_error ? 1 : 0));
+    if (o.entry_error)
+      for (const auto& e : a.entries) w.put(o.entry_error(Complex(e.value)));
+  }
   return share_job(w);
 }
 template WalkTeam* share_walks(const std::string&, const SparseMatrix<Integer>&, const EngineOptions&, Walks);

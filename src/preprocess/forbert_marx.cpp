@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/tracked.hpp"
 #include "matchcount/reduce.hpp"
 
 namespace matchcount {
@@ -285,6 +286,9 @@ bool branch_on_sparse_line(const SparseMatrix<T>& a, int max_degree, Branch<T>& 
 MATCHCOUNT_INSTANTIATE(Integer)
 MATCHCOUNT_INSTANTIATE(double)
 MATCHCOUNT_INSTANTIATE(Complex)
+// Float counts reduce on values with error bounds (core/tracked.hpp, src/pipeline/entry_errors.hpp).
+MATCHCOUNT_INSTANTIATE(Tracked<double>)
+MATCHCOUNT_INSTANTIATE(Tracked<Complex>)
 #undef MATCHCOUNT_INSTANTIATE
 
 }  // namespace matchcount

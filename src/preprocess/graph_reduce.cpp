@@ -13,6 +13,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "core/tracked.hpp"
 #include "matchcount/graph_matching.hpp"
 
 namespace matchcount {
@@ -206,6 +207,9 @@ MATCHCOUNT_INSTANTIATE(Integer)
 MATCHCOUNT_INSTANTIATE(Rational)
 MATCHCOUNT_INSTANTIATE(double)
 MATCHCOUNT_INSTANTIATE(Complex)
+// Float counts reduce on values with error bounds (core/tracked.hpp, src/pipeline/entry_errors.hpp).
+MATCHCOUNT_INSTANTIATE(Tracked<double>)
+MATCHCOUNT_INSTANTIATE(Tracked<Complex>)
 #undef MATCHCOUNT_INSTANTIATE
 
 }  // namespace matchcount

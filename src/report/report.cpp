@@ -195,6 +195,13 @@ std::string report_json(const CountReport& r, const ReadResult& in, const RunInf
   j["engine_runs"] = std::move(runs);
   j["memory"] = {{"budget", std::isfinite(r.max_memory) ? Json(r.max_memory) : Json(nullptr)},
                  {"planning_bytes", r.planning_bytes}};
+  if (const ResumeSummary& rs = r.resume; rs.resumed)
+    j["resume"] = {{"resumed", true},
+                   {"verified", rs.verified},
+                   {"blocks_saved", rs.blocks_saved},
+                   {"walk_units_saved", rs.walk_units_saved},
+                   {"walk_units_recomputed", rs.walk_units_recomputed},
+                   {"walk_ranges_recomputed", rs.walk_ranges_recomputed}};
   j["threads"] = info.threads;
   Json seconds = {{"read", info.read_seconds}};
   for (const auto& [stage, s] : r.stage_seconds) seconds[stage] = s;
@@ -234,6 +241,15 @@ std::string report_text(const CountReport& r, const ReadResult& in, const RunInf
       << (g.kernel.empty() ? std::string() : " (" + g.kernel + " kernel, compiled in " + number(g.compile_seconds) + " s)")
       << "\n";
   for (const auto& note : r.notes) o << "matchcount: note: " << note << "\n";
+  if (const ResumeSummary& rs = r.resume; rs.resumed) {
+    o << "matchcount: resumed: " << rs.blocks_saved << " block value(s) and " << rs.walk_units_saved
+      << " walk unit(s) from the checkpoint; ";
+    if (rs.verified)
+      o << "--verify-resume recomputed " << rs.walk_units_recomputed << " of those units (" << rs.walk_ranges_recomputed
+        << " range(s)) and found their sums as saved (finished blocks' values are not recomputed)\n";
+    else
+      o << "not verified (--verify-resume recomputes a sample)\n";
+  }
   o << "matchcount: times (s):";
   for (const auto& [stage, s] : r.stage_seconds) o << " " << stage << " " << number(s);
   o << "\n";

@@ -102,6 +102,7 @@ struct Shared {
     if (remote()) return walk.team->give(r, sum);
     std::lock_guard<std::mutex> lock(mutex);
     walk.add(total, sum);
+    ledger.piece(r, sum);
     if (d >= 0) {
       units_per_device[static_cast<std::size_t>(d)] += r.size();
       Timing& t = timing[static_cast<std::size_t>(d)];
@@ -151,10 +152,34 @@ void run_round(const std::vector<int>& devices, Shared& sh) {
   if (sh.fatal) std::rethrow_exception(sh.fatal);
 }
 
+/// --verify-resume: the sums of the resumed ranges, recomputed on the first device that works,
+/// in runs of about the size the device asks for.
+std::vector<std::vector<std::uint64_t>> recompute(const DeviceWalk& walk, const std::vector<VerifyRange>& ranges) {
+  std::string failures;
+  for (int d = 0; d < walk.devices; ++d) {
+    try {
+      const std::unique_ptr<DeviceWorker> worker = walk.make_worker(d);
+      const std::uint64_t step = std::max<std::uint64_t>({1, worker->first_run_units(), worker->min_run_units()});
+      std::vector<std::vector<std::uint64_t>> out;
+      for (const auto& r : ranges) {
+        std::vector<std::uint64_t> sum(walk.words, 0);
+        for (std::uint64_t b = r.range.begin; b < r.range.end; b += step)
+          walk.add(sum, worker->run({b, std::min(b + step, r.range.end)}));
+        out.push_back(std::move(sum));
+      }
+      return out;
+    } catch (const GpuError& e) {
+      failures += (failures.empty() ? "" : "; ") + std::string("GPU ") + std::to_string(d) + ": " + e.what();
+    }
+  }
+  throw GpuError(failures);
+}
+
 }  // namespace
 
 DeviceWalkResult run_on_devices(const DeviceWalk& walk) {
-  WalkLedger ledger(walk.journal, walk.tag, walk.units, walk.words, walk.progress);
+  WalkLedger ledger(walk.journal, walk.tag, walk.units, walk.words, walk.progress, WalkLedger::Marks::Pieces, walk.add);
+  if (const auto ranges = ledger.verification(); !ranges.empty()) ledger.verified(ranges, recompute(walk, ranges));
   UnitQueue queue(ledger.state().remaining());
   Shared sh(walk, ledger, queue);
   sh.total = ledger.state().sum;

@@ -3,6 +3,7 @@
 // units are shared through a WalkTeam. Without MPI there is one rank and no job is sent.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -30,7 +31,9 @@ class WalkTeam {
   /// Rank 0: hands `take`'s units to the other ranks and passes their sums to `deliver`,
   /// until each rank has been told the walk is over and has returned every run it took. Once
   /// `stopping()` (a stop was requested) no more units are taken and the ranks are told to
-  /// stop: they skip the engine's remaining walks and return to their service loop.
+  /// stop: they skip the engine's remaining walks and return to their service loop. When a
+  /// rank it waits for is lost (cluster::on_rank_lost) it returns at once, without the runs
+  /// still out, having asked the count to stop; without a way to stop it, it ends the job.
   void serve(const std::string& tag, std::uint64_t units, const Take& take, const Deliver& deliver,
              const std::function<bool()>& stopping);
   /// Other ranks: starts the walk `tag` of `units` units.
@@ -51,6 +54,14 @@ class WalkTeam {
   std::uint64_t id_ = 0;
   bool over_ = false, stopped_ = false;
   std::vector<std::uint64_t> units_by_rank_;
+
+  using Clock = std::chrono::steady_clock;
+  /// Rank 0, serving: whether a rank it waits for (not told, or with units out) is lost: its
+  /// process is gone, or, after a stop at `*stop_at`, it is on another host and silent too
+  /// long (see the definition). Records them (peers.hpp).
+  bool lost_among(const std::vector<char>& told, const std::vector<std::uint64_t>& out,
+                  const std::vector<Clock::time_point>& last, const Clock::time_point* stop_at, Clock::time_point now);
+  std::vector<double> quiet_;  // rank 0: the longest each rank was silent with units out (s)
 };
 
 /// Rank 0: sends `job` (its first word a Job code) to every other rank, whose service loop

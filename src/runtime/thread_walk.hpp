@@ -6,7 +6,9 @@
 // from walk_unit(state, b), with one state per thread. Sums join the total strictly in unit
 // order (units that finish early wait in `pending`), so the total after the first b units is
 // well defined: that prefix, with its total, is what a checkpoint saves, and results have the
-// same bits whatever the threads, the ranks, or an interruption and resume.
+// same bits whatever the threads, the ranks, or an interruption and resume. The totals at some
+// boundaries inside the prefix go with it (WalkLedger's marks): --verify-resume walks a sample
+// of the ranges between them again, from the total before, and wants the total after.
 #pragma once
 
 #include <atomic>
@@ -49,6 +51,38 @@ Sum sum_from_words(const std::vector<std::uint64_t>& w) {
   return s;
 }
 
+/// --verify-resume: the totals after the ranges of a resumed walk, each from the saved total
+/// before it, recomputed with the walk's own additions in unit order (the units themselves on
+/// all threads). Once a stop is requested the units left are not walked: the totals are then
+/// meaningless, and the caller stops.
+template <class Sum, class MakeState, class Walk, class Combine>
+std::vector<std::vector<std::uint64_t>> recompute_prefix(const std::vector<VerifyRange>& ranges, int threads,
+                                                         const WalkLedger& ledger, MakeState& make_state, Walk& walk,
+                                                         Combine& combine) {
+  std::vector<std::uint64_t> unit;  // every unit to walk
+  for (const auto& r : ranges)
+    for (std::uint64_t b = r.range.begin; b < r.range.end; ++b) unit.push_back(b);
+  std::vector<Sum> sums(unit.size());
+  std::atomic<std::size_t> next{0};
+#pragma omp parallel num_threads(threads)
+  {
+    auto st = make_state();
+    while (!ledger.stopping()) {
+      const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= unit.size()) break;
+      sums[i] = walk(st, unit[i]);
+    }
+  }
+  std::vector<std::vector<std::uint64_t>> out;
+  std::size_t at = 0;
+  for (const auto& r : ranges) {
+    Sum t = r.start.empty() ? Sum{} : sum_from_words<Sum>(r.start);
+    for (std::uint64_t b = r.range.begin; b < r.range.end; ++b) combine(t, sums[at++]);
+    out.push_back(sum_words(t));
+  }
+  return out;
+}
+
 /// Runs units 0 .. units-1 on `threads` OpenMP threads and returns the combined sum (`zero` on ranks other than 0 of an
 /// MPI team, which only serve units). `zero` is the sum of no units: its encoding's size is
 /// the checkpoint's. walk_unit(State&, uint64_t b) -> Sum; combine(Sum& total, const Sum& b).
@@ -73,16 +107,24 @@ Sum run_units(std::uint64_t units, int threads, const Options& opt, const std::s
     return zero;  // rank 0 has the total
   }
 
-  WalkLedger ledger(opt.journal, tag, units, sum_words(zero).size(), opt.progress);
+  WalkLedger ledger(opt.journal, tag, units, sum_words(zero).size(), opt.progress);  // the done units are a prefix
   const auto& saved = ledger.state().done;
-  if (saved.size() > 1 || (saved.size() == 1 && saved[0].begin != 0))
-    throw InputError("checkpoint", 0, "the saved state of walk " + tag + " is not a prefix of its blocks");
   std::uint64_t frontier = saved.empty() ? 0 : saved[0].end;  // units [0, frontier) are in total
   Sum total = frontier ? sum_from_words<Sum>(ledger.state().sum) : Sum{};
+  if (const auto ranges = ledger.verification(); !ranges.empty()) {  // --verify-resume
+    const auto got = recompute_prefix<Sum>(ranges, threads, ledger, make_state, walk, combine);
+    if (ledger.stopping()) ledger.interrupted(sum_words(total));  // the recomputation was cut short
+    ledger.verified(ranges, got);
+  }
   std::atomic<std::uint64_t> next{frontier};
   std::mutex mutex;
   std::map<std::uint64_t, Sum> pending;
-  // Unit b's sum joins the total in unit order.
+  // Unit b's sum joins the total in unit order; the totals at the ledger's boundaries are its
+  // marks.
+  auto join = [&](const Sum& s) {
+    combine(total, s);
+    if (++frontier % ledger.stride() == 0) ledger.mark(frontier, sum_words(total));
+  };
   auto hand_in = [&](std::uint64_t b, Sum s) {
     std::lock_guard<std::mutex> lock(mutex);
     if (b != frontier) {
@@ -90,11 +132,9 @@ Sum run_units(std::uint64_t units, int threads, const Options& opt, const std::s
       return;
     }
     const std::uint64_t first = frontier;
-    combine(total, s);
-    for (++frontier; !pending.empty() && pending.begin()->first == frontier; ++frontier) {
-      combine(total, pending.begin()->second);
-      pending.erase(pending.begin());
-    }
+    join(s);
+    for (; !pending.empty() && pending.begin()->first == frontier; pending.erase(pending.begin()))
+      join(pending.begin()->second);
     ledger.done({first, frontier}, [&] { return sum_words(total); });
   };
   // MPI: rank 0 hands units to the other ranks from the same counter as its threads.

@@ -1,6 +1,6 @@
 // Fuzz target: the checkpoint file (src/checkpoint), opened as a resumed count opens it, its
-// block values decoded as the pipeline decodes them and its walk states handed to WalkLedger as
-// a resumed walk does (docs/fuzzing.md).
+// block values decoded as the pipeline decodes them and its walk states, with their marks,
+// handed to WalkLedger as a resumed walk of either kind does (docs/fuzzing.md).
 //
 // Each input is tried twice: as it is, and with its last line replaced by the right checksum,
 // so that mutations reach the lines behind the checksum. The fingerprint and block count the
@@ -120,40 +120,87 @@ void check_value(const std::string& text) {
     broken("the block value '" + text + "' does not survive encode_value");
 }
 
+/// Wrapping addition word by word: an exact addition of sums, as the device walks have.
+void add_words(std::vector<std::uint64_t>& total, const std::vector<std::uint64_t>& sum) {
+  for (std::size_t k = 0; k < total.size() && k < sum.size(); ++k) total[k] += sum[k];
+}
+
 /// WalkLedger refuses a saved walk state that does not fit (InputError) or takes one whose done
-/// ranges are sorted, disjoint, not touching and within the walk's units.
-void check_walk(WalkJournal* journal, const std::string& tag) {
+/// ranges are sorted, disjoint, not touching and within the walk's units, and whose marks are
+/// what its kind of walk writes: for a walk in unit order (Prefix) ranges that follow each
+/// other from 0 to the end of its one done range, the last with its total; for a walk of
+/// exact sums (Pieces) disjoint ranges inside the done ones that cover them. The ranges it
+/// would recompute (--verify-resume) are some of its marks, for a Prefix walk the last one.
+void check_walk(WalkJournal* journal, const std::string& tag, WalkLedger::Marks kind) {
   const WalkState saved = journal->resume(tag);
   if (saved.units == 0) return;
+  const std::string name = "walk '" + tag + (kind == WalkLedger::Marks::Prefix ? "' (prefix)" : "' (pieces)");
   try {
-    WalkLedger ledger(journal, tag, saved.units, saved.sum.size(), nullptr);
+    WalkLedger ledger(journal, tag, saved.units, saved.sum.size(), nullptr, kind, add_words);
     const WalkState& s = ledger.state();
     std::uint64_t done = 0;
     for (std::size_t k = 0; k < s.done.size(); ++k) {
       const UnitRange& r = s.done[k];
       if (r.begin >= r.end || r.end > s.units || (k > 0 && s.done[k - 1].end >= r.begin))
-        broken("WalkLedger took the malformed done ranges of walk '" + tag + "'");
+        broken("WalkLedger took the malformed done ranges of " + name);
       done += r.size();
     }
     std::uint64_t left = 0;
     for (const UnitRange& r : s.remaining()) left += r.size();
-    if (done != s.done_units() || done + left != s.units)
-      broken("the done and remaining units of walk '" + tag + "' do not add up");
+    if (done != s.done_units() || done + left != s.units) broken("the done and remaining units of " + name + " do not add up");
+    std::uint64_t covered = 0, at = 0;
+    for (const WalkMark& m : s.marks) {
+      if (m.range.begin >= m.range.end || m.range.begin < at || m.sum.size() != s.sum.size())
+        broken("WalkLedger took malformed marks of " + name);
+      if (kind == WalkLedger::Marks::Prefix && m.range.begin != at) broken("WalkLedger took marks with gaps of " + name);
+      covered += m.range.size();
+      at = m.range.end;
+    }
+    if (covered != done) broken("WalkLedger took marks that do not cover the done units of " + name);
+    if (kind == WalkLedger::Marks::Prefix && done > 0 && (s.done.size() != 1 || s.marks.back().sum != s.sum))
+      broken("WalkLedger took a prefix walk's marks that do not end at its total: " + name);
+    const std::vector<VerifyRange> ranges = ledger.verification();
+    for (std::size_t k = 0; k < ranges.size(); ++k) {
+      bool mark = false;
+      for (const WalkMark& m : s.marks) mark = mark || (m.range == ranges[k].range && m.sum == ranges[k].expect);
+      if (!mark || (k > 0 && ranges[k - 1].range.end > ranges[k].range.begin))
+        broken("a range to recompute that is no mark of " + name + ", or one twice");
+    }
+    if (done > 0 && (ranges.empty() || (kind == WalkLedger::Marks::Prefix && !(ranges.back().range == s.marks.back().range))))
+      broken("--verify-resume would not recompute the range the total of " + name + " rests on");
   } catch (const InputError& e) {
     if (!one_line(e.what())) broken(std::string("a WalkLedger message of several lines: ") + e.what());
   }
 }
 
-/// Opens `text` as a checkpoint file; nullptr when it is refused (with a proper message).
+/// What a checkpoint holds, copied out (two checkpoints of one file cannot be open at once:
+/// the second would wait for the first's lock).
+struct Held {
+  std::vector<std::string> values;
+  std::vector<WalkState> walks;
+};
+
+Held held(const std::unique_ptr<Checkpoint>& c, const Named& named) {
+  Held h;
+  for (const std::uint64_t i : named.values) h.values.push_back(c->block_value(i));
+  for (const std::string& tag : named.tags) h.walks.push_back(c->journal()->resume(tag));
+  return h;
+}
+
+/// The most bytes open() reads: far over what a fuzzer writes, so that every input is parsed.
+constexpr std::uint64_t kMaxBytes = 1 << 24;
+
+/// Opens `text` as a checkpoint file (with --verify-resume, so that walks offer what they
+/// would recompute); nullptr when it is refused (with a proper message).
 std::unique_ptr<Checkpoint> open(const std::string& text, const Named& named) {
   const std::string& path = scratch_path();
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
   }
-  auto checkpoint = std::make_unique<Checkpoint>(path, 1e9);
+  auto checkpoint = std::make_unique<Checkpoint>(path, 1e9, true);
   try {
-    checkpoint->open(named.fingerprint, named.blocks);
+    checkpoint->open(named.fingerprint, named.blocks, kMaxBytes);
   } catch (const InputError& e) {
     const std::string what = e.what();
     if (!one_line(what)) broken("a checkpoint message of several lines: " + what);
@@ -167,7 +214,7 @@ std::unique_ptr<Checkpoint> open(const std::string& text, const Named& named) {
 
 void check_file(const std::string& text) {
   const Named named = scan(text);
-  const std::unique_ptr<Checkpoint> first = open(text, named);
+  std::unique_ptr<Checkpoint> first = open(text, named);
   if (!first) return;
   for (const std::uint64_t i : named.values) {
     const std::string v = first->block_value(i);
@@ -178,20 +225,25 @@ void check_file(const std::string& text) {
   // Walks ask for their own tags, which hold no control characters; the message of a refusal
   // names the tag asked for.
   for (const std::string& tag : named.tags)
-    if (one_line(tag)) check_walk(first->journal(), tag);
+    if (one_line(tag)) {
+      check_walk(first->journal(), tag, WalkLedger::Marks::Prefix);
+      check_walk(first->journal(), tag, WalkLedger::Marks::Pieces);
+    }
 
   if (!first->resumed()) return;  // an empty file
   if (!first->write()) broken("could not write the checkpoint back");
   const std::string written = slurp(scratch_path());
+  const Held a = held(first, named);
+  first.reset();
   const std::unique_ptr<Checkpoint> second = open(written, named);
   if (!second) broken("the checkpoint as written back is refused:\n" + written);
-  for (const std::uint64_t i : named.values)
-    if (second->block_value(i) != first->block_value(i))
-      broken("block value " + std::to_string(i) + " differs after writing back");
-  for (const std::string& tag : named.tags) {
-    const WalkState a = first->journal()->resume(tag), b = second->journal()->resume(tag);
-    if (a.units != b.units || a.done != b.done || a.sum != b.sum)
-      broken("the state of walk '" + tag + "' differs after writing back");
+  const Held b = held(second, named);
+  for (std::size_t k = 0; k < named.values.size(); ++k)
+    if (a.values[k] != b.values[k]) broken("block value " + std::to_string(named.values[k]) + " differs after writing back");
+  for (std::size_t k = 0; k < named.tags.size(); ++k) {
+    const WalkState &x = a.walks[k], &y = b.walks[k];
+    if (x.units != y.units || x.done != y.done || x.sum != y.sum || x.marks != y.marks)
+      broken("the state of walk '" + named.tags[k] + "' differs after writing back");
   }
   if (!second->write()) broken("could not write the checkpoint back");
   if (slurp(scratch_path()) != written) broken("writing the checkpoint back twice gives two texts");
@@ -205,5 +257,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_file(sealed(text));
   std::remove(scratch_path().c_str());
   std::remove((scratch_path() + ".tmp").c_str());
+  std::remove((scratch_path() + ".lock").c_str());
   return 0;
 }

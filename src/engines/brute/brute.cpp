@@ -4,6 +4,7 @@
 
 #include "engines/brute/brute.hpp"
 #include "engines/common.hpp"
+#include "engines/entry_errors.hpp"
 
 namespace matchcount::engines {
 namespace {
@@ -74,15 +75,27 @@ class BruteEngine final : public Engine {
   Integer count(const SparseMatrix<Integer>& a, const EngineOptions& opt) const override {
     return Enumerator<Integer>(a).run(opt).s;
   }
+  // Floats: sum |terms| is perm(|A|). Each term is a product of n factors (relative error
+  // <= (n-1) u, complex <= 3u per multiplication) and moves by at most prod_i (1 + eta_i) - 1 of
+  // itself when row i's entries are off by eta_i of their size (relative_perturbation); the sum
+  // is compensated (its second-order term: terms^2 u^2 of sum |terms|).
   Approx<double> count(const SparseMatrix<double>& a, const EngineOptions& opt) const override {
     DDSum s = Enumerator<double>(a).run(opt).s;
-    // Each term is a product of n factors (relative error <= (n-1) u); the sum is compensated.
-    return {s.value(), (a.rows + 2) * kEps * s.abs};
+    return {s.value(), bound(a, opt, s.value(), s.abs, 1)};
   }
   Approx<Complex> count(const SparseMatrix<Complex>& a, const EngineOptions& opt) const override {
     auto s = Enumerator<Complex>(a).run(opt);
-    // A complex product has relative error <= sqrt(5) u per multiplication.
-    return {Complex(s.re.value(), s.im.value()), 3 * (a.rows + 2) * kEps * s.abs};
+    const Complex v(s.re.value(), s.im.value());
+    return {v, bound(a, opt, std::abs(v), s.abs, 3)};
+  }
+
+ private:
+  template <class T>
+  static double bound(const SparseMatrix<T>& a, const EngineOptions& opt, double value, double abs_sum, double mult) {
+    const double terms = abs_sum > 0 ? std::tgamma(a.rows + 1.0) : 0.0;  // at most n! of them
+    const double eta = relative_perturbation(a, opt);
+    const double rounding = (mult * a.rows + 2) * kEps + std::min(1.0, (terms * kEps) * (terms * kEps));
+    return abs_sum * (eta + rounding * (1 + eta)) * (1 + 1e-12) + kEps * std::abs(value) + 0x1p-1074;
   }
 
 };

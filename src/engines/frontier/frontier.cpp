@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "engines/common.hpp"
+#include "engines/entry_errors.hpp"
 #include "engines/frontier/frontier.hpp"
 #include "engines/frontier/frontier_run.hpp"
 #include "engines/modular_tables.hpp"
@@ -68,25 +69,32 @@ struct FloatPolicy {
   }
 };
 
-/// The memory the DP may use: its own limit, or the count's budget when that is lower.
+/// The memory the DP's tables may use: its own limit, or what the count's budget leaves the
+/// engine when that is lower, less the engine's other structures.
 double memory_limit(const EngineOptions& opt) { return std::min(kFrontierMemoryLimit, opt.max_bytes); }
+template <class T>
+double table_limit(const SparseMatrix<T>& a, const EngineOptions& opt) {
+  return memory_limit(opt) - frontier_other_bytes(a.rows, double(a.nnz()));
+}
+bool budget_limited(const EngineOptions& opt) { return opt.max_bytes < kFrontierMemoryLimit; }
 
 /// The best plan for `a`; RefusedError when its width exceeds the keys or the states with
-/// `words` value words each would not fit `limit` (memory_limit).
+/// `words` value words each would not fit the tables' limit (table_limit; BudgetError when the
+/// budget set it).
 template <class T>
-FrontierPlan checked_plan(const SparseMatrix<T>& a, int words, double limit) {
+FrontierPlan checked_plan(const SparseMatrix<T>& a, int words, const EngineOptions& opt) {
   FrontierPlan plan = plan_frontier(pattern_of(a), a.rows);
   if (plan.width > kFrontierMaxWidth)
     throw RefusedError("frontier: the best row order found has frontier width " + std::to_string(plan.width) +
                        ", more than the " + std::to_string(kFrontierMaxWidth) + " columns a state key holds");
-  double bytes = frontier_bytes(plan, words);
+  const double bytes = frontier_bytes(plan, words), limit = table_limit(a, opt);
   if (bytes > limit)
-    refuse_memory(limit < kFrontierMemoryLimit,
+    refuse_memory(budget_limited(opt),
                   "frontier: the best row order found has frontier width " + std::to_string(plan.width) + " and up to " +
                       three_digits(plan.peak_states) + " live states: " + three_digits(bytes / double(1ull << 30)) +
                       " GiB predicted, over the " +
-                      (limit < kFrontierMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
-                      three_digits(limit / double(1ull << 30)) + " GiB");
+                      (budget_limited(opt) ? "memory budget (--max-memory), which leaves its tables " : "limit of ") +
+                      three_digits(std::max(limit, 0.0) / double(1ull << 30)) + " GiB");
   return plan;
 }
 
@@ -96,7 +104,8 @@ FrontierPlan checked_plan(const SparseMatrix<T>& a, int words, double limit) {
 template <class T>
 Approx<T> float_permanent(const SparseMatrix<T>& a, const EngineOptions& opt) {
   FloatPolicy<T> pol;
-  const FrontierPlan plan = checked_plan(a, pol.words, memory_limit(opt));
+  const double limit = table_limit(a, opt);
+  const FrontierPlan plan = checked_plan(a, pol.words, opt);
   const bool integral = integral_rows(a);
   const auto n = static_cast<std::size_t>(a.rows);
   auto row_of = [&](const Entry<T>& e) { return std::size_t(plan.transposed ? e.col : e.row); };
@@ -132,7 +141,9 @@ Approx<T> float_permanent(const SparseMatrix<T>& a, const EngineOptions& opt) {
     pol.a.push_back(scale(e.value, -shift[row_of(e)] - col_shift[col_of(e)]));
     pol.abs_a.push_back(std::abs(pol.a.back()));
   }
-  FrontierRun<FloatPolicy<T>> run(pol, opt);
+  TableMeter meter(limit - 16.0 * double(a.nnz()), budget_limited(opt));  // less the scaled entries
+  meter.set_target(frontier_bytes(plan, pol.words));
+  FrontierRun<FloatPolicy<T>> run(pol, opt, meter);
   auto r = run.run(frontier_steps(a, plan));
   // Integral entries and every state's |terms| sum below 2^52: no operation rounded (the
   // states after k rows all carry the same scale 2^-(shifts of those rows)).
@@ -146,11 +157,15 @@ Approx<T> float_permanent(const SparseMatrix<T>& a, const EngineOptions& opt) {
   T value;
   if constexpr (FloatPolicy<T>::cplx) value = Complex(up(r[0]), up(r[1]));
   else value = up(r[0]);
-  if (exact) return {value, 0.0};
   // Each term takes n products and at most nnz - n sums (a complex product or sum errs by at
-  // most 2u relative, a real one by u), bounded against the same DP of |A|.
-  double ops = double(a.nnz() + std::size_t(a.rows)) * (FloatPolicy<T>::cplx ? 2 : 1);
-  return {value, 2 * kEps * ops * up(r[std::size_t(pol.abs_word)])};
+  // most 2u relative, a real one by u), bounded against the same DP of |A| (which itself rounds
+  // by as much, upwards here); entries that carry errors move each term by at most
+  // relative_perturbation of it (entry_errors.hpp), so the whole by that of perm(|A|).
+  const double ops = double(a.nnz() + std::size_t(a.rows)) * (FloatPolicy<T>::cplx ? 2 : 1);
+  const double abs_perm = up(r[std::size_t(pol.abs_word)]) * (1 + 2 * kEps * ops);
+  const double moved = relative_perturbation(a, opt) * abs_perm;
+  if (exact) return {value, moved};
+  return {value, 2 * kEps * ops * abs_perm + moved + 0x1p-1074};
 }
 
 /// perm(a) modulo each prime, as many primes per pass as the memory limit allows (states
@@ -158,14 +173,16 @@ Approx<T> float_permanent(const SparseMatrix<T>& a, const EngineOptions& opt) {
 template <bool Unit>
 std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, const std::vector<std::uint64_t>& primes,
                                     const EngineOptions& opt, const FrontierTuning& tuning) {
-  FrontierPlan plan = checked_plan(a, 1, memory_limit(opt));
+  const double limit = table_limit(a, opt);
+  FrontierPlan plan = checked_plan(a, 1, opt);
   const auto steps = frontier_steps(a, plan);
   const DistinctValues distinct = Unit ? DistinctValues{} : distinct_values(a);
   const std::vector<Integer>& values = distinct.values;
-  const double per_word = 8.0 * plan.peak_states + 16.0 * double(values.size());
-  const double fit = std::floor((memory_limit(opt) - 8.0 * plan.peak_states) / per_word);
+  // Each prime a pass adds a word to every state and the residue tables of the values: as many
+  // a pass as fit the limit, one at least (checked_plan refused the block if one does not).
   const std::size_t K = primes.size();
-  std::size_t per_pass = std::size_t(std::clamp(fit, 1.0, double(K)));
+  std::size_t per_pass = K;
+  while (per_pass > 1 && frontier_bytes(plan, int(per_pass)) + 16.0 * double(values.size() * per_pass) > limit) --per_pass;
   if (tuning.max_primes_per_pass > 0) per_pass = std::min(per_pass, tuning.max_primes_per_pass);
   const std::size_t passes = (K + per_pass - 1) / per_pass;
   std::vector<std::uint64_t> out;
@@ -177,7 +194,9 @@ std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, const std::v
     pol.factors = ShoupTable(values, pol.p);
     EngineOptions o = opt;
     if (opt.progress) o.progress = [&](double f) { opt.progress((double(b) + f) / double(passes)); };
-    auto r = FrontierRun<ModPolicy<Unit>>(pol, o, tuning.count_first).run(steps);
+    TableMeter meter(limit - 16.0 * double(values.size() * pol.p.size()), budget_limited(opt));
+    meter.set_target(frontier_bytes(plan, pol.words));
+    auto r = FrontierRun<ModPolicy<Unit>>(pol, o, meter, tuning.count_first).run(steps);
     out.insert(out.end(), r.begin(), r.end());
   }
   return out;

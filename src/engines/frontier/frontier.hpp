@@ -17,6 +17,7 @@
 #include "engines/common.hpp"
 #include "engines/engine.hpp"
 #include "engines/frontier/cuda/frontier_job.hpp"
+#include "engines/growing_array.hpp"
 #include "matchcount/gpu.hpp"
 
 namespace matchcount::engines {
@@ -49,9 +50,28 @@ FrontierPlan frontier_profile(const std::vector<std::vector<int>>& rows, int n,
 /// orders, each tried on the pattern and on its transpose.
 FrontierPlan plan_frontier(const std::vector<std::pair<int, int>>& pattern_rc, int n);
 
-/// Predicted peak memory of the DP in bytes for `words` 8-byte value words per state.
-inline double frontier_bytes(const FrontierPlan& plan, int words) {
+/// Bytes of the live states (a key and `words` 8-byte value words each) at the plan's peak.
+inline double frontier_state_bytes(const FrontierPlan& plan, int words) {
   return plan.peak_states * 8.0 * (1 + words);
+}
+
+/// Predicted peak bytes of the DP's state tables: the live states of the old and new tables
+/// and a page for each of the four (keys and values, old and new; their resident pages are
+/// what the engine's TableMeter charges, growing_array.hpp). The run never holds more:
+/// peak_states bounds the states of two consecutive rows, and each row's table is sized by
+/// the same bound.
+inline double frontier_bytes(const FrontierPlan& plan, int words) {
+  const double states = frontier_state_bytes(plan, words);
+  return states + 4 * table_page(states / 2);
+}
+
+/// The engine's memory beside its tables, per row and per entry of the block: the row order
+/// planned again (adjacency lists and orders of the pattern and its transpose), the steps of
+/// the DP and their moves; about twice what a long strip measured (docs/benchmarks.md,
+/// "Memory budget against the measured peak").
+constexpr double kFrontierBytesPerRow = 400, kFrontierBytesPerEntry = 64;
+inline double frontier_other_bytes(double rows, double nnz) {
+  return kFrontierBytesPerRow * rows + kFrontierBytesPerEntry * nnz;
 }
 
 /// Refusal threshold of the engine: predicted peak bytes of the state tables.
@@ -82,13 +102,27 @@ inline double frontier_seconds(const FrontierPlan& plan, int n, double primes, b
     const double passes = std::ceil(primes / std::max(1.0, fit));
     per_unit = passes * kFrontierBase + primes * (unit ? kFrontierUnitWord : kFrontierModWord);
   }
-  const double bytes = frontier_bytes(plan, 2);  // a key and two words a state: many primes stream
+  const double bytes = frontier_state_bytes(plan, 2);  // a key and two words a state: many primes stream
   const double memory = 1 + 0.5 * std::max(0.0, std::log2(bytes / double(8 << 20)));
   return kFrontierFixed + kFrontierPerRow * n + plan.cost * per_unit * memory;
 }
 
 /// DP state keys: bit b set = the column at layout position b is used.
 using FrontierKey = std::uint64_t;
+
+/// C(n, k) exactly for 0 <= n <= 63 (all below 2^63), 0 outside 0 <= k <= n: the tables are
+/// sized by such counts, which must not round down as the floating binomial may.
+inline std::uint64_t exact_binomial(int n, int k) {
+  static const auto table = [] {
+    std::vector<std::uint64_t> c(64 * 64, 0);
+    for (int i = 0; i < 64; ++i) {
+      c[std::size_t(i) * 64] = 1;
+      for (int j = 1; j <= i; ++j) c[std::size_t(i) * 64 + std::size_t(j)] = c[std::size_t(i - 1) * 64 + std::size_t(j - 1)] + c[std::size_t(i - 1) * 64 + std::size_t(j)];
+    }
+    return c;
+  }();
+  return k < 0 || k > n || n < 0 || n > 63 ? 0 : table[std::size_t(n) * 64 + std::size_t(k)];
+}
 
 /// Entry (r, c) of the row at hand as a map of old keys s (c unused, closing columns used)
 /// to new keys: compact(s) | add.
@@ -105,6 +139,21 @@ struct FrontierStep {
   std::vector<int> close_asc;       // old bit positions of the columns closing at this row
   std::vector<FrontierMove> moves;  // entries that can lead to a live state
   double predicted = 0;             // predicted work, for progress reports
+  /// After the row, a live state's key has exactly `used` of its `open` bits set (the rows so
+  /// far less the columns closed, all of which are used): at most C(open, used) states. The DP
+  /// sizes its tables by it.
+  int open = 0, used = 0;
+  std::size_t max_states() const { return std::size_t(exact_binomial(open, used)); }
+  /// New keys below t with `used` of their `open` bits set: the most states a chunk of the new
+  /// key range [lo, hi) can hold is keys_below(hi) - keys_below(lo).
+  std::size_t keys_below(FrontierKey t) const {
+    if (open < 64 && (t >> open) != 0) return max_states();
+    std::size_t count = 0;
+    int ones = 0;
+    for (int b = open - 1; b >= 0 && ones <= used; --b)
+      if ((t >> b) & 1) count += std::size_t(exact_binomial(b, used - ones)), ++ones;
+    return count;
+  }
 
   static bool accepts(const FrontierMove& m, FrontierKey s) {
     return !(s & m.cbit) && (s & m.fixed) == m.fixed;

@@ -191,6 +191,7 @@ std::vector<FrontierStep> frontier_steps(const std::vector<std::vector<std::pair
     layout = std::move(next);
     ++used;
     // predicted work as in frontier_profile
+    st.open = int(layout.size()), st.used = used - closed;
     double d = double(row.size()), bound = binomial(int(layout.size()), used - closed);
     double fresh_states = std::min(bound, states * d);
     st.predicted = states * d + fresh_states;

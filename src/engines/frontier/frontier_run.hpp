@@ -10,7 +10,9 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -34,8 +36,10 @@ template <class Policy>
 class FrontierRun {
  public:
   using Word = typename Policy::Word;
-  FrontierRun(const Policy& pol, const EngineOptions& opt, bool count_first = false)
-      : pol_(pol), opt_(opt), K_(std::size_t(pol.words)), count_first_(count_first) {}
+  /// The tables charge `meter` (frontier.cpp sets its limit from EngineOptions::max_bytes).
+  FrontierRun(const Policy& pol, const EngineOptions& opt, TableMeter& meter, bool count_first = false)
+      : pol_(pol), opt_(opt), K_(std::size_t(pol.words)), count_first_(count_first), meter_(meter),
+        keys_(&meter), new_keys_(&meter), vals_(&meter), new_vals_(&meter) {}
 
   std::vector<Word> run(const std::vector<Step>& steps) {
     keys_.resize(1), vals_.resize(K_);
@@ -45,7 +49,7 @@ class FrontierRun {
     double total = 0, done = 0;
     for (const auto& st : steps) total += st.predicted;
     for (const auto& st : steps) {
-      row(st);
+      row(st, std::size_t(&st - steps.data()), steps.size());
       done += st.predicted;
       if (opt_.progress) opt_.progress(total > 0 ? done / total : 1.0);
       if (keys_.n == 0) return std::vector<Word>(K_, Word(0));
@@ -68,8 +72,17 @@ class FrontierRun {
 
   // Merges the streams of the moves over [idx[m], end[m]); with Fill, writes from `out`.
   // `act` holds the moves still running, in move order (the order terms are summed).
+  // With Fill, `room` is the most states it may write (its part of the table): the bounds the
+  // tables are sized by are exact, so reaching it is a bug, which stops the merge and is
+  // thrown by the row once out of the threads.
   template <bool Fill>
-  std::size_t merge(const Step& st, std::size_t* idx, const std::size_t* end, Key* cur, std::size_t* act, std::size_t out) {
+  std::size_t merge(const Step& st, std::size_t* idx, const std::size_t* end, Key* cur, std::size_t* act, std::size_t out,
+                    std::size_t room = 0) {
+    auto full = [&](std::size_t count) {
+      if (!Fill || count < room) return false;
+      overflow_ = true;
+      return true;
+    };
     std::size_t A = 0, count = 0;
     for (std::size_t m = 0; m < st.moves.size(); ++m)
       if (idx[m] < end[m]) act[A++] = m;
@@ -78,6 +91,7 @@ class FrontierRun {
       for (std::size_t i = idx[act[0]]; i < end[act[0]]; ++i) {
         if (!Step::accepts(mv, keys_[i])) continue;
         if constexpr (Fill) {
+          if (full(count)) return count;
           new_keys_[out + count] = st.compact(keys_[i]) | mv.add;
           pol_.set(&new_vals_[(out + count) * K_], &vals_[i * K_], mv.entry);
         }
@@ -95,7 +109,7 @@ class FrontierRun {
     for (;;) {
       Key t = kNone;
       for (std::size_t a = 0; a < A; ++a) t = std::min(t, cur[act[a]]);
-      if (t == kNone) return count;
+      if (t == kNone || full(count)) return count;
       Word* dst = Fill ? &new_vals_[(out + count) * K_] : nullptr;
       if constexpr (Fill) new_keys_[out + count] = t;
       bool first = true;
@@ -115,7 +129,8 @@ class FrontierRun {
     }
   }
 
-  void row(const Step& st) {
+  // Row k of `rows` (k counts from 0).
+  void row(const Step& st, std::size_t k, std::size_t rows) {
     const std::size_t N = keys_.n, M = st.moves.size();
     int threads = thread_count(opt_, double(N) * double(M) * double(K_ + 1));
     // Chunks of the new key range: a column opening here owns the keys with its bit (it
@@ -148,53 +163,101 @@ class FrontierRun {
       }
     const int th = C > 1 ? threads : 1;
     const double state_bytes = 8.0 * double(K_ + 1);
-    // Chunk j writes from at[j]. Its sources in range bound its output: when those bounds
-    // leave room (a quarter of the limit), one merge fills the bounded slots and the chunks
-    // are then packed; otherwise a counting merge first sizes every chunk exactly.
+    // Chunk j's output (at[j] to at[j + 1]) is bounded by its sources in range and by the keys
+    // its part of the new key range holds (keys_below), so that the bounds add up to no more
+    // than the plan's bound on the row's states.
     std::vector<std::size_t> at(C + 1);
     for (std::size_t j = 0; j < C; ++j) {
-      at[j + 1] = at[j];
-      for (std::size_t m = 0; m < M; ++m) at[j + 1] += end[j * M + m] - begin[j * M + m];
+      std::size_t sources = 0;
+      for (std::size_t m = 0; m < M; ++m) sources += end[j * M + m] - begin[j * M + m];
+      const std::size_t keys = (j + 1 == C ? st.max_states() : st.keys_below(piv[j])) - (j == 0 ? 0 : st.keys_below(piv[j - 1]));
+      at[j + 1] = at[j] + std::min(sources, keys);
     }
-    const bool tight = count_first_ || double(N + at[C]) * state_bytes > kFrontierMemoryLimit / 4;
-    if (tight) {
+    // Three ways to write the new table, each charged to the meter before it writes:
+    // - Packed (one thread): the chunks one after another, each where the last one ended; the
+    //   table touches only the states written;
+    // - Bounded (threads): chunk j writes from at[j] and the chunks are packed afterwards, so
+    //   the writes spread over all at[C] slots, which must fit (and a quarter of the engine's
+    //   limit);
+    // - Counted: a counting merge sizes every chunk exactly first, at the price of a merge.
+    const std::size_t most = at[C];
+    enum class Way { Packed, Bounded, Counted } way = Way::Counted;
+    if (!count_first_ && th == 1 && room(most)) way = Way::Packed;
+    else if (!count_first_ && th > 1 && double(N + at[C]) * state_bytes <= kFrontierMemoryLimit / 4 && room(at[C]))
+      way = Way::Bounded;
+    std::size_t total = 0;
+    if (way == Way::Packed) {
+      new_keys_.resize(most);
+      new_vals_.resize(most * K_);
+      for (std::size_t j = 0; j < C; ++j) {
+        std::copy_n(begin.data() + j * M, M, idx.data() + j * M);
+        counts[j + 1] = merge<true>(st, idx.data() + j * M, end.data() + j * M, cur.data() + j * M, act.data() + j * M,
+                                    total, most - total);
+        chunk_max[j] = abs_max(total, counts[j + 1]);
+        total += counts[j + 1];
+      }
+      new_keys_.settle(total), new_vals_.settle(total * K_);
+    } else {
+      if (way == Way::Counted) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(th)
+        for (std::size_t j = 0; j < C; ++j) {
+          std::copy_n(begin.data() + j * M, M, idx.data() + j * M);
+          counts[j + 1] = merge<false>(st, idx.data() + j * M, end.data() + j * M, cur.data() + j * M, act.data() + j * M, 0);
+        }
+        for (std::size_t j = 0; j < C; ++j) at[j + 1] = at[j] + counts[j + 1];
+        if (!room(at[C]))
+          meter_.refuse("frontier: at row " + std::to_string(k + 1) + " of " + std::to_string(rows) + " (" +
+                            std::to_string(at[C]) + " states)",
+                        new_keys_.extra(at[C]) + new_vals_.extra(at[C] * K_));
+      }
+      new_keys_.resize(at[C]);
+      new_vals_.resize(at[C] * K_);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(th)
       for (std::size_t j = 0; j < C; ++j) {
         std::copy_n(begin.data() + j * M, M, idx.data() + j * M);
-        counts[j + 1] = merge<false>(st, idx.data() + j * M, end.data() + j * M, cur.data() + j * M, act.data() + j * M, 0);
+        counts[j + 1] = merge<true>(st, idx.data() + j * M, end.data() + j * M, cur.data() + j * M, act.data() + j * M,
+                                    at[j], at[j + 1] - at[j]);
+        chunk_max[j] = abs_max(at[j], counts[j + 1]);
       }
-      for (std::size_t j = 0; j < C; ++j) at[j + 1] = at[j] + counts[j + 1];
-      const double gib = double(N + at[C]) * state_bytes / double(1ull << 30);
-      if (gib * double(1ull << 30) > kFrontierMemoryLimit)  // the plan's bound should prevent this
-        throw RefusedError("frontier: a row reached " + std::to_string(at[C]) + " live states (" + std::to_string(gib) +
-                           " GiB with the previous row's), over the memory limit");
+      for (std::size_t j = 0; j < C; total += counts[++j])
+        if (at[j] != total) {
+          std::memmove(&new_keys_[total], &new_keys_[at[j]], counts[j + 1] * sizeof(Key));
+          std::memmove(&new_vals_[total * K_], &new_vals_[at[j] * K_], counts[j + 1] * K_ * sizeof(Word));
+        }
+      new_keys_.n = total, new_vals_.n = total * K_;
     }
-    new_keys_.resize(at[C]);
-    new_vals_.resize(at[C] * K_);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(th)
-    for (std::size_t j = 0; j < C; ++j) {
-      std::copy_n(begin.data() + j * M, M, idx.data() + j * M);
-      counts[j + 1] = merge<true>(st, idx.data() + j * M, end.data() + j * M, cur.data() + j * M, act.data() + j * M, at[j]);
-      if (pol_.abs_word >= 0)
-        for (std::size_t i = at[j]; i < at[j] + counts[j + 1]; ++i)
-          chunk_max[j] = std::max(chunk_max[j], double(new_vals_[i * K_ + std::size_t(pol_.abs_word)]));
-    }
-    std::size_t total = 0;
-    for (std::size_t j = 0; j < C; total += counts[++j])
-      if (at[j] != total) {
-        std::memmove(&new_keys_[total], &new_keys_[at[j]], counts[j + 1] * sizeof(Key));
-        std::memmove(&new_vals_[total * K_], &new_vals_[at[j] * K_], counts[j + 1] * K_ * sizeof(Word));
-      }
-    new_keys_.n = total, new_vals_.n = total * K_;
+    if (overflow_) throw std::logic_error("frontier: a row wrote more states than its bound");
     row_max_.push_back(*std::max_element(chunk_max.begin(), chunk_max.end()));
     std::swap(keys_, new_keys_);
     std::swap(vals_, new_vals_);
+  }
+
+  // The largest |value| bound word among `count` new states from `from` (0 without one).
+  double abs_max(std::size_t from, std::size_t count) const {
+    double mx = 0;
+    if (pol_.abs_word >= 0)
+      for (std::size_t i = from; i < from + count; ++i)
+        mx = std::max(mx, double(new_vals_[i * K_ + std::size_t(pol_.abs_word)]));
+    return mx;
+  }
+
+  // Whether the new tables can hold k states within the meter; short of room, the tables first
+  // give back their pages beyond their contents (left by larger rows, or by chunks written
+  // apart), and the new ones all theirs (they hold nothing yet).
+  bool room(std::size_t k) {
+    auto extra = [&] { return new_keys_.extra(k) + new_vals_.extra(k * K_); };
+    if (meter_.within_target(extra())) return true;
+    new_keys_.n = new_vals_.n = 0;
+    keys_.trim(), vals_.trim(), new_keys_.trim(), new_vals_.trim();
+    return meter_.fits(extra());
   }
 
   const Policy& pol_;
   const EngineOptions& opt_;
   std::size_t K_;
   bool count_first_;
+  std::atomic<bool> overflow_{false};
+  TableMeter& meter_;
   std::vector<double> row_max_;
   StateTable<Key> keys_, new_keys_;
   StateTable<Word> vals_, new_vals_;

@@ -12,6 +12,7 @@
 
 #include "core/arith.hpp"
 #include "engines/common.hpp"
+#include "engines/entry_errors.hpp"
 #include "engines/graph_frontier/graph_frontier_run.hpp"
 #include "engines/modular_tables.hpp"
 #include "matchcount/error.hpp"
@@ -79,13 +80,19 @@ struct FloatPolicy {
   void finish(Word*) const {}
 };
 
-/// The memory the DP may use: its own limit, or the count's budget when that is lower.
-double memory_limit(const EngineOptions& opt) { return std::min(kGraphFrontierMemoryLimit, opt.max_bytes); }
+/// The memory the DP's tables may use: its own limit, or what the count's budget leaves the
+/// engine when that is lower, less the engine's other structures.
+template <class T>
+double table_limit(const SparseMatrix<T>& a, const EngineOptions& opt) {
+  return std::min(kGraphFrontierMemoryLimit, opt.max_bytes) - graph_frontier_other_bytes(a.rows, double(a.nnz()));
+}
+bool budget_limited(const EngineOptions& opt) { return opt.max_bytes < kGraphFrontierMemoryLimit; }
 
 /// The best plan for `a`; RefusedError when its width exceeds the state bits or its tables with
-/// `words` words a state would not fit `limit` (memory_limit).
+/// `words` words a state would not fit the tables' limit (table_limit; BudgetError when the
+/// budget set it).
 template <class T>
-GraphFrontierPlan checked_plan(const SparseMatrix<T>& a, bool loops, int words, double limit) {
+GraphFrontierPlan checked_plan(const SparseMatrix<T>& a, bool loops, int words, const EngineOptions& opt) {
   std::vector<std::pair<int, int>> pattern;
   pattern.reserve(a.entries.size());
   for (const auto& e : a.entries)
@@ -94,13 +101,13 @@ GraphFrontierPlan checked_plan(const SparseMatrix<T>& a, bool loops, int words, 
   if (plan.width > kGraphFrontierMaxWidth)
     throw RefusedError("graph-frontier: the best vertex order found has frontier width " + std::to_string(plan.width) +
                        ", more than the " + std::to_string(kGraphFrontierMaxWidth) + " vertices a state holds");
-  const double bytes = graph_frontier_bytes(plan, words, loops);
+  const double bytes = graph_frontier_bytes(plan, words, loops), limit = table_limit(a, opt);
   if (bytes > limit)
-    refuse_memory(limit < kGraphFrontierMemoryLimit,
+    refuse_memory(budget_limited(opt),
                   "graph-frontier: the best vertex order found has frontier width " + std::to_string(plan.width) +
                       ": tables of " + three_digits(bytes / double(1ull << 30)) + " GiB predicted, over the " +
-                      (limit < kGraphFrontierMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
-                      three_digits(limit / double(1ull << 30)) + " GiB");
+                      (budget_limited(opt) ? "memory budget (--max-memory), which leaves its tables " : "limit of ") +
+                      three_digits(std::max(limit, 0.0) / double(1ull << 30)) + " GiB");
   return plan;
 }
 
@@ -117,7 +124,7 @@ bool counted(const Entry<T>& e, bool loops) {
 template <class T>
 Approx<T> float_hafnian(const SparseMatrix<T>& a, bool loops, const EngineOptions& opt) {
   FloatPolicy<T> pol;
-  const GraphFrontierPlan plan = checked_plan(a, loops, pol.words, memory_limit(opt));
+  const GraphFrontierPlan plan = checked_plan(a, loops, pol.words, opt);
   const auto steps = graph_frontier_steps(a, loops, plan);
   const auto n = std::size_t(a.rows);
   bool integral = true;
@@ -151,23 +158,29 @@ Approx<T> float_hafnian(const SparseMatrix<T>& a, bool loops, const EngineOption
     else pol.a.push_back(std::ldexp(e.value, sh));
     pol.abs_a.push_back(std::abs(pol.a.back()));
   }
-  GraphRun<FloatPolicy<T>> run(pol, opt, loops);
+  TableMeter meter(table_limit(a, opt) - 24.0 * double(a.nnz()), budget_limited(opt));  // less the scaled entries
+  meter.set_target(graph_frontier_bytes(plan, pol.words, loops));
+  GraphRun<FloatPolicy<T>> run(pol, opt, loops, meter);
   const auto r = run.run(steps);
   if (run.step_max().size() < steps.size()) return {T(0), 0.0};  // no state survived
   auto up = [&](double x) { return std::ldexp(x, int(std::clamp(long(run.shift()) - total, -100000L, 100000L))); };
   T value;
   if constexpr (FloatPolicy<T>::cplx) value = Complex(up(r[0]), up(r[1]));
   else value = up(r[0]);
-  // Integers (unscaled) whose every state's |terms| sum below 2^53: no operation rounded.
-  if (integral && std::all_of(run.step_max().begin(), run.step_max().end(), [](double m) { return m < 0x1p53; }))
-    return {value, 0.0};
   // A term takes at most one product and (sources - 1) sums per vertex, each erring by u
   // relative (a complex one by 2u), so it errs by at most (1+u)^ops - 1 relative; bounded
-  // against the same DP of |A| with a factor 2 of margin.
+  // against the same DP of |A| with a factor 2 of margin. Entries that carry errors move each
+  // term by at most symmetric_perturbation of it (entry_errors.hpp), the whole by that of
+  // haf(|A|), even where no operation rounded.
   double ops = 0;
   for (const auto& st : steps) ops += double(1 + st.back.size() + (st.loop >= 0 ? 1 : 0));
   if (FloatPolicy<T>::cplx) ops *= 2;
-  return {value, 2 * kEps * ops * up(r[std::size_t(pol.abs_word)])};
+  const double abs_haf = up(r[std::size_t(pol.abs_word)]) * (1 + 2 * kEps * ops);
+  const double moved = symmetric_perturbation(a, loops, opt) * abs_haf;
+  // Integers (unscaled) whose every state's |terms| sum below 2^53: no operation rounded.
+  if (integral && std::all_of(run.step_max().begin(), run.step_max().end(), [](double m) { return m < 0x1p53; }))
+    return {value, moved};
+  return {value, 2 * kEps * ops * abs_haf + moved + 0x1p-1074};
 }
 
 /// haf(a) modulo each prime, as many primes a pass as the memory limit allows (the tables and
@@ -175,13 +188,17 @@ Approx<T> float_hafnian(const SparseMatrix<T>& a, bool loops, const EngineOption
 template <bool Unit>
 std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, bool loops, const std::vector<std::uint64_t>& primes,
                                     const EngineOptions& opt, const GraphFrontierTuning& tuning) {
-  const GraphFrontierPlan plan = checked_plan(a, loops, 1, memory_limit(opt));
+  const GraphFrontierPlan plan = checked_plan(a, loops, 1, opt);
   const auto steps = graph_frontier_steps(a, loops, plan);
   const DistinctValues distinct = Unit ? DistinctValues{} : distinct_values(a);
   const std::vector<Integer>& values = distinct.values;
-  const double per_word = graph_frontier_bytes(plan, 1, loops) + 16.0 * double(values.size());
+  // Each prime a pass adds a word to every state and the residue tables of the values: as many
+  // a pass as fit the limit, one at least (checked_plan refused the block if one does not).
+  const double limit = table_limit(a, opt);
   const std::size_t K = primes.size();
-  std::size_t per_pass = std::size_t(std::clamp(std::floor(memory_limit(opt) / per_word), 1.0, double(kMaxWords)));
+  std::size_t per_pass = kMaxWords;
+  while (per_pass > 1 && graph_frontier_bytes(plan, int(per_pass), loops) + 16.0 * double(values.size() * per_pass) > limit)
+    --per_pass;
   if (tuning.max_primes_per_pass > 0) per_pass = std::min(per_pass, tuning.max_primes_per_pass);
   const std::size_t passes = (K + per_pass - 1) / per_pass;
   std::vector<std::uint64_t> out;
@@ -196,7 +213,9 @@ std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, bool loops, 
       for (int j = 0; j < W; ++j) pol.barrett[std::size_t(j)] = barrett_factor(pol.p[std::size_t(j)]);
       pol.value_of = &distinct.index_of;
       pol.factors = ShoupTable(values, pol.p);
-      const auto r = GraphRun<ModPolicy<Unit, W>>(pol, o, loops).run(steps);
+      TableMeter meter(limit - 16.0 * double(values.size() * W), budget_limited(opt));
+      meter.set_target(graph_frontier_bytes(plan, W, loops));
+      const auto r = GraphRun<ModPolicy<Unit, W>>(pol, o, loops, meter).run(steps);
       out.insert(out.end(), r.begin(), r.end());
     };
     switch (count) {
@@ -250,13 +269,13 @@ double graph_frontier_seconds(const GraphFrontierPlan& plan, int n, double prime
   double per_unit = kGraphFrontierBase + (kind == NumberKind::Complex ? 3 * kGraphFrontierComplexWord : 2 * kGraphFrontierRealWord);
   double words = kind == NumberKind::Complex ? 3 : 2;
   if (primes > 0) {
-    const double fit = std::clamp(std::floor(kGraphFrontierMemoryLimit / graph_frontier_bytes(plan, 1, loops)), 1.0,
+    const double fit = std::clamp(std::floor(kGraphFrontierMemoryLimit / graph_frontier_state_bytes(plan, 1, loops)), 1.0,
                                   double(kMaxWords));
     const double passes = std::ceil(primes / fit);
     per_unit = passes * kGraphFrontierBase + primes * (unit ? kGraphFrontierUnitWord : kGraphFrontierModWord);
     words = std::min(primes, fit);
   }
-  const double bytes = graph_frontier_bytes(plan, int(words), loops);
+  const double bytes = graph_frontier_state_bytes(plan, int(words), loops);
   const double memory = 1 + 0.25 * std::max(0.0, std::log2(bytes / double(16 << 20)));
   // Small tables get fewer threads (the run's thread_count: a thread per 2e6 quarter-nanosecond
   // steps of a vertex's gathers, about 3 sources of words + 1 words a state).

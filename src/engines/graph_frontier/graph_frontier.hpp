@@ -18,6 +18,7 @@
 
 #include "engines/graph_engine.hpp"
 #include "engines/graph_frontier/graph_step.hpp"
+#include "engines/growing_array.hpp"
 #include "matchcount/matrix.hpp"
 
 namespace matchcount::engines {
@@ -51,10 +52,26 @@ GraphFrontierPlan plan_graph_frontier(const std::vector<std::pair<int, int>>& pa
 /// Widest frontier a state (a 64-bit set) holds.
 constexpr int kGraphFrontierMaxWidth = 63;
 
-/// Predicted peak bytes of the two tables with `words` 8-byte words a state (one per prime
-/// carried in a pass; 2 real, 3 complex); the loop hafnian's tables are twice as large.
-inline double graph_frontier_bytes(const GraphFrontierPlan& plan, int words, bool loops = false) {
+/// Bytes of the states of the two tables at the plan's peak with `words` 8-byte words a state
+/// (one per prime carried in a pass; 2 real, 3 complex); the loop hafnian's tables are twice
+/// as large.
+inline double graph_frontier_state_bytes(const GraphFrontierPlan& plan, int words, bool loops = false) {
   return plan.peak_states * 8.0 * words * (loops ? 2 : 1);
+}
+
+/// Predicted peak bytes of the two tables: their states and a page each (the resident pages
+/// the engine's TableMeter charges, growing_array.hpp).
+inline double graph_frontier_bytes(const GraphFrontierPlan& plan, int words, bool loops = false) {
+  const double states = graph_frontier_state_bytes(plan, words, loops);
+  return states + 2 * table_page(states / 2);
+}
+
+/// The engine's memory beside its tables, per vertex and per entry: the vertex order planned
+/// again (adjacency lists, candidate orders), the steps and their moves; about twice what a
+/// long strip measured (docs/benchmarks.md, "Memory budget against the measured peak").
+constexpr double kGraphFrontierBytesPerVertex = 400, kGraphFrontierBytesPerEntry = 64;
+inline double graph_frontier_other_bytes(double vertices, double nnz) {
+  return kGraphFrontierBytesPerVertex * vertices + kGraphFrontierBytesPerEntry * nnz;
 }
 
 /// Refusal threshold: predicted peak bytes of the state tables (one prime a pass at least).

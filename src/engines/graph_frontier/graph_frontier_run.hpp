@@ -13,6 +13,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -29,8 +30,10 @@ template <class Policy>
 class GraphRun {
  public:
   using Word = typename Policy::Word;
-  GraphRun(const Policy& pol, const EngineOptions& opt, bool loops)
-      : pol_(pol), opt_(opt), half_(!loops) {}
+  /// The tables charge `meter` (graph_frontier.cpp sets its limit from
+  /// EngineOptions::max_bytes).
+  GraphRun(const Policy& pol, const EngineOptions& opt, bool loops, TableMeter& meter)
+      : pol_(pol), opt_(opt), half_(!loops), meter_(meter), old_(&meter), new_(&meter) {}
 
   /// The final state's words (all zero when no state survives).
   std::vector<Word> run(const std::vector<GraphStep>& steps) {
@@ -40,7 +43,7 @@ class GraphRun {
     double total = 0, done = 0;
     for (const auto& st : steps) total += st.predicted;
     for (const auto& st : steps) {
-      if (!step(st)) return std::vector<Word>(K_, Word(0));
+      if (!step(st, std::size_t(&st - steps.data()), steps.size())) return std::vector<Word>(K_, Word(0));
       done += st.predicted;
       if (opt_.progress) opt_.progress(total > 0 ? done / total : 1.0);
     }
@@ -54,12 +57,23 @@ class GraphRun {
  private:
   std::size_t table_size(int w) const { return std::size_t{1} << (half_ ? std::max(w - 1, 0) : w); }
 
-  bool step(const GraphStep& st) {
+  // Vertex k of `count` (k counts from 0).
+  bool step(const GraphStep& st, std::size_t k, std::size_t count) {
     if (half_ && st.new_w == 0 && st.parity) return false;  // an odd set of processed vertices cannot be matched
     const std::size_t N = table_size(st.new_w);
     const State old_mask = half_ ? (State{1} << std::max(st.old_w - 1, 0)) - 1 : ~State{0};
     const int top = st.new_w - 1;
     const bool implied = half_ && st.new_w >= 1;
+    // The tables alternate, so each keeps the pages of the largest table it held: short of
+    // room, the old one gives back its pages beyond its contents and the new one all of its.
+    if (!meter_.within_target(new_.extra(N * K_))) {
+      new_.n = 0;
+      old_.trim(), new_.trim();
+      if (!meter_.fits(new_.extra(N * K_)))
+        meter_.refuse("graph-frontier: at vertex " + std::to_string(k + 1) + " of " + std::to_string(count) + " (" +
+                          std::to_string(N) + " states)",
+                      new_.extra(N * K_));
+    }
     new_.resize(N * K_);
     const Word* src = old_.data();
     Word* dst_all = new_.data();
@@ -109,6 +123,7 @@ class GraphRun {
   const EngineOptions& opt_;
   static constexpr std::size_t K_ = std::size_t(Policy::words);
   bool half_;
+  TableMeter& meter_;
   int shift_ = 0;
   std::vector<double> step_max_;
   GrowingArray<Word> old_, new_;  // every slot of a new table is written before it is read

@@ -145,10 +145,10 @@ class GpuHafnianEngine final : public GraphEngine {
     job.q = fixed_exponent(a, loops);
     HafGroup g;
     g.arith = cplx ? HafArith::Complex : HafArith::Real;
-    for (const std::vector<int>& o : haf::float_orders(n0)) {
+    const auto orders = haf::float_orders(n0);
+    for (int c = 0; c < haf::kFloatWalks; ++c) {
       gpu::append_haf_root(g.roots, n0, loops, cplx ? 2 : 1, [&](int i, int j, int w) {
-        const T x = d[static_cast<std::size_t>(o[static_cast<std::size_t>(i)]) * n0 +
-                      static_cast<std::size_t>(o[static_cast<std::size_t>(j)])];
+        const T x = haf::walk_entry(d, n0, orders, c, i, j);
         return w ? std::imag(x) : std::real(x);
       });
       ++g.channels;
@@ -163,7 +163,7 @@ class GpuHafnianEngine final : public GraphEngine {
       if constexpr (cplx) walks.emplace_back(scaled(fixed_at(w), q), scaled(fixed_at(w + kLimbs), q));
       else walks.push_back(scaled(fixed_at(w), q));
     }
-    Approx<T> e = haf::float_estimate(walks);
+    Approx<T> e = haf::float_estimate(walks, haf::hafnian_excess(a, loops, opt));
     // Each leaf pair's value is truncated to a multiple of 2^q (2^(m-1) of them).
     e.abs_error += std::ldexp(1.0, static_cast<int>(m + q));
     return e;

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "core/arith.hpp"
+#include "engines/entry_errors.hpp"
 #include "matchcount/error.hpp"
 
 namespace matchcount::engines::haf {
@@ -65,17 +66,25 @@ std::vector<std::vector<int>> float_orders(int n) {
 }
 
 template <class T>
-Approx<T> float_estimate(const std::vector<T>& walks) {
+Approx<T> float_estimate(const std::vector<T>& walks, double excess) {
   T mean{};
-  for (const T& v : walks) mean += v;
-  mean /= static_cast<double>(walks.size());
+  for (int w = 0; w < kSpreadWalks; ++w) mean += walks[static_cast<std::size_t>(w)];
+  mean /= static_cast<double>(kSpreadWalks);
   double squares = 0;
-  for (const T& v : walks) squares += std::norm(v - mean);
-  const double s = std::sqrt(squares / static_cast<double>(walks.size() - 1));
-  return {mean, 6.5 * s + 4 * 0x1p-53 * std::abs(mean)};
+  for (int w = 0; w < kSpreadWalks; ++w) squares += std::norm(walks[static_cast<std::size_t>(w)] - mean);
+  const double s = std::sqrt(squares / static_cast<double>(kSpreadWalks - 1));
+  const double moved = excess > 0 ? excess * 2 * std::abs(walks[kSpreadWalks]) : 0.0;
+  return {mean, 18.3 * s + 4 * 0x1p-53 * std::abs(mean) + moved + 0x1p-1074};
 }
 
-template Approx<double> float_estimate(const std::vector<double>&);
-template Approx<Complex> float_estimate(const std::vector<Complex>&);
+template <class T>
+double hafnian_excess(const SparseMatrix<T>& a, bool loops, const EngineOptions& opt) {
+  return symmetric_perturbation(a, loops, opt);
+}
+
+template Approx<double> float_estimate(const std::vector<double>&, double);
+template Approx<Complex> float_estimate(const std::vector<Complex>&, double);
+template double hafnian_excess(const SparseMatrix<double>&, bool, const EngineOptions&);
+template double hafnian_excess(const SparseMatrix<Complex>&, bool, const EngineOptions&);
 
 }  // namespace matchcount::engines::haf

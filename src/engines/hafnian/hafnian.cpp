@@ -1,6 +1,7 @@
 // The "hafnian" engine: the walk of haf_walk.hpp run in work units through runtime::run_units,
 // exactly modulo small primes (four in the lanes of a vector, more primes more passes) or in
-// floating point in four vertex orders, one a lane, their spread the error estimate.
+// floating point in four lanes: three vertex orders, whose spread is the arithmetic's error
+// estimate, and the walk of |A|, which bounds what the entries' own errors move (haf_setup.hpp).
 #include "engines/hafnian/hafnian.hpp"
 
 #include <cstdio>
@@ -131,7 +132,7 @@ class HafnianEngine final : public GraphEngine {
     const auto orders = haf::float_orders(a.rows);
     Root<v4d> root = make_root<v4d>(a.rows, loops, v4d{1, 1, 1, 1}, [&](int i, int j) {
       v4d r{};
-      for (int l = 0; l < 4; ++l) r[l] = d[entry_at(orders, a.rows, l, i, j)];
+      for (int l = 0; l < 4; ++l) r[l] = haf::walk_entry(d, a.rows, orders, l, i, j);
       return r;
     });
     // Per unit: each lane's sum as a double-double.
@@ -143,7 +144,7 @@ class HafnianEngine final : public GraphEngine {
     const std::vector<double> s = float_walk<haf::RealArith>(haf::RealArith{}, root, a.rows, loops, "real", to_sum, opt);
     std::vector<double> walks;
     for (int l = 0; l < 4; ++l) walks.push_back(s[2 * l] + s[2 * l + 1]);
-    return haf::float_estimate(walks);
+    return haf::float_estimate(walks, haf::hafnian_excess(a, loops, opt));
   }
 
   Approx<Complex> count(const SparseMatrix<Complex>& a, bool loops, const EngineOptions& opt) const override {
@@ -152,7 +153,7 @@ class HafnianEngine final : public GraphEngine {
     Root<cv4> root = make_root<cv4>(a.rows, loops, cv4{{1, 1, 1, 1}, {0, 0, 0, 0}}, [&](int i, int j) {
       cv4 r{};
       for (int l = 0; l < 4; ++l) {
-        const Complex x = d[entry_at(orders, a.rows, l, i, j)];
+        const Complex x = haf::walk_entry(d, a.rows, orders, l, i, j);
         r.re[l] = x.real(), r.im[l] = x.imag();
       }
       return r;
@@ -167,18 +168,10 @@ class HafnianEngine final : public GraphEngine {
         float_walk<haf::ComplexArith>(haf::ComplexArith{}, root, a.rows, loops, "complex", to_sum, opt);
     std::vector<Complex> walks;
     for (int l = 0; l < 4; ++l) walks.emplace_back(s[4 * l] + s[4 * l + 1], s[4 * l + 2] + s[4 * l + 3]);
-    return haf::float_estimate(walks);
+    return haf::float_estimate(walks, haf::hafnian_excess(a, loops, opt));
   }
 
  private:
-  /// Index of entry (i, j) of walk l's matrix (rows and columns in that walk's order) in the
-  /// dense row-major block.
-  static std::size_t entry_at(const std::vector<std::vector<int>>& orders, int n, int l, int i, int j) {
-    const auto& o = orders[static_cast<std::size_t>(l)];
-    return static_cast<std::size_t>(o[static_cast<std::size_t>(i)]) * static_cast<std::size_t>(n) +
-           static_cast<std::size_t>(o[static_cast<std::size_t>(j)]);
-  }
-
   /// The float walk: the four lanes walk the matrix in the four orders of haf::float_orders;
   /// unit sums are double-double pairs (one per lane, or per lane and part), combined in unit
   /// order.

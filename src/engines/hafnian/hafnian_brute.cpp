@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engines/common.hpp"
+#include "engines/entry_errors.hpp"
 #include "engines/hafnian/hafnian.hpp"
 
 namespace matchcount::engines {
@@ -101,16 +102,19 @@ class HafnianBrute final : public GraphEngine {
     return Matchings<Integer>(a, loops, [](const Integer& v) { return v; }).run(opt).s;
   }
 
+  // Products of at most n factors (3u a complex one), a compensated sum; sum |terms| is
+  // haf(|A|), which the entries' own errors move by symmetric_perturbation of (entry_errors.hpp).
   Approx<double> count(const SparseMatrix<double>& a, bool loops, const EngineOptions& opt) const override {
     const TermSum<double> s = Matchings<double>(a, loops, [](double v) { return v; }).run(opt);
-    // Products of at most n factors, a compensated sum.
-    return {s.s.value(), (a.rows + 2.0) * kEps * s.s.abs + 2 * kEps * std::fabs(s.s.value())};
+    const double moved = symmetric_perturbation(a, loops, opt);
+    return {s.s.value(), ((a.rows + 2.0) * kEps * (1 + moved) + moved) * s.s.abs + 2 * kEps * std::fabs(s.s.value())};
   }
 
   Approx<Complex> count(const SparseMatrix<Complex>& a, bool loops, const EngineOptions& opt) const override {
     const TermSum<Complex> s = Matchings<Complex>(a, loops, [](const Complex& v) { return v; }).run(opt);
     const Complex v(s.re.value(), s.im.value());
-    return {v, 2 * (a.rows + 2.0) * kEps * s.abs + 2 * kEps * std::abs(v)};
+    const double moved = symmetric_perturbation(a, loops, opt);
+    return {v, (3 * (a.rows + 2.0) * kEps * (1 + moved) + moved) * s.abs + 2 * kEps * std::abs(v)};
   }
 };
 

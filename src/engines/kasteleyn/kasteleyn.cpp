@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "engines/common.hpp"
+#include "engines/entry_errors.hpp"
 #include "engines/kasteleyn/kasteleyn.hpp"
 #include "engines/planar/band_mod.hpp"
 #include "engines/planar/float_error.hpp"
@@ -258,8 +259,11 @@ struct FloatLU {
 /// conditioned one about n kl u times the growth. It is an estimate, not a proof: Hager's
 /// estimate may undershoot and second-order terms are dropped. A zero pivot (K' singular in
 /// floating point) gives 0 with the error of perturbing that pivot by g * ||L||U||.
+///
+/// Entries that carry errors (EngineOptions::entry_error, e_k each) perturb K' by the scaled e_k
+/// as a backward error does: sum_k e_k 2^-shift is added to sum |E| beside g * sum(|L||U|).
 template <class T>
-Approx<T> float_permanent(const SparseMatrix<T>& a, const SignedBlock& b) {
+Approx<T> float_permanent(const SparseMatrix<T>& a, const SignedBlock& b, const EngineOptions& opt) {
   FloatLU<T> lu(b);
   const int n = b.n;
   std::vector<int> shift(std::size_t(n), std::numeric_limits<int>::min());
@@ -288,8 +292,12 @@ Approx<T> float_permanent(const SparseMatrix<T>& a, const SignedBlock& b) {
 
   planar::PivotProduct<T> det(lu.negate != (b.sign < 0), total);
   for (int c = 0; c < n; ++c) det.multiply(lu.at(c, c));
-  if (lu.zero_pivots > 0) return det.zero_with_error(lu.zero_pivots, 2 * g * lu_max);
-  return det.with_relative_error(2 * (g * planar::inverse_norm1(lu) * lu_sum + (n + 1) * kEps * (cplx ? 3 : 1)));
+  double moved = 0;  // sum of the scaled entries' errors
+  const std::vector<double> e = entry_errors(a, opt);
+  for (std::size_t k = 0; k < e.size(); ++k) moved += std::ldexp(e[k], -shift[std::size_t(b.row[k])]);
+  if (lu.zero_pivots > 0) return det.zero_with_error(lu.zero_pivots, 2 * (g * lu_max + moved));
+  return det.with_relative_error(
+      2 * ((g * lu_sum + moved) * planar::inverse_norm1(lu) + (n + 1) * kEps * (cplx ? 3 : 1)));
 }
 
 class KasteleynEngine final : public Engine {
@@ -320,7 +328,7 @@ class KasteleynEngine final : public Engine {
   Approx<T> floating(const SparseMatrix<T>& a, const EngineOptions& opt) const {
     Matching m;
     if (!start(a, m)) return {T(0.0), 0.0};
-    Approx<T> r = float_permanent(a, prepare(a, m, sizeof(T), opt.max_bytes));
+    Approx<T> r = float_permanent(a, prepare(a, m, sizeof(T), opt.max_bytes), opt);
     if (opt.progress) opt.progress(1.0);
     return r;
   }

@@ -40,9 +40,11 @@ RefusedError not_planar_error(int n, std::size_t edges);
 /// (product of the matching's signs) * det K for any weights. sign 0 (log -inf, error 0) when
 /// the block has no perfect matching; RefusedError when its graph is not planar, when an
 /// entry is beyond double range, or beyond the memory budget `max_bytes`. T: Integer or double.
+/// `entry_error`: a bound on the entries' own relative error (decimals rounded to doubles,
+/// preprocessing's roundings), which joins the backward error.
 template <class T>
 planar::LogDet kasteleyn_log_permanent(const SparseMatrix<T>& a, double max_bytes,
-                                       planar::Ordering ordering = planar::Ordering::Auto);
+                                       planar::Ordering ordering = planar::Ordering::Auto, double entry_error = 0);
 
 /// A row and column order that makes K banded: entry (r, c) moves to (row_pos[r],
 /// col_pos[c]) of K' = P K Q, within -kl <= col - row <= ku. When `transposed`, K' is

@@ -12,7 +12,8 @@
 
 namespace matchcount::engines {
 template <class T>
-planar::LogDet kasteleyn_log_permanent(const SparseMatrix<T>& a, double max_bytes, planar::Ordering ordering) {
+planar::LogDet kasteleyn_log_permanent(const SparseMatrix<T>& a, double max_bytes, planar::Ordering ordering,
+                                       double given_error) {
   const int n = a.rows;
   const std::vector<signed char> sign = kasteleyn_signing(pattern_of(a), n);
   if (sign.empty()) throw not_planar_error(n, a.nnz());
@@ -23,7 +24,7 @@ planar::LogDet kasteleyn_log_permanent(const SparseMatrix<T>& a, double max_byte
   SparseMatrix<double> k;
   k.rows = k.cols = n;
   k.entries.reserve(a.entries.size());
-  double entry_error = 0;
+  double entry_error = given_error;
   int matching_sign = 1;
   for (std::size_t e = 0; e < a.entries.size(); ++e) {
     const auto& x = a.entries[e];
@@ -45,7 +46,7 @@ planar::LogDet kasteleyn_log_permanent(const SparseMatrix<T>& a, double max_byte
   return r;
 }
 
-template planar::LogDet kasteleyn_log_permanent(const SparseMatrix<Integer>&, double, planar::Ordering);
-template planar::LogDet kasteleyn_log_permanent(const SparseMatrix<double>&, double, planar::Ordering);
+template planar::LogDet kasteleyn_log_permanent(const SparseMatrix<Integer>&, double, planar::Ordering, double);
+template planar::LogDet kasteleyn_log_permanent(const SparseMatrix<double>&, double, planar::Ordering, double);
 
 }  // namespace matchcount::engines

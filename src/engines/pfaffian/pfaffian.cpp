@@ -44,7 +44,7 @@ class PfaffianEngine final : public GraphEngine {
   static Approx<T> floating(const SparseMatrix<T>& a, const EngineOptions& opt) {
     SkewBlock b = prepare(a, sizeof(T), opt.max_bytes);
     if (!sign(a, b)) return {T(0.0), 0.0};
-    Approx<T> r = float_pfaffian(a, b);
+    Approx<T> r = float_pfaffian(a, b, opt);
     if (opt.progress) opt.progress(1.0);
     return r;
   }

@@ -34,9 +34,10 @@ std::unique_ptr<GraphEngine> make_pfaffian();
 /// sign 0 (log -inf, error 0) when the graph has no perfect matching. RefusedError when it is not planar, has a negative
 /// weight (det K = Pf(K)^2 does not tell the hafnian's sign), a loop, an entry beyond double
 /// range, or is beyond the memory budget `max_bytes`. T: Integer or double.
+/// `entry_error`: the entries' own relative error, as for kasteleyn_log_permanent.
 template <class T>
 planar::LogDet pfaffian_log_hafnian(const SparseMatrix<T>& a, double max_bytes,
-                                    planar::Ordering ordering = planar::Ordering::Auto);
+                                    planar::Ordering ordering = planar::Ordering::Auto, double entry_error = 0);
 
 /// What the planner needs: planarity, the band of the best vertex order and the work of one
 /// Pfaffian in that order.

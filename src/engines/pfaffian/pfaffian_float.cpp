@@ -167,9 +167,11 @@ struct FloatSkew {
 /// ||K^-1||_1 * sum |E|. ||K^-1||_1 comes from Hager's estimator (a lower bound, usually within
 /// a factor 3; hence the factor 2 below), sum |L||D||L^T| exactly from the factors; the n/2
 /// products of pivots add (n/2 + 1) u. An estimate, not a proof. A zero pivot row (K' singular
-/// in floating point) gives 0 with the error of perturbing that pivot by 2 g max|K|.
+/// in floating point) gives 0 with the error of perturbing that pivot by 2 g max|K|. Entries that
+/// carry errors (opt.entry_error) perturb K' as a backward error does: their scaled errors join
+/// sum |E| (twice, both triangles).
 template <class T>
-Approx<T> float_pfaffian(const SparseMatrix<T>& a, const SkewBlock& b) {
+Approx<T> float_pfaffian(const SparseMatrix<T>& a, const SkewBlock& b, const EngineOptions& opt) {
   const int n = b.n;
   // Symmetric equilibration by powers of two (Ruiz's iteration on exponents): each sweep halves
   // the exponent by which a vertex's largest scaled entry is off 1.
@@ -191,10 +193,11 @@ Approx<T> float_pfaffian(const SparseMatrix<T>& a, const SkewBlock& b) {
   long total = 0;
   for (int e : shift) total += e;
   FloatSkew<T> f(n, b.band);
-  double sum_k = 0, max_k = 0;
+  double sum_k = 0, max_k = 0, moved = 0;
   for (std::size_t k = 0; k < b.entry.size(); ++k) {
-    const T v = scaled(T(double(b.s[k])) * a.entries[b.entry[k]].value,
-                       -shift[std::size_t(b.row[k])] - shift[std::size_t(b.col[k])]);
+    const int sh = -shift[std::size_t(b.row[k])] - shift[std::size_t(b.col[k])];
+    const T v = scaled(T(double(b.s[k])) * a.entries[b.entry[k]].value, sh);
+    if (opt.entry_error) moved += 2 * std::ldexp(opt.entry_error(Complex(a.entries[b.entry[k]].value)), sh);
     f.at(b.row[k], b.col[k]) = v;
     f.ext[std::size_t(b.row[k])] = std::max(f.ext[std::size_t(b.row[k])], b.col[k]);
     sum_k += 2 * std::abs(v), max_k = std::max(max_k, std::abs(v));
@@ -205,12 +208,12 @@ Approx<T> float_pfaffian(const SparseMatrix<T>& a, const SkewBlock& b) {
   const double g = (f.widest + 4) * kEps * (cplx ? 3 : 1);
   planar::PivotProduct<T> pf(f.negate != (b.eps < 0), total);
   for (int k = 0; k < n; k += 2) pf.multiply(f.pivot[std::size_t(k)]);
-  if (f.zero_pivots > 0) return pf.zero_with_error(f.zero_pivots, 2 * g * std::max(max_k, 1.0));
+  if (f.zero_pivots > 0) return pf.zero_with_error(f.zero_pivots, 2 * (g * std::max(max_k, 1.0) + moved));
   return pf.with_relative_error(
-      2 * (0.5 * g * planar::inverse_norm1(f) * (sum_k + f.ldl_sum) + (n / 2 + 1) * kEps * (cplx ? 3 : 1)));
+      2 * (0.5 * planar::inverse_norm1(f) * (g * (sum_k + f.ldl_sum) + moved) + (n / 2 + 1) * kEps * (cplx ? 3 : 1)));
 }
 
-template Approx<double> float_pfaffian(const SparseMatrix<double>&, const SkewBlock&);
-template Approx<Complex> float_pfaffian(const SparseMatrix<Complex>&, const SkewBlock&);
+template Approx<double> float_pfaffian(const SparseMatrix<double>&, const SkewBlock&, const EngineOptions&);
+template Approx<Complex> float_pfaffian(const SparseMatrix<Complex>&, const SkewBlock&, const EngineOptions&);
 
 }  // namespace matchcount::engines::pfaffian_detail

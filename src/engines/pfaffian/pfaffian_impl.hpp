@@ -62,8 +62,9 @@ void set_sign(const SparseMatrix<T>& a, SkewBlock& b, const std::vector<int>& ma
 
 /// haf(A) exactly: Pf(K') modulo primes, then CRT.
 Integer exact_pfaffian(const SparseMatrix<Integer>& a, const SkewBlock& b, const EngineOptions& opt);
-/// haf(A) in floating point with an estimate of its absolute error.
+/// haf(A) in floating point with an estimate of its absolute error (the entries' own errors,
+/// opt.entry_error, included).
 template <class T>
-Approx<T> float_pfaffian(const SparseMatrix<T>& a, const SkewBlock& b);
+Approx<T> float_pfaffian(const SparseMatrix<T>& a, const SkewBlock& b, const EngineOptions& opt);
 
 }  // namespace matchcount::engines::pfaffian_detail

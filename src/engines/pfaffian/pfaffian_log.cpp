@@ -12,7 +12,8 @@
 
 namespace matchcount::engines {
 template <class T>
-planar::LogDet pfaffian_log_hafnian(const SparseMatrix<T>& a, double max_bytes, planar::Ordering ordering) {
+planar::LogDet pfaffian_log_hafnian(const SparseMatrix<T>& a, double max_bytes, planar::Ordering ordering,
+                                    double given_error) {
   using namespace pfaffian_detail;
   const int n = a.rows;
   EdgeList edges;
@@ -34,7 +35,7 @@ planar::LogDet pfaffian_log_hafnian(const SparseMatrix<T>& a, double max_bytes, 
   SparseMatrix<double> k;
   k.rows = k.cols = n;
   k.entries.reserve(2 * edges.size());
-  double entry_error = 0;
+  double entry_error = given_error;
   for (std::size_t e = 0; e < edges.size(); ++e) {
     const auto& x = a.entries[entry[e]];
     const double v = planar::entry_double(x.value);
@@ -58,7 +59,7 @@ planar::LogDet pfaffian_log_hafnian(const SparseMatrix<T>& a, double max_bytes, 
   return r;
 }
 
-template planar::LogDet pfaffian_log_hafnian(const SparseMatrix<Integer>&, double, planar::Ordering);
-template planar::LogDet pfaffian_log_hafnian(const SparseMatrix<double>&, double, planar::Ordering);
+template planar::LogDet pfaffian_log_hafnian(const SparseMatrix<Integer>&, double, planar::Ordering, double);
+template planar::LogDet pfaffian_log_hafnian(const SparseMatrix<double>&, double, planar::Ordering, double);
 
 }  // namespace matchcount::engines

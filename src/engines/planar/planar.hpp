@@ -16,6 +16,14 @@
 
 namespace matchcount::engines::planar {
 
+/// What the planarity test, the embedding and the orderings hold per edge (an entry of a
+/// Kasteleyn block, an undirected edge of a Pfaffian one) while the planar engines prepare a
+/// block (measured in docs/benchmarks.md, "Planning at scale"): the planner's predictions
+/// (catalog.cpp) add it to the band matrices. The engines check only their bands against what
+/// the budget leaves them: the machinery mostly reuses the heap planning left resident, which
+/// that figure already counts (docs/benchmarks.md, "Memory budget against the measured peak").
+constexpr double kPlanarBytesPerEdge = 300;
+
 /// Undirected edges (u, v) of a simple graph without loops; edge k is entry k.
 using EdgeList = std::vector<std::pair<int, int>>;
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "engines/common.hpp"
+#include "engines/entry_errors.hpp"
 #include "engines/rectangular/rectangular.hpp"
 
 namespace matchcount::engines {
@@ -24,16 +25,22 @@ struct Columns {
 };
 
 template <class T>
-Columns columns_of(const SparseMatrix<T>& a, const char* engine) {
+Columns columns_of(const SparseMatrix<T>& a, const EngineOptions& opt) {
+  const std::string engine = "rect-dp";
   if (a.rows > a.cols)
-    throw std::invalid_argument(std::string(engine) + " needs rows <= columns, got " + std::to_string(a.rows) + "x" +
+    throw std::invalid_argument(engine + " needs rows <= columns, got " + std::to_string(a.rows) + "x" +
                                 std::to_string(a.cols));
   const bool exact = std::is_same_v<T, Integer>, cplx = std::is_same_v<T, Complex>;
-  if (a.rows > 40 || rect_dp_bytes(a.rows, exact, cplx) > kRectDpMaxBytes)
-    throw RefusedError(std::string(engine) + ": a " + std::to_string(a.rows) + "x" + std::to_string(a.cols) +
-                       " block needs tables of 2^" + std::to_string(a.rows) + " row sets, " +
-                       three_digits(rect_dp_bytes(a.rows, exact, cplx) / (1u << 30)) + " GiB, more than its limit of " +
-                       three_digits(kRectDpMaxBytes / (1u << 30)) + " GiB");
+  // The tables against the engine's limit, or what the memory budget leaves it when that is lower.
+  const bool budget = opt.max_bytes < kRectDpMaxBytes;
+  const double limit = std::min(kRectDpMaxBytes, opt.max_bytes);
+  if (a.rows > 40 || rect_dp_bytes(a.rows, exact, cplx) > limit)
+    refuse_memory(budget && a.rows <= 40,
+                  engine + ": a " + std::to_string(a.rows) + "x" + std::to_string(a.cols) + " block needs tables of 2^" +
+                      std::to_string(a.rows) + " row sets, " + three_digits(rect_dp_bytes(a.rows, exact, cplx) / (1u << 30)) +
+                      " GiB, more than " +
+                      (budget ? "the memory budget (--max-memory) leaves it, " : "its limit of ") +
+                      three_digits(limit / (1u << 30)) + " GiB");
   Columns c;
   c.entries.resize(static_cast<std::size_t>(a.cols));
   for (std::size_t k = 0; k < a.entries.size(); ++k)
@@ -88,7 +95,7 @@ void step(const std::vector<V>& f, std::vector<V>& g, const std::vector<std::pai
 
 template <class V>
 Approx<V> rect_dp_float(const SparseMatrix<V>& a, const EngineOptions& opt) {
-  const Columns cols = columns_of(a, "rect-dp");
+  const Columns cols = columns_of(a, opt);
   const int m = a.rows;
   const int threads = threads_for(opt, m, a.cols, a.nnz());
   bool track_abs = false;
@@ -119,8 +126,11 @@ Approx<V> rect_dp_float(const SparseMatrix<V>& a, const EngineOptions& opt) {
   // A final term passes m products and, at each of the n columns, at most m + 1 additions;
   // the bound over |A| rounds too (the factor's second half).
   const double roundings = double(a.cols) * (m + 1) + m + 2;
-  const double factor = 2 * kEps * roundings * (std::is_same_v<V, double> ? 1 : 4);
-  return {v, factor * bound};
+  // Entries off by eta_i of their size in row i move each term (one entry a row) by at most
+  // prod_i (1 + eta_i) - 1 of it, the whole by that of perm(|A|).
+  const double moved = product_excess(line_relative_errors(a, opt));
+  const double factor = 2 * kEps * roundings * (std::is_same_v<V, double> ? 1 : 4) * (1 + moved) + moved;
+  return {v, factor * bound + 0x1p-1074};
 }
 
 }  // namespace
@@ -143,7 +153,7 @@ Approx<double> rect_dp(const SparseMatrix<double>& a, const EngineOptions& opt) 
 Approx<Complex> rect_dp(const SparseMatrix<Complex>& a, const EngineOptions& opt) { return rect_dp_float(a, opt); }
 
 Integer rect_dp(const SparseMatrix<Integer>& a, const EngineOptions& opt) {
-  const Columns cols = columns_of(a, "rect-dp");
+  const Columns cols = columns_of(a, opt);
   const int m = a.rows;
   const int threads = threads_for(opt, m, a.cols, a.nnz());
   const std::size_t states = std::size_t{1} << m;

@@ -14,6 +14,7 @@
 
 #include "engines/rectangular/rectangular.hpp"
 #include "engines/common.hpp"
+#include "engines/entry_errors.hpp"
 #include "runtime/thread_walk.hpp"
 
 namespace matchcount::engines {
@@ -192,9 +193,12 @@ Approx<V> rect_ryser_float(const SparseMatrix<V>& a, const EngineOptions& opt) {
   // the product of absolute sums (none for integral rows, whose sums are exact). Twice that
   // covers the second-order terms and the compensated sums; complex operations round more.
   const double per_term = (integral_rows(a) ? 0.0 : double(m) * m) + m + 4;
-  const double factor = 2 * kEps * per_term * (std::is_same_v<V, double> ? 1 : 4);
-  if constexpr (std::is_same_v<V, double>) return {s.value(), factor * s.abs};
-  else return {Complex(s.re.value(), s.im.value()), factor * s.re.abs};
+  // Entries off by eta_i of their size in row i move each row sum of a term by at most eta_i
+  // of its absolute sum, the term by prod_i (1 + eta_i) - 1 of its product of absolute sums.
+  const double moved = product_excess(line_relative_errors(a, opt));
+  const double factor = 2 * kEps * per_term * (std::is_same_v<V, double> ? 1 : 4) * (1 + moved) + moved;
+  if constexpr (std::is_same_v<V, double>) return {s.value(), factor * s.abs + 0x1p-1074};
+  else return {Complex(s.re.value(), s.im.value()), factor * s.re.abs + 0x1p-1074};
 }
 
 /// Exact counts modulo primes. Shared mode (every row's absolute sum < 2^49): row sums are

@@ -122,11 +122,16 @@ struct ModOps {
 /// Floats (double or Complex): y recomputed from the classes at every step in double-double
 /// (x_t c exact by FMA, TwoSum), so each y_r carries one rounding and each term a relative
 /// error of at most about (2n + R + K + 4) u; terms summed in double-double with sum |term|.
+/// Glynn's row sums over the whole matrix are these y_r, each within err[r] of the exact
+/// entries' (their errors, times the class sizes, and the double-double's second-order
+/// rounding): a term moves by at most coef (prod_r (|y_r| + err_r)^mu_r - prod_r |y_r|^mu_r),
+/// summed in `dev` (as for the Ryser walks, src/engines/ryser/row_grid.hpp).
 template <class T>
 struct FloatOps {
   using V = T;
-  struct Acc { DDSum re, im; double abs = 0; };
+  struct Acc { DDSum re, im; double abs = 0, dev = 0; };
   const Classes<T>* in = nullptr;
+  std::vector<double> err;  // per row class; empty when the entries are exact
   std::vector<std::vector<double>> binoms;  // C(m'_t, x) rounded once
   T mul(const T& a, const T& b) const { return a * b; }
   T binom(int t, int x) const { return T(binoms[static_cast<std::size_t>(t)][static_cast<std::size_t>(x)]); }
@@ -139,7 +144,8 @@ struct FloatOps {
   }
   void term(Acc& acc, const T& coef, const std::vector<T>&, const std::vector<int>& x, bool odd) const {
     T v = coef;
-    for (int r = 0; r < in->R && v != T(0); ++r) {
+    double p = 1, q = 1;  // prod |y_r|^mu_r and prod (|y_r| + err_r)^mu_r
+    for (int r = 0; r < in->R && (v != T(0) || !err.empty()); ++r) {
       DDSum re, im;
       for (int t = 0; t < in->K; ++t) {
         const T& c = in->c[static_cast<std::size_t>(t * in->R + r)];
@@ -153,11 +159,22 @@ struct FloatOps {
       int mu = in->mu[static_cast<std::size_t>(r)];
       for (T b = y; mu; mu >>= 1, b *= b)  // binary powering: under 2 log2(mu) roundings
         if (mu & 1) v *= b;
+      if (!err.empty()) {
+        p *= power(std::abs(y), in->mu[static_cast<std::size_t>(r)]);
+        q *= power(std::abs(y) + err[static_cast<std::size_t>(r)], in->mu[static_cast<std::size_t>(r)]);
+      }
     }
     if (odd) v = -v;
     acc.re.add(std::real(v));
     acc.im.add(std::imag(v));
     acc.abs += std::abs(v);
+    if (!err.empty()) acc.dev += std::abs(coef) * (q - p);
+  }
+  static double power(double b, int e) {
+    double r = 1;
+    for (; e; e >>= 1, b *= b)
+      if (e & 1) r *= b;
+    return r;
   }
 };
 
@@ -273,21 +290,35 @@ class RepeatedEngine final : public Engine {
       if (!std::isfinite(ops.binoms.back()[row.size() / 2]))
         throw RefusedError("repeated: binomial coefficients beyond double range; count exactly (--exact)");
     }
+    if (opt.entry_error) {
+      // err_r: the class entries' errors times the class sizes, and the double-double's
+      // second-order rounding of y_r (K products and sums: (2K u)^2 of sum |x_t c|).
+      ops.err.assign(static_cast<std::size_t>(in.R), 0.0);
+      for (int r = 0; r < in.R; ++r)
+        for (int t = 0; t < in.K; ++t) {
+          const T& c = in.c[static_cast<std::size_t>(t * in.R + r)];
+          const double m = in.mult[static_cast<std::size_t>(t)];
+          ops.err[static_cast<std::size_t>(r)] +=
+              m * (opt.entry_error(Complex(c)) + 4.0 * in.K * in.K * kEps * kEps * std::abs(c)) * (1 + 1e-12);
+        }
+    }
     const int tasks = in.range.back() + 1;
     std::vector<typename FloatOps<T>::Acc> part(static_cast<std::size_t>(tasks));
 #pragma omp parallel for schedule(dynamic) num_threads(thread_count(opt, double(tasks) * in.K * in.R))
     for (int t = 0; t < tasks; ++t) part[static_cast<std::size_t>(t)] = walk(ops, in, t);
     DDSum re, im;
-    double abs = 0;
-    for (const auto& p : part) re.merge(p.re), im.merge(p.im), abs += p.abs;  // fixed order: same bits
+    double abs = 0, dev = 0;
+    for (const auto& p : part) re.merge(p.re), im.merge(p.im), abs += p.abs, dev += p.dev;  // fixed order: same bits
     T v;
     if constexpr (std::is_same_v<T, Complex>) v = Complex(re.value(), im.value());
     else v = re.value();
     v *= std::ldexp(1.0, 1 - a.rows);  // Glynn's 2^(1-n); exact unless it underflows
     // Per term: one rounding per y_r, at most 2n multiplications for the factors and
     // powers, the binomial and K products; complex products count four times.
+    // The deviations round like the terms (products of n factors and powers).
     const double per_term = (2.0 * a.rows + in.R + in.K + 4) * kEps * (std::is_same_v<T, Complex> ? 4 : 1);
-    return {v, per_term * std::ldexp(abs, 1 - a.rows)};
+    return {v, (std::max(dev, 0.0) + per_term * (abs + std::max(dev, 0.0))) * std::ldexp(1.0, 1 - a.rows) *
+                       (1 + 1e-12) + kEps * std::abs(v) + 0x1p-1074};
   }
 };
 

@@ -19,19 +19,21 @@ struct DirectSum<Integer> {
 template <>
 struct DirectSum<double> {
   DDSum s;
-  void add(double t, double bound) { s.add(t), s.abs += bound; }
+  void add(double t, double bound, double dev) { s.add(t), s.abs += bound, s.dev += dev; }
 };
 template <>
 struct DirectSum<Complex> {
   DDSum re, im;
-  void add(Complex t, double bound) { re.add(t.real()), im.add(t.imag()), re.abs += bound; }
+  void add(Complex t, double bound, double dev) { re.add(t.real()), im.add(t.imag()), re.abs += bound, re.dev += dev; }
 };
 
 /// Returns the sum of signed terms (to be multiplied by (-1)^n) in a DirectSum whose abs
 /// field holds sum_S prod_i sum_{j in S} |a_ij|, which bounds the rounding error of each
-/// term (relative error <= 2n u) in the float cases.
+/// term (relative error <= 2n u) in the float cases, and whose dev field the terms' deviations
+/// when row i's entries are off by at most row_error[i] in all (row_grid.hpp):
+/// sum_S prod_i (sum_{j in S} |a_ij| + row_error[i]) - prod_i sum_{j in S} |a_ij|.
 template <class T>
-DirectSum<T> ryser_direct(const SparseMatrix<T>& a) {
+DirectSum<T> ryser_direct(const SparseMatrix<T>& a, const std::vector<double>& row_error = {}) {
   const int n = a.rows;
   std::vector<T> d = a.dense();
   std::vector<double> mag(d.size());
@@ -42,7 +44,7 @@ DirectSum<T> ryser_direct(const SparseMatrix<T>& a) {
   DirectSum<T> out;
   for (std::uint64_t s = 1; s < (std::uint64_t{1} << n); ++s) {
     T prod = 1;
-    double bound = 1;
+    double bound = 1, perturbed = 1;
     for (int i = 0; i < n; ++i) {
       T y = 0;
       double yb = 0;
@@ -50,9 +52,11 @@ DirectSum<T> ryser_direct(const SparseMatrix<T>& a) {
         if (s >> j & 1) y += d[static_cast<std::size_t>(i * n + j)], yb += mag[static_cast<std::size_t>(i * n + j)];
       prod *= y;
       bound *= yb;
+      perturbed *= yb + (row_error.empty() ? 0.0 : row_error[static_cast<std::size_t>(i)]);
     }
     if (std::popcount(s) & 1) prod = -prod;
-    out.add(prod, bound);
+    if constexpr (std::is_same_v<T, Integer>) out.add(prod, bound);
+    else out.add(prod, bound, perturbed - bound);
   }
   return out;
 }

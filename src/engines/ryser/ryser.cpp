@@ -11,6 +11,7 @@
 #include "core/hashing.hpp"
 #include "engines/ryser/ryser.hpp"
 #include "engines/ryser/direct.hpp"
+#include "engines/ryser/row_grid.hpp"
 #include "engines/ryser/ryser_policies.hpp"
 
 namespace matchcount::engines {
@@ -54,10 +55,11 @@ DenseInput nw_input_mod(const SparseMatrix<Integer>& a, double p) {
 }
 
 /// A checkpoint name for the walk: engine, number policy, chunking and a hash of the walk's
-/// input (and primes), so that a saved state is only ever resumed by the same walk.
+/// input and `extra` (primes, or the rows' error bounds, which the walk's deviation sums
+/// depend on), so that a saved state is only ever resumed by the same walk.
 std::string walk_tag(const char* policy, int m, const GrayPlan& plan, const std::vector<const DenseInput*>& inputs,
-                     const std::vector<double>& primes = {}) {
-  std::uint64_t h = fnv1a64(primes.data(), primes.size() * sizeof(double));
+                     const std::vector<double>& extra = {}) {
+  std::uint64_t h = fnv1a64(extra.data(), extra.size() * sizeof(double));
   for (const DenseInput* in : inputs) {
     h = fnv1a64(in->a2.data(), in->a2.size() * sizeof(double), h);
     h = fnv1a64(in->x0.data(), in->x0.size() * sizeof(double), h);
@@ -68,14 +70,12 @@ std::string walk_tag(const char* policy, int m, const GrayPlan& plan, const std:
   return buf;
 }
 
-/// The walk's error estimate in units of sum |terms|: products of n factors (n u), start
-/// sums of up to n additions (n u), and the drift of y over the T = 2^k steps of a chunk,
-/// modelled as a random walk of roundings (sqrt(n T) u); no drift for integral input,
-/// whose row sums are exact.
-template <class T>
-double walk_error_factor(const SparseMatrix<T>& a, const GrayPlan& plan) {
-  double drift = integral_rows(a) ? 0.0 : std::sqrt(double(a.rows) * double(std::uint64_t{1} << plan.k));
-  return 2 * kEps * (2.0 * a.rows + 2 + drift);
+/// The bound of a float walk (row_grid.hpp) on the gridded block of shift `shift`.
+template <class S>
+double walk_error(const S& s, double value, int n, double mult, long shift, const GrayPlan& plan, int lanes) {
+  const double scale = std::ldexp(1.0, static_cast<int>(shift) + 1 - n);
+  const double merges = double(plan.blocks) * (2.0 * lanes + 3);
+  return walk_bound(value, s.abs, s.dev, n, mult, scale, merges, std::ldexp(1.0, plan.k)) + 0x1p-1074;
 }
 
 class RyserEngine final : public Engine {
@@ -109,36 +109,49 @@ class RyserEngine final : public Engine {
     return finish_mod(sums, mod, (n - 1) % 2 == 1, n - 1);
   }
 
+  // Floats walk the block with exact row sums: rows scaled and rounded to their grid
+  // (row_grid.hpp), whose moves count with the entries' own errors in the terms' deviations.
   Approx<double> count(const SparseMatrix<double>& a, const EngineOptions& opt) const override {
     const int n = a.rows;
+    const GriddedRows<double> g = grid_rows(a, opt);
+    const double sign = n % 2 ? -1.0 : 1.0;
     GrayPlan plan = gray_plan(n - 1, 4 * kRealV);
     if (plan.blocks == 0) {
-      DDSum s = ryser_direct(a).s;
-      return {n % 2 ? -s.value() : s.value(), (2.0 * n + 4) * kEps * s.abs};
+      DDSum s = ryser_direct(g.b, g.rows.err).s;
+      const double v = std::ldexp(sign * s.value(), static_cast<int>(g.shift));
+      return {v, std::ldexp(s.dev + (2.0 * n + 4) * kEps * (s.abs + s.dev), static_cast<int>(g.shift)) + 0x1p-1074};
     }
-    DenseInput in = nw_input(n, a.dense());
-    DDSum s = gray_walk(RealPolicy<kRealV>{in}, n - 1, plan, opt, walk_tag("real", n - 1, plan, {&in}));
-    double scale = std::ldexp((n - 1) % 2 ? -1.0 : 1.0, 1 - n);
-    return {s.value() * scale, walk_error_factor(a, plan) * s.abs * std::fabs(scale)};
+    DenseInput in = nw_input(n, g.b.dense());
+    const std::string tag = walk_tag("real", n - 1, plan, {&in}, g.rows.err);
+    DDSum s = g.rows.exact() ? gray_walk(RealPolicy<kRealV>{in}, n - 1, plan, opt, tag)
+                             : gray_walk(RealPolicy<kRealV, true>{in, &g.rows}, n - 1, plan, opt, tag);
+    const double v = std::ldexp(-sign * s.value(), static_cast<int>(g.shift) + 1 - n);
+    return {v, walk_error(s, v, n, 1, g.shift, plan, 4 * kRealV)};
   }
 
   Approx<Complex> count(const SparseMatrix<Complex>& a, const EngineOptions& opt) const override {
     const int n = a.rows;
+    const GriddedRows<Complex> g = grid_rows(a, opt);
+    const double sign = n % 2 ? -1.0 : 1.0;
     GrayPlan plan = gray_plan(n - 1, 4 * kComplexV);
     if (plan.blocks == 0) {
-      auto s = ryser_direct(a);
-      Complex v(s.re.value(), s.im.value());
-      return {n % 2 ? -v : v, 4 * (2.0 * n + 4) * kEps * s.re.abs};
+      auto s = ryser_direct(g.b, g.rows.err);
+      const Complex v = scaled_sum(sign * s.re.value(), sign * s.im.value(), g.shift);
+      return {v, std::ldexp(s.re.dev + 4 * (2.0 * n + 4) * kEps * (s.re.abs + s.re.dev), static_cast<int>(g.shift)) +
+                     0x1p-1074};
     }
-    std::vector<Complex> d = a.dense();
+    std::vector<Complex> d = g.b.dense();
     std::vector<double> re(d.size()), im(d.size());
     for (std::size_t k = 0; k < d.size(); ++k) re[k] = d[k].real(), im[k] = d[k].imag();
     DenseInput in_re = nw_input(n, re), in_im = nw_input(n, im);
-    auto s = gray_walk(ComplexPolicy<kComplexV>{in_re, in_im}, n - 1, plan, opt,
-                       walk_tag("complex", n - 1, plan, {&in_re, &in_im}));
-    double scale = std::ldexp((n - 1) % 2 ? -1.0 : 1.0, 1 - n);
-    return {Complex(s.re.value(), s.im.value()) * scale,
-            2 * walk_error_factor(a, plan) * (s.re.abs + s.im.abs) * std::fabs(scale)};
+    const std::string tag = walk_tag("complex", n - 1, plan, {&in_re, &in_im}, g.rows.err);
+    auto s = g.rows.exact() ? gray_walk(ComplexPolicy<kComplexV>{in_re, in_im}, n - 1, plan, opt, tag)
+                            : gray_walk(ComplexPolicy<kComplexV, true>{in_re, in_im, &g.rows}, n - 1, plan, opt, tag);
+    const Complex v = scaled_sum(-sign * s.re.value(), -sign * s.im.value(), g.shift + 1 - n);
+    // The imaginary parts' sums of |terms| join the real parts': sum |p| <= sum |Re p| + |Im p|.
+    DDSum both = s.re;
+    both.abs += s.im.abs;
+    return {v, walk_error(both, std::abs(v), n, 3, g.shift, plan, 2 * 4 * kComplexV)};
   }
 };
 

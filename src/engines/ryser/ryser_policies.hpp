@@ -3,11 +3,19 @@
 // per Gray step, "y_i += dir * a2[j][i]" with the running product over the rows.
 #pragma once
 
+#include "engines/ryser/row_grid.hpp"
 #include "engines/ryser/ryser_walk.hpp"
 
 namespace matchcount::engines {
 
 inline v4d splat(double x) { return v4d{x, x, x, x}; }
+inline v4d vmin(v4d a, v4d b) {
+#if defined(__AVX__)
+  return _mm256_min_pd(a, b);  // one instruction: the compare-and-blend below takes two
+#else
+  return a < b ? a : b;
+#endif
+}
 inline v4d vabs(v4d x) {
   typedef long long v4i __attribute__((vector_size(32)));
   return (v4d)((v4i)x & v4i{0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL});
@@ -34,12 +42,35 @@ void start_lanes(const DenseInput& in, const std::uint64_t* masks, v4d* y, Fix&&
     }
 }
 
-/// Per-lane compensated sum (TwoSum) and sum of |terms|.
+/// Per-lane compensated sum (TwoSum), sum of |terms| and of the terms' deviations (row_grid.hpp).
 template <int V>
 struct LaneSums {
-  v4d sum[V], comp[V], abs[V];
+  v4d sum[V], comp[V], abs[V], dev[V];
   void clear() {
-    for (int v = 0; v < V; ++v) sum[v] = comp[v] = abs[v] = splat(0);
+    for (int v = 0; v < V; ++v) sum[v] = comp[v] = abs[v] = dev[v] = splat(0);
+  }
+  /// Adds the deviations of the terms p (|p|, with m the least |y_i| of each lane); `abs_y(v, l, out)`
+  /// fills a lane's |y_i| for the lanes where E/m is not small.
+  template <class AbsY>
+  void deviate(const v4d* abs_p, const v4d* m, const RowErrors& rows, AbsY&& abs_y) {
+    for (int v = 0; v < V; ++v) {
+      const v4d t = splat(rows.n * rows.max) / m[v];
+      const v4d d = abs_p[v] * t * (splat(1) + splat(2) * t);
+      const auto small = t <= splat(1e-3);
+      if (small[0] && small[1] && small[2] && small[3]) {
+        dev[v] += d;
+        continue;
+      }
+      for (int l = 0; l < 4; ++l) {
+        if (small[l]) {
+          dev[v][l] += d[l];
+          continue;
+        }
+        double y[64];  // n <= 63 rows
+        abs_y(v, l, y);
+        dev[v][l] += term_deviation(y, rows);
+      }
+    }
   }
   void add(const v4d* p, bool odd) {
     for (int v = 0; v < V; ++v) {
@@ -57,15 +88,19 @@ struct LaneSums {
         out.add(sum[v][l]);
         out.add(comp[v][l]);
         out.abs += abs[v][l];
+        out.dev += dev[v][l];
       }
   }
 };
 
-/// Real matrices: products in double, compensated per-lane sums.
-template <int V>
+/// Real matrices: products in double, compensated per-lane sums. With `Dev` (entries that carry
+/// errors, rows on their grid: row_grid.hpp) each step also tracks the least |y_i| of every lane
+/// for the terms' deviations.
+template <int V, bool Dev = false>
 struct RealPolicy {
   static constexpr int lanes = 4 * V;
   const DenseInput& in;
+  const RowErrors* rows = nullptr;
   struct State {
     std::vector<v4d> y;
     LaneSums<V> s;
@@ -75,25 +110,38 @@ struct RealPolicy {
   void start(State& st, const std::uint64_t* masks) const {
     start_lanes<V>(in, masks, st.y.data(), [](double x) { return x; });
     st.s.clear();
-    v4d p[V];
-    for (int v = 0; v < V; ++v) p[v] = splat(1);
+    v4d p[V], m[V];
+    for (int v = 0; v < V; ++v) p[v] = splat(1), m[v] = splat(std::numeric_limits<double>::infinity());
     for (int i = 0; i < in.n; ++i)
-      for (int v = 0; v < V; ++v) p[v] *= st.y[static_cast<std::size_t>(i * V + v)];
+      for (int v = 0; v < V; ++v) {
+        p[v] *= st.y[static_cast<std::size_t>(i * V + v)];
+        if constexpr (Dev) m[v] = vmin(m[v], vabs(st.y[static_cast<std::size_t>(i * V + v)]));
+      }
     st.s.add(p, false);
+    if constexpr (Dev) deviate(st, p, m);
   }
   void step(State& st, int j, v4d dir, bool odd) const {
     const double* col = in.a2.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(in.n);
     v4d* y = st.y.data();
-    v4d p[V];
-    for (int v = 0; v < V; ++v) p[v] = splat(1);
+    v4d p[V], m[V];
+    for (int v = 0; v < V; ++v) p[v] = splat(1), m[v] = splat(std::numeric_limits<double>::infinity());
     for (int i = 0; i < in.n; ++i, y += V) {
       v4d c = splat(col[i]);
       for (int v = 0; v < V; ++v) {
         y[v] = arith::fmadd(dir, c, y[v]);
         p[v] *= y[v];
+        if constexpr (Dev) m[v] = vmin(m[v], vabs(y[v]));
       }
     }
     st.s.add(p, odd);
+    if constexpr (Dev) deviate(st, p, m);
+  }
+  void deviate(State& st, const v4d* p, const v4d* m) const {
+    v4d ap[V];
+    for (int v = 0; v < V; ++v) ap[v] = vabs(p[v]);
+    st.s.deviate(ap, m, *rows, [&](int v, int l, double* out) {
+      for (int i = 0; i < in.n; ++i) out[i] = std::fabs(st.y[static_cast<std::size_t>(i * V + v)][l]);
+    });
   }
   Sum finish(const State& st) const {
     Sum out;
@@ -103,26 +151,46 @@ struct RealPolicy {
   void combine(Sum& total, const Sum& b) const { total.merge(b); }
 };
 
-/// Complex matrices: y as separate real and imaginary vectors.
-template <int V>
+/// The sums of a complex walk (the same whether it tracks deviations or not).
+struct ComplexSum {
+  DDSum re, im;
+};
+
+/// Complex matrices: y as separate real and imaginary vectors. With `Dev` each step also tracks
+/// the least |y_i|^2 of every lane (row_grid.hpp).
+template <int V, bool Dev = false>
 struct ComplexPolicy {
   static constexpr int lanes = 4 * V;
   const DenseInput& re;
   const DenseInput& im;
+  const RowErrors* rows = nullptr;
   struct State {
     std::vector<v4d> yr, yi;
     LaneSums<V> sr, si;
   };
-  struct Sum {
-    DDSum re, im;
-  };
+  using Sum = ComplexSum;
   State make_state() const {
     auto sz = static_cast<std::size_t>(re.n) * V;
     return State{std::vector<v4d>(sz), std::vector<v4d>(sz), {}, {}};
   }
-  void add(State& st, const v4d* pr, const v4d* pi, bool odd) const {
+  void add(State& st, const v4d* pr, const v4d* pi, const v4d* m2, bool odd) const {
     st.sr.add(pr, odd);
     st.si.add(pi, odd);
+    if constexpr (Dev) {
+      // |Re p| + |Im p| >= |p| (no squares to underflow); a square root of m^2 that underflowed
+      // is only smaller, which makes the bound larger.
+      v4d ap[V], m[V];
+      for (int v = 0; v < V; ++v) {
+        ap[v] = vabs(pr[v]) + vabs(pi[v]);
+        for (int l = 0; l < 4; ++l) m[v][l] = std::sqrt(m2[v][l]);
+      }
+      st.sr.deviate(ap, m, *rows, [&](int v, int l, double* out) {
+        for (int i = 0; i < re.n; ++i) {
+          const auto k = static_cast<std::size_t>(i * V + v);
+          out[i] = std::hypot(st.yr[k][l], st.yi[k][l]);
+        }
+      });
+    }
   }
   void start(State& st, const std::uint64_t* masks) const {
     auto id = [](double x) { return x; };
@@ -130,23 +198,24 @@ struct ComplexPolicy {
     start_lanes<V>(im, masks, st.yi.data(), id);
     st.sr.clear();
     st.si.clear();
-    v4d pr[V], pi[V];
-    for (int v = 0; v < V; ++v) pr[v] = splat(1), pi[v] = splat(0);
+    v4d pr[V], pi[V], m2[V];
+    for (int v = 0; v < V; ++v) pr[v] = splat(1), pi[v] = splat(0), m2[v] = splat(std::numeric_limits<double>::infinity());
     for (int i = 0; i < re.n; ++i)
       for (int v = 0; v < V; ++v) {
         v4d yr = st.yr[static_cast<std::size_t>(i * V + v)], yi = st.yi[static_cast<std::size_t>(i * V + v)];
         v4d t = pr[v] * yr - pi[v] * yi;
         pi[v] = pr[v] * yi + pi[v] * yr;
         pr[v] = t;
+        if constexpr (Dev) m2[v] = vmin(m2[v], yr * yr + yi * yi);
       }
-    add(st, pr, pi, false);
+    add(st, pr, pi, m2, false);
   }
   void step(State& st, int j, v4d dir, bool odd) const {
     std::size_t off = static_cast<std::size_t>(j) * static_cast<std::size_t>(re.n);
     const double *cr = re.a2.data() + off, *ci = im.a2.data() + off;
     v4d *yr = st.yr.data(), *yi = st.yi.data();
-    v4d pr[V], pi[V];
-    for (int v = 0; v < V; ++v) pr[v] = splat(1), pi[v] = splat(0);
+    v4d pr[V], pi[V], m2[V];
+    for (int v = 0; v < V; ++v) pr[v] = splat(1), pi[v] = splat(0), m2[v] = splat(std::numeric_limits<double>::infinity());
     for (int i = 0; i < re.n; ++i, yr += V, yi += V) {
       v4d a = splat(cr[i]), b = splat(ci[i]);
       for (int v = 0; v < V; ++v) {
@@ -155,9 +224,10 @@ struct ComplexPolicy {
         v4d t = pr[v] * yr[v] - pi[v] * yi[v];
         pi[v] = pr[v] * yi[v] + pi[v] * yr[v];
         pr[v] = t;
+        if constexpr (Dev) m2[v] = vmin(m2[v], yr[v] * yr[v] + yi[v] * yi[v]);
       }
     }
-    add(st, pr, pi, odd);
+    add(st, pr, pi, m2, odd);
   }
   Sum finish(const State& st) const {
     Sum out;

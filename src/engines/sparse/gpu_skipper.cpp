@@ -9,6 +9,7 @@
 
 #include "engines/ryser/ryser.hpp"
 #include "engines/common.hpp"
+#include "engines/entry_errors.hpp"
 #include "engines/gpu_common.hpp"
 #include "engines/sparse/gpu_skipper.hpp"
 #include "engines/sparse/gpu_skipper_layout.hpp"
@@ -181,7 +182,8 @@ class GpuSkipperEngine final : public Engine {
     // Rounding model as for the other Ryser walks: n-factor products, the start sums, and the
     // drift of y over a chunk (none for integral rows, whose sums are exact).
     const double drift = integral_rows(b) ? 0.0 : std::sqrt(double(n) * std::ldexp(1.0, plan.k));
-    return {sign * v, W * 2 * kEps * (2.0 * n + 2 + drift) * abs_sum};
+    // The entries' own errors: an estimate as gpu-ryser's (gpu_ryser.cpp, entry_error_estimate).
+    return {sign * v, (W * 2 * kEps * (2.0 * n + 2 + drift) + 16.0 * n * row_sum_relative_error(a, opt)) * abs_sum};
   }
 };
 

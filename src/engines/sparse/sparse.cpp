@@ -4,14 +4,27 @@
 
 #include "core/hashing.hpp"
 #include "engines/sparse/sparse.hpp"
+#include "engines/ryser/row_grid.hpp"
 #include "engines/sparse/sparse_walk.hpp"
 
 namespace matchcount::engines {
 namespace {
 
+/// Deviation of one term (row_grid.hpp) from the lane's |y_i| (`abs_y` fills them) when E/m is
+/// not small, else from |p| and m.
+template <class AbsY>
+double sparse_deviation(const RowErrors* rows, double abs_p, double m, AbsY&& abs_y) {
+  const double d = small_deviation(abs_p, m, *rows);
+  if (d >= 0) return d;
+  double y[64];
+  abs_y(y);
+  return term_deviation(y, *rows);
+}
+
 struct RealSparse {
   const std::vector<double>& vals;
   int n;
+  const RowErrors* rows = nullptr;  // the entries' errors (gridded rows), null when exact
   struct State {
     LineVector<double> y;
     DDSum s;
@@ -25,9 +38,13 @@ struct RealSparse {
   }
   void zero(State& st, int i) const { st.y[static_cast<std::size_t>(i)] = 0; }
   void term(State& st, bool odd) const {
-    double p = 1;
-    for (double y : st.y) p *= y;
+    double p = 1, m = std::numeric_limits<double>::infinity();
+    for (double y : st.y) p *= y, m = std::min(m, std::fabs(y));
     st.s.add_term(odd ? -p : p);
+    if (rows)
+      st.s.dev += sparse_deviation(rows, std::fabs(p), m, [&](double* out) {
+        for (std::size_t i = 0; i < st.y.size(); ++i) out[i] = std::fabs(st.y[i]);
+      });
   }
   Sum finish(const State& st) const { return st.s; }
   void combine(Sum& t, const Sum& b) const { t.merge(b); }
@@ -36,6 +53,7 @@ struct RealSparse {
 struct ComplexSparse {
   const std::vector<Complex>& vals;
   int n;
+  const RowErrors* rows = nullptr;  // the entries' errors (gridded rows), null when exact
   struct State {
     LineVector<double> yr, yi;
     DDSum re, im;
@@ -58,14 +76,19 @@ struct ComplexSparse {
   }
   void zero(State& st, int i) const { st.yr[static_cast<std::size_t>(i)] = st.yi[static_cast<std::size_t>(i)] = 0; }
   void term(State& st, bool odd) const {
-    double pr = 1, pi = 0;
+    double pr = 1, pi = 0, m = std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < st.yr.size(); ++i) {
       double t = pr * st.yr[i] - pi * st.yi[i];
       pi = pr * st.yi[i] + pi * st.yr[i];
       pr = t;
+      if (rows) m = std::min(m, std::hypot(st.yr[i], st.yi[i]));
     }
     st.re.add_term(odd ? -pr : pr);
     st.im.add_term(odd ? -pi : pi);
+    if (rows)
+      st.re.dev += sparse_deviation(rows, std::fabs(pr) + std::fabs(pi), m, [&](double* out) {
+        for (std::size_t i = 0; i < st.yr.size(); ++i) out[i] = std::hypot(st.yr[i], st.yi[i]);
+      });
   }
   Sum finish(const State& st) const { return {st.re, st.im}; }
   void combine(Sum& t, const Sum& b) const { t.re.merge(b.re), t.im.merge(b.im); }
@@ -170,11 +193,12 @@ std::vector<int> column_order(const SparseMatrix<T>& a, bool skip_order) {
 }
 
 /// A checkpoint name for a walk: engine, number policy, chunk count and a hash of the layout,
-/// the values walked (and primes), so that a saved state is only ever resumed by the same walk.
+/// the values walked and `extra` (primes, or the rows' error bounds of a float walk), so that a
+/// saved state is only ever resumed by the same walk.
 template <class V>
 std::string sparse_tag(const char* engine, const char* policy, const SparseLayout& lay, const std::vector<V>& vals,
-                       const std::vector<double>& primes = {}) {
-  std::uint64_t h = fnv1a64(primes.data(), primes.size() * sizeof(double));
+                       const std::vector<double>& extra = {}) {
+  std::uint64_t h = fnv1a64(extra.data(), extra.size() * sizeof(double));
   h = fnv1a64(lay.col_of_bit.data(), lay.col_of_bit.size() * sizeof(int), h);
   h = fnv1a64(lay.ptr.data(), lay.ptr.size() * sizeof(int), h);
   h = fnv1a64(lay.row.data(), lay.row.size() * sizeof(int), h);
@@ -213,31 +237,40 @@ class SparseEngine final : public Engine {
     return finish_mod(sums, mod, n % 2 == 1, 0);
   }
 
+  // Floats walk the block with exact row sums: rows scaled and rounded to their grid
+  // (row_grid.hpp), whose moves count with the entries' own errors in the terms' deviations.
+  // Row sums of structurally zero rows are reset to exactly 0 as before.
   Approx<double> count(const SparseMatrix<double>& a, const EngineOptions& opt) const override {
     const int n = a.rows;
-    SparseLayout lay = make_layout(a, column_order(a, Skip));
-    auto vals = layout_values<double>(lay, a, [](double v) { return v; });
-    DDSum s = sparse_walk<Skip>(lay, RealSparse{vals, n}, opt, sparse_tag(name().c_str(), "real", lay, vals));
-    return {n % 2 ? -s.value() : s.value(), error_factor(a) * s.abs};
+    const GriddedRows<double> g = grid_rows(a, opt);
+    SparseLayout lay = make_layout(g.b, column_order(g.b, Skip));
+    auto vals = layout_values<double>(lay, g.b, [](double v) { return v; });
+    DDSum s = sparse_walk<Skip>(lay, RealSparse{vals, n, g.rows.exact() ? nullptr : &g.rows}, opt,
+                                sparse_tag(name().c_str(), "real", lay, vals, g.rows.err));
+    const double v = std::ldexp(n % 2 ? -s.value() : s.value(), static_cast<int>(g.shift));
+    return {v, bound(s, v, n, 1, g.shift)};
   }
 
   Approx<Complex> count(const SparseMatrix<Complex>& a, const EngineOptions& opt) const override {
     const int n = a.rows;
-    SparseLayout lay = make_layout(a, column_order(a, Skip));
-    auto vals = layout_values<Complex>(lay, a, [](Complex v) { return v; });
-    auto s = sparse_walk<Skip>(lay, ComplexSparse{vals, n}, opt, sparse_tag(name().c_str(), "complex", lay, vals));
-    Complex v(s.re.value(), s.im.value());
-    return {n % 2 ? -v : v, 2 * error_factor(a) * (s.re.abs + s.im.abs)};
+    const GriddedRows<Complex> g = grid_rows(a, opt);
+    SparseLayout lay = make_layout(g.b, column_order(g.b, Skip));
+    auto vals = layout_values<Complex>(lay, g.b, [](Complex v) { return v; });
+    auto s = sparse_walk<Skip>(lay, ComplexSparse{vals, n, g.rows.exact() ? nullptr : &g.rows}, opt,
+                               sparse_tag(name().c_str(), "complex", lay, vals, g.rows.err));
+    const double sign = n % 2 ? -1.0 : 1.0;
+    const Complex v = scaled_sum(sign * s.re.value(), sign * s.im.value(), g.shift);
+    DDSum both = s.re;  // sum |p| <= sum |Re p| + |Im p|
+    both.abs += s.im.abs;
+    return {v, bound(both, std::abs(v), n, 3, g.shift)};
   }
 
  private:
-  /// Error estimate per unit of sum |terms|: n-factor products and row sums, plus the
-  /// random-walk drift of row sums over a chunk's steps unless they are exact (ryser.cpp).
-  template <class T>
-  static double error_factor(const SparseMatrix<T>& a) {
-    double steps = std::ldexp(1.0, a.rows - sparse_units_log(a.rows));
-    double drift = integral_rows(a) ? 0.0 : std::sqrt(a.rows * steps);
-    return 2 * kEps * (2.0 * a.rows + 2 + drift);
+  /// walk_bound (row_grid.hpp) for the walk's 2^n terms in chunks of 2^(n - units) steps.
+  static double bound(const DDSum& s, double value, int n, double mult, long shift) {
+    const double chunk = std::ldexp(1.0, n - sparse_units_log(n));
+    return walk_bound(value, s.abs, s.dev, n, mult, std::ldexp(1.0, static_cast<int>(shift)),
+                      3 * std::ldexp(1.0, sparse_units_log(n)), chunk) + 0x1p-1074;
   }
 };
 

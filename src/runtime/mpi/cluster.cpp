@@ -3,6 +3,7 @@
 // the upper layers' (JobHandlers).
 #include "runtime/team.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <thread>
 
 #include "core/hashing.hpp"
+#include "runtime/mpi/peers.hpp"
 #include "runtime/mpi/transport.hpp"
 
 namespace matchcount::cluster {
@@ -26,11 +28,20 @@ WalkTeam& shared_team() {
 
 bool service_ended = false;
 
+/// Rank 0: what asks the count to stop and save when a rank is lost (on_rank_lost).
+std::function<void()>& lost_hook() {
+  static std::function<void()> stop;
+  return stop;
+}
+
 /// Rank 0: the other ranks stop serving and exit with `status` (all ranks ending alike keeps
-/// mpirun from aborting ranks that are still finalising), then MPI ends.
+/// mpirun from aborting ranks that are still finalising), then MPI ends. With a rank lost they
+/// cannot all end in order (MPI_Finalize would wait for the lost one): the job just ends.
 void end_service(int status) {
   if (service_ended || !transport::active()) return;
   service_ended = true;
+  if (peers::any_lost()) peers::end_job(status);
+  peers::ending();
   if (walks_broken) {
     std::fprintf(stderr, "matchcount: the other ranks were left inside a shared count: ending the job\n");
     std::fflush(stderr);
@@ -49,6 +60,8 @@ std::uint64_t walk_id(const std::string& tag, std::uint64_t units) {
 
 void pause() { std::this_thread::sleep_for(std::chrono::microseconds(20)); }
 
+double seconds(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
 }  // namespace
 
 [[noreturn]] void abort_run(const std::string& message) {
@@ -60,6 +73,7 @@ void pause() { std::this_thread::sleep_for(std::chrono::microseconds(20)); }
 void init(int* argc, char*** argv) {
   transport::init(argc, argv);
   if (transport::active()) {
+    peers::exchange();
     if (leader()) std::atexit(end_service_at_exit);
     else std::atexit(transport::finalize);
   }
@@ -69,6 +83,10 @@ int finish(int status) {
   if (leader()) end_service(status);
   return status;
 }
+
+void on_rank_lost(std::function<void()> stop) { lost_hook() = std::move(stop); }
+
+std::string lost_ranks() { return leader() && peers::any_lost() ? peers::describe() : std::string(); }
 
 int rank() { return transport::rank(); }
 int size() { return transport::size(); }
@@ -125,18 +143,26 @@ void WalkTeam::serve(const std::string& tag, std::uint64_t units, const Take& ta
                      const std::function<bool()>& stopping) {
   id_ = walk_id(tag, units);
   const int ranks = size();
-  units_by_rank_.assign(static_cast<std::size_t>(ranks), 0);
-  std::vector<char> told(static_cast<std::size_t>(ranks), 0);  // the walk is over, for that rank
-  std::vector<std::uint64_t> out(static_cast<std::size_t>(ranks), 0);  // units taken, sums not back
+  const auto n = static_cast<std::size_t>(ranks);
+  units_by_rank_.assign(n, 0);
+  quiet_.resize(n, 0.0);
+  std::vector<char> told(n, 0);  // the walk is over, for that rank
+  std::vector<std::uint64_t> out(n, 0);  // units taken, sums not back
+  std::vector<Clock::time_point> last(n, Clock::now());  // the last message from each rank
+  Clock::time_point check_at = Clock::now(), stop_at{};
+  bool stop = false;
   std::string msg;
   for (;;) {
     bool busy = false, heard = false;
+    const Clock::time_point now = Clock::now();
     for (int r = 1; r < ranks; ++r) {
       const auto ur = static_cast<std::size_t>(r);
       if (told[ur] && out[ur] == 0) continue;  // done with this walk: its next messages are the next walk's
       busy = true;
       if (!transport::try_recv(r, kWalkTag, msg)) continue;
       heard = true;
+      if (out[ur] > 0) quiet_[ur] = std::max(quiet_[ur], seconds(now - last[ur]));
+      last[ur] = now;
       Reader in(msg);
       if (in.get<std::uint64_t>() == kResult) {
         const UnitRange u{in.get<std::uint64_t>(), in.get<std::uint64_t>()};
@@ -166,8 +192,44 @@ void WalkTeam::serve(const std::string& tag, std::uint64_t units, const Take& ta
       transport::send(r, kWalkTag, w.bytes);
     }
     if (!busy) return;
+    // Lost ranks: checked every 200 ms, and every 50 ms from a stop on (a launcher that ends
+    // the job because a rank died sends SIGTERM, then SIGKILL a second later).
+    if (!stop && stopping()) stop = true, stop_at = now, check_at = now;
+    if (now >= check_at) {
+      check_at = now + std::chrono::milliseconds(stop ? 50 : 200);
+      if (lost_among(told, out, last, stop ? &stop_at : nullptr, now)) {
+        // Their units will never come back and the job is ending: stop waiting for every
+        // rank, and have the count stop and save what is done (it throws Interrupted; the
+        // program says which rank was lost). Without a checkpoint there is nothing to save.
+        if (!lost_hook()) peers::report_and_end(kLostRankStatus);
+        if (!stop) lost_hook()();
+        return;
+      }
+    }
     if (!heard) pause();
   }
+}
+
+bool WalkTeam::lost_among(const std::vector<char>& told, const std::vector<std::uint64_t>& out,
+                          const std::vector<Clock::time_point>& last, const Clock::time_point* stop_at,
+                          Clock::time_point now) {
+  bool any = false;
+  for (int r = 1; r < size(); ++r) {
+    const auto ur = static_cast<std::size_t>(r);
+    if (told[ur] && out[ur] == 0) continue;  // not waited for
+    if (peers::lost(r)) {
+      any = true;
+    } else if (stop_at && out[ur] > 0 && !peers::checkable(r)) {
+      // A rank on another host, whose process cannot be checked: after a stop it is given up
+      // when silent for half a second plus twice the longest it has been silent with units out.
+      const double limit = 0.5 + 2 * quiet_[ur];
+      if (seconds(now - std::max(*stop_at, last[ur])) > limit) {
+        peers::silent(r, limit);
+        any = true;
+      }
+    }
+  }
+  return any;
 }
 
 void WalkTeam::join(const std::string& tag, std::uint64_t units) {

@@ -11,7 +11,7 @@
 
 namespace matchcount::cluster {
 
-enum Tag : int { kJobTag = 1, kWalkTag = 2, kSampleTag = 3 };
+enum Tag : int { kJobTag = 1, kWalkTag = 2, kSampleTag = 3, kHelloTag = 4 };
 /// Jobs from rank 0.
 enum Job : std::uint64_t { kEnd = 1, kWalks = 2, kSampler = 3, kSamples = 4, kSamplerEnd = 5 };
 /// Walk messages to rank 0, and the runs it hands out.

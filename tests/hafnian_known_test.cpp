@@ -106,13 +106,14 @@ TEST(HafnianRuntime, SigtermSavesTheWalkAndTheRerunResumes) {
   ASSERT_EQ(direct.exit_code, 0) << direct.err;
   const std::string ckpt = test::temp_file("", ".ckpt");
   std::filesystem::remove(ckpt);
-  // 256 units of about 20 ms each with the pause: SIGTERM lands inside the walk.
+  // 256 units of about 20 ms each with the pause: SIGTERM lands inside the walk (the CPU walk:
+  // the pause is after CPU units, and a GPU would finish first).
   const auto stopped = test::run_slow_matchcount_under(
-      "timeout -s TERM 1.5", 20000, "--threads 1 --hafnian --checkpoint '" + ckpt + "' '" + file + "'");
+      "timeout -s TERM 1.5", 20000, "--device cpu --threads 1 --hafnian --checkpoint '" + ckpt + "' '" + file + "'");
   EXPECT_EQ(stopped.exit_code, 124) << stopped.err;  // timeout's code once it sent the signal
   EXPECT_NE(stopped.err.find("interrupted by SIGTERM"), std::string::npos) << stopped.err;
   ASSERT_TRUE(std::filesystem::exists(ckpt));
-  const auto resumed = test::run_matchcount("-v --hafnian --checkpoint '" + ckpt + "' '" + file + "'");
+  const auto resumed = test::run_matchcount("-v --device cpu --hafnian --checkpoint '" + ckpt + "' '" + file + "'");
   EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
   EXPECT_EQ(resumed.out, direct.out);
   EXPECT_NE(resumed.err.find("resumed from the checkpoint"), std::string::npos) << resumed.err;

@@ -55,7 +55,7 @@ TEST(MemoryPeak, FrontierCountsWithinTheBudget) {
   // at 140 MiB beyond the program on one thread and 244 MiB on two.
   const std::string torus = edge_file(torus_graph(12, 12));
   for (int threads : {1, 2}) {
-    const auto r = test::run_measured("--as graph --threads " + std::to_string(threads) + " --max-memory 64M " + quoted(torus));
+    const auto r = test::run_measured("--device cpu --as graph --threads " + std::to_string(threads) + " --max-memory 64M " + quoted(torus));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "4161957566985310208\n");
     if (test::kPeakMemoryMeasurable) {
@@ -63,7 +63,7 @@ TEST(MemoryPeak, FrontierCountsWithinTheBudget) {
     }
   }
   // Below one prime's tables the count is refused at once, in one line, within the budget.
-  const auto tight = test::run_measured("--as graph --threads 2 --max-memory 40M " + quoted(torus));
+  const auto tight = test::run_measured("--device cpu --as graph --threads 2 --max-memory 40M " + quoted(torus));
   EXPECT_EQ(tight.exit_code, 3) << tight.err;
   EXPECT_TRUE(tight.out.empty()) << tight.out;
   EXPECT_TRUE(one_line(tight.err)) << tight.err;
@@ -78,7 +78,7 @@ TEST(MemoryPeak, GraphFrontierCountsWithinTheBudget) {
   // tables came from malloc's heap, which kept the ones freed as they grew and between passes:
   // under 80 MiB it peaked at 86 MiB beyond the program.
   const std::string torus = edge_file(torus_graph(11, 14));
-  const auto r = test::run_measured("--as graph --threads 2 --max-memory 80M " + quoted(torus));
+  const auto r = test::run_measured("--device cpu --as graph --threads 2 --max-memory 80M " + quoted(torus));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "47217865780262297342\n");
   if (test::kPeakMemoryMeasurable) {
@@ -91,7 +91,7 @@ TEST(MemoryPeak, GenerousBudgetsStayWithinThePrediction) {
   // engine and planning (the planner's figures are bounds, not guesses), and the value is right.
   // It was 244 MiB for a prediction of 62 MiB.
   const std::string torus = edge_file(torus_graph(12, 12));
-  const auto r = test::run_measured("--as graph --json --threads 2 --max-memory 1G " + quoted(torus));
+  const auto r = test::run_measured("--device cpu --as graph --json --threads 2 --max-memory 1G " + quoted(torus));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["value"].get<std::string>(), "4161957566985310208");
@@ -122,7 +122,7 @@ TEST(MemoryPeak, RectangularDpKeepsToTheBudget) {
   EXPECT_TRUE(one_line(forced.err)) << forced.err;
   EXPECT_NE(forced.err.find("rect-dp needs tables of about 4 MiB, over the memory budget of 3 MiB"), std::string::npos)
       << forced.err;
-  const auto chosen = test::run_matchcount("-v --max-memory 3M " + file);
+  const auto chosen = test::run_matchcount("-v --device cpu --max-memory 3M " + file);
   ASSERT_EQ(chosen.exit_code, 0) << chosen.err;
   EXPECT_EQ(chosen.out, roomy.out);
   EXPECT_EQ(chosen.err.find("engine rect-dp"), std::string::npos) << chosen.err;

@@ -147,5 +147,25 @@ TEST(Reliability, TimeCapBindsWhileReading) {
   }
 }
 
+// Found by fuzz_count: --estimate of a 31 x 8282 matrix without entries padded it to 8282 x
+// 8282 with rows of ones (2.1 GB, 6 s) before seeing that its rows are empty.
+TEST(Reliability, EstimatesOfWideMatricesKeepToTheBudget) {
+  const auto empty = run_matchcount("--estimate --max-memory 64M " + test::temp_file("31 8282 0\n", ".mtx"));
+  EXPECT_EQ(empty.exit_code, 0) << empty.err;
+  EXPECT_EQ(empty.out, "0\n");
+  // Empty columns of the longer side are dropped: 2 x 8000 with entries in 3 columns is a 2 x 3.
+  const auto narrow = run_matchcount("--estimate --max-memory 64M --seed 3 " +
+                                     test::temp_file("2 8000 4\n1 1 1\n1 5000 1\n2 5000 1\n2 7999 1\n", ".mtx"));
+  EXPECT_EQ(narrow.exit_code, 0) << narrow.err;
+  EXPECT_EQ(narrow.out, "3\n");  // counted exactly: (1,5000)(2,7999), (1,1)(2,5000), (1,1)(2,7999)
+  // A wide matrix that needs its padding is refused when the rows of ones exceed the budget.
+  std::string wide = "3 6000 6000\n";
+  for (int c = 1; c <= 6000; ++c) wide += std::to_string(1 + c % 3) + " " + std::to_string(c) + " 1\n";
+  const auto refused = run_matchcount("--estimate --max-memory 64M " + test::temp_file(wide, ".mtx"));
+  EXPECT_EQ(refused.exit_code, 3) << refused.err;
+  EXPECT_NE(refused.err.find("memory budget"), std::string::npos) << refused.err;
+  EXPECT_TRUE(refused.out.empty());
+}
+
 }  // namespace
 }  // namespace matchcount

@@ -27,17 +27,33 @@ using estimate::Clock;
 using estimate::since;
 using estimate::wide_of;
 
-/// A rectangular matrix made square for the estimators: transposed to m < n, then n - m rows
-/// of ones added (perm of the result = (n - m)! times the rectangular permanent, and it stays
-/// nonnegative). Returns n - m (0 for a square matrix).
-int pad_to_square(SparseMatrix<double>& a) {
+/// A rectangular matrix made square for the estimators: transposed to m < n, the longer
+/// side's empty lines dropped (no injective map uses them), then n - m rows of ones added (perm
+/// of the result = (n - m)! times the rectangular permanent, and it stays nonnegative). Returns
+/// n - m (0 for a square matrix), or -1 when a line of the shorter side is empty (the
+/// permanent is 0: nothing is padded). The rows of ones must fit the memory budget (bytes).
+int pad_to_square(SparseMatrix<double>& a, double budget) {
   if (a.square()) return 0;
   if (a.rows > a.cols) a = transpose(a);
+  std::vector<char> row_used(static_cast<std::size_t>(a.rows), 0), col_used(static_cast<std::size_t>(a.cols), 0);
+  for (const auto& e : a.entries) row_used[static_cast<std::size_t>(e.row)] = col_used[static_cast<std::size_t>(e.col)] = 1;
+  if (std::find(row_used.begin(), row_used.end(), 0) != row_used.end()) return -1;
+  std::vector<int> col_index(static_cast<std::size_t>(a.cols), -1);
+  int cols = 0;
+  for (int c = 0; c < a.cols; ++c)
+    if (col_used[static_cast<std::size_t>(c)]) col_index[static_cast<std::size_t>(c)] = cols++;
+  for (auto& e : a.entries) e.col = col_index[static_cast<std::size_t>(e.col)];
+  a.cols = cols;
+  if (a.square()) return 0;
   const int k = a.cols - a.rows;
+  // An entry and its share of normalize()'s copy: the padded matrix must fit the budget.
+  constexpr double kBytesPerEntry = 2.0 * sizeof(Entry<double>);
   constexpr double kMaxEntries = 1e8;
-  if (static_cast<double>(k) * a.cols + static_cast<double>(a.nnz()) > kMaxEntries)
-    throw RefusedError("estimating a rectangular " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
-                       " permanent adds " + std::to_string(k) + " rows of ones: more than 1e8 entries");
+  const double entries = static_cast<double>(k) * a.cols + static_cast<double>(a.nnz());
+  if (entries > kMaxEntries || entries * kBytesPerEntry > budget)
+    throw BudgetError("estimating a rectangular " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
+                      " permanent adds " + std::to_string(k) + " rows of ones: " + memory_text(entries * kBytesPerEntry) +
+                      ", more than " + (entries > kMaxEntries ? std::string("1e8 entries") : "the memory budget of " + memory_text(budget)));
   for (int r = 0; r < k; ++r)
     for (int c = 0; c < a.cols; ++c) a.entries.push_back({a.rows + r, c, 1.0});
   a.rows = a.cols;
@@ -123,7 +139,8 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
   };
   if (!a.square() && o.perfect_matchings)
     return exact_zero("a graph whose sides differ in size has no perfect matching: the count is 0");
-  const int padding = pad_to_square(a);
+  const int padding = pad_to_square(a, o.max_memory > 0 ? o.max_memory : default_max_memory());
+  if (padding < 0) return exact_zero("a line of the shorter side has no entry: the permanent is 0");
   if (padding > 0)
     rep.notes.push_back("a rectangular matrix: estimated as the permanent of the square matrix with " +
                         std::to_string(padding) + " rows of ones added, divided by " + std::to_string(padding) +

@@ -172,7 +172,7 @@ TEST(ErrorBound, IntegerRowsAndRepeatedColumns) {
   }
   t.print("integer rows and repeated columns");
   EXPECT_EQ(t.failures, 0);
-  EXPECT_GT(t.runs["repeated"], 50);
+  EXPECT_GT(t.runs["repeated"], 50 / kScale);  // the repeated-columns half of the cases reaches it
 }
 
 TEST(ErrorBound, RectangularDecimals) {

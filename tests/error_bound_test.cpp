@@ -205,8 +205,8 @@ TEST(ErrorBound, RectangularDecimals) {
 // The case of the report, in kind: an 8 x 8 complex Hermitian matrix of three-digit decimals
 // whose permanent Forbert-Marx reduces entirely (one line multiplied out, seven merges). Its
 // exact permanent is real; the imaginary part of the result is rounding, and the printed error
-// was 2.6e-18 (u |value|, the scale factor's rounding alone) against an actual error of
-// 6.6e-17, 25 times more.
+// covered only the scale factor's rounding, not the merges' (figures in docs/benchmarks.md,
+// "Float Ryser walks with an error bound that holds").
 TEST(ErrorBound, ReportedHermitianCase) {
   const std::string text =
       "%%MatrixMarket matrix coordinate complex hermitian\n8 8 15\n"

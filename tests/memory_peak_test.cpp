@@ -51,8 +51,8 @@ bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.siz
 TEST(MemoryPeak, FrontierCountsWithinTheBudget) {
   // The 12 x 12 torus, bipartite: the frontier DP over 72 rows, width 23, 2.7e6 states at its
   // peak (41 MiB with one prime a pass). Its tables were sized by their sources (four times the
-  // states), written in chunks spread over them and grown by doubling: under 64 MiB it peaked
-  // at 140 MiB beyond the program on one thread and 244 MiB on two.
+  // states), written in chunks spread over them and grown by doubling, and passed the budget
+  // (docs/benchmarks.md, "Memory budget against the measured peak").
   const std::string torus = edge_file(torus_graph(12, 12));
   for (int threads : {1, 2}) {
     const auto r = test::run_measured("--device cpu --as graph --threads " + std::to_string(threads) + " --max-memory 64M " + quoted(torus));
@@ -75,8 +75,8 @@ TEST(MemoryPeak, FrontierCountsWithinTheBudget) {
 
 TEST(MemoryPeak, GraphFrontierCountsWithinTheBudget) {
   // C_11 x C_14 is not bipartite: graph-frontier, width 23, 64 MiB of tables a prime. Its
-  // tables came from malloc's heap, which kept the ones freed as they grew and between passes:
-  // under 80 MiB it peaked at 86 MiB beyond the program.
+  // tables came from malloc's heap, which kept the ones freed as they grew and between passes,
+  // past the budget.
   const std::string torus = edge_file(torus_graph(11, 14));
   const auto r = test::run_measured("--device cpu --as graph --threads 2 --max-memory 80M " + quoted(torus));
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -89,7 +89,6 @@ TEST(MemoryPeak, GraphFrontierCountsWithinTheBudget) {
 TEST(MemoryPeak, GenerousBudgetsStayWithinThePrediction) {
   // With room for every prime in one pass, the peak stays within what --json predicts for the
   // engine and planning (the planner's figures are bounds, not guesses), and the value is right.
-  // It was 244 MiB for a prediction of 62 MiB.
   const std::string torus = edge_file(torus_graph(12, 12));
   const auto r = test::run_measured("--device cpu --as graph --json --threads 2 --max-memory 1G " + quoted(torus));
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -104,8 +103,8 @@ TEST(MemoryPeak, GenerousBudgetsStayWithinThePrediction) {
 }
 
 TEST(MemoryPeak, RectangularDpKeepsToTheBudget) {
-  // rect-dp's tables of 2^m row sets ignored the budget (a 24 x 34 block took 256 MiB under
-  // 50 MiB); now the pipeline passes over it and, forced, it refuses.
+  // rect-dp's tables of 2^m row sets ignored the budget; now the pipeline passes over it and,
+  // forced, it refuses.
   std::mt19937_64 rng(7);
   SparseMatrix<Integer> a;
   a.rows = 18, a.cols = 22;

@@ -80,7 +80,8 @@ class TableMeter {
 /// Tables of kMappedTableBytes and more are mapped here, not by malloc: glibc serves blocks
 /// below its (dynamic, up to 32 MiB) mmap threshold from its heap and keeps them resident
 /// after free, so tables that grew or were freed between passes stayed resident beside their
-/// successors (a run measured 90 MB for 64 MiB of tables). A mapping is given back whole when
+/// successors (docs/benchmarks.md, "Memory budget against the measured peak"). A mapping is
+/// given back whole when
 /// freed, and `trim` gives back pages beyond the contents.
 ///
 /// With a meter the array charges the pages it may have touched (from the start of the

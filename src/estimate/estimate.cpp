@@ -139,7 +139,7 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
   };
   if (!a.square() && o.perfect_matchings)
     return exact_zero("a graph whose sides differ in size has no perfect matching: the count is 0");
-  const int padding = pad_to_square(a, o.max_memory > 0 ? o.max_memory : default_max_memory());
+  const int padding = pad_to_square(a, estimate::memory_budget(o));
   if (padding < 0) return exact_zero("a line of the shorter side has no entry: the permanent is 0");
   if (padding > 0)
     rep.notes.push_back("a rectangular matrix: estimated as the permanent of the square matrix with " +

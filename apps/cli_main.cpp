@@ -458,12 +458,13 @@ static int run(int argc, char** argv) {
     if (report.value.log && !json && !verbose) {
       const LogValue& l = *report.value.log;  // --log: what the logarithm stands for
       char line[160];
-      std::snprintf(line, sizeof line, " (log10 %.15g); bound on the logarithm's error %.3g", l.log10_abs(), l.error);
+      std::snprintf(line, sizeof line, " (log10 %.15g); %s the logarithm's error %.3g", l.log10_abs(),
+                    l.estimated ? "estimate (not a bound) of" : "bound on", l.error);
       std::cerr << "matchcount: note: the natural logarithm of the count " << l.scientific(l.digits())
                 << (l.sign == 0 ? "" : line) << "\n";
     } else if (!report.value.exact() && !json && !verbose) {
-      std::cerr << "matchcount: note: approximate value (double precision), estimated relative error "
-                << report.value.rel_error();
+      std::cerr << "matchcount: note: approximate value (double precision), relative error "
+                << (report.value.error_estimated ? "estimate (not a bound) " : "bound ") << report.value.rel_error();
       // --exact makes decimal reals exact; complex values have no exact mode, so it is never
       // suggested for them, and a user who gave it is told why the value is still a float.
       if (kind_of(input.matrix) == NumberKind::Real && !exact) std::cerr << "; --exact gives the exact fraction";

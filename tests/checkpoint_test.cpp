@@ -25,6 +25,7 @@
 #include "engines/ryser/cuda/walk_job.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/pipeline.hpp"
+#include "pipeline/resume.hpp"
 #include "checkpoint_helpers.hpp"
 #include "memory_journal.hpp"
 #include "test_support.hpp"
@@ -44,10 +45,12 @@ auto count_with(const Engine& e, const SparseMatrix<T>& a, int threads, WalkJour
 
 bool same(const Integer& a, const Integer& b) { return a == b; }
 bool same(const Approx<double>& a, const Approx<double>& b) {
-  return std::memcmp(&a.value, &b.value, sizeof(double)) == 0 && std::memcmp(&a.abs_error, &b.abs_error, sizeof(double)) == 0;
+  return std::memcmp(&a.value, &b.value, sizeof(double)) == 0 && std::memcmp(&a.abs_error, &b.abs_error, sizeof(double)) == 0 &&
+         a.estimated == b.estimated;
 }
 bool same(const Approx<Complex>& a, const Approx<Complex>& b) {
-  return std::memcmp(&a.value, &b.value, sizeof(Complex)) == 0 && std::memcmp(&a.abs_error, &b.abs_error, sizeof(double)) == 0;
+  return std::memcmp(&a.value, &b.value, sizeof(Complex)) == 0 && std::memcmp(&a.abs_error, &b.abs_error, sizeof(double)) == 0 &&
+         a.estimated == b.estimated;
 }
 
 /// Interrupts the walk(s) of `a` after `stop_after` units done, resumes with another thread
@@ -72,6 +75,22 @@ void expect_resume_identical(const std::string& engine, const SparseMatrix<T>& a
 }
 
 }  // namespace
+
+// A block value's error keeps its kind across a checkpoint: an estimate stays one.
+TEST(CheckpointValues, ErrorEstimatesSurviveTheText) {
+  for (const bool estimated : {false, true}) {
+    const Approx<double> real{1.25, 3e-16, estimated};
+    Approx<double> real_back{};
+    ASSERT_TRUE(detail::decode_value(detail::encode_value(real), real_back));
+    EXPECT_TRUE(same(real, real_back)) << estimated;
+    const Approx<Complex> cplx{Complex(1, -2), 5e-16, estimated};
+    Approx<Complex> cplx_back{};
+    ASSERT_TRUE(detail::decode_value(detail::encode_value(cplx), cplx_back));
+    EXPECT_TRUE(same(cplx, cplx_back)) << estimated;
+  }
+  Approx<double> v{};
+  EXPECT_FALSE(detail::decode_value(detail::encode_value(Approx<double>{1, 0}) + " bogus", v));
+}
 
 TEST(WorkUnits, RangesMergeAndQueueHandsOutTheRest) {
   WalkState s;

@@ -92,7 +92,7 @@ TEST(CheckpointVerify, PrefixWalksKeepFewMarksAndRecomputeThem) {
   };
   // Honest: every range recomputed to the same bits, and the count as without a stop.
   const auto all = resume(saved, 1.0);
-  EXPECT_EQ(std::memcmp(&all, &plain, sizeof plain), 0);
+  EXPECT_TRUE(test::same_bits(all, plain));
   EXPECT_EQ(j.units, f);
   EXPECT_EQ(j.ranges, saved.marks.size());
   // A sample: the last range always, in all about 1/16 of the work.
@@ -112,7 +112,7 @@ TEST(CheckpointVerify, PrefixWalksKeepFewMarksAndRecomputeThem) {
   forged.marks.back().range.end += 5;
   expect_refused([&] { resume(forged, 1e-9); }, kMismatch);
   const auto wrong = resume(forged, 0.0);  // what an unverified resume of it gives
-  EXPECT_NE(std::memcmp(&wrong, &plain, sizeof plain), 0);
+  EXPECT_FALSE(test::same_bits(wrong, plain));
   // Without recomputing anything, marks that do not fit the done units and total are refused.
   forged = saved;
   forged.sum[0] ^= 1;

@@ -238,6 +238,22 @@ TEST(Json, RealValueIsANumberWithErrors) {
   EXPECT_EQ(j["exact"], false);
   EXPECT_GE(j["abs_error"].get<double>(), 0.0);
   EXPECT_LT(j["rel_error"].get<double>(), 1e-12);
+  EXPECT_EQ(j["error_model"], "bound");
+}
+
+// A float error that rests on a statistical spread or a condition estimate is never called a
+// bound: the dense hafnian walk's error is the spread of four vertex orders, Ryser's a bound.
+TEST(Json, ErrorsThatAreEstimatesSaySo) {
+  std::string text = "%%MatrixMarket matrix coordinate real symmetric\n6 6 15\n";
+  for (int i = 1; i <= 6; ++i)
+    for (int j = i + 1; j <= 6; ++j) text += std::to_string(j) + " " + std::to_string(i) + " 0." + std::to_string(i * j + 3) + "\n";
+  const std::string path = test::temp_file(text, ".mtx");
+  EXPECT_EQ(run_json("--json --hafnian --engine hafnian '" + path + "'")["error_model"], "estimate");
+  EXPECT_EQ(run_json("--json --engine ryser '" + path + "'")["error_model"], "bound");
+  const auto r = test::run_matchcount("-v --hafnian --engine hafnian '" + path + "'");
+  EXPECT_NE(r.err.find("estimated absolute error (not a bound)"), std::string::npos) << r.err;
+  const auto plain = test::run_matchcount("--engine ryser '" + path + "'");
+  EXPECT_NE(plain.err.find("relative error bound"), std::string::npos) << plain.err;
 }
 
 TEST(Json, ComplexValueIsAPairOfNumbers) {
@@ -366,6 +382,7 @@ TEST(Json, LogCount) {
   EXPECT_EQ(j["log"]["count"].get<std::string>().substr(0, 9), "1.2988816") << j.dump();
   EXPECT_NEAR(j["log"]["log10"].get<double>(), std::log10(12988816.0), 1e-13);
   EXPECT_LT(j["abs_error"].get<double>(), 1e-12);
+  EXPECT_EQ(j["error_model"], "estimate");  // the sparse LU's error rests on a condition estimate
   const Json zero = run_json("--json --log -", "a x\nb x\n");
   EXPECT_EQ(zero["value"], "-inf");
   EXPECT_EQ(zero["log"]["sign"], 0);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <random>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "catalog/catalog.hpp"
 #include "matchcount/matrix.hpp"
+#include "matchcount/value.hpp"
 
 namespace matchcount::test {
 
@@ -18,6 +20,14 @@ inline std::vector<std::string> square_engines() {
   for (const auto& row : catalog::rows())
     if (row.make) names.emplace_back(row.name);
   return names;
+}
+
+/// Two floats with their errors bit for bit alike (memcmp of the whole struct would compare its
+/// padding too).
+template <class T>
+bool same_bits(const Approx<T>& a, const Approx<T>& b) {
+  return std::memcmp(&a.value, &b.value, sizeof(T)) == 0 && std::memcmp(&a.abs_error, &b.abs_error, sizeof(double)) == 0 &&
+         a.estimated == b.estimated;
 }
 
 /// Random n x n integer matrix: each entry nonzero with probability `density`, values

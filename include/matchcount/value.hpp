@@ -10,11 +10,14 @@
 
 namespace matchcount {
 
-/// A floating result with an estimate of its absolute rounding error.
+/// A floating result with its absolute rounding error: a proven bound, or (`estimated`) an
+/// estimate that may undershoot (the dense hafnian's spread of vertex orders, the GPU walks'
+/// entry rounding, the condition estimates of the Kasteleyn and Pfaffian factorisations).
 template <class T>
 struct Approx {
   T value{};
   double abs_error = 0.0;
+  bool estimated = false;
 };
 
 /// A count known by its natural logarithm (CountOptions::log): sign * e^log_abs, for counts far
@@ -25,6 +28,8 @@ struct LogValue {
   /// Bound on the error of log_abs; the count's relative error is expm1(error). Infinite when
   /// nothing is known (a floating-point 0 that may not be one, a bound too large to trust).
   double error = 0;
+  /// True when `error` is an estimate rather than a proven bound (as Approx::estimated).
+  bool estimated = false;
   /// log10 |count|.
   double log10_abs() const;
   /// The count in scientific notation with `digits` significant digits, "1.2345e+126494"
@@ -38,8 +43,11 @@ struct LogValue {
 struct PermanentValue {
   /// Integer and Rational are exact; double and Complex are approximations.
   std::variant<Integer, Rational, double, Complex> value = Integer(0);
-  /// Estimated absolute error of a float value (0 for exact values).
+  /// Absolute error of a float value (0 for exact values): a proven bound unless
+  /// `error_estimated`.
   double abs_error = 0.0;
+  /// True when `abs_error` is an estimate that may undershoot, not a bound (Approx::estimated).
+  bool error_estimated = false;
   /// Counts with CountOptions::log: the count as its logarithm. `value` then holds the count
   /// as a double (infinite beyond double range) and `abs_error` its error.
   std::optional<LogValue> log;

@@ -75,7 +75,11 @@ def test_count_details_and_explain():
     assert r["mode"] == "count" and r["value"] == "450" and r["exact"] is True
     assert r["number_kind"] == "integer" and r["rows"] == 3 and "seconds" in r and "engine_runs" in r
     f = matchcount.count(np.full((3, 3), 0.1), details=True)
-    assert f["exact"] is False and "abs_error" in f
+    assert f["exact"] is False and "abs_error" in f and f["error_model"] == "bound"
+    # The dense hafnian walk's error is the spread of its vertex orders: an estimate, said so.
+    sym = np.full((6, 6), 0.1) + np.diag(np.arange(6.0))
+    g = matchcount.count(sym, hafnian=True, engine="hafnian", details=True)
+    assert g["error_model"] == "estimate"
     e = matchcount.count(np.ones((20, 20)) + np.eye(20), explain=True)
     assert e["mode"] == "explain" and e.get("value") is None
     h = matchcount.count(np.ones((4, 4), dtype=int), hafnian=True, details=True)

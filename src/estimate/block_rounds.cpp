@@ -318,6 +318,7 @@ void multiply_exact(PermanentValue& acc, const PermanentValue& x) {
   const double a = as_double(acc), b = as_double(x), v = a * b;
   acc.abs_error = std::fabs(a) * x.abs_error + std::fabs(b) * acc.abs_error + acc.abs_error * x.abs_error +
                   kEps * std::fabs(v) * (acc.value.index() == 0 ? 2 : 1);
+  acc.error_estimated = acc.error_estimated || x.error_estimated;
   acc.value = v;
 }
 

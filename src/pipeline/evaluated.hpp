@@ -1,5 +1,5 @@
 // Values of evaluated plans, shared by the square and rectangular paths: exact integers, or
-// floats with an absolute error bound that every product and sum carries along.
+// floats with an absolute error bound (or estimate) that every product and sum carries along.
 #pragma once
 
 #include <cmath>
@@ -29,13 +29,14 @@ template <class V>
 Approx<V> mul(const Approx<V>& a, const Approx<V>& b) {
   const V v = a.value * b.value;
   return {v, std::abs(a.value) * b.abs_error + std::abs(b.value) * a.abs_error + a.abs_error * b.abs_error +
-                 kMulRounding<V> * std::abs(a.value) * std::abs(b.value)};
+                 kMulRounding<V> * std::abs(a.value) * std::abs(b.value),
+          a.estimated || b.estimated};
 }
 inline Integer add(const Integer& a, const Integer& b) { return a + b; }
 template <class V>
 Approx<V> add(const Approx<V>& a, const Approx<V>& b) {
   const V v = a.value + b.value;
-  return {v, a.abs_error + b.abs_error + kEps * std::abs(v)};
+  return {v, a.abs_error + b.abs_error + kEps * std::abs(v), a.estimated || b.estimated};
 }
 
 /// Stores `v` and its error bound as the report's value; a value beyond the double range is
@@ -47,6 +48,7 @@ void store_float(CountReport& report, const Approx<V>& v) {
                        "--exact counts it exactly");
   report.value.value = v.value;
   report.value.abs_error = v.abs_error;
+  report.value.error_estimated = v.estimated;
 }
 
 }  // namespace matchcount::detail

@@ -199,7 +199,7 @@ template <class T, class E = typename Evaluated<T>::type>
 E value_of(const CountReport& r) {
   if constexpr (std::is_same_v<E, detail::LogApprox>) return detail::log_of_report(r);
   else if constexpr (std::is_same_v<T, Integer>) return std::get<Integer>(r.value.value);
-  else return {std::get<T>(r.value.value), r.value.abs_error};
+  else return {std::get<T>(r.value.value), r.value.abs_error, r.value.error_estimated};
 }
 
 /// The forced engine when it counts general graphs ("" otherwise: the planner chooses).
@@ -358,6 +358,7 @@ void store_hafnian(CountReport& report, const Approx<V>& v) {
     throw RefusedError("the hafnian is beyond the range of double precision (about 1e308); --exact counts it exactly");
   report.value.value = v.value;
   report.value.abs_error = v.abs_error;
+  report.value.error_estimated = v.estimated;
 }
 
 /// count_hafnian before CountOptions::log's value of counts settled without engines.

@@ -50,12 +50,14 @@ void describe(const engines::planar::LogDet& r, int n, const EngineOptions& eo) 
   eo.stats->note = buf;
 }
 
-LogApprox from(const engines::planar::LogDet& r) { return {r.sign, r.log_abs, r.error}; }
+// The error of a sparse LU log-determinant rests on an estimate of max |(S^-1)_ij|
+// (sparse_logdet.cpp), so it is an estimate, not a bound.
+LogApprox from(const engines::planar::LogDet& r) { return {r.sign, r.log_abs, r.error, r.error > 0}; }
 
 /// 1 / x for a positive integer x (a scale taken out of the matrix).
 LogApprox inverse(const Integer& x) {
   const LogApprox l(x);
-  return {1, -l.log, l.err};
+  return {1, -l.log, l.err, l.estimated};
 }
 
 void store(CountReport& report, const LogApprox& v) {
@@ -63,11 +65,13 @@ void store(CountReport& report, const LogApprox& v) {
   log.sign = v.sign;
   log.log_abs = v.log;
   log.error = v.err;
+  log.estimated = v.estimated;
   report.value.log = log;
   const double x = v.sign == 0 ? 0.0 : v.sign * std::exp(v.log);  // infinite beyond double range
   report.value.value = x;
   const double rel = std::expm1(v.err);
   report.value.abs_error = x == 0 ? (v.err > 0 ? kInf : 0.0) : std::isfinite(x) ? std::fabs(x) * rel : kInf;
+  report.value.error_estimated = v.estimated;
 }
 
 void refuse_checkpoint(const CountOptions& options) {
@@ -85,7 +89,7 @@ LogApprox::LogApprox(const Integer& v) : sign(sgn(v)) {
   err = kUnit * (4 + 3 * std::fabs(log));
 }
 
-LogApprox::LogApprox(const Approx<double>& v) {
+LogApprox::LogApprox(const Approx<double>& v) : estimated(v.estimated) {
   if (v.value == 0) {
     err = v.abs_error > 0 ? kInf : 0.0;  // a floating 0 that may not be one: nothing known
     return;
@@ -96,15 +100,17 @@ LogApprox::LogApprox(const Approx<double>& v) {
 }
 
 LogApprox mul(const LogApprox& a, const LogApprox& b) {
-  if (a.sign == 0 || b.sign == 0) return {0, -kInf, (a.sign == 0 ? a.err : 0.0) + (b.sign == 0 ? b.err : 0.0)};
+  const bool est = a.estimated || b.estimated;
+  if (a.sign == 0 || b.sign == 0) return {0, -kInf, (a.sign == 0 ? a.err : 0.0) + (b.sign == 0 ? b.err : 0.0), est};
   const double l = a.log + b.log;
-  return {a.sign * b.sign, l, a.err + b.err + kUnit * std::fabs(l)};
+  return {a.sign * b.sign, l, a.err + b.err + kUnit * std::fabs(l), est};
 }
 
 LogApprox add(const LogApprox& a, const LogApprox& b) {
   if (a.sign == 0 && a.err == 0) return b;
   if (b.sign == 0 && b.err == 0) return a;
-  if (a.sign == 0 || b.sign == 0) return {a.sign == 0 ? b.sign : a.sign, a.sign == 0 ? b.log : a.log, kInf};
+  const bool est = a.estimated || b.estimated;
+  if (a.sign == 0 || b.sign == 0) return {a.sign == 0 ? b.sign : a.sign, a.sign == 0 ? b.log : a.log, kInf, est};
   // Scaled by e^-m, m the larger logarithm: each term carries its own error and the rounding of
   // (log - m), which is about u |log| for logarithms in the thousands.
   const double m = std::max(a.log, b.log);
@@ -112,9 +118,9 @@ LogApprox add(const LogApprox& a, const LogApprox& b) {
   const double sum = x + y;
   const double abs_err = std::fabs(x) * std::expm1(a.err + kUnit * (2 + std::fabs(a.log))) +
                          std::fabs(y) * std::expm1(b.err + kUnit * (2 + std::fabs(b.log))) + kUnit * std::fabs(sum);
-  if (sum == 0) return {0, -kInf, abs_err > 0 ? kInf : 0.0};
+  if (sum == 0) return {0, -kInf, abs_err > 0 ? kInf : 0.0, est};
   const double l = m + std::log(std::fabs(sum));
-  return {sum > 0 ? 1 : -1, l, log_error_of(abs_err / std::fabs(sum)) + kUnit * std::fabs(l)};
+  return {sum > 0 ? 1 : -1, l, log_error_of(abs_err / std::fabs(sum)) + kUnit * std::fabs(l), est};
 }
 
 template <class T>
@@ -164,10 +170,10 @@ E count_graph_leaf(const GraphEngine& engine, const SparseMatrix<T>& leaf, bool 
 }
 
 LogApprox log_of_report(const CountReport& r) {
-  if (r.value.log) return {r.value.log->sign, r.value.log->log_abs, r.value.log->error};
+  if (r.value.log) return {r.value.log->sign, r.value.log->log_abs, r.value.log->error, r.value.log->estimated};
   // Counts settled before any engine (no perfect matching) keep their plain value.
   if (const auto* i = std::get_if<Integer>(&r.value.value)) return *i;
-  if (const auto* d = std::get_if<double>(&r.value.value)) return Approx<double>{*d, r.value.abs_error};
+  if (const auto* d = std::get_if<double>(&r.value.value)) return Approx<double>{*d, r.value.abs_error, r.value.error_estimated};
   if (const auto* q = std::get_if<Rational>(&r.value.value))
     return q->get_num() == 0 ? LogApprox(Integer(0)) : mul(q->get_num(), inverse(q->get_den()));
   if (std::get<Complex>(r.value.value) == 0.0) return Integer(0);

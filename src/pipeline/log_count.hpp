@@ -21,9 +21,10 @@ struct LogApprox {
   int sign = 0;
   double log = -std::numeric_limits<double>::infinity();
   double err = 0;
+  bool estimated = false;  // err is an estimate, not a bound (Approx::estimated)
 
   LogApprox() = default;
-  LogApprox(int s, double l, double e) : sign(s), log(l), err(e) {}
+  LogApprox(int s, double l, double e, bool est = false) : sign(s), log(l), err(e), estimated(est) {}
   LogApprox(const Integer& v);         // NOLINT: exact values enter the plan as they are
   LogApprox(const Approx<double>& v);  // NOLINT: as do floats with their error
 };

@@ -134,7 +134,7 @@ class RectCounter {
     } else {
       const double f = factorial.get_d();  // exact for pad <= 22
       const T v = std::get<T>(sub.value.value) / f;
-      return {v, sub.value.abs_error / f + kEps * std::abs(v)};
+      return {v, sub.value.abs_error / f + kEps * std::abs(v), sub.value.error_estimated};
     }
   }
 

@@ -156,23 +156,38 @@ template std::uint64_t count_fingerprint(const SparseMatrix<Complex>&, const Cou
                                          const std::vector<SparseMatrix<Complex>>&, const std::vector<EnginePlan>&);
 
 std::string encode_value(const Integer& v) { return "int " + v.get_str(16); }
-std::string encode_value(const Approx<double>& v) { return "real " + bits(v.value) + " " + bits(v.abs_error); }
+// A float's error is followed by the word "estimate" when it is one (Approx::estimated).
+std::string encode_value(const Approx<double>& v) {
+  return "real " + bits(v.value) + " " + bits(v.abs_error) + (v.estimated ? " estimate" : "");
+}
 std::string encode_value(const Approx<Complex>& v) {
-  return "complex " + bits(v.value.real()) + " " + bits(v.value.imag()) + " " + bits(v.abs_error);
+  return "complex " + bits(v.value.real()) + " " + bits(v.value.imag()) + " " + bits(v.abs_error) +
+         (v.estimated ? " estimate" : "");
 }
 
 bool decode_value(const std::string& text, Integer& v) {
   const auto f = fields(text, "int");
   return f.size() == 1 && v.set_str(f[0], 16) == 0;
 }
+
+namespace {
+/// Takes the trailing "estimate" off `f` into `estimated`; false for any other extra word.
+bool take_estimate_mark(std::vector<std::string>& f, std::size_t plain, bool& estimated) {
+  estimated = f.size() == plain + 1 && f.back() == "estimate";
+  if (estimated) f.pop_back();
+  return f.size() == plain;
+}
+}  // namespace
+
 bool decode_value(const std::string& text, Approx<double>& v) {
-  const auto f = fields(text, "real");
-  return f.size() == 2 && unbits(f[0], v.value) && unbits(f[1], v.abs_error);
+  auto f = fields(text, "real");
+  return take_estimate_mark(f, 2, v.estimated) && unbits(f[0], v.value) && unbits(f[1], v.abs_error);
 }
 bool decode_value(const std::string& text, Approx<Complex>& v) {
-  const auto f = fields(text, "complex");
+  auto f = fields(text, "complex");
   double re = 0, im = 0;
-  if (f.size() != 3 || !unbits(f[0], re) || !unbits(f[1], im) || !unbits(f[2], v.abs_error)) return false;
+  if (!take_estimate_mark(f, 3, v.estimated) || !unbits(f[0], re) || !unbits(f[1], im) || !unbits(f[2], v.abs_error))
+    return false;
   v.value = Complex(re, im);
   return true;
 }

@@ -165,9 +165,13 @@ std::string report_json(const CountReport& r, const ReadResult& in, const RunInf
     j["abs_error"] = l.error;
     j["rel_error"] = l.sign == 0 ? (l.error > 0 ? INFINITY : 0.0) : l.error / std::max(std::fabs(l.log_abs), 1e-300);
     j["log"] = {{"sign", l.sign}, {"log10", report_detail::json_real(l.log10_abs())}, {"count", l.scientific(l.digits())}};
+    j["error_model"] = l.estimated ? "estimate" : "bound";
   } else if (!exact && !r.explained) {
     j["abs_error"] = r.value.abs_error;
     j["rel_error"] = r.value.rel_error();  // infinite (null) for an uncertain 0
+    // "bound": abs_error is proven to hold; "estimate": it rests on a statistical spread or a
+    // condition estimate and may undershoot (docs/pipeline.md, "Error bounds of float counts").
+    j["error_model"] = r.value.error_estimated ? "estimate" : "bound";
   }
   j["counts"] = !r.graph.hafnian ? "permanent" : r.graph.loops ? "loop_hafnian" : "hafnian";
   j["matching_size"] = r.matching_size;
@@ -255,12 +259,14 @@ std::string report_text(const CountReport& r, const ReadResult& in, const RunInf
   o << "\n";
   if (const auto& l = r.value.log) {
     char line[200];
-    std::snprintf(line, sizeof line, " (log10 %.15g); bound on the logarithm's error %.3g", l->log10_abs(), l->error);
+    std::snprintf(line, sizeof line, " (log10 %.15g); %s the logarithm's error %.3g", l->log10_abs(),
+                  l->estimated ? "estimate (not a bound) of" : "bound on", l->error);
     o << "matchcount: the value is the natural logarithm of the count " << l->scientific(l->digits())
       << (l->sign == 0 ? "" : line) << "\n";
   } else if (r.value.exact()) o << "matchcount: the value is exact\n";
   else
-    o << "matchcount: the value is approximate (double precision); estimated absolute error "
+    o << "matchcount: the value is approximate (double precision); "
+      << (r.value.error_estimated ? "estimated absolute error (not a bound) " : "bound on the absolute error ")
       << number(r.value.abs_error) << ", relative " << number(r.value.rel_error()) << "\n";
   return o.str();
 }

@@ -101,12 +101,14 @@ std::string sealed(std::string text) {
 
 bool same(const Approx<double>& a, const Approx<double>& b) {
   return std::bit_cast<std::uint64_t>(a.value) == std::bit_cast<std::uint64_t>(b.value) &&
-         std::bit_cast<std::uint64_t>(a.abs_error) == std::bit_cast<std::uint64_t>(b.abs_error);
+         std::bit_cast<std::uint64_t>(a.abs_error) == std::bit_cast<std::uint64_t>(b.abs_error) &&
+         a.estimated == b.estimated;
 }
 bool same(const Approx<Complex>& a, const Approx<Complex>& b) {
   return std::bit_cast<std::uint64_t>(a.value.real()) == std::bit_cast<std::uint64_t>(b.value.real()) &&
          std::bit_cast<std::uint64_t>(a.value.imag()) == std::bit_cast<std::uint64_t>(b.value.imag()) &&
-         std::bit_cast<std::uint64_t>(a.abs_error) == std::bit_cast<std::uint64_t>(b.abs_error);
+         std::bit_cast<std::uint64_t>(a.abs_error) == std::bit_cast<std::uint64_t>(b.abs_error) &&
+         a.estimated == b.estimated;
 }
 bool same(const Integer& a, const Integer& b) { return a == b; }
 

@@ -379,6 +379,7 @@ PermanentValue SmallValue::value() const {
   else if (kind == Real) v.value = re;
   else v.value = Complex(re, im);
   v.abs_error = abs_error;
+  v.error_estimated = estimated;
   return v;
 }
 
@@ -412,6 +413,7 @@ SmallValue small_permanent(const void* data, nb::dlpack::dtype dtype, std::int64
   }
   const double drift = a.integral ? 0.0 : std::sqrt(double(n) * w.steps);
   out.abs_error = (kind == SmallValue::Cplx ? 2 : 1) * 2 * kU * (2.0 * n + 2 + drift) * w.abs * scale;
+  out.estimated = drift > 0;
   return out;
 }
 

@@ -21,7 +21,8 @@ constexpr int kSmallMax = 16;  // 2^15 Glynn terms: ~0.1 ms, short enough not to
 struct SmallValue {
   enum Kind : std::uint8_t { None, Exact, Real, Cplx } kind = None;  // None: not counted here
   double re = 0, im = 0;      // Exact: an integer of at most 2^53 held exactly
-  double abs_error = 0;       // the estimate the ryser engine would give (0 when exact)
+  double abs_error = 0;       // the error the ryser engine would give (0 when exact)
+  bool estimated = false;     // abs_error is a model of the walk's drift, not a bound
   PermanentValue value() const;
 };
 

@@ -74,7 +74,8 @@ Approx<T> float_estimate(const std::vector<T>& walks, double excess) {
   for (int w = 0; w < kSpreadWalks; ++w) squares += std::norm(walks[static_cast<std::size_t>(w)] - mean);
   const double s = std::sqrt(squares / static_cast<double>(kSpreadWalks - 1));
   const double moved = excess > 0 ? excess * 2 * std::abs(walks[kSpreadWalks]) : 0.0;
-  return {mean, 18.3 * s + 4 * 0x1p-53 * std::abs(mean) + moved + 0x1p-1074};
+  // A statistical estimate (the spread of the walks), not a bound: marked so (Approx::estimated).
+  return {mean, 18.3 * s + 4 * 0x1p-53 * std::abs(mean) + moved + 0x1p-1074, true};
 }
 
 template <class T>

@@ -92,18 +92,20 @@ class PivotProduct {
   }
 
   /// 0 with the error of perturbing each of `zero_pivots` zero pivots by `pivot_error`: the
-  /// product of the other pivots times pivot_error^zero_pivots.
+  /// product of the other pivots times pivot_error^zero_pivots. Both results' errors rest on
+  /// the condition estimate and first-order terms, so they are marked estimates
+  /// (Approx::estimated).
   Approx<T> zero_with_error(int zero_pivots, double pivot_error) const {
     double err = std::abs(mant_);
     for (int k = 0; k < zero_pivots; ++k) err *= pivot_error;
-    return {T(0), up(err, ex_)};
+    return {T(0), up(err, ex_), true};
   }
   /// The product with relative error `rel` (an infinite error when rel is not finite).
   Approx<T> with_relative_error(double rel) const {
     T value;
     if constexpr (std::is_same_v<T, Complex>) value = Complex(up(mant_.real(), ex_), up(mant_.imag(), ex_));
     else value = up(mant_, ex_);
-    return {value, std::isfinite(rel) ? rel * std::abs(value) : std::numeric_limits<double>::infinity()};
+    return {value, std::isfinite(rel) ? rel * std::abs(value) : std::numeric_limits<double>::infinity(), true};
   }
 
  private:

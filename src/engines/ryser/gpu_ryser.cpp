@@ -167,7 +167,10 @@ class GpuRyserEngine final : public Engine {
     if constexpr (cplx) v = Complex(scaled(fixed_at(&r.words[0]), e), scaled(fixed_at(&r.words[kLimbs]), e));
     else v = scaled(fixed_at(&r.words[0]), e);
     const double abs_sum = std::ldexp(double_at(&r.words[W * kLimbs]), static_cast<int>(shift + 1 - b.rows));
-    return {sign * v, W * error_factor(b, job.k) * abs_sum + entry_error_estimate(a, opt) * abs_sum};
+    // The drift term and the entries' share are models, not bounds (error_factor,
+    // entry_error_estimate): such a value's error is marked an estimate.
+    const bool estimated = !integral_rows(b) || row_sum_relative_error(a, opt) > 0;
+    return {sign * v, W * error_factor(b, job.k) * abs_sum + entry_error_estimate(a, opt) * abs_sum, estimated};
   }
 
   template <class T>

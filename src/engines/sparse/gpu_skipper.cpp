@@ -183,7 +183,8 @@ class GpuSkipperEngine final : public Engine {
     // drift of y over a chunk (none for integral rows, whose sums are exact).
     const double drift = integral_rows(b) ? 0.0 : std::sqrt(double(n) * std::ldexp(1.0, plan.k));
     // The entries' own errors: an estimate as gpu-ryser's (gpu_ryser.cpp, entry_error_estimate).
-    return {sign * v, (W * 2 * kEps * (2.0 * n + 2 + drift) + 16.0 * n * row_sum_relative_error(a, opt)) * abs_sum};
+    const double entries = row_sum_relative_error(a, opt);
+    return {sign * v, (W * 2 * kEps * (2.0 * n + 2 + drift) + 16.0 * n * entries) * abs_sum, drift > 0 || entries > 0};
   }
 };
 

@@ -29,6 +29,7 @@
 #include "matchcount/report.hpp"
 #include "cli_limits.hpp"
 #include "cli_main.hpp"
+#include "cli_options.hpp"
 #include "matchcount/memory.hpp"
 #include "matchcount/tuning.hpp"
 #include "progress.hpp"
@@ -86,38 +87,6 @@ extern "C" void on_stop_signal(int sig) {
     _exit(128 + sig);
   }
   if (g_checkpoint) g_checkpoint->request_stop(sig);
-}
-
-/// Range checks whose messages read like the rest ("--threads: must be a whole number >= 0,
-/// not '-1'"); CLI11's own print the largest double in full.
-CLI::Validator whole_at_least(long long lo) {
-  return CLI::Validator(
-      [lo](std::string& text) -> std::string {
-        try {
-          std::size_t used = 0;
-          const long long v = std::stoll(text, &used);
-          if (used == text.size() && v >= lo) return "";
-        } catch (const std::exception&) {
-        }
-        return "must be a whole number >= " + std::to_string(lo) + ", not '" + text + "'";
-      },
-      "INT>=" + std::to_string(lo));
-}
-CLI::Validator number_at_least(double lo, bool strictly) {
-  char bound[32];
-  std::snprintf(bound, sizeof bound, "%g", lo);
-  const std::string relation = std::string(strictly ? "> " : ">= ") + bound;
-  return CLI::Validator(
-      [lo, strictly, relation](std::string& text) -> std::string {
-        try {
-          std::size_t used = 0;
-          const double v = std::stod(text, &used);
-          if (used == text.size() && std::isfinite(v) && (strictly ? v > lo : v >= lo)) return "";
-        } catch (const std::exception&) {
-        }
-        return "must be a number " + relation + ", not '" + text + "'";
-      },
-      "NUMBER" + std::string(strictly ? ">" : ">=") + bound);
 }
 
 /// "all" or a positive count of GPUs; 0 stands for all.
@@ -208,7 +177,7 @@ static int run(int argc, char** argv) {
   app.add_option("--engine", engine, "counting engine for every block (auto: chosen per block by predicted time; --list-engines)")
       ->check(CLI::IsMember(engines))
       ->capture_default_str();
-  app.add_option("--threads", threads, "worker threads (0: all cores)")->check(whole_at_least(0));
+  app.add_option("--threads", threads, "worker threads (0: all cores)")->check(cli::whole_at_least(0));
   std::string max_memory;
   app.add_option("--max-memory", max_memory,
                  "memory budget, e.g. 200M, 8G, 1.5GiB (none: no budget; default: 3/4 of the memory available); "
@@ -226,7 +195,7 @@ static int run(int argc, char** argv) {
   auto* checkpoint_opt = app.add_option("--checkpoint", checkpoint_file,
                  "save progress to FILE now and then and on SIGINT/SIGTERM; resume from it if it exists");
   app.add_option("--checkpoint-every", checkpoint_every, "seconds between checkpoint saves")
-      ->check(number_at_least(0, false))
+      ->check(cli::number_at_least(0, false))
       ->capture_default_str();
   app.add_flag("--verify-resume", verify_resume, "on resuming, recompute a random sample (about 1/16) of the saved "
                "work and refuse a checkpoint that does not match it")->needs(checkpoint_opt);
@@ -259,57 +228,16 @@ static int run(int argc, char** argv) {
   app.add_flag("--progress", progress,
                "show progress on stderr even when it is not a terminal (then as a line every --progress-every seconds)");
   app.add_option("--progress-every", progress_every, "seconds between progress lines when stderr is not a terminal")
-      ->check(number_at_least(0, true))
+      ->check(cli::number_at_least(0, true))
       ->capture_default_str();
-  bool estimate = false;
-  std::string method = "scaling+";
-  EstimateOptions est;
-  auto* g = app.add_option_group("Estimation", "an unbiased random estimate with error bars, for nonnegative matrices");
-  g->add_flag("--estimate", estimate,
-              "estimate instead of counting exactly (blocks beyond exact reach; blocks predicted cheaper to count "
-              "exactly are counted exactly)");
-  g->add_option("--method", method, "estimator: rasmussen, rasmussen+, scaling, scaling+; for hafnians also "
-                "godsil-gutman, godsil-gutman-complex, barvinok")
-      ->check(CLI::IsMember(estimate_method_names()))
-      ->capture_default_str();
-  auto* samples = g->add_option("--samples", est.samples, "samples per estimated block (default: until --rel-error)")
-                      ->check(whole_at_least(1));
-  auto* rel = g->add_option("--rel-error", est.rel_error, "stop when the relative standard error falls below this")
-                  ->check(number_at_least(0, true))
-                  ->capture_default_str();
-  auto* max_seconds = g->add_option("--max-seconds", est.max_seconds,
-                                    "time cap of a --rel-error run (0: none); an exact count given it is refused when "
-                                    "predicted longer and stopped when it is reached (exit code 3)")
-      ->check(number_at_least(0, false))
-      ->capture_default_str();
-  g->add_option("--max-samples", est.max_samples, "sample cap per block of a --rel-error run")
-      ->check(whole_at_least(1))
-      ->capture_default_str();
-  g->add_option("--seed", est.seed, "random seed (the same seed, options and device give the same result)")->capture_default_str();
-  g->add_option("--scale-interval", est.scale_interval, "scaling methods: rescale every this many rows (SInterval; 0: max(1, n/256))")
-      ->check(whole_at_least(0))
-      ->capture_default_str();
-  g->add_option("--scale-sweeps", est.scale_iterations, "scaling methods: Sinkhorn sweeps per rescale")
-      ->check(whole_at_least(0))
-      ->capture_default_str();
-  g->add_option("--scale-radius", est.scale_radius,
-                "general graphs, scaling methods: rescale the vertices within this many edges of each pair covered (0: none; -1: 2 on lattice-like graphs)")
-      ->check(whole_at_least(-1))
-      ->capture_default_str();
-  g->add_option("--particles", est.particles,
-                "general graphs: each sample a population of this many resampled paths (0: independent paths; "
-                "-1: 50 on lattice-like graphs of 512 vertices or more)")
-      ->check(whole_at_least(-1))
-      ->capture_default_str();
-  g->add_option("--bethe", est.bethe,
-                "general graphs, scaling methods: weight the draws by belief propagation (1) or the Sinkhorn scaling (0) "
-                "(-1: belief propagation on sparse graphs of 512 vertices or more, on the CPU)")
-      ->check(whole_at_least(-1))
-      ->capture_default_str();
-  g->add_option("--exact-up-to", est.exact_up_to, "count blocks up to this size exactly (0: estimate every block)")
-      ->check(whole_at_least(0))
-      ->capture_default_str();
-  samples->excludes(rel);
+  cli::EstimateFlags estimate_flags;
+  cli::add_estimate_options(app, estimate_flags);
+  bool& estimate = estimate_flags.estimate;
+  const std::string& method = estimate_flags.method;
+  EstimateOptions& est = estimate_flags.options;
+  CLI::Option* max_seconds = estimate_flags.max_seconds;
+  cli::PatternFlags pattern;
+  cli::add_pattern_options(app, pattern);
   app.set_version_flag("--version", version_text());
   app.add_flag_callback(
       "--list-engines", [] {
@@ -354,6 +282,7 @@ static int run(int argc, char** argv) {
                        "list as one undirected graph)");
     // Graphs that are not bipartite, and matrices read with --hafnian, count hafnians.
     const bool count_hafnian_of = read.hafnian || input.symmetric_graph;
+    cli::check_pattern(pattern, read, estimate, !row_mult.empty() || !col_mult.empty());
     if (count_hafnian_of && (!row_mult.empty() || !col_mult.empty()))
       throw UsageError("--row-mult/--col-mult repeat the lines of a permanent's matrix, not of a hafnian's");
     if (!row_mult.empty() || !col_mult.empty()) {
@@ -440,8 +369,9 @@ static int run(int argc, char** argv) {
                                                        max_seconds->as<std::string>());
     }
     if (input.symmetric_graph) count.vertex_names = input.row_names;
-    const CountReport report =
-        count_hafnian_of ? count_hafnian(input.matrix, loop_hafnian, count) : count_permanent(input.matrix, count);
+    const CountReport report = pattern.given() ? cli::count_pattern(pattern, input, read, count)
+                               : count_hafnian_of ? count_hafnian(input.matrix, loop_hafnian, count)
+                                                  : count_permanent(input.matrix, count);
     if (deadline) deadline->cancel();
     bar.finish();
     if (report.explained) {

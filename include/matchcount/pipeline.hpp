@@ -159,6 +159,16 @@ CountReport count_permanent(const AnyMatrix& m, const CountOptions& options = {}
 /// for a matrix that is not square and symmetric, RefusedError when no engine can count a block.
 CountReport count_hafnian(const AnyMatrix& m, bool loops, const CountOptions& options = {});
 
+/// The hafnian of `m` with row and column i repeated rpt[i] times (0 drops it), thewalrus's
+/// hafnian_repeated(A, rpt, mu, loop): two copies of i are joined by m_ii; with `loops` each copy
+/// of i also has loop weight mu[i] (`mu`: an n x 1 or 1 x n matrix; null: the diagonal of m).
+/// The expanded matrix is never built (src/engines/hafnian/hafnian_repeated.hpp). Integers and
+/// rationals give exact values, floats an error estimate. UsageError for options that do not
+/// apply (--engine other than hafnian, --log, --explain, --no-preprocess) and for a pattern or
+/// loop weights of the wrong length.
+CountReport count_hafnian_repeated(const AnyMatrix& m, const std::vector<std::uint64_t>& rpt, const AnyMatrix* mu,
+                                   bool loops, const CountOptions& options = {});
+
 /// A predicted duration for people: "42 s", "12 minutes", "5.1 hours", "3.2 days",
 /// "590 years (1.86e+10 s)" (the budgets' refusals and the long-count note).
 inline std::string duration_text(double seconds) {

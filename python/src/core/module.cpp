@@ -15,6 +15,9 @@
 #include "matchcount/estimate.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/memory.hpp"
+#include "matchcount/multiplicity.hpp"
+#include "matchcount/pipeline.hpp"
+#include "matchcount/report.hpp"
 #include "run.hpp"
 #include "small_dense.hpp"
 
@@ -90,6 +93,24 @@ NB_MODULE(_core, m) {
   }, nb::arg("rows"), nb::arg("cols"), nb::arg("r"), nb::arg("c"), nb::arg("nums"), nb::arg("dens").none(),
      nb::arg("mode"));
 
+  // hafnian_repeated: the value, or with details the --json record.
+  m.def("hafnian_repeated", [](const Matrix& a, const std::string& reps, const Matrix* mu, bool loop, int threads,
+                               int details, const std::string& format) -> nb::object {
+    const std::vector<std::uint64_t> rpt = parse_multiplicities(reps, "rpt");
+    CountOptions o;
+    o.threads = threads;
+    CountReport report;
+    {
+      nb::gil_scoped_release release;
+      report = count_hafnian_repeated(a.m, rpt, mu ? &mu->m : nullptr, loop, o);
+    }
+    if (details == 0) return to_python(report.value);
+    RunInfo info;
+    info.file = "<python>";
+    info.threads = threads;
+    return nb::str(report_json(report, described(a.m, format, {}, {}), info).c_str());
+  }, nb::arg("matrix"), nb::arg("reps"), nb::arg("mu").none(), nb::arg("loop"), nb::arg("threads"), nb::arg("details"),
+     nb::arg("format"));
   m.def("permanent_dense", &permanent_dense);
   // The small dense kernel alone, for the tests: (value, abs_error), or None where the
   // general path counts.

@@ -25,6 +25,8 @@ namespace {
 constexpr int kStopFrom = 16;  // sides above which a count may be long enough to stop
 
 
+}  // namespace
+
 /// The record's input description: a matrix of the right number kind, without its entries.
 ReadResult described(const AnyMatrix& m, const std::string& format, const std::vector<std::string>& names,
                      const std::vector<std::string>& notes) {
@@ -35,6 +37,8 @@ ReadResult described(const AnyMatrix& m, const std::string& format, const std::v
   in.notes = notes;
   return in;
 }
+
+namespace {
 
 [[noreturn]] void keyboard_interrupt(const std::string& message) {
   PyErr_SetString(PyExc_KeyboardInterrupt, message.c_str());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "convert.hpp"
+#include "matchcount/io.hpp"
 #include "matchcount/matrix.hpp"
 #include "matchcount/pipeline.hpp"
 
@@ -45,6 +46,11 @@ bool preprocessing_is_identity(const AnyMatrix& m);
 /// device="cpu" | "gpu" | "auto" as a policy; "gpu" without a usable GPU is refused in the
 /// CLI's words.
 DevicePolicy device_policy(const std::string& device);
+
+/// The --json record's description of a matrix handed from Python (its kind and size; `format`
+/// names where it came from).
+ReadResult described(const AnyMatrix& m, const std::string& format, const std::vector<std::string>& names,
+                     const std::vector<std::string>& notes);
 
 /// The value (int, Fraction, float, complex) or, with details, the JSON record as a string.
 nb::object count(const Matrix& m, const Request& r);

@@ -32,7 +32,7 @@ from ._input import (check_options as _check_options, exact_mode as _exact_mode,
                      to_matrix as _to_matrix)
 
 __version__: str = _core.__version__
-__all__ = ["permanent", "hafnian", "perfect_matchings", "cycle_covers", "count", "estimate", "permanent_batch",
+__all__ = ["permanent", "hafnian", "hafnian_repeated", "perfect_matchings", "cycle_covers", "count", "estimate", "permanent_batch",
            "Estimate", "RefusedError", "BudgetExceeded", "engines", "built_with_cuda", "__version__"]
 
 Number = Union[int, Fraction, float, complex]
@@ -116,12 +116,14 @@ def permanent(A: Any, *, exact: Optional[bool] = None, device: str = "auto", eng
 def hafnian(A: Any, *, loop: bool = False, exact: Optional[bool] = None, device: str = "auto", engine: str = "auto",
             threads: int = 0, checkpoint: Optional[str] = None, checkpoint_every: float = 60.0,
             progress: Progress = None, progress_every: float = 0.5, max_memory: Size = None,
-            max_seconds: Optional[float] = None) -> Number:
+            max_seconds: Optional[float] = None, rtol: float = 1e-05, atol: float = 1e-08) -> Number:
     """The hafnian of a symmetric matrix: the weighted number of perfect matchings of the graph
     whose adjacency matrix it is (the diagonal is ignored). With loop=True, the loop hafnian:
     the diagonal holds loop weights. Odd sizes give 0, the 0 x 0 matrix 1. Input types, exact
     and the other options as for ``permanent``; a matrix that is not square and symmetric is a
-    ValueError naming the first entry whose mirror differs.
+    ValueError naming the first entry whose mirror differs. A float NumPy matrix symmetric within
+    np.allclose(A, A.T, rtol, atol) (thewalrus's defaults) is symmetrized first: a Gaussian
+    state's B = U diag(tanh r) U^T is symmetric only to rounding.
 
     >>> import numpy as np, matchcount
     >>> matchcount.hafnian(np.ones((6, 6), dtype=int))  # 5 * 3 * 1 perfect matchings of K6
@@ -129,10 +131,52 @@ def hafnian(A: Any, *, loop: bool = False, exact: Optional[bool] = None, device:
     >>> matchcount.hafnian(np.ones((3, 3), dtype=int), loop=True)  # 3 edges + the 3 loops
     4
     """
-    matrix, fmt = _to_matrix(A, exact)
+    matrix, fmt = _to_matrix(_nearly_symmetric(A, rtol, atol), exact)
     return _run(matrix, fmt, what=2 if loop else 1, device=device, engine=engine, threads=threads,
                 checkpoint=checkpoint, checkpoint_every=checkpoint_every, progress=progress,
                 progress_every=progress_every, max_memory=max_memory, max_seconds=max_seconds)
+
+
+def _nearly_symmetric(A: Any, rtol: float, atol: float) -> Any:
+    """A float NumPy matrix symmetric within np.allclose(A, A.T, rtol, atol), as thewalrus accepts
+    it, made exactly symmetric ((A + A.T) / 2); others as they are (the count refuses them as the
+    CLI does)."""
+    if not isinstance(A, np.ndarray) or A.ndim != 2 or A.shape[0] != A.shape[1] or A.dtype.kind not in "fc":
+        return A
+    if np.array_equal(A, A.T):
+        return A
+    if not np.allclose(A, A.T, rtol=rtol, atol=atol):
+        return A  # refused by the count, in the CLI's words, naming the first entry that differs
+    return (A + A.T) / 2
+
+
+def hafnian_repeated(A: Any, rpt: Sequence[int], mu: Any = None, loop: bool = False, *, exact: Optional[bool] = None,
+                     threads: int = 0, rtol: float = 1e-05, atol: float = 1e-08, details: bool = False) -> Any:
+    """The hafnian of A with row and column i repeated rpt[i] times (0 drops it), as thewalrus's
+    ``hafnian_repeated``: two copies of mode i are joined by A[i, i], so the diagonal counts even
+    without loops. With loop=True each copy of i also has loop weight mu[i] (default: the
+    diagonal). The expanded matrix is never built: the cost grows with the product of (r + 1)
+    over the pair types of the pattern, not with 2^(sum(rpt)/2). Integers give exact ints,
+    exact=True fractions, floats and complex an estimate of their error (details=True gives the
+    record with abs_error and error_model). A float matrix symmetric within rtol/atol is
+    symmetrized, as thewalrus does.
+
+    >>> import numpy as np, matchcount
+    >>> matchcount.hafnian_repeated(np.ones((2, 2), dtype=int), [3, 3])  # K6: 5 * 3 * 1
+    15
+    >>> matchcount.hafnian_repeated(np.array([[1, 2], [2, 0]]), [2, 1], loop=True)  # a loop and an edge, twice
+    4
+    """
+    matrix, fmt = _to_matrix(_nearly_symmetric(A, rtol, atol), exact)
+    mu_matrix = None
+    if mu is not None:
+        if not loop:
+            raise ValueError("mu gives loop weights: it needs loop=True")
+        mu_matrix, _ = _to_matrix(np.asarray(mu).reshape(-1, 1), exact)
+    _check_options("auto", "auto", threads)
+    out = _core.hafnian_repeated(matrix, _multiplicities(rpt, "rpt"), mu_matrix, bool(loop), int(threads),
+                                 1 if details else 0, fmt)
+    return json.loads(out) if details else out
 
 
 def perfect_matchings(G: Any, *, weight: Optional[str] = None, exact: Optional[bool] = None, device: str = "auto",

@@ -37,6 +37,8 @@ def count(matrix: Matrix, what: int, perfect_matchings: bool, device: str, engin
           row_mult: str, col_mult: str, checkpoint: str, checkpoint_every: float,
           progress: Optional[Callable[[float], Any]], progress_every: float, interruptible: bool, details: int,
           format: str, names: List[str], notes: List[str], max_memory: float, max_seconds: float) -> Any: ...
+def hafnian_repeated(matrix: Matrix, reps: str, mu: Optional[Matrix], loop: bool, threads: int, details: int,
+                     format: str) -> Any: ...
 def estimate(matrix: Matrix, hafnian: bool, loops: bool, perfect_matchings: bool, method: str, samples: int,
              rel_error: float, max_seconds: float, max_samples: int, seed: int, threads: int, exact_up_to: int,
              scale_interval: int, scale_sweeps: int, device: str, progress: Optional[Callable[[Dict[str, Any]], Any]],

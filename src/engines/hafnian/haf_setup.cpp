@@ -34,8 +34,11 @@ int prime_bits(int m) {
 }
 
 std::vector<double> primes_for(const SparseMatrix<Integer>& a, bool loops) {
-  const int m = (a.rows + 1) / 2;
-  const Integer need = 2 * abs(hafnian_bound(a, loops)) + 1;
+  return primes_for_bound((a.rows + 1) / 2, hafnian_bound(a, loops));
+}
+
+std::vector<double> primes_for_bound(int m, const Integer& bound) {
+  const Integer need = 2 * abs(bound) + 1;
   const int bits = prime_bits(m);
   // Each prime exceeds 2^(bits-1): this many always suffice.
   const std::size_t most = mpz_sizeinbase(need.get_mpz_t(), 2) / static_cast<std::size_t>(bits - 1) + 1;

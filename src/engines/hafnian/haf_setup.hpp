@@ -19,6 +19,8 @@ int prime_bits(int m);
 /// Primes below 2^prime_bits(m) (m = ceil(n/2)), largest first, whose product exceeds
 /// 2 hafnian_bound(a, loops) + 1. RefusedError when more than 4096 would be needed.
 std::vector<double> primes_for(const SparseMatrix<Integer>& a, bool loops);
+/// The same for any bound on |value| of a walk of half-degree m.
+std::vector<double> primes_for_bound(int m, const Integer& bound);
 
 /// Float walks: the same hafnian walked in kFloatWalks vertex orders (haf P A P^T = haf A),
 /// whose roundings differ. The first kSpreadWalks walk A: their mean is the value and their

@@ -104,6 +104,24 @@ struct Root {
 
 inline std::size_t tri(int s) { return static_cast<std::size_t>(s) * static_cast<std::size_t>(s - 1) / 2; }
 
+/// The root of n vertices (n even) from lane values: edge(i, j) for i > j, loop(i) with loops.
+template <class V, class Edge, class Loop>
+Root<V> root_of(int n, bool loops, Edge edge, Loop loop) {
+  Root<V> r;
+  r.n = n;
+  r.m = n / 2;
+  r.loops = loops;
+  const std::size_t S = static_cast<std::size_t>(r.stride());
+  r.b.assign(tri(n) * S, V{});
+  for (int i = 1; i < n; ++i)
+    for (int j = 0; j < i; ++j) r.b[(tri(i) + static_cast<std::size_t>(j)) * S + kPad + 1] = edge(i, j);
+  if (loops) {
+    r.d.assign(static_cast<std::size_t>(n) * S, V{});
+    for (int i = 0; i < n; ++i) r.d[static_cast<std::size_t>(i) * S + kPad] = loop(i);
+  }
+  return r;
+}
+
 /// out[k] = reduce(base[k] + sum_{a=1..k} x1[a] y1[k-a] + x2[a] y2[k-a]) for k = lo..m, in
 /// blocks of B outputs from the top; two products give 2B independent FMA chains.
 template <class Ar, int M>
@@ -169,9 +187,10 @@ struct WalkBase {
 
 /// One thread's walk (M > 0: for half-size M only, every loop bound a constant): the frames of
 /// every level and the path of the last unit walked. "Exclude" negates the sign in every lane
-/// (each lane is a walk of its own: a prime or a vertex order).
+/// (each lane is a walk of its own: a prime or a vertex order). The walk of repeated pairs
+/// (haf_rpt_walk.hpp) reuses its frames and its include step.
 template <class Ar, int M = 0>
-class Walk final : public WalkBase<Ar> {
+class Walk : public WalkBase<Ar> {
  public:
   using V = typename Ar::V;
   Walk(const Ar& ar, const Root<V>& root, int depth)
@@ -197,7 +216,7 @@ class Walk final : public WalkBase<Ar> {
     return acc_;
   }
 
- private:
+ protected:
   struct Frame {
     LineVector<V> b, d, g, t;
   };

@@ -25,20 +25,8 @@ int unit_depth(int m) { return std::clamp(m - 12, 0, 20); }
 /// only) gains a vertex with loop `one` and no edge.
 template <class V, class Val>
 Root<V> make_root(int n0, bool loops, V one, Val val) {
-  Root<V> r;
-  r.n = n0 + n0 % 2;
-  r.m = r.n / 2;
-  r.loops = loops;
-  const std::size_t S = static_cast<std::size_t>(r.stride());
-  r.b.assign(haf::tri(r.n) * S, V{});
-  for (int i = 1; i < r.n; ++i)
-    for (int j = 0; j < i; ++j)
-      if (i < n0) r.b[(haf::tri(i) + static_cast<std::size_t>(j)) * S + haf::kPad + 1] = val(i, j);
-  if (loops) {
-    r.d.assign(static_cast<std::size_t>(r.n) * S, V{});
-    for (int i = 0; i < r.n; ++i) r.d[static_cast<std::size_t>(i) * S + haf::kPad] = i < n0 ? val(i, i) : one;
-  }
-  return r;
+  return haf::root_of<V>(n0 + n0 % 2, loops, [&](int i, int j) { return i < n0 ? val(i, j) : V{}; },
+                         [&](int i) { return i < n0 ? val(i, i) : one; });
 }
 
 template <class V>

@@ -1,0 +1,42 @@
+// Option groups of the matchcount program (cli_main.cpp) that belong to one question each:
+// estimation, and photon-number patterns (repeated-row hafnians).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "matchcount/estimate.hpp"
+#include "matchcount/io.hpp"
+#include "matchcount/pipeline.hpp"
+
+namespace matchcount::cli {
+
+/// Range checks whose messages read like the rest ("--threads: must be a whole number >= 0,
+/// not '-1'"); CLI11's own print the largest double in full.
+CLI::Validator whole_at_least(long long lo);
+CLI::Validator number_at_least(double lo, bool strictly);
+
+/// What the estimation group sets. `max_seconds` is returned: it also caps exact counts.
+struct EstimateFlags {
+  bool estimate = false;
+  std::string method = "scaling+";
+  EstimateOptions options;
+  CLI::Option* max_seconds = nullptr;
+};
+void add_estimate_options(CLI::App& app, EstimateFlags& flags);
+
+/// Photon-number patterns: --reps (thewalrus's rpt) and --mu (loop weights).
+struct PatternFlags {
+  std::string reps, mu_file;
+  bool given() const { return !reps.empty() || !mu_file.empty(); }
+};
+void add_pattern_options(CLI::App& app, PatternFlags& flags);
+/// UsageError for a pattern where it does not apply: without --hafnian or --loop-hafnian, with
+/// --estimate or --row-mult/--col-mult, --mu without --reps or without --loop-hafnian.
+void check_pattern(const PatternFlags& flags, const ReadOptions& read, bool estimate, bool multiplicities);
+/// The repeated-row hafnian of the matrix read (count_hafnian_repeated), --mu read as `read`
+/// reads numbers.
+CountReport count_pattern(const PatternFlags& flags, const ReadResult& input, const ReadOptions& read,
+                          const CountOptions& count);
+
+}  // namespace matchcount::cli

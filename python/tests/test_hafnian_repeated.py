@@ -1,0 +1,54 @@
+"""hafnian_repeated against the hafnian of the expanded matrix, and the symmetry tolerance."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import matchcount
+
+
+def expanded(a, rpt):
+    idx = [i for i, r in enumerate(rpt) for _ in range(r)]
+    return a[np.ix_(idx, idx)]
+
+
+def test_integers_are_exact_and_match_the_expansion():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        n = int(rng.integers(1, 5))
+        a = rng.integers(-3, 4, size=(n, n))
+        a = a + a.T
+        rpt = [int(x) for x in rng.integers(0, 4, size=n)]
+        for loop in (False, True):
+            got = matchcount.hafnian_repeated(a, rpt, loop=loop)
+            assert isinstance(got, int)
+            assert got == matchcount.hafnian(expanded(a, rpt), loop=loop)
+
+
+def test_floats_complex_and_loop_weights():
+    rng = np.random.default_rng(4)
+    a = rng.normal(size=(4, 4)) + 1j * rng.normal(size=(4, 4))
+    a = a + a.T
+    mu = rng.normal(size=4)
+    rpt = [2, 1, 0, 3]
+    e = expanded(a, rpt)
+    np.fill_diagonal(e, np.repeat(mu, rpt))
+    got = matchcount.hafnian_repeated(a, rpt, mu=mu, loop=True)
+    assert abs(got - matchcount.hafnian(e, loop=True)) < 1e-9 * max(1.0, abs(got))
+    rec = matchcount.hafnian_repeated(a, rpt, mu=mu, loop=True, details=True)
+    assert rec["error_model"] == "estimate" and rec["abs_error"] >= 0
+    assert matchcount.hafnian_repeated(np.array([[Fraction(1, 2)]], dtype=object), [2]) == Fraction(1, 2)
+    with pytest.raises(ValueError, match="loop=True"):
+        matchcount.hafnian_repeated(a, rpt, mu=mu)
+
+
+def test_nearly_symmetric_matrices_are_accepted_and_far_ones_named():
+    rng = np.random.default_rng(5)
+    u, _ = np.linalg.qr(rng.normal(size=(6, 6)) + 1j * rng.normal(size=(6, 6)))
+    b = u @ np.diag(np.tanh([0.3, 0.5, 0.2, 0.4, 0.1, 0.6])) @ u.T  # symmetric only to rounding
+    assert not np.array_equal(b, b.T)
+    value = matchcount.hafnian(b)
+    assert abs(value - matchcount.hafnian((b + b.T) / 2)) == 0
+    assert matchcount.hafnian_repeated(b, [1] * 6) == pytest.approx(value, rel=1e-10)
+    with pytest.raises(ValueError, match="not symmetric"):
+        matchcount.hafnian(b + np.triu(np.full((6, 6), 0.1), 1))

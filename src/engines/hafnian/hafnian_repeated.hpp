@@ -1,0 +1,55 @@
+// Hafnians of matrices with repeated rows and columns (photon-number patterns), without the
+// expanded matrix: the recursion of haf_walk.hpp over repeated pair types (haf_rpt_walk.hpp).
+//
+// The definition is thewalrus's hafnian_repeated(A, rpt, mu, loop): vertex i of the symmetric
+// n x n matrix A is repeated rpt[i] times (0 drops it), N = sum rpt vertices; two copies of i
+// are joined by A_ii (so the diagonal counts even without loops); with loops each copy of i has
+// loop weight mu[i] (diag(A) by default). Exact counts run modulo small primes (no division
+// anywhere: the weights are binomials); floats walk four variants of the pattern in the lanes
+// (haf_setup.hpp's error estimate).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engines/engine.hpp"
+#include "matchcount/matrix.hpp"
+#include "matchcount/value.hpp"
+
+namespace matchcount::engines {
+
+/// The input: dense row-major symmetric `a` of n x n, the repetitions and the loop weights
+/// (used only with loops).
+template <class T>
+struct RepeatedHafnian {
+  int n = 0;
+  std::vector<T> a, mu;
+  std::vector<std::uint64_t> rpt;
+  bool loops = false;
+};
+
+/// How the copies are paired: pair type t joins a copy of mode a[t] with a copy of mode b[t]
+/// (a[t] == b[t]: two copies of one mode), mult[t] times. The modes with rpt > 0 are paired
+/// largest with next largest, mult = the smaller count, and a mode left alone pairs with
+/// itself; with loops an odd N gains a mode n (one copy, loop weight 1, no edges).
+struct PairTypes {
+  std::vector<int> a, b, mult;
+  /// prod (mult + 1): the recursion's leaves (infinite beyond double range).
+  double leaves() const;
+};
+PairTypes pair_types(const std::vector<std::uint64_t>& rpt, bool loops);
+
+/// The largest number of vertices (N, with the loop's extra vertex) counted: the polynomials
+/// of the recursion have degree N/2 and its frames hold O(N^3) coefficients.
+constexpr std::uint64_t kRepeatedMaxVertices = 400;
+
+/// The values. RefusedError beyond kRepeatedMaxVertices or 2^62 leaves; N = 0 gives 1 and an
+/// odd N without loops 0.
+Integer hafnian_repeated(const RepeatedHafnian<Integer>& in, const EngineOptions& opt);
+Approx<double> hafnian_repeated(const RepeatedHafnian<double>& in, const EngineOptions& opt);
+Approx<Complex> hafnian_repeated(const RepeatedHafnian<Complex>& in, const EngineOptions& opt);
+
+/// Planner cost model: predicted seconds on `cores` cores (integers: `primes` CRT primes).
+double hafnian_repeated_seconds(const PairTypes& p, double primes, NumberKind kind, int cores);
+
+}  // namespace matchcount::engines

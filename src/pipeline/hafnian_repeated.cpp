@@ -1,0 +1,174 @@
+// count_hafnian_repeated (matchcount/pipeline.hpp): photon-number patterns. The matrix and its
+// loop weights are brought to one number kind, rationals to integers by a common denominator,
+// and the repeated-pair walk of src/engines/hafnian/hafnian_repeated.hpp counts them in one
+// block: the expanded matrix is never built, so preprocessing (which works on it) does not run.
+#include <chrono>
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "core/hashing.hpp"
+#include "engines/hafnian/hafnian_repeated.hpp"
+#include "matchcount/error.hpp"
+#include "matchcount/pipeline.hpp"
+#include "pipeline/block_options.hpp"
+#include "pipeline/budget.hpp"
+#include "pipeline/memory_budget.hpp"
+#include "pipeline/resume.hpp"
+#include "pipeline/evaluated.hpp"
+
+namespace matchcount {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Dense values of `m` as U (the wider of the two kinds).
+template <class U, class T>
+std::vector<U> dense_as(const SparseMatrix<T>& m) {
+  std::vector<U> out(static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols), U(0));
+  for (const auto& e : m.entries) {
+    U& x = out[static_cast<std::size_t>(e.row) * static_cast<std::size_t>(m.cols) + static_cast<std::size_t>(e.col)];
+    if constexpr (std::is_same_v<U, T>) x = e.value;
+    else if constexpr (std::is_same_v<T, Integer>) {
+      if constexpr (std::is_same_v<U, Rational>) x = Rational(e.value);
+      else x = U(e.value.get_d());
+    } else if constexpr (std::is_same_v<T, Rational>) {
+      x = U(e.value.get_d());  // only when the other input is a float
+    } else if constexpr (std::is_same_v<U, Complex>) {
+      x = Complex(e.value);
+    } else {
+      throw std::logic_error("hafnian_repeated: narrowing conversion");
+    }
+  }
+  return out;
+}
+
+/// The value of the walk for values of kind T, stored in the report.
+template <class T>
+void count_kind(const engines::RepeatedHafnian<T>& in, const EngineOptions& eo, CountReport& report) {
+  if constexpr (std::is_same_v<T, Rational>) {
+    // One common denominator L: edges times L^2 and loops times L make every matching's weight
+    // L^N times its own (count_hafnian does the same).
+    Integer l = 1;
+    for (const auto& x : in.a) mpz_lcm(l.get_mpz_t(), l.get_mpz_t(), x.get_den_mpz_t());
+    if (in.loops)
+      for (const auto& x : in.mu) mpz_lcm(l.get_mpz_t(), l.get_mpz_t(), x.get_den_mpz_t());
+    engines::RepeatedHafnian<Integer> z{in.n, {}, {}, in.rpt, in.loops};
+    for (const auto& x : in.a) z.a.push_back(x.get_num() * (Integer(l * l) / x.get_den()));
+    for (const auto& x : in.mu) z.mu.push_back(x.get_num() * (l / x.get_den()));
+    std::uint64_t vertices = 0;
+    for (auto r : in.rpt) vertices += r;
+    Integer denominator;
+    mpz_pow_ui(denominator.get_mpz_t(), l.get_mpz_t(), static_cast<unsigned long>(vertices));
+    Rational q(engines::hafnian_repeated(z, eo), denominator);
+    q.canonicalize();
+    report.value.value = q;
+  } else if constexpr (std::is_same_v<T, Integer>) {
+    report.value.value = engines::hafnian_repeated(in, eo);
+  } else {
+    const Approx<T> v = engines::hafnian_repeated(in, eo);
+    if (!std::isfinite(std::abs(v.value)))
+      throw RefusedError("the hafnian is beyond the range of double precision (about 1e308); --exact counts it exactly");
+    report.value.value = v.value;
+    report.value.abs_error = v.abs_error;
+    report.value.error_estimated = v.estimated;
+  }
+}
+
+/// What ties a checkpoint to this count: the entries, the pattern, the loop weights.
+std::uint64_t fingerprint(const AnyMatrix& a, const std::vector<std::uint64_t>& rpt, const AnyMatrix* mu, bool loops) {
+  std::uint64_t h = fnv1a64(rpt.data(), rpt.size() * sizeof(std::uint64_t), loops ? 0x9e3779b97f4a7c15ULL : 1);
+  const auto add = [&](const AnyMatrix& m) {
+    std::visit(
+        [&](const auto& s) {
+          std::ostringstream text;
+          text.precision(17);
+          text << s.rows << "x" << s.cols << ";";
+          for (const auto& e : s.entries) text << e.row << "," << e.col << "," << e.value << ";";
+          const std::string t = text.str();
+          h = fnv1a64(t.data(), t.size(), h);
+        },
+        m);
+  };
+  add(a);
+  if (mu) add(*mu);
+  return h;
+}
+
+}  // namespace
+
+CountReport count_hafnian_repeated(const AnyMatrix& input, const std::vector<std::uint64_t>& rpt, const AnyMatrix* mu,
+                                   bool loops, const CountOptions& given) {
+  const auto start = Clock::now();
+  const CountOptions options = detail::with_memory_budget(given);
+  const detail::MemoryScope memory_scope(input);
+  CountReport report;
+  report.max_memory = options.max_memory;
+  report.rows = rows_of(input), report.cols = cols_of(input), report.nnz = nnz_of(input);
+  report.graph.hafnian = true;
+  report.graph.loops = loops;
+  if (!options.engine.empty() && options.engine != "hafnian")
+    throw UsageError("--reps counts with the repeated-pair hafnian walk; --engine " + options.engine + " does not apply");
+  if (options.log) throw UsageError("--log does not apply to --reps (the count is a double or exact)");
+  if (options.explain) throw UsageError("--explain does not apply to --reps");
+  if (!options.preprocess) throw UsageError("--no-preprocess does not apply to --reps (nothing is preprocessed)");
+  const int n = report.rows;
+  std::visit([](const auto& m) { require_symmetric(m); }, input);
+  if (rpt.size() != static_cast<std::size_t>(n))
+    throw UsageError("--reps has " + std::to_string(rpt.size()) + " numbers but the matrix has " + std::to_string(n) + " rows");
+  if (mu && !loops) throw UsageError("--mu gives loop weights: it needs --loop-hafnian");
+  if (mu && !((rows_of(*mu) == n && cols_of(*mu) == 1) || (rows_of(*mu) == 1 && cols_of(*mu) == n)))
+    throw UsageError("--mu has " + std::to_string(rows_of(*mu)) + "x" + std::to_string(cols_of(*mu)) +
+                     " values; it needs " + std::to_string(n) + ", one per row");
+  const int kind = std::max(static_cast<int>(kind_of(input)), mu ? static_cast<int>(kind_of(*mu)) : 0);
+  std::uint64_t photons = 0;
+  for (auto r : rpt) photons += r;
+  const engines::PairTypes types = engines::pair_types(rpt, loops);
+  char note[200];
+  std::snprintf(note, sizeof note, "%llu photons in %d modes: %zu pair types, %.4g leaves of the recursion",
+                static_cast<unsigned long long>(photons), n, types.mult.size(), types.leaves());
+  report.notes.push_back(note);
+
+  EngineStats stats;
+  Checkpoint* checkpoint = options.checkpoint;
+  if (checkpoint) {
+    checkpoint->open(fingerprint(input, rpt, mu, loops), 1, (std::uint64_t{1} << 20) + 64 * photons);
+    if (checkpoint->resumed()) report.notes.push_back("resumed from the checkpoint " + checkpoint->path());
+    checkpoint->begin_block(0);
+  }
+  EngineOptions eo = detail::block_options(options, checkpoint, &stats);
+  if (options.progress) eo.progress = options.progress;
+  const auto run = [&](auto tag) {
+    using T = decltype(tag);
+    engines::RepeatedHafnian<T> in;
+    in.n = n, in.rpt = rpt, in.loops = loops;
+    in.a = std::visit([](const auto& m) { return dense_as<T>(m); }, input);
+    if (mu) in.mu = std::visit([](const auto& m) { return dense_as<T>(m); }, *mu);
+    else
+      for (int i = 0; i < n; ++i) in.mu.push_back(in.a[static_cast<std::size_t>(i) * static_cast<std::size_t>(n + 1)]);
+    if (options.max_seconds > 0) {
+      const double primes = 0;  // the seconds of floats; exact counts take a few more passes
+      EnginePlan plan;
+      plan.engine = "hafnian-rpt";
+      plan.predicted_seconds = engines::hafnian_repeated_seconds(types, primes, number_kind<T>(), options.threads);
+      detail::check_time_budget({plan}, options);
+    }
+    count_kind(in, eo, report);
+  };
+  const auto t1 = Clock::now();
+  switch (kind) {
+    case 0: run(Integer()); break;
+    case 1: run(Rational()); break;
+    case 2: run(0.0); break;
+    default: run(Complex()); break;
+  }
+  report.engine_runs.push_back({static_cast<int>(photons), report.nnz, "hafnian-rpt", std::chrono::duration<double>(Clock::now() - t1).count(), stats});
+  if (checkpoint) {
+    report.resume = detail::resume_summary(checkpoint);
+    checkpoint->complete();
+  }
+  report.stage_seconds.push_back({"total", std::chrono::duration<double>(Clock::now() - start).count()});
+  return report;
+}
+
+}  // namespace matchcount

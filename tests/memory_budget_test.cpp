@@ -254,3 +254,19 @@ TEST(MemoryBudget, RefusalsTheBudgetCausedAreBudgetErrors) {
 
 }  // namespace
 }  // namespace matchcount
+
+// A count on a GPU holds the CUDA context, runtime and NVRTC in host memory (about 130 MiB
+// measured on an H200): a budget below that passes over the GPU engines.
+namespace matchcount {
+
+TEST(GpuMemory, CudaRuntimeCountsAgainstTheBudget) {
+  std::mt19937_64 rng(7);
+  const SparseMatrix<Integer> dense = test::random_integer(rng, 30, 0.9, 1, 1);
+  const EnginePlan roomy = plan_engine(dense, DevicePolicy::Gpu, 2);
+  if (roomy.engine.rfind("gpu-", 0) != 0) GTEST_SKIP() << "the planner takes no GPU engine here: " << roomy.engine;
+  EXPECT_GE(roomy.predicted_bytes, 128.0 * (1 << 20));
+  const EnginePlan tight = plan_engine(dense, DevicePolicy::Gpu, 2, 100.0 * (1 << 20));
+  EXPECT_EQ(tight.engine.rfind("gpu-", 0), std::string::npos) << tight.engine;
+}
+
+}  // namespace matchcount

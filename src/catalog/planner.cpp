@@ -220,6 +220,17 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
   best.predicted_seconds = over_limit(best.engine) ? inf : best.engine == "gpu-ryser" ? walk.gpu : walk.cpu;
   best.work = best.predicted_seconds * f.cores / kCpuRyserStep;
   best.candidates.emplace_back(best.engine, best.predicted_seconds);
+  // The walk on a GPU holds the CUDA runtime in host memory: under a budget below it, the walk
+  // runs on the CPU (catalog.cpp, kCudaHostBytes).
+  if (const catalog::Row& first = catalog::entry(best.engine); first.bytes) {
+    best.predicted_bytes = first.bytes(f);
+    if (best.predicted_bytes > max_bytes) {
+      best.engine = f.first = "ryser";
+      best.predicted_seconds = over_limit("ryser") ? inf : walk.cpu;
+      best.predicted_bytes = 0;
+      best.candidates.emplace_back(best.engine, best.predicted_seconds);
+    }
+  }
   if (n <= 16) return best;  // Ryser takes microseconds; not worth planning an order
 
   const bool exact = std::is_same_v<T, Integer>, cplx = std::is_same_v<T, Complex>;

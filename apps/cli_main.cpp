@@ -238,6 +238,8 @@ static int run(int argc, char** argv) {
   CLI::Option* max_seconds = estimate_flags.max_seconds;
   cli::PatternFlags pattern;
   cli::add_pattern_options(app, pattern);
+  cli::TorontonianFlags tor;
+  cli::add_torontonian_options(app, tor);
   app.set_version_flag("--version", version_text());
   app.add_flag_callback(
       "--list-engines", [] {
@@ -283,6 +285,7 @@ static int run(int argc, char** argv) {
     // Graphs that are not bipartite, and matrices read with --hafnian, count hafnians.
     const bool count_hafnian_of = read.hafnian || input.symmetric_graph;
     cli::check_pattern(pattern, read, estimate, !row_mult.empty() || !col_mult.empty());
+    cli::check_torontonian(tor, read, estimate, !row_mult.empty() || !col_mult.empty(), pattern.given(), no_preprocess);
     if (count_hafnian_of && (!row_mult.empty() || !col_mult.empty()))
       throw UsageError("--row-mult/--col-mult repeat the lines of a permanent's matrix, not of a hafnian's");
     if (!row_mult.empty() || !col_mult.empty()) {
@@ -369,7 +372,8 @@ static int run(int argc, char** argv) {
                                                        max_seconds->as<std::string>());
     }
     if (input.symmetric_graph) count.vertex_names = input.row_names;
-    const CountReport report = pattern.given() ? cli::count_pattern(pattern, input, read, count)
+    const CountReport report = tor.torontonian ? cli::count_torontonian_of(tor, input, read, count)
+                               : pattern.given() ? cli::count_pattern(pattern, input, read, count)
                                : count_hafnian_of ? count_hafnian(input.matrix, loop_hafnian, count)
                                                   : count_permanent(input.matrix, count);
     if (deadline) deadline->cancel();
@@ -397,7 +401,7 @@ static int run(int argc, char** argv) {
                 << (report.value.error_estimated ? "estimate (not a bound) " : "bound ") << report.value.rel_error();
       // --exact makes decimal reals exact; complex values have no exact mode, so it is never
       // suggested for them, and a user who gave it is told why the value is still a float.
-      if (kind_of(input.matrix) == NumberKind::Real && !exact) std::cerr << "; --exact gives the exact fraction";
+      if (kind_of(input.matrix) == NumberKind::Real && !exact && !tor.torontonian) std::cerr << "; --exact gives the exact fraction";
       if (kind_of(input.matrix) == NumberKind::Complex && exact)
         std::cerr << " (complex values are always counted in double precision)";
       std::cerr << "\n";

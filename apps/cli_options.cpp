@@ -126,4 +126,37 @@ CountReport count_pattern(const PatternFlags& flags, const ReadResult& input, co
   return count_hafnian_repeated(input.matrix, rpt, mu ? &mu->matrix : nullptr, read.loops, count);
 }
 
+void add_torontonian_options(CLI::App& app, TorontonianFlags& flags) {
+  auto* g = app.add_option_group("Torontonians", "threshold-detector click probabilities of Gaussian states");
+  g->add_flag("--torontonian", flags.torontonian,
+              "print the torontonian of the 2n x 2n matrix O (thewalrus's tor, (a, a^dagger) order): "
+              "sum over mode subsets Z of (-1)^(n-|Z|) / sqrt(det(I - O_Z)), with an error bound");
+  g->add_option("--gamma", flags.gamma_file,
+                "with --torontonian: the loop torontonian's 2n displacements (thewalrus's ltor), a file "
+                "of 2n values (Matrix Market or NumPy)");
+}
+
+void check_torontonian(const TorontonianFlags& flags, const ReadOptions& read, bool estimate, bool lines_repeated,
+                       bool pattern, bool no_preprocess) {
+  if (!flags.gamma_file.empty() && !flags.torontonian) throw UsageError("--gamma gives the loop torontonian's displacements: it needs --torontonian");
+  if (!flags.torontonian) return;
+  if (read.hafnian) throw UsageError("--torontonian is a question of its own: --hafnian/--loop-hafnian do not apply");
+  if (estimate) throw UsageError("--torontonian counts every term; --estimate does not apply");
+  if (lines_repeated || pattern) throw UsageError("--torontonian takes O as it is; --reps/--row-mult/--col-mult do not apply");
+  if (no_preprocess) throw UsageError("--no-preprocess does not apply to --torontonian (nothing is preprocessed)");
+  if (read.exact) throw UsageError("--torontonian is a double with an error bound (its terms are square roots); --exact does not apply");
+}
+
+CountReport count_torontonian_of(const TorontonianFlags& flags, const ReadResult& input, const ReadOptions& read,
+                                 const CountOptions& count) {
+  std::optional<ReadResult> gamma;
+  if (!flags.gamma_file.empty()) {
+    ReadOptions as_numbers;
+    as_numbers.max_memory = read.max_memory;
+    as_numbers.max_seconds = read.max_seconds;
+    gamma = read_input(flags.gamma_file, as_numbers);
+  }
+  return count_torontonian(input.matrix, gamma ? &gamma->matrix : nullptr, count);
+}
+
 }  // namespace matchcount::cli

@@ -31,6 +31,20 @@ struct PatternFlags {
   bool given() const { return !reps.empty() || !mu_file.empty(); }
 };
 void add_pattern_options(CLI::App& app, PatternFlags& flags);
+/// Torontonians: --torontonian and --gamma (the loop torontonian's displacement).
+struct TorontonianFlags {
+  bool torontonian = false;
+  std::string gamma_file;
+};
+void add_torontonian_options(CLI::App& app, TorontonianFlags& flags);
+/// UsageError for --gamma without --torontonian, and for --torontonian with a hafnian flag,
+/// --estimate, --reps, --row-mult/--col-mult or --no-preprocess.
+void check_torontonian(const TorontonianFlags& flags, const ReadOptions& read, bool estimate, bool lines_repeated,
+                       bool pattern, bool no_preprocess);
+/// count_torontonian of the matrix read, --gamma read as `read` reads numbers.
+CountReport count_torontonian_of(const TorontonianFlags& flags, const ReadResult& input, const ReadOptions& read,
+                                 const CountOptions& count);
+
 /// UsageError for a pattern where it does not apply: without --hafnian or --loop-hafnian, with
 /// --estimate or --row-mult/--col-mult, --mu without --reps or without --loop-hafnian.
 void check_pattern(const PatternFlags& flags, const ReadOptions& read, bool estimate, bool multiplicities);

@@ -141,6 +141,9 @@ struct CountReport {
   std::vector<std::string> notes;
   /// The general-graph path (count_hafnian); graph.hafnian is false for permanents.
   GraphReport graph;
+  /// What the value is when it is not a count of matchings: "torontonian" or "loop_torontonian"
+  /// (count_torontonian); empty otherwise (the permanent, hafnian or loop hafnian, as `graph`).
+  std::string quantity;
   /// With CountOptions::checkpoint: what was resumed from the file and verified.
   ResumeSummary resume;
 };
@@ -168,6 +171,15 @@ CountReport count_hafnian(const AnyMatrix& m, bool loops, const CountOptions& op
 /// loop weights of the wrong length.
 CountReport count_hafnian_repeated(const AnyMatrix& m, const std::vector<std::uint64_t>& rpt, const AnyMatrix* mu,
                                    bool loops, const CountOptions& options = {});
+
+/// The torontonian of the 2n x 2n matrix O (thewalrus's tor, in its (a, a^dagger) order): the sum
+/// over subsets Z of the modes of (-1)^(n-|Z|) / sqrt(det(I - O_Z)); with `gamma` (2n values,
+/// n x 1 or 1 x n) the loop torontonian (thewalrus's ltor), each term times
+/// exp(gamma_Z^T (I - O_Z)^-1 conj(gamma_Z) / 2). I - O must be Hermitian positive definite (a
+/// Gaussian state's). The value is a double with an error bound that holds
+/// (src/engines/torontonian/torontonian.cpp); RefusedError where no bound smaller than the
+/// value can be given.
+CountReport count_torontonian(const AnyMatrix& o, const AnyMatrix* gamma, const CountOptions& options = {});
 
 /// A predicted duration for people: "42 s", "12 minutes", "5.1 hours", "3.2 days",
 /// "590 years (1.86e+10 s)" (the budgets' refusals and the long-count note).

@@ -52,3 +52,18 @@ def test_nearly_symmetric_matrices_are_accepted_and_far_ones_named():
     assert matchcount.hafnian_repeated(b, [1] * 6) == pytest.approx(value, rel=1e-10)
     with pytest.raises(ValueError, match="not symmetric"):
         matchcount.hafnian(b + np.triu(np.full((6, 6), 0.1), 1))
+
+
+def test_torontonians_closed_forms_and_names():
+    t = np.tanh(0.8)
+    o = np.array([[0, t], [t, 0]])
+    assert matchcount.tor(o) == pytest.approx(np.cosh(0.8) - 1, rel=1e-12)
+    assert matchcount.torontonian is matchcount.tor
+    rec = matchcount.tor(o, details=True)
+    assert rec["counts"] == "torontonian" and rec["error_model"] == "bound"
+    assert abs(rec["value"] - (np.cosh(0.8) - 1)) <= rec["abs_error"]
+    gamma = np.array([0.3 + 0.1j, 0.3 - 0.1j])
+    zero = np.zeros((2, 2))
+    assert matchcount.ltor(zero, gamma) == pytest.approx(np.expm1(0.5 * (0.1 + 0.1)), rel=1e-12)
+    with pytest.raises(matchcount.RefusedError, match="positive definite"):
+        matchcount.tor(2 * np.eye(2))

@@ -173,7 +173,7 @@ std::string report_json(const CountReport& r, const ReadResult& in, const RunInf
     // condition estimate and may undershoot (docs/pipeline.md, "Error bounds of float counts").
     j["error_model"] = r.value.error_estimated ? "estimate" : "bound";
   }
-  j["counts"] = !r.graph.hafnian ? "permanent" : r.graph.loops ? "loop_hafnian" : "hafnian";
+  j["counts"] = !r.quantity.empty() ? r.quantity.c_str() : !r.graph.hafnian ? "permanent" : r.graph.loops ? "loop_hafnian" : "hafnian";
   j["matching_size"] = r.matching_size;
   if (r.graph.hafnian)
     j["graph"] = {{"vertices", r.graph.vertices},         {"edges", r.graph.edges},

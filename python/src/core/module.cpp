@@ -111,6 +111,22 @@ NB_MODULE(_core, m) {
     return nb::str(report_json(report, described(a.m, format, {}, {}), info).c_str());
   }, nb::arg("matrix"), nb::arg("reps"), nb::arg("mu").none(), nb::arg("loop"), nb::arg("threads"), nb::arg("details"),
      nb::arg("format"));
+  // tor / ltor: the value, or with details the --json record.
+  m.def("torontonian", [](const Matrix& o, const Matrix* gamma, int threads, int details,
+                          const std::string& format) -> nb::object {
+    CountOptions opts;
+    opts.threads = threads;
+    CountReport report;
+    {
+      nb::gil_scoped_release release;
+      report = count_torontonian(o.m, gamma ? &gamma->m : nullptr, opts);
+    }
+    if (details == 0) return to_python(report.value);
+    RunInfo info;
+    info.file = "<python>";
+    info.threads = threads;
+    return nb::str(report_json(report, described(o.m, format, {}, {}), info).c_str());
+  }, nb::arg("o"), nb::arg("gamma").none(), nb::arg("threads"), nb::arg("details"), nb::arg("format"));
   m.def("permanent_dense", &permanent_dense);
   // The small dense kernel alone, for the tests: (value, abs_error), or None where the
   // general path counts.

@@ -32,7 +32,7 @@ from ._input import (check_options as _check_options, exact_mode as _exact_mode,
                      to_matrix as _to_matrix)
 
 __version__: str = _core.__version__
-__all__ = ["permanent", "hafnian", "hafnian_repeated", "perfect_matchings", "cycle_covers", "count", "estimate", "permanent_batch",
+__all__ = ["permanent", "hafnian", "hafnian_repeated", "torontonian", "loop_torontonian", "tor", "ltor", "perfect_matchings", "cycle_covers", "count", "estimate", "permanent_batch",
            "Estimate", "RefusedError", "BudgetExceeded", "engines", "built_with_cuda", "__version__"]
 
 Number = Union[int, Fraction, float, complex]
@@ -177,6 +177,40 @@ def hafnian_repeated(A: Any, rpt: Sequence[int], mu: Any = None, loop: bool = Fa
     out = _core.hafnian_repeated(matrix, _multiplicities(rpt, "rpt"), mu_matrix, bool(loop), int(threads),
                                  1 if details else 0, fmt)
     return json.loads(out) if details else out
+
+
+def torontonian(O: Any, *, threads: int = 0, details: bool = False) -> Any:
+    """The torontonian of the 2n x 2n matrix O, as thewalrus's ``tor``: the sum over subsets Z of
+    the modes of (-1)^(n - |Z|) / sqrt(det(I - O_Z)), O in the (a, a^dagger) order (rows i and
+    i + n of mode i). I - O must be Hermitian positive definite, as a Gaussian state's is
+    (O = conj(I - Q^-1)). The value is a float with an error bound that holds (details=True gives
+    the record with abs_error); where the terms cancel beyond what double precision (and then
+    long double) can certify, RefusedError rather than a value the bound does not determine.
+
+    >>> import numpy as np, matchcount
+    >>> t = np.tanh(0.5)  # a single-mode squeezed vacuum: cosh(0.5) - 1
+    >>> round(matchcount.tor(np.array([[0, t], [t, 0]])), 12)
+    0.127625965206
+    """
+    matrix, fmt = _to_matrix(np.asarray(O, dtype=complex if np.iscomplexobj(O) else float), False)
+    _check_options("auto", "auto", threads)
+    out = _core.torontonian(matrix, None, int(threads), 1 if details else 0, fmt)
+    return json.loads(out) if details else out
+
+
+def loop_torontonian(O: Any, gamma: Any, *, threads: int = 0, details: bool = False) -> Any:
+    """The loop torontonian, as thewalrus's ``ltor``: each term of ``torontonian(O)`` times
+    exp(gamma_Z^T (I - O_Z)^-1 conj(gamma_Z) / 2), gamma of 2n values in the same order."""
+    matrix, fmt = _to_matrix(np.asarray(O, dtype=complex if np.iscomplexobj(O) else float), False)
+    g = np.asarray(gamma)
+    gm, _ = _to_matrix(g.astype(complex if np.iscomplexobj(g) else float).reshape(-1, 1), False)
+    _check_options("auto", "auto", threads)
+    out = _core.torontonian(matrix, gm, int(threads), 1 if details else 0, fmt)
+    return json.loads(out) if details else out
+
+
+tor = torontonian
+ltor = loop_torontonian
 
 
 def perfect_matchings(G: Any, *, weight: Optional[str] = None, exact: Optional[bool] = None, device: str = "auto",

@@ -115,8 +115,11 @@ def test_permanent_batch(rng):
     rect = rng.random((50, 4, 6))
     r = matchcount.permanent_batch(rect)
     assert r.dtype == np.float64 and close(r[3], perm_brute(rect[3]), perm_brute(rect[3]))
-    i = matchcount.permanent_batch(rng.integers(-2, 3, size=(30, 4, 4)))
-    assert i.dtype == object and all(type(v) is int for v in i)
+    ints = rng.integers(-2, 3, size=(30, 4, 4))
+    i = matchcount.permanent_batch(ints)  # the dtype follows the input: float64 unless exact=True
+    assert i.dtype == np.float64
+    e = matchcount.permanent_batch(ints, exact=True)
+    assert e.dtype == object and all(type(v) is int for v in e) and list(i) == [float(v) for v in e]
     assert matchcount.permanent_batch(np.full((3, 2, 2), 0.5), exact=True).tolist() == [Fraction(1, 2)] * 3
     assert matchcount.permanent_batch(np.zeros((0, 3, 3))).shape == (0,)
 

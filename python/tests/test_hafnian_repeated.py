@@ -67,3 +67,35 @@ def test_torontonians_closed_forms_and_names():
     assert matchcount.ltor(zero, gamma) == pytest.approx(np.expm1(0.5 * (0.1 + 0.1)), rel=1e-12)
     with pytest.raises(matchcount.RefusedError, match="positive definite"):
         matchcount.tor(2 * np.eye(2))
+
+
+def test_batches_match_single_calls_and_follow_dtypes():
+    import os
+    import signal
+    import threading
+    import time
+    rng = np.random.default_rng(8)
+    s = rng.normal(size=(40, 6, 6))
+    s = s + s.transpose(0, 2, 1)
+    h = matchcount.hafnian_batch(s, threads=2)
+    assert h.dtype == np.float64 and h.shape == (40,)
+    assert all(h[k] == matchcount.hafnian(s[k]) for k in range(0, 40, 7))
+    lh = matchcount.hafnian_batch(s.astype(complex), loop=True)
+    assert lh.dtype == np.complex128 and lh[3] == matchcount.hafnian(s[3].astype(complex), loop=True)
+    ints = rng.integers(-3, 4, size=(10, 6, 6))
+    ints = ints + ints.transpose(0, 2, 1)
+    exact = matchcount.hafnian_batch(ints, exact=True)
+    assert exact.dtype == object and all(type(v) is int and v == matchcount.hafnian(m) for v, m in zip(exact, ints))
+    t = np.tanh(np.array([0.2, 0.5, 0.9]))
+    os_ = np.array([[[0, x], [x, 0]] for x in t])
+    tb = matchcount.torontonian_batch(os_)
+    assert tb.dtype == np.float64 and np.allclose(tb, np.cosh([0.2, 0.5, 0.9]) - 1, rtol=1e-12)
+    # Ctrl-C stops a long batch within a second and Python's handler is back.
+    big = rng.normal(size=(4000, 22, 22))
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        matchcount.permanent_batch(big, threads=2)
+    assert time.monotonic() - start < 5
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -1,4 +1,4 @@
-// permanent_batch (threads across a stack of matrices) and estimate (the --estimate road).
+// estimate (the --estimate road); batches are in batch.cpp.
 #include <omp.h>
 
 #include <cstring>
@@ -26,102 +26,7 @@ namespace {
 /// outside any parallel region) to unwind a stopped estimate.
 struct EstimateStopped {};
 
-template <class T>
-nb::object numpy_array(std::vector<T> values) {
-  auto* data = new std::vector<T>(std::move(values));
-  nb::capsule owner(data, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
-  return nb::cast(nb::ndarray<nb::numpy, T, nb::ndim<1>>(data->data(), {data->size()}, owner));
-}
-
-
 }  // namespace
-
-nb::object permanent_batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, int mode, int threads,
-                           const std::string& device, const std::string& engine) {
-  const auto k = static_cast<std::int64_t>(a.shape(0));
-  const auto rows = static_cast<std::int64_t>(a.shape(1)), cols = static_cast<std::int64_t>(a.shape(2));
-  const std::int64_t s0 = a.stride(0), s1 = a.stride(1), s2 = a.stride(2);
-  const auto dtype = a.dtype();
-  const std::size_t item = (dtype.bits + 7) / 8;
-  const char* base = static_cast<const char*>(a.data());
-  const auto at = [&](std::int64_t i) { return base + i * s0 * std::int64_t(item); };
-  CountOptions o;
-  o.threads = 1;  // threads go across the matrices
-  o.device = device_policy(device);
-  o.engine = engine == "auto" ? "" : engine;
-  const int t = threads > 0 ? threads : omp_get_max_threads();
-  // Small square matrices first, in the dense kernel (small_dense.hpp); a named engine or
-  // device, and what the kernel leaves (kind None), go through the pipeline after.
-  const bool small = rows == cols && rows <= kSmallMax && o.engine.empty() && o.device != DevicePolicy::Gpu;
-  std::vector<SmallValue> fast(static_cast<std::size_t>(small ? k : 0));
-  std::int64_t slow_count = small ? 0 : k;
-  if (small) {
-    nb::gil_scoped_release release;
-#pragma omp parallel for schedule(static) num_threads(t) reduction(+ : slow_count)
-    for (std::int64_t i = 0; i < k; ++i) {
-      fast[std::size_t(i)] = small_permanent(at(i), dtype, rows, cols, s1, s2, static_cast<ExactMode>(mode));
-      slow_count += fast[std::size_t(i)].kind == SmallValue::None;
-    }
-  }
-  std::vector<PermanentValue> values(static_cast<std::size_t>(slow_count > 0 ? k : 0));
-  std::int64_t failed_at = -1;
-  std::exception_ptr failure;
-  if (slow_count > 0) {
-    nb::gil_scoped_release release;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(t)
-    for (std::int64_t i = 0; i < k; ++i) {
-      if (small && fast[std::size_t(i)].kind != SmallValue::None) continue;
-      try {
-        const AnyMatrix m = from_strided(at(i), dtype, rows, cols, s1, s2, static_cast<ExactMode>(mode));
-        CountOptions mine = o;
-        mine.preprocess = !preprocessing_is_identity(m);
-        values[std::size_t(i)] = count_permanent(m, mine).value;
-      } catch (...) {
-#pragma omp critical(matchcount_batch_failure)
-        if (failed_at < 0 || i < failed_at) failed_at = i, failure = std::current_exception();
-      }
-    }
-  }
-  if (failure) {
-    try {
-      std::rethrow_exception(failure);
-    } catch (const std::domain_error&) {
-      throw;
-    } catch (const std::exception& e) {
-      // Which matrix, then the count's own message; the exception's type is kept.
-      const std::string where = "matrix " + std::to_string(failed_at) + ": " + e.what();
-      if (dynamic_cast<const RefusedError*>(&e)) throw RefusedError(where);
-      throw std::invalid_argument(where);
-    }
-  }
-  // PermanentValue's variant index: 0 integer, 1 fraction, 2 real, 3 complex.
-  const auto is_fast = [&](std::size_t i) { return small && fast[i].kind != SmallValue::None; };
-  const auto kind = [&](std::size_t i) {
-    if (is_fast(i))
-      return fast[i].kind == SmallValue::Real ? 2 : fast[i].kind == SmallValue::Cplx ? 3 : 0;
-    return int(values[i].value.index());
-  };
-  bool all_real = k > 0, all_complex = k > 0;
-  for (std::size_t i = 0; i < std::size_t(k); ++i) {
-    all_real = all_real && kind(i) == 2;
-    all_complex = all_complex && kind(i) == 3;
-  }
-  if (all_real) {
-    std::vector<double> out(static_cast<std::size_t>(k));
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = is_fast(i) ? fast[i].re : std::get<double>(values[i].value);
-    return numpy_array(std::move(out));
-  }
-  if (all_complex) {
-    std::vector<std::complex<double>> out(static_cast<std::size_t>(k));
-    for (std::size_t i = 0; i < out.size(); ++i)
-      out[i] = is_fast(i) ? Complex(fast[i].re, fast[i].im) : std::get<Complex>(values[i].value);
-    return numpy_array(std::move(out));
-  }
-  nb::list out;
-  for (std::size_t i = 0; i < std::size_t(k); ++i)
-    out.append(to_python(is_fast(i) ? fast[i].value() : values[i]));
-  return out;
-}
 
 nb::dict estimate(const Matrix& input, const EstimateRequest& r) {
   EstimateOptions o;

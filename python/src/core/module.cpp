@@ -172,7 +172,10 @@ NB_MODULE(_core, m) {
      nb::arg("threads"), nb::arg("exact_up_to"), nb::arg("scale_interval"), nb::arg("scale_sweeps"), nb::arg("device"),
      nb::arg("progress").none(), nb::arg("progress_every"), nb::arg("interruptible"), nb::arg("format"),
      nb::arg("max_memory"));
-  m.def("permanent_batch", &permanent_batch);
+  m.def("batch", [](const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, int what, int mode, int threads,
+                    const std::string& device, const std::string& engine, bool interruptible) {
+    return batch(a, static_cast<BatchOf>(what), mode, threads, device, engine, interruptible);
+  });
 
   // The CLI's reader of --max-memory sizes ("200M", "8G", "1.5GiB"): bytes, or None.
   m.def("parse_memory_size", [](const std::string& text) { return parse_memory_size(text); });

@@ -78,9 +78,15 @@ struct EstimateRequest {
 /// exact_value, heavy_tail, method, text, json).
 nb::dict estimate(const Matrix& m, const EstimateRequest& r);
 
-/// Permanents of a stack (k, m, n) with OpenMP threads across the matrices, one thread each.
-/// Returns a float64 or complex128 array when every result is one, else a list of values.
-nb::object permanent_batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, int mode, int threads,
-                           const std::string& device, const std::string& engine);
+/// What a batch counts of each matrix.
+enum class BatchOf { Permanent = 0, Hafnian = 1, LoopHafnian = 2, Torontonian = 3 };
+
+/// The values of a stack (k, m, n) with OpenMP threads across the matrices, one thread each.
+/// mode Exact: a list of the exact values (ints, Fractions; floats where the input is one);
+/// otherwise a complex128 array when the input or any value is complex, else float64. Ctrl-C
+/// (`interruptible`: the main thread) stops the batch after the matrices under way and raises
+/// KeyboardInterrupt. An error names the first matrix it concerns.
+nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, BatchOf what, int mode, int threads,
+                 const std::string& device, const std::string& engine, bool interruptible);
 
 }  // namespace matchcount::py

@@ -32,7 +32,8 @@ from ._input import (check_options as _check_options, exact_mode as _exact_mode,
                      to_matrix as _to_matrix)
 
 __version__: str = _core.__version__
-__all__ = ["permanent", "hafnian", "hafnian_repeated", "torontonian", "loop_torontonian", "tor", "ltor", "perfect_matchings", "cycle_covers", "count", "estimate", "permanent_batch",
+__all__ = ["permanent", "hafnian", "hafnian_repeated", "torontonian", "loop_torontonian", "tor", "ltor",
+           "hafnian_batch", "torontonian_batch", "perfect_matchings", "cycle_covers", "count", "estimate", "permanent_batch",
            "Estimate", "RefusedError", "BudgetExceeded", "engines", "built_with_cuda", "__version__"]
 
 Number = Union[int, Fraction, float, complex]
@@ -343,39 +344,78 @@ def estimate(obj: Any, *, hafnian: bool = False, weight: Optional[str] = None, m
     return Estimate._from_core(d)
 
 
-def permanent_batch(As: Any, *, exact: Optional[bool] = None, threads: int = 0, device: str = "auto",
-                    engine: str = "auto") -> np.ndarray:
-    """Permanents of a stack of matrices (shape (k, m, n), or a sequence of equal-shaped 2-D
-    arrays), with threads across the matrices (one each). Returns a float64 or complex128
-    array for floating-point results, else an object array of ints or Fractions. An error names
-    the first matrix it concerns ("matrix 3: entry (row 1, column 2) is NaN: ...").
-
-    >>> import numpy as np, matchcount
-    >>> matchcount.permanent_batch(np.stack([np.eye(3), 2 * np.ones((3, 3))]))
-    array([1, 48], dtype=object)
-    >>> matchcount.permanent_batch(np.full((2, 2, 2), 0.5))
-    array([0.5, 0.5])
-    """
-    _check_options(device, engine, threads)
-    mode = _exact_mode(exact)
+def _stack(As: Any) -> np.ndarray:
     a = np.asarray(As)
     if a.ndim != 3:
         raise ValueError(f"a stack of matrices has 3 dimensions (k, m, n), not {a.ndim}")
-    if a.dtype.kind == "O" or (mode == 1 and a.dtype.kind == "f"):
+    return a
+
+
+def _batch(a: np.ndarray, what: int, exact: Optional[bool], threads: int, device: str, engine: str,
+           single: Callable[[Any], Any]) -> np.ndarray:
+    _check_options(device, engine, threads)
+    mode = _exact_mode(exact)
+    if a.dtype.kind == "O":  # Python numbers: one count each, exact where they are
         out = np.empty(a.shape[0], dtype=object)
         for i in range(a.shape[0]):
-            out[i] = permanent(a[i], exact=exact, device=device, engine=engine, threads=threads)
-        return out
+            out[i] = single(a[i])
+        if mode == 1:
+            return out
+        return out.astype(complex if any(isinstance(v, complex) for v in out) else float)
     from ._input import _check_dtype
     _check_dtype(a.dtype)
     if not a.dtype.isnative:
         a = a.astype(a.dtype.newbyteorder("="))
-    res = _core.permanent_batch(a, mode, int(threads), device, engine)
+    res = _core.batch(a, what, mode, int(threads), device, engine, _interruptible())
     if isinstance(res, np.ndarray):
         return res
     out = np.empty(len(res), dtype=object)
     out[:] = res
     return out
+
+
+def permanent_batch(As: Any, *, exact: Optional[bool] = None, threads: int = 0, device: str = "auto",
+                    engine: str = "auto") -> np.ndarray:
+    """Permanents of a stack of matrices (shape (k, m, n), or a sequence of equal-shaped 2-D
+    arrays), with threads across the matrices (one each). The result follows the input: a
+    complex128 array for complex input (or values), else float64; exact=True gives an object
+    array of the exact ints or Fractions instead. Ctrl-C stops the batch after the matrices under
+    way. An error names the first matrix it concerns ("matrix 3: entry (row 1, column 2) is NaN:
+    ...").
+
+    >>> import numpy as np, matchcount
+    >>> matchcount.permanent_batch(np.stack([np.eye(3), 2 * np.ones((3, 3))]))
+    array([ 1., 48.])
+    >>> matchcount.permanent_batch(np.stack([np.eye(3), 2 * np.ones((3, 3))]).astype(int), exact=True)
+    array([1, 48], dtype=object)
+    """
+    return _batch(_stack(As), 0, exact, threads, device, engine,
+                  lambda m: permanent(m, exact=exact, device=device, engine=engine, threads=threads))
+
+
+def hafnian_batch(As: Any, *, loop: bool = False, exact: Optional[bool] = None, threads: int = 0,
+                  device: str = "auto", engine: str = "auto", rtol: float = 1e-05, atol: float = 1e-08) -> np.ndarray:
+    """Hafnians (loop hafnians with loop=True) of a stack of symmetric matrices, threads across
+    them; dtypes, exact, Ctrl-C and errors as permanent_batch. Float matrices symmetric within
+    rtol/atol (thewalrus's test) are symmetrized first.
+
+    >>> import numpy as np, matchcount
+    >>> matchcount.hafnian_batch(np.ones((2, 4, 4)))
+    array([3., 3.])
+    """
+    a = _stack(As)
+    if a.dtype.kind in "fc" and a.shape[1] == a.shape[2] and not np.array_equal(a, a.transpose(0, 2, 1)):
+        near = np.all(np.isclose(a, a.transpose(0, 2, 1), rtol=rtol, atol=atol), axis=(1, 2))
+        a = np.where(near[:, None, None], (a + a.transpose(0, 2, 1)) / 2, a)
+    return _batch(a, 2 if loop else 1, exact, threads, device, engine,
+                  lambda m: hafnian(m, loop=loop, exact=exact, device=device, engine=engine, threads=threads))
+
+
+def torontonian_batch(Os: Any, *, threads: int = 0) -> np.ndarray:
+    """Torontonians of a stack of 2n x 2n matrices (``tor`` of each), threads across them: a
+    float64 array. A matrix whose bound cannot be met raises RefusedError naming it."""
+    return _batch(_stack(Os).astype(complex) if np.iscomplexobj(Os) else _stack(Os).astype(float), 3, False,
+                  threads, "auto", "auto", lambda m: torontonian(m, threads=threads))
 
 
 def engines() -> list:

@@ -29,6 +29,7 @@
 #include "matchcount/report.hpp"
 #include "cli_limits.hpp"
 #include "cli_main.hpp"
+#include "cli_batch.hpp"
 #include "cli_options.hpp"
 #include "matchcount/memory.hpp"
 #include "matchcount/tuning.hpp"
@@ -240,6 +241,8 @@ static int run(int argc, char** argv) {
   cli::add_pattern_options(app, pattern);
   cli::TorontonianFlags tor;
   cli::add_torontonian_options(app, tor);
+  cli::BatchFlags batch;
+  cli::add_batch_options(app, batch);
   app.set_version_flag("--version", version_text());
   app.add_flag_callback(
       "--list-engines", [] {
@@ -286,6 +289,10 @@ static int run(int argc, char** argv) {
     const bool count_hafnian_of = read.hafnian || input.symmetric_graph;
     cli::check_pattern(pattern, read, estimate, !row_mult.empty() || !col_mult.empty());
     cli::check_torontonian(tor, read, estimate, !row_mult.empty() || !col_mult.empty(), pattern.given(), no_preprocess);
+    cli::check_batch(batch, input, estimate ? "--estimate" : explain ? "--explain" : count.log ? "--log"
+                                 : json ? "--json" : !checkpoint_file.empty() ? "--checkpoint"
+                                 : pattern.given() ? "--reps" : !row_mult.empty() || !col_mult.empty() ? "--row-mult"
+                                 : !tor.gamma_file.empty() ? "--gamma" : "");
     if (count_hafnian_of && (!row_mult.empty() || !col_mult.empty()))
       throw UsageError("--row-mult/--col-mult repeat the lines of a permanent's matrix, not of a hafnian's");
     if (!row_mult.empty() || !col_mult.empty()) {
@@ -328,6 +335,12 @@ static int run(int argc, char** argv) {
       count.checkpoint = g_checkpoint = cli::stop_when_a_rank_is_lost(checkpoint.get());
       std::signal(SIGINT, on_stop_signal);
       std::signal(SIGTERM, on_stop_signal);
+    }
+    if (input.is_stack) {
+      using Q = cli::StackQuestion;
+      cli::run_stack(input, file, tor.torontonian ? Q::Torontonian : loop_hafnian ? Q::LoopHafnian : hafnian ? Q::Hafnian : Q::Permanent,
+                     batch, count, threads);
+      return 0;
     }
     if (estimate) {
       if (explain || engine != "auto" || count.log)

@@ -4,6 +4,8 @@
 #include <bit>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <streambuf>
@@ -133,7 +135,7 @@ TEST(ReaderNpy, BadFilesSayWhatAndWhere) {
   EXPECT_CONTAINS(npy_error(structured), "a structured dtype (a record of fields) is not a matrix of numbers");
   for (const auto& [shape, text] : std::vector<std::pair<std::string, std::string>>{
            {"(4,)", "shape (4,) has 1 dimensions"}, {"()", "shape () has 0 dimensions"},
-           {"(2, 2, 1)", "shape (2, 2, 1) has 3 dimensions"}})
+           {"(2, 2, 1, 1)", "shape (2, 2, 1, 1) has 4 dimensions"}})
     EXPECT_CONTAINS(npy_error(npy("<i1", false, shape, "\1\1\1\1")), text + "; a matrix has 2");
   EXPECT_CONTAINS(npy_error(npy("<i1", false, "(3000000000, 1)", "")),
                   "dimension 3000000000 too large (at most 2147483647)");
@@ -225,6 +227,51 @@ TEST(ReaderNpy, MemoryBudgetStopsTheReadByByteOffset) {
     // Checked as each MiB of data arrives: the first MiB's entries are over the budget.
     EXPECT_NE(what.find("the 1048576 entries read by byte offset"), std::string::npos) << what;
   }
+}
+
+// A 3-D array (k, m, n) is a stack: k matrices, in C and in Fortran order alike.
+TEST(ReaderNpy, StacksSplitIntoTheirMatrices) {
+  // Slices [[1 2] [3 4]], [[0 5] [6 0]], [[7 0] [0 8]] (2 x 2 each).
+  const int v[3][2][2] = {{{1, 2}, {3, 4}}, {{0, 5}, {6, 0}}, {{7, 0}, {0, 8}}};
+  std::string c, f;
+  for (int s = 0; s < 3; ++s)
+    for (int r = 0; r < 2; ++r)
+      for (int col = 0; col < 2; ++col) c += bytes(static_cast<std::uint64_t>(v[s][r][col]), 8);
+  for (int col = 0; col < 2; ++col)
+    for (int r = 0; r < 2; ++r)
+      for (int s = 0; s < 3; ++s) f += bytes(static_cast<std::uint64_t>(v[s][r][col]), 8);
+  for (const auto& [fortran, data] : std::vector<std::pair<bool, std::string>>{{false, c}, {true, f}}) {
+    const auto r = read_npy_bytes(npy("<i8", fortran, "(3, 2, 2)", data));
+    ASSERT_TRUE(r.is_stack);
+    ASSERT_EQ(r.stack.size(), 3u);
+    EXPECT_EQ(triples<Integer>(r.stack[0]), ints({{0, 0, 1}, {0, 1, 2}, {1, 0, 3}, {1, 1, 4}})) << fortran;
+    EXPECT_EQ(triples<Integer>(r.stack[1]), ints({{0, 1, 5}, {1, 0, 6}})) << fortran;
+    EXPECT_EQ(triples<Integer>(r.stack[2]), ints({{0, 0, 7}, {1, 1, 8}})) << fortran;
+    EXPECT_NE(r.format.find("stack of 3 2x2 matrices"), std::string::npos) << r.format;
+  }
+  const auto empty = read_npy_bytes(npy("<f8", false, "(0, 4, 4)", ""));
+  EXPECT_TRUE(empty.is_stack);
+  EXPECT_TRUE(empty.stack.empty());
+  // The CLI counts each, one value a line, or writes a float64 array with -o.
+  const std::string path = test::temp_file(npy("<i8", false, "(3, 2, 2)", c), ".npy");
+  auto run = test::run_matchcount("'" + path + "'");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "10\n30\n56\n");  // perm of each: 1*4+2*3, 0+5*6, 7*8
+  const std::string sym = test::temp_file(npy("<f8", false, "(2, 2, 2)", f8(0) + f8(2) + f8(2) + f8(0) + f8(1) + f8(0.5) + f8(0.5) + f8(1)), ".npy");
+  EXPECT_EQ(test::run_matchcount("--hafnian '" + sym + "'").out, "2\n0.5\n");
+  EXPECT_NE(test::run_matchcount("--hafnian '" + path + "'").err.find("matrix 0: "), std::string::npos);
+  const std::string out = test::temp_file("", ".npy");
+  run = test::run_matchcount("-o '" + out + "' '" + path + "'");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  std::ifstream written(out, std::ios::binary);
+  const std::string bytes_out((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(bytes_out.size(), 128u + 24u);
+  EXPECT_NE(bytes_out.find("'descr': '<f8'"), std::string::npos);
+  EXPECT_NE(bytes_out.find("'shape': (3,)"), std::string::npos);
+  EXPECT_EQ(bytes_out.substr(128), f8(10) + f8(30) + f8(56));
+  for (const std::string bad : {"--json", "--estimate", "--explain", "--log"})
+    EXPECT_EQ(test::run_matchcount(bad + " '" + path + "'").exit_code, 2) << bad;
+  EXPECT_EQ(test::run_matchcount("-o x.npy --as graph '" + std::string(MATCHCOUNT_SOURCE_DIR) + "/datasets/petersen.edges'").exit_code, 2);
 }
 
 }  // namespace

@@ -62,6 +62,10 @@ struct ReadResult {
   /// not bipartite, have self-loops kept by ReadOptions::loops, or were read with
   /// ReadOptions::hafnian.
   bool symmetric_graph = false;
+  /// A 3-D NumPy stack (k, m, n): its k matrices, in order (`matrix` is then an empty m x n
+  /// matrix of their number kind). Only .npy files give stacks; the program counts each.
+  bool is_stack = false;
+  std::vector<AnyMatrix> stack;
 };
 
 /// The names --as accepts, in the order of InputFormat: auto, bipartite, graph, digraph, matrix,

@@ -28,6 +28,10 @@ struct Header {
   Dtype dtype;
   bool fortran = false;
   std::uint64_t rows = 0, cols = 0;
+  /// A 3-D stack (k, m, n): k matrices of m x n, read as one (k m) x n matrix (in either order
+  /// the slices' rows are whole rows of it) and split after; 0 for a 2-D array.
+  std::uint64_t stack = 0, slice_rows = 0;
+  bool is_stack = false;
 };
 
 /// A cursor over the header text with error reporting by byte offset in the file.
@@ -127,11 +131,19 @@ class HeaderParser {
       else if (peek() != ')') fail("expected ',' or ')' in the shape");
     }
     ++pos_;
-    if (d.size() != 2) {
+    if (d.size() != 2 && d.size() != 3) {
       std::string text = "(";
       for (std::size_t k = 0; k < d.size(); ++k) text += (k ? ", " : "") + std::to_string(d[k]);
       text += d.size() == 1 ? ",)" : ")";
-      fail("shape " + text + " has " + std::to_string(d.size()) + " dimensions; a matrix has 2");
+      fail("shape " + text + " has " + std::to_string(d.size()) + " dimensions; a matrix has 2 (a stack of matrices 3)");
+    }
+    if (d.size() == 3) {
+      h.is_stack = true;
+      h.stack = d[0], h.slice_rows = d[1];
+      if (__builtin_mul_overflow(d[0], d[1], &h.rows) || h.rows > kMaxDim)
+        fail("a stack of " + std::to_string(d[0]) + " matrices of " + std::to_string(d[1]) + " rows is too large");
+      h.cols = d[2];
+      return;
     }
     h.rows = d[0];
     h.cols = d[1];
@@ -185,6 +197,32 @@ std::uint64_t raw_bits(const unsigned char* p, int n, bool big) {
 double to_double(std::uint64_t bits, int size) {
   if (size == 4) return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(bits)));
   return std::bit_cast<double>(bits);
+}
+
+/// The (k m) x n matrix of a stack as its k matrices: row k' of slice s is row s m + k' of it
+/// in C order, row s + k k' in Fortran order.
+void split_stack(ReadResult& result, std::uint64_t k, std::uint64_t m, bool fortran) {
+  std::visit(
+      [&](auto& tall) {
+        using M = std::decay_t<decltype(tall)>;
+        std::vector<M> slices(static_cast<std::size_t>(k));
+        for (auto& x : slices) x.rows = static_cast<int>(m), x.cols = tall.cols;
+        for (auto& e : tall.entries) {
+          const auto row = static_cast<std::uint64_t>(e.row);
+          const std::uint64_t s = fortran ? row % k : row / m, r = fortran ? row / k : row % m;
+          slices[static_cast<std::size_t>(s)].entries.push_back({static_cast<int>(r), e.col, std::move(e.value)});
+        }
+        result.stack.clear();
+        for (auto& x : slices) {
+          std::sort(x.entries.begin(), x.entries.end(), [](const auto& a, const auto& b) {
+            return a.row != b.row ? a.row < b.row : a.col < b.col;
+          });
+          result.stack.emplace_back(std::move(x));
+        }
+        tall = M{static_cast<int>(m), tall.cols, {}};
+      },
+      result.matrix);
+  result.is_stack = true;
 }
 
 }  // namespace
@@ -353,6 +391,12 @@ void read_npy(std::istream& in, const std::string& name, const std::string& magi
   }
   result.format = "NumPy .npy " + h.dtype.text + " " + dims(h.rows, h.cols) +
                   (h.fortran ? " (Fortran order)" : " (C order)");
+  if (h.is_stack) {
+    split_stack(result, h.stack, h.slice_rows, h.fortran);
+    result.format = "NumPy .npy " + h.dtype.text + " stack of " + std::to_string(h.stack) + " " +
+                    dims(h.slice_rows, h.cols) + " matrices" + (h.fortran ? " (Fortran order)" : " (C order)");
+    return;
+  }
   matrix_zero_hint(result);
 }
 

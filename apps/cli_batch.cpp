@@ -1,0 +1,112 @@
+// Stacks of matrices (cli_batch.hpp).
+#include "cli_batch.hpp"
+
+#include <omp.h>
+
+#include <complex>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <vector>
+
+#include "matchcount/error.hpp"
+
+namespace matchcount::cli {
+namespace {
+
+Complex as_complex(const PermanentValue& v) {
+  switch (v.value.index()) {
+    case 0: return std::get<Integer>(v.value).get_d();
+    case 1: return std::get<Rational>(v.value).get_d();
+    case 2: return std::get<double>(v.value);
+    default: return std::get<Complex>(v.value);
+  }
+}
+
+/// A 1-D .npy array (version 1.0, little-endian) of float64 or complex128 values.
+void write_npy(const std::string& path, const std::vector<PermanentValue>& values, bool cplx) {
+  std::string header = std::string("{'descr': '") + (cplx ? "<c16" : "<f8") +
+                       "', 'fortran_order': False, 'shape': (" + std::to_string(values.size()) + ",), }";
+  const std::size_t unpadded = 10 + header.size() + 1;  // magic, version, length, header, newline
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header += '\n';
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw UsageError("-o " + path + ": cannot write the file");
+  const unsigned char head[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
+  out.write(reinterpret_cast<const char*>(head), 8);
+  const auto len = static_cast<std::uint16_t>(header.size());
+  const unsigned char len_bytes[2] = {static_cast<unsigned char>(len & 0xff), static_cast<unsigned char>(len >> 8)};
+  out.write(reinterpret_cast<const char*>(len_bytes), 2);
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  for (const auto& v : values) {
+    const Complex x = as_complex(v);
+    const double re = x.real(), im = x.imag();
+    out.write(reinterpret_cast<const char*>(&re), sizeof re);  // x86-64 and arm64: little-endian
+    if (cplx) out.write(reinterpret_cast<const char*>(&im), sizeof im);
+  }
+  if (!out) throw UsageError("-o " + path + ": writing the file failed");
+}
+
+}  // namespace
+
+void add_batch_options(CLI::App& app, BatchFlags& flags) {
+  auto* g = app.add_option_group("Stacks", "a 3-D NumPy file (k, m, n): one count per matrix");
+  g->add_option("-o,--output", flags.output,
+                "with a 3-D .npy stack: write the values to FILE.npy (float64, or complex128 for complex input) "
+                "instead of one a line");
+}
+
+void check_batch(const BatchFlags& flags, const ReadResult& input, const std::string& refused_option) {
+  if (!flags.output.empty() && !input.is_stack)
+    throw UsageError("-o writes the values of a stack of matrices (a 3-D .npy file); this input is one matrix");
+  if (input.is_stack && !refused_option.empty())
+    throw UsageError(refused_option + " does not apply to a stack of matrices (each is counted on its own)");
+}
+
+void run_stack(const ReadResult& input, const std::string& file, StackQuestion question, const BatchFlags& flags,
+               const CountOptions& count, int threads) {
+  const auto k = static_cast<std::int64_t>(input.stack.size());
+  std::vector<PermanentValue> values(static_cast<std::size_t>(k));
+  CountOptions one = count;
+  one.threads = 1;  // threads go across the matrices
+  std::int64_t failed_at = -1;
+  std::exception_ptr failure;
+  const int t = threads > 0 ? threads : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 4) num_threads(t)
+  for (std::int64_t i = 0; i < k; ++i) {
+    try {
+      const AnyMatrix& m = input.stack[static_cast<std::size_t>(i)];
+      switch (question) {
+        case StackQuestion::Permanent: values[std::size_t(i)] = count_permanent(m, one).value; break;
+        case StackQuestion::Hafnian: values[std::size_t(i)] = count_hafnian(m, false, one).value; break;
+        case StackQuestion::LoopHafnian: values[std::size_t(i)] = count_hafnian(m, true, one).value; break;
+        case StackQuestion::Torontonian: values[std::size_t(i)] = count_torontonian(m, nullptr, one).value; break;
+      }
+    } catch (...) {
+#pragma omp critical(matchcount_stack_failure)
+      if (failed_at < 0 || i < failed_at) failed_at = i, failure = std::current_exception();
+    }
+  }
+  if (failure) {
+    const std::string where = file + ": matrix " + std::to_string(failed_at) + ": ";
+    try {
+      std::rethrow_exception(failure);
+    } catch (const RefusedError& e) {
+      throw RefusedError(where + e.what());
+    } catch (const UsageError& e) {
+      throw UsageError(where + e.what());
+    } catch (const std::invalid_argument& e) {
+      throw InputError(file, 0, "matrix " + std::to_string(failed_at) + ": " + e.what());
+    }
+  }
+  if (!flags.output.empty()) {
+    const bool cplx = question != StackQuestion::Torontonian && kind_of(input.matrix) == NumberKind::Complex;
+    write_npy(flags.output, values, cplx);
+    return;
+  }
+  for (const auto& v : values) std::cout << v.to_string() << "\n";
+  std::cout.flush();
+}
+
+}  // namespace matchcount::cli

@@ -64,7 +64,7 @@ def test_graph_type_errors():
 def test_gpu_without_gpu():
     if matchcount._core.gpu_count() > 0:
         pytest.skip("a GPU is visible")
-    with pytest.raises(matchcount.RefusedError, match="--device gpu"):
+    with pytest.raises(matchcount.RefusedError, match='device="gpu"'):
         matchcount.permanent(np.eye(3), device="gpu")
 
 

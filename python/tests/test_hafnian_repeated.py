@@ -99,3 +99,32 @@ def test_batches_match_single_calls_and_follow_dtypes():
         matchcount.permanent_batch(big, threads=2)
     assert time.monotonic() - start < 5
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_python_fit_for_thewalrus_users():
+    from fractions import Fraction as F
+    # numbers.Rational and numbers.Real from other libraries (a Fraction subclass stands in for
+    # SymPy's and gmpy2's types, which register with the numbers ABCs).
+    import numbers
+
+    class Half(numbers.Rational):
+        numerator, denominator = 1, 2
+        def __float__(self): return 0.5
+        __abs__ = __add__ = __ceil__ = __eq__ = __floor__ = __floordiv__ = __le__ = __lt__ = __mod__ = None
+        __mul__ = __neg__ = __pos__ = __pow__ = __radd__ = __rfloordiv__ = __rmod__ = __rmul__ = None
+        __round__ = __rpow__ = __rtruediv__ = __truediv__ = __trunc__ = __hash__ = None
+        def __ne__(self, other): return True
+
+    a = np.array([[Half(), 1], [1, Half()]], dtype=object)
+    assert matchcount.permanent(a) == F(5, 4)
+    with pytest.raises(ValueError, match="exact=True: complex values"):
+        matchcount.permanent(np.array([[1 + 1j, 2], [3, 4]]), exact=True)
+    assert matchcount.perm is matchcount.permanent
+    assert matchcount.loop_hafnian(np.ones((3, 3), dtype=int)) == 4
+    nx = pytest.importorskip("networkx")
+    lg = matchcount.perfect_matchings(nx.grid_2d_graph(8, 8), log=True)
+    assert lg.sign == 1 and abs(lg.log - np.log(12988816)) <= lg.error + 1e-12
+    assert isinstance(lg, matchcount.LogCount) and abs(lg.log10 - np.log10(12988816)) < 1e-9
+    # Messages speak Python: the library's options become the arguments that do the same.
+    with pytest.raises(matchcount.BudgetExceeded, match="max_memory"):
+        matchcount.permanent(np.ones((30, 30)), max_memory="1K")

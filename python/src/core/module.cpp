@@ -2,6 +2,9 @@
 // (python/src/matchcount/) checks arguments and turns numpy, scipy.sparse and networkx input
 // into the calls below; this file only binds them and maps the library's errors onto
 // Python's exceptions (the messages are the CLI's).
+#include <cctype>
+#include <cstring>
+
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
@@ -52,6 +55,26 @@ nb::list catalog() {
   return out;
 }
 
+/// A message of the library in the words of the Python arguments: the CLI's options that it
+/// names become the keyword arguments that do the same.
+std::string pythonic(std::string text) {
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"--max-memory", "max_memory"}, {"--max-seconds", "max_seconds"}, {"--checkpoint", "checkpoint"},
+      {"--exact", "exact=True"},       {"--engine", "engine"},           {"--device gpu", "device=\"gpu\""},
+      {"--log", "log=True"},           {"--reps", "rpt"},                 {"--mu", "mu"},
+      {"--gamma", "gamma"},            {"--estimate", "matchcount.estimate"}, {"--hafnian", "hafnian()"}};
+  for (const auto& [cli, py] : kNames)
+    for (std::size_t at = text.find(cli); at != std::string::npos; at = text.find(cli, at + std::strlen(py))) {
+      const std::size_t end = at + std::strlen(cli);
+      if (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '-')) {
+        at += 1;  // a longer option (--exact-up-to): not this one
+        continue;
+      }
+      text.replace(at, std::strlen(cli), py);
+    }
+  return text;
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -64,10 +87,14 @@ NB_MODULE(_core, m) {
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {
       std::rethrow_exception(p);
+    } catch (const BudgetError& e) {
+      PyErr_SetString(budget.ptr(), pythonic(e.what()).c_str());
+    } catch (const RefusedError& e) {
+      PyErr_SetString(refused.ptr(), pythonic(e.what()).c_str());
     } catch (const InputError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const UsageError& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
+      PyErr_SetString(PyExc_ValueError, pythonic(e.what()).c_str());
     } catch (const Interrupted& e) {
       PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
     } catch (const std::domain_error& e) {
@@ -141,19 +168,20 @@ NB_MODULE(_core, m) {
                     const std::string& engine, int threads, const std::string& row_mult, const std::string& col_mult,
                     const std::string& checkpoint, double checkpoint_every, nb::object progress, double progress_every,
                     bool interruptible, int details, const std::string& format, std::vector<std::string> names,
-                    std::vector<std::string> notes, double max_memory, double max_seconds) {
+                    std::vector<std::string> notes, double max_memory, double max_seconds, bool log) {
     Request r;
     r.what = what, r.perfect_matchings = perfect_matchings, r.device = device, r.engine = engine;
     r.threads = threads, r.row_mult = row_mult, r.col_mult = col_mult, r.checkpoint = checkpoint;
     r.checkpoint_every = checkpoint_every, r.progress = std::move(progress), r.progress_every = progress_every;
     r.interruptible = interruptible, r.details = details, r.format = format, r.names = std::move(names);
     r.notes = std::move(notes);
-    r.max_memory = max_memory, r.max_seconds = max_seconds;
+    r.max_memory = max_memory, r.max_seconds = max_seconds, r.log = log;
     return count(a, r);
   }, nb::arg("matrix"), nb::arg("what"), nb::arg("perfect_matchings"), nb::arg("device"), nb::arg("engine"),
      nb::arg("threads"), nb::arg("row_mult"), nb::arg("col_mult"), nb::arg("checkpoint"), nb::arg("checkpoint_every"),
      nb::arg("progress").none(), nb::arg("progress_every"), nb::arg("interruptible"), nb::arg("details"),
-     nb::arg("format"), nb::arg("names"), nb::arg("notes"), nb::arg("max_memory"), nb::arg("max_seconds"));
+     nb::arg("format"), nb::arg("names"), nb::arg("notes"), nb::arg("max_memory"), nb::arg("max_seconds"),
+     nb::arg("log") = false);
   m.def("estimate", [](const Matrix& a, bool hafnian, bool loops, bool perfect_matchings, const std::string& method,
                        std::uint64_t samples, double rel_error, double max_seconds, std::uint64_t max_samples,
                        std::uint64_t seed, int threads, int exact_up_to, int scale_interval, int scale_sweeps,

@@ -127,10 +127,11 @@ nb::object count(const Matrix& input, const Request& r) {
   o.explain = r.details == 2;
   o.max_memory = r.max_memory;
   o.max_seconds = r.max_seconds;  // a count predicted longer is refused before it starts
+  o.log = r.log;
   if (r.what > 0) o.vertex_names = r.names;
   // A stop needs a checkpoint; a rectangular count keeps none (and would say so in its notes).
   // Tiny counts take less time than setting up a stop would (~us, a few syscalls).
-  const bool worth_stopping = rows_of(*m) == cols_of(*m) && rows_of(*m) > kStopFrom && !o.explain;
+  const bool worth_stopping = rows_of(*m) == cols_of(*m) && rows_of(*m) > kStopFrom && !o.explain && !o.log;
   const bool capped = r.max_seconds > 0 && !o.explain;
   StopToken token(r.checkpoint, r.checkpoint_every,
                   (r.interruptible || !r.progress.is_none() || capped) && worth_stopping);
@@ -168,6 +169,10 @@ nb::object count(const Matrix& input, const Request& r) {
   if (interrupted || guard.signalled()) {
     // Without the user's checkpoint the private file is gone with the token: say nothing of it.
     keyboard_interrupt(!r.checkpoint.empty() && interrupted ? *interrupted : "matchcount: count interrupted");
+  }
+  if (r.details == 0 && report.value.log) {
+    const LogValue& l = *report.value.log;
+    return nb::make_tuple(l.sign, l.log_abs, l.error);
   }
   if (r.details == 0) return to_python(report.value);
   RunInfo info;

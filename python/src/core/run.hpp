@@ -38,6 +38,7 @@ struct Request {
   std::vector<std::string> notes;   // remarks of the Python side (self-loops dropped, ...)
   double max_memory = 0;            // CountOptions::max_memory: 0 the default, inf none
   double max_seconds = 0;           // CountOptions::max_seconds, and the cap while counting
+  bool log = false;                 // CountOptions::log: the value as (sign, ln|count|, error)
 };
 
 /// True when preprocessing would hand `m` to the planner unchanged (a dense square matrix).

@@ -18,8 +18,9 @@ See docs/python.md for more.
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
-from typing import Any, Callable, Dict, Optional, Sequence, Union
+from typing import Any, Callable, Dict, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
@@ -32,13 +33,22 @@ from ._input import (check_options as _check_options, exact_mode as _exact_mode,
                      to_matrix as _to_matrix)
 
 __version__: str = _core.__version__
-__all__ = ["permanent", "hafnian", "hafnian_repeated", "torontonian", "loop_torontonian", "tor", "ltor",
+__all__ = ["permanent", "perm", "hafnian", "loop_hafnian", "LogCount", "hafnian_repeated", "torontonian", "loop_torontonian", "tor", "ltor",
            "hafnian_batch", "torontonian_batch", "perfect_matchings", "cycle_covers", "count", "estimate", "permanent_batch",
            "Estimate", "RefusedError", "BudgetExceeded", "engines", "built_with_cuda", "__version__"]
 
 Number = Union[int, Fraction, float, complex]
 Progress = Optional[Callable[[float], Any]]
 Size = Union[int, str, None]
+
+
+class LogCount(NamedTuple):
+    """A count given by its logarithm (log=True, the CLI's --log): sign * e^log, log10 = log / ln 10,
+    error a bound on the error of log (the count's relative error is e^error - 1)."""
+    sign: int
+    log: float
+    log10: float
+    error: float
 
 _FAST_DTYPES = frozenset(np.dtype(t) for t in (np.float64, np.complex128, np.int64))
 _FAST_MAX = 16  # the fast path is not interruptible: only where a count takes < ~1 ms
@@ -48,8 +58,10 @@ def _run(matrix: Any, fmt: str, *, what: int = 0, graph: bool = False, device: s
          threads: int = 0, row_mult: Any = None, col_mult: Any = None, checkpoint: Optional[str] = None,
          checkpoint_every: float = 60.0, progress: Progress = None, progress_every: float = 0.5, details: int = 0,
          names: Sequence[str] = (), notes: Sequence[str] = (), max_memory: Size = None,
-         max_seconds: Optional[float] = None) -> Any:
+         max_seconds: Optional[float] = None, log: bool = False) -> Any:
     _check_options(device, engine, threads)
+    if log and checkpoint is not None:
+        raise ValueError("checkpoint applies to exact counts, not log=True (no logarithm is kept by a checkpoint)")
     budget, cap = _memory_budget(max_memory), _time_cap(max_seconds)
     if checkpoint is not None and details == 2:
         raise ValueError("checkpoint applies to exact counts, not explain")
@@ -58,14 +70,20 @@ def _run(matrix: Any, fmt: str, *, what: int = 0, graph: bool = False, device: s
     out = _core.count(matrix, what, graph, device, engine, int(threads), _multiplicities(row_mult, "row_mult"),
                       _multiplicities(col_mult, "col_mult"), "" if checkpoint is None else str(checkpoint),
                       float(checkpoint_every), progress, float(progress_every), _interruptible(), details, fmt,
-                      list(names), list(notes), budget, cap)
-    return json.loads(out) if details else out
+                      list(names), list(notes), budget, cap, bool(log))
+    if details:
+        return json.loads(out)
+    if log:
+        sign, ln, err = out
+        return LogCount(sign, ln, ln / math.log(10) if sign else -math.inf, err)
+    return out
 
 
 def permanent(A: Any, *, exact: Optional[bool] = None, device: str = "auto", engine: str = "auto", threads: int = 0,
               row_mult: Optional[Sequence[int]] = None, col_mult: Optional[Sequence[int]] = None,
               checkpoint: Optional[str] = None, checkpoint_every: float = 60.0, progress: Progress = None,
-              progress_every: float = 0.5, max_memory: Size = None, max_seconds: Optional[float] = None) -> Number:
+              progress_every: float = 0.5, max_memory: Size = None, max_seconds: Optional[float] = None,
+              log: bool = False) -> Any:
     """The permanent of a matrix: the sum over permutations s of prod_i A[i, s(i)].
 
     A: a 2-D numpy array (bool, int, uint, float32/64, complex64/128, or objects: Python ints,
@@ -87,6 +105,8 @@ def permanent(A: Any, *, exact: Optional[bool] = None, device: str = "auto", eng
     Planning and engines predicted beyond it are refused. max_seconds: a time cap
     (``--max-seconds``; None or 0: none): a count predicted to take longer is refused at once,
     and one still running when it is reached stops (saving its checkpoint, if given).
+    log: return the count as a ``LogCount`` (sign, natural logarithm, log10, error bound), as
+    ``--log`` does: for counts far beyond double range (planar lattices by their log-determinant).
 
     Raises ValueError for bad input (NaN, ...) or a bad size, TypeError for unsupported types,
     BudgetExceeded (a RefusedError) when max_memory or max_seconds refuse or stop the count,
@@ -106,18 +126,18 @@ def permanent(A: Any, *, exact: Optional[bool] = None, device: str = "auto", eng
     if (type(A) is np.ndarray and A.ndim == 2 and A.dtype in _FAST_DTYPES and A.shape[0] <= _FAST_MAX
             and A.shape[1] <= _FAST_MAX and exact is None and device == "auto" and engine == "auto"
             and type(threads) is int and threads >= 0 and row_mult is None and col_mult is None
-            and checkpoint is None and progress is None and max_memory is None and max_seconds is None):
+            and checkpoint is None and progress is None and max_memory is None and max_seconds is None and not log):
         return _core.permanent_dense(A, 0, threads)  # the common case, with least overhead
     matrix, fmt = _to_matrix(A, exact)
     return _run(matrix, fmt, device=device, engine=engine, threads=threads, row_mult=row_mult, col_mult=col_mult,
                 checkpoint=checkpoint, checkpoint_every=checkpoint_every, progress=progress,
-                progress_every=progress_every, max_memory=max_memory, max_seconds=max_seconds)
+                progress_every=progress_every, max_memory=max_memory, max_seconds=max_seconds, log=log)
 
 
 def hafnian(A: Any, *, loop: bool = False, exact: Optional[bool] = None, device: str = "auto", engine: str = "auto",
             threads: int = 0, checkpoint: Optional[str] = None, checkpoint_every: float = 60.0,
             progress: Progress = None, progress_every: float = 0.5, max_memory: Size = None,
-            max_seconds: Optional[float] = None, rtol: float = 1e-05, atol: float = 1e-08) -> Number:
+            max_seconds: Optional[float] = None, rtol: float = 1e-05, atol: float = 1e-08, log: bool = False) -> Any:
     """The hafnian of a symmetric matrix: the weighted number of perfect matchings of the graph
     whose adjacency matrix it is (the diagonal is ignored). With loop=True, the loop hafnian:
     the diagonal holds loop weights. Odd sizes give 0, the 0 x 0 matrix 1. Input types, exact
@@ -135,7 +155,15 @@ def hafnian(A: Any, *, loop: bool = False, exact: Optional[bool] = None, device:
     matrix, fmt = _to_matrix(_nearly_symmetric(A, rtol, atol), exact)
     return _run(matrix, fmt, what=2 if loop else 1, device=device, engine=engine, threads=threads,
                 checkpoint=checkpoint, checkpoint_every=checkpoint_every, progress=progress,
-                progress_every=progress_every, max_memory=max_memory, max_seconds=max_seconds)
+                progress_every=progress_every, max_memory=max_memory, max_seconds=max_seconds, log=log)
+
+
+def loop_hafnian(A: Any, **options: Any) -> Any:
+    """The loop hafnian, thewalrus's name: ``hafnian(A, loop=True, ...)``."""
+    return hafnian(A, loop=True, **options)
+
+
+perm = permanent  # thewalrus's name
 
 
 def _nearly_symmetric(A: Any, rtol: float, atol: float) -> Any:
@@ -217,13 +245,13 @@ ltor = loop_torontonian
 def perfect_matchings(G: Any, *, weight: Optional[str] = None, exact: Optional[bool] = None, device: str = "auto",
                       engine: str = "auto", threads: int = 0, checkpoint: Optional[str] = None,
                       checkpoint_every: float = 60.0, progress: Progress = None, progress_every: float = 0.5,
-                      max_memory: Size = None, max_seconds: Optional[float] = None) -> Number:
+                      max_memory: Size = None, max_seconds: Optional[float] = None, log: bool = False) -> Any:
     """The number of perfect matchings of an undirected networkx graph (Graph or MultiGraph,
     whose parallel edges count separately), or their total weight with weight="attr" (an edge
     without the attribute weighs 1). A bipartite graph (its sides from the nodes' "bipartite"
     attribute when all have one, else by 2-colouring) is counted as the permanent of its
     biadjacency matrix, any other as a hafnian. Self-loops lie in no perfect matching. The
-    other options (max_memory and max_seconds included) as for ``permanent``.
+    other options (max_memory, max_seconds and log included) as for ``permanent``.
 
     >>> import networkx as nx, matchcount
     >>> matchcount.perfect_matchings(nx.grid_2d_graph(8, 8))  # dimer coverings of the 8 x 8 board
@@ -235,7 +263,7 @@ def perfect_matchings(G: Any, *, weight: Optional[str] = None, exact: Optional[b
     return _run(gm.matrix, gm.format, what=1 if gm.hafnian else 0, graph=True, device=device, engine=engine,
                 threads=threads, checkpoint=checkpoint, checkpoint_every=checkpoint_every, progress=progress,
                 progress_every=progress_every, names=gm.names, notes=gm.notes, max_memory=max_memory,
-                max_seconds=max_seconds)
+                max_seconds=max_seconds, log=log)
 
 
 def cycle_covers(D: Any, *, weight: Optional[str] = None, exact: Optional[bool] = None, device: str = "auto",

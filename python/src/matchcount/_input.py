@@ -6,7 +6,7 @@ import decimal
 import math
 import threading
 from fractions import Fraction
-from numbers import Integral, Real
+from numbers import Integral, Rational, Real
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -113,6 +113,14 @@ def _classify(value: Any, i: int, j: int) -> Tuple[str, Any]:
         return "float", float(value)
     if isinstance(value, (complex, np.complexfloating)):
         return "complex", complex(value)
+    if isinstance(value, Rational):  # numbers.Rational: SymPy's Rational, gmpy2's mpq, ...
+        return "frac", Fraction(int(value.numerator), int(value.denominator))
+    if isinstance(value, Real):  # numbers.Real: SymPy's Float, gmpy2's mpfr, ... (to the nearest double)
+        x = float(value)
+        if not math.isfinite(x):
+            raise ValueError(entry(i, j, ("is NaN" if math.isnan(x) else "is infinite")
+                                   + ": only finite values can be counted"))
+        return "float", x
     raise TypeError(entry(i, j, f"is a {type(value).__name__}, not a number"))
 
 
@@ -160,6 +168,14 @@ def _dense(a: np.ndarray, mode: int) -> "_core.Matrix":
 
 def to_matrix(a: Any, exact: Optional[bool], what: str = "matrix") -> Tuple["_core.Matrix", str]:
     """A numpy-like or scipy.sparse matrix as a core Matrix, and its format for records."""
+    m, fmt = _to_matrix(a, exact, what)
+    if exact is True and m.kind == "complex":
+        raise ValueError("exact=True: complex values have no exact count here (they are counted in double "
+                         "precision with an error bound); leave exact unset for complex input")
+    return m, fmt
+
+
+def _to_matrix(a: Any, exact: Optional[bool], what: str) -> Tuple["_core.Matrix", str]:
     mode = exact_mode(exact)
     if _is_graph(a):
         raise TypeError(f"a networkx graph is not a {what}: use perfect_matchings(G) or cycle_covers(D)")

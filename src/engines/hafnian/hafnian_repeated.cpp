@@ -73,6 +73,10 @@ PairChain chain_of(const PairTypes& types, Reduce reduce) {
   return c;
 }
 
+/// The input's fingerprint in a walk's tag, which only a checkpoint or MPI ranks read: a small
+/// pattern would spend longer hashing its root than walking it.
+bool tag_needed(const EngineOptions& opt) { return opt.journal != nullptr || opt.team != nullptr; }
+
 template <class V>
 std::uint64_t hash_of(const Root<V>& r, const PairChain& c, std::uint64_t h) {
   h = fnv1a64(r.b.data(), r.b.size() * sizeof(V), h);
@@ -210,7 +214,7 @@ Approx<T> float_rpt(const RepeatedHafnian<T>& in, const EngineOptions& opt, cons
     }
   };
   const std::vector<double> s = runtime::run_units<std::vector<double>>(
-      units, threads, opt, tag_of(policy, L, units, hash_of(root, chain, 0xcbf29ce484222325ULL)), zero,
+      units, threads, opt, tag_of(policy, L, units, tag_needed(opt) ? hash_of(root, chain, 0xcbf29ce484222325ULL) : 0), zero,
       [&] { return make_rpt_walk(ar, root, chain); }, walk_unit, combine);
   std::vector<T> walks;
   const std::size_t per = words / 4;
@@ -298,7 +302,7 @@ Integer hafnian_repeated(const RepeatedHafnian<Integer>& in, const EngineOptions
         L.vertices, in.loops, [&](int i, int j) { return residue(entry(in, L.mode[std::size_t(i)], L.mode[std::size_t(j)])); },
         [&](int i) { return residue(loop_weight(in, L.mode[std::size_t(i)])); }));
     chains.push_back(chain_of(L.types, residue));
-    h = hash_of(roots.back(), chains.back(), h);
+    if (tag_needed(opt)) h = hash_of(roots.back(), chains.back(), h);
   }
   const std::uint64_t per_pass = chains[0].units(), units = per_pass * passes;
   const int threads = thread_count(opt, double(passes) * L.types.leaves() * L.vertices);

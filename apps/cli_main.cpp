@@ -123,6 +123,7 @@ std::string engine_table() {
                 "units", "what it does");
   std::string out = line;
   for (const EngineInfo& e : engine_catalog()) {
+    if (e.question != "count") continue;
     std::string kinds;
     for (const auto& [on, name] : {std::pair{e.integer, "integer"}, {e.real, "real"}, {e.complex, "complex"}})
       if (on) kinds += (kinds.empty() ? "" : ",") + std::string(name);
@@ -131,6 +132,9 @@ std::string engine_table() {
                   kinds.c_str(), n.c_str(), e.shares_units ? "yes" : "no", e.summary.c_str());
     out += line;
   }
+  out += "\nOther questions, one engine each (run by their mode, not --engine):\n";
+  for (const EngineInfo& e : engine_catalog())
+    if (e.question != "count") out += "  " + e.question + ": " + e.name + ", " + e.summary + "\n";
   return out + "units: the walk runs in work units (checkpoints inside a block, shared over MPI ranks).\n"
                "Rectangular engines (rect-*) take m x n matrices with m < n; square blocks are planned as usual.\n";
 }

@@ -44,8 +44,11 @@ struct EngineInfo {
   bool shares_units = false;  // its walks run in work units (checkpoints inside a block, MPI)
   bool whole_block = false;   // takes a whole block; the planner does not branch it first
   std::string summary;        // what it does, one line
+  /// The question it answers: "count" (the number of perfect matchings: permanents, hafnians;
+  /// the planner's engines, named by --engine) or another question's mode, e.g. "--torontonian".
+  std::string question = "count";
 };
-/// The catalog, in the order of engine_names().
+/// The catalog, in the order of engine_names(), then the engines of the other questions.
 std::vector<EngineInfo> engine_catalog();
 /// Where engines may run: "cpu", "gpu" (the GPU engines wherever they apply) or "auto" (the
 /// GPU when one is present and the block is large enough to repay it).

@@ -8,6 +8,8 @@
 
 #include "engines/brute/brute.hpp"
 #include "engines/hafnian/hafnian.hpp"
+#include "engines/hafnian/hafnian_repeated.hpp"
+#include "engines/torontonian/torontonian.hpp"
 #include "engines/planar/planar.hpp"
 #include "engines/rectangular/rectangular.hpp"
 #include "engines/ryser/ryser.hpp"
@@ -262,6 +264,15 @@ std::vector<EngineInfo> engine_catalog() {
     out.push_back({r.name, r.gpu, (r.kinds & catalog::kInteger) != 0, (r.kinds & catalog::kReal) != 0,
                    (r.kinds & catalog::kComplex) != 0, r.shape == catalog::Shape::Rectangular,
                    r.shape == catalog::Shape::Symmetric, r.loops, r.max_n, r.shares_units, r.whole_block, r.summary});
+  // The engines of the other questions: each question has one, which its pipeline runs (not
+  // --engine's choices). Sizes: photons of a pattern, modes of a torontonian.
+  out.push_back({"hafnian-rpt", false, true, true, true, false, true, true,
+                 static_cast<int>(engines::kRepeatedMaxVertices), true, true,
+                 "repeated-row hafnians: Bjorklund's recursion over repeated pair types (photon-number patterns)",
+                 "--reps"});
+  out.push_back({"torontonian", false, false, true, true, false, false, false, engines::kTorontonianMaxModes, true, true,
+                 "(loop) torontonians: one Cholesky factor extended per mode, with a bound that holds",
+                 "--torontonian"});
   return out;
 }
 

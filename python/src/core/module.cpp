@@ -50,6 +50,7 @@ nb::list catalog() {
     d["max_n"] = e.max_n;
     d["shares_units"] = e.shares_units;
     d["summary"] = e.summary;
+    d["question"] = e.question;
     out.append(d);
   }
   return out;

@@ -75,8 +75,21 @@ class Walk {
       // Any order of the sum keeps Cholesky's backward error bound, so the loop may be vectorized.
       T acc0{}, acc1{};
       if constexpr (std::is_same_v<T, double>) {
-#pragma omp simd reduction(+ : acc0, acc1)
-        for (int j = 0; j < c; ++j) acc0 += x0[j] * lc[j], acc1 += x1[j] * lc[j];
+        // Four lanes by hand (the compiler keeps such short reductions scalar).
+        typedef double v4 __attribute__((vector_size(32)));
+        v4 s0 = {0, 0, 0, 0}, s1 = {0, 0, 0, 0};
+        int j = 0;
+        for (; j + 4 <= c; j += 4) {
+          v4 a, b, w;
+          __builtin_memcpy(&w, lc + j, sizeof w);
+          __builtin_memcpy(&a, x0 + j, sizeof a);
+          __builtin_memcpy(&b, x1 + j, sizeof b);
+          s0 += a * w;
+          s1 += b * w;
+        }
+        acc0 = (s0[0] + s0[1]) + (s0[2] + s0[3]);
+        acc1 = (s1[0] + s1[1]) + (s1[2] + s1[3]);
+        for (; j < c; ++j) acc0 += x0[j] * lc[j], acc1 += x1[j] * lc[j];
       } else {
         for (int j = 0; j < c; ++j) {
           const T cj = conj_of(lc[j]);

@@ -100,6 +100,39 @@ TEST(HafnianRepeated, FloatsAndComplexMatchWithinTheirErrors) {
   }
 }
 
+// Kan's moment formula, the choice for few modes with many photons, against the expansion:
+// exact for integers, and for floats within its bound (a bound, not an estimate).
+TEST(HafnianRepeated, KansFormulaAgreesAndItsFloatBoundHolds) {
+  std::mt19937_64 rng(13);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int n = 1 + static_cast<int>(rng() % 4);
+    const auto rpt = random_pattern(rng, n, 11);
+    const bool loops = trial % 2;
+    std::uint64_t N = 0;
+    for (auto r : rpt) N += r;
+    if (N == 0 || (N % 2 && !loops)) continue;
+    const auto a = random_symmetric<Integer>(n, [&] { return Integer(static_cast<long>(rng() % 7) - 3); });
+    engines::RepeatedHafnian<Integer> in{n, a.dense(), {}, rpt, loops};
+    for (int i = 0; i < n; ++i) in.mu.push_back(Integer(static_cast<long>(rng() % 5) - 2));
+    // The expansion's diagonal: a_ii between copies, mu_i as each copy's loop.
+    std::vector<Integer> mu = in.mu;
+    const auto want = test::naive_hafnian(expanded(a, rpt, loops ? &mu : nullptr), loops);
+    ASSERT_EQ(engines::hafnian_kan(in), want) << "trial " << trial;
+    ASSERT_EQ(engines::hafnian_rpt_walk(in, {}), want) << "trial " << trial;  // the walk, whatever the choice
+    const auto d = random_symmetric<double>(n, [&] { return u(rng); });
+    engines::RepeatedHafnian<double> f{n, d.dense(), {}, rpt, loops};
+    for (int i = 0; i < n; ++i) f.mu.push_back(u(rng));
+    std::vector<double> fmu = f.mu;
+    const double fw = test::naive_hafnian(expanded(d, rpt, loops ? &fmu : nullptr), loops);
+    const auto got = engines::hafnian_kan(f);
+    EXPECT_FALSE(got.estimated);
+    EXPECT_LE(std::fabs(got.value - fw), got.abs_error + 1e-15 * std::fabs(fw)) << "trial " << trial;
+    const auto walked = engines::hafnian_rpt_walk(f, {});
+    EXPECT_LE(std::fabs(walked.value - fw), walked.abs_error + 1e-15 * std::fabs(fw)) << "trial " << trial;
+  }
+}
+
 TEST(HafnianRepeated, RationalsAreExactFractions) {
   // A = [[1/2, 1/3], [1/3, 1/5]], rpt (2, 2): haf = a00 a11 + 2 a01^2 = 1/10 + 2/9 = 29/90.
   SparseMatrix<Rational> a{2, 2, {}};

@@ -118,6 +118,9 @@ const Knob kKnobs[] = {
     {"MATCHCOUNT_LOG_ORDERING", "amd or metis: the fill-reducing ordering of --log's sparse LU", "by size",
      [](Tuning& t, const char* v) { t.log_ordering = std::string(v) == "amd" ? 1 : std::string(v) == "metis" ? 2 : 0; },
      [](const Tuning& t) -> std::string { return t.log_ordering == 1 ? "amd" : t.log_ordering == 2 ? "metis" : "by size"; }},
+    {"MATCHCOUNT_HAFNIAN_RPT", "walk or kan: how --reps counts (the pair walk or Kan's moment formula)", "by cost",
+     [](Tuning& t, const char* v) { t.hafnian_rpt = std::string(v) == "walk" ? 1 : std::string(v) == "kan" ? 2 : 0; },
+     [](const Tuning& t) -> std::string { return t.hafnian_rpt == 1 ? "walk" : t.hafnian_rpt == 2 ? "kan" : "by cost"; }},
 };
 
 /// The variables mpirun (Open MPI), Hydra (MPICH, Intel MPI) and srun (PMI, PMIx) give a rank.

@@ -38,6 +38,8 @@ struct Tuning {
   double mpi_min_seconds = 0.5;
   // --log's sparse LU: 0 the size's ordering (METIS from kMetisFromRows rows), 1 AMD, 2 METIS.
   int log_ordering = 0;
+  /// MATCHCOUNT_HAFNIAN_RPT: 0 by cost, 1 the pair walk, 2 Kan's moment formula.
+  int hafnian_rpt = 0;
   // Started as a rank by mpirun, Hydra or srun (their variables are set).
   bool launched_by_mpi = false;
 };

@@ -10,6 +10,7 @@
 
 #include "core/arith.hpp"
 #include "core/hashing.hpp"
+#include "core/tuning.hpp"
 #include "engines/common.hpp"
 #include "engines/hafnian/haf_rpt_walk.hpp"
 #include "engines/hafnian/haf_setup.hpp"
@@ -233,6 +234,39 @@ Approx<T> float_rpt(const RepeatedHafnian<T>& in, const EngineOptions& opt, cons
   return haf::float_estimate(walks, excess);
 }
 
+/// The walk's work in vector multiply-adds: each include at a level of s vertices updates tri(s)
+/// polynomials by truncated products (about m^2 / 2 each), once per node above it; plus m a
+/// leaf.
+double walk_work(const PairTypes& types, double vertices) {
+  const double m = vertices / 2;
+  double nodes = 1, level = 0, work = 0;
+  for (int r : types.mult) {
+    for (int j = 0; j < r; ++j) {
+      const double s = vertices - 2 * (level + j);
+      work += nodes * s * (s - 1) / 2 * m * m / 2;
+    }
+    nodes *= r + 1.0, level += r;
+  }
+  return work + nodes * m;
+}
+
+/// Kan's formula where it costs less than the walk (or where MATCHCOUNT_HAFNIAN_RPT says so).
+/// Measured on this machine's patterns (docs/benchmarks.md, "Repeated-row hafnians"): a Kan term
+/// costs about 1.5 ns per unit of n^2 + N (9.3 ns exact, in GMP), the walk about 0.7 ns per
+/// vector multiply-add of walk_work (exact: per pass of four primes, about 1.5 passes).
+template <class T>
+bool kan_preferred(const RepeatedHafnian<T>& in) {
+  const int knob = tuning::tuning().hafnian_rpt;
+  if (knob != 0) return knob == 2;
+  constexpr bool exact = std::is_same_v<T, Integer>;
+  double N = 0;
+  for (auto r : in.rpt) N += double(r);
+  const double kan = kan_terms(in.rpt) * (double(in.n) * in.n + N + 4) * (exact ? 9.3 : 1.5);
+  const double walk = walk_work(pair_types(in.rpt, in.loops), N + (in.loops ? std::fmod(N, 2.0) : 0.0)) * 0.7 *
+                      (exact ? 1.5 : 1.0) * (std::is_same_v<T, Complex> ? 4 : 1);
+  return kan < walk * (std::is_same_v<T, Complex> ? 1 : 1);
+}
+
 }  // namespace
 
 double PairTypes::leaves() const {
@@ -274,6 +308,22 @@ PairTypes pair_types(const std::vector<std::uint64_t>& rpt, bool loops) {
 }
 
 Integer hafnian_repeated(const RepeatedHafnian<Integer>& in, const EngineOptions& opt) {
+  Integer settled;
+  if (trivial(in, settled)) return settled;
+  return kan_preferred(in) ? hafnian_kan(in) : hafnian_rpt_walk(in, opt);
+}
+Approx<double> hafnian_repeated(const RepeatedHafnian<double>& in, const EngineOptions& opt) {
+  double settled = 0;
+  if (trivial(in, settled)) return {settled, 0.0};
+  return kan_preferred(in) ? hafnian_kan(in) : hafnian_rpt_walk(in, opt);
+}
+Approx<Complex> hafnian_repeated(const RepeatedHafnian<Complex>& in, const EngineOptions& opt) {
+  Complex settled;
+  if (trivial(in, settled)) return {settled, 0.0};
+  return kan_preferred(in) ? hafnian_kan(in) : hafnian_rpt_walk(in, opt);
+}
+
+Integer hafnian_rpt_walk(const RepeatedHafnian<Integer>& in, const EngineOptions& opt) {
   Integer settled;
   if (trivial(in, settled)) return settled;
   const Layout L = layout_of(in.rpt, in.loops);
@@ -338,13 +388,13 @@ Integer hafnian_repeated(const RepeatedHafnian<Integer>& in, const EngineOptions
   return crt_symmetric(residues, ps);
 }
 
-Approx<double> hafnian_repeated(const RepeatedHafnian<double>& in, const EngineOptions& opt) {
+Approx<double> hafnian_rpt_walk(const RepeatedHafnian<double>& in, const EngineOptions& opt) {
   double settled = 0;
   if (trivial(in, settled)) return {settled, 0.0};
   return float_rpt(in, opt, haf::RealArith{}, v4d{0, 0, 0, 0}, "real", [](v4d& v, int l, double x) { v[l] = x; });
 }
 
-Approx<Complex> hafnian_repeated(const RepeatedHafnian<Complex>& in, const EngineOptions& opt) {
+Approx<Complex> hafnian_rpt_walk(const RepeatedHafnian<Complex>& in, const EngineOptions& opt) {
   Complex settled;
   if (trivial(in, settled)) return {settled, 0.0};
   return float_rpt(in, opt, haf::ComplexArith{}, cv4{{0, 0, 0, 0}, {0, 0, 0, 0}}, "complex",

@@ -49,6 +49,19 @@ Integer hafnian_repeated(const RepeatedHafnian<Integer>& in, const EngineOptions
 Approx<double> hafnian_repeated(const RepeatedHafnian<double>& in, const EngineOptions& opt);
 Approx<Complex> hafnian_repeated(const RepeatedHafnian<Complex>& in, const EngineOptions& opt);
 
+/// The pair walk alone (hafnian_repeated chooses between it and Kan's formula).
+Integer hafnian_rpt_walk(const RepeatedHafnian<Integer>& in, const EngineOptions& opt);
+Approx<double> hafnian_rpt_walk(const RepeatedHafnian<double>& in, const EngineOptions& opt);
+Approx<Complex> hafnian_rpt_walk(const RepeatedHafnian<Complex>& in, const EngineOptions& opt);
+
+/// Kan's moment formula over the modes (hafnian_kan.cpp): prod (r_i + 1) terms, for patterns of
+/// few modes with many photons each. Exact for integers (GMP); floats with a bound that holds.
+/// The walk's entry points choose it where it costs less (kan_preferred).
+double kan_terms(const std::vector<std::uint64_t>& rpt);
+Integer hafnian_kan(const RepeatedHafnian<Integer>& in);
+Approx<double> hafnian_kan(const RepeatedHafnian<double>& in);
+Approx<Complex> hafnian_kan(const RepeatedHafnian<Complex>& in);
+
 /// Planner cost model: predicted seconds on `cores` cores (integers: `primes` CRT primes).
 double hafnian_repeated_seconds(const PairTypes& p, double primes, NumberKind kind, int cores);
 

@@ -141,8 +141,9 @@ struct CountReport {
   std::vector<std::string> notes;
   /// The general-graph path (count_hafnian); graph.hafnian is false for permanents.
   GraphReport graph;
-  /// What the value is when it is not a count of matchings: "torontonian" or "loop_torontonian"
-  /// (count_torontonian); empty otherwise (the permanent, hafnian or loop hafnian, as `graph`).
+  /// Set by the questions of one block, which have no preprocessing to report: "torontonian" or
+  /// "loop_torontonian" (count_torontonian), "hafnian" or "loop_hafnian" (count_hafnian_repeated).
+  /// Empty for the counts of perfect matchings (the permanent, hafnian or loop hafnian, as `graph`).
   std::string quantity;
   /// With CountOptions::checkpoint: what was resumed from the file and verified.
   ResumeSummary resume;

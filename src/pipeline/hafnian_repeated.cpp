@@ -107,6 +107,7 @@ CountReport count_hafnian_repeated(const AnyMatrix& input, const std::vector<std
   report.rows = rows_of(input), report.cols = cols_of(input), report.nnz = nnz_of(input);
   report.graph.hafnian = true;
   report.graph.loops = loops;
+  report.quantity = loops ? "loop_hafnian" : "hafnian";
   if (!options.engine.empty() && options.engine != "hafnian")
     throw UsageError("--reps counts with the repeated-pair hafnian walk; --engine " + options.engine + " does not apply");
   if (options.log) throw UsageError("--log does not apply to --reps (the count is a double or exact)");
@@ -125,8 +126,7 @@ CountReport count_hafnian_repeated(const AnyMatrix& input, const std::vector<std
   for (auto r : rpt) photons += r;
   const engines::PairTypes types = engines::pair_types(rpt, loops);
   char note[200];
-  std::snprintf(note, sizeof note, "%llu photons in %d modes: %zu pair types, %.4g leaves of the recursion",
-                static_cast<unsigned long long>(photons), n, types.mult.size(), types.leaves());
+  std::snprintf(note, sizeof note, "%llu photons in %d modes", static_cast<unsigned long long>(photons), n);
   report.notes.push_back(note);
 
   EngineStats stats;
@@ -163,6 +163,7 @@ CountReport count_hafnian_repeated(const AnyMatrix& input, const std::vector<std
     default: run(Complex()); break;
   }
   report.engine_runs.push_back({static_cast<int>(photons), report.nnz, "hafnian-rpt", std::chrono::duration<double>(Clock::now() - t1).count(), stats});
+  if (!stats.note.empty()) report.notes.push_back("hafnian-rpt: " + stats.note);
   if (checkpoint) {
     report.resume = detail::resume_summary(checkpoint);
     checkpoint->complete();

@@ -219,12 +219,14 @@ std::string report_text(const CountReport& r, const ReadResult& in, const RunInf
   o << "matchcount: " << info.file << ": " << in.format << ", " << to_string(kind_of(in.matrix)) << " "
     << r.rows << "x" << r.cols << ", " << r.nnz << " entries (read in " << number(info.read_seconds) << " s)\n";
   for (const auto& note : in.notes) o << "matchcount: note: " << note << "\n";
-  if (r.graph.hafnian) {
+  // The structure of the count of perfect matchings; the one-block questions have none.
+  const bool structure = r.quantity.empty();
+  if (structure && r.graph.hafnian) {
     o << graph_text(r, "matchcount: ");
-  } else {
+  } else if (structure) {
     o << "matchcount: maximum matching " << r.matching_size << " of " << r.rows << "\n";
   }
-  if (r.dm_blocks > 0 && !r.graph.hafnian) {
+  if (structure && r.dm_blocks > 0 && !r.graph.hafnian) {
     o << "matchcount: Dulmage-Mendelsohn: " << r.dm_blocks << " blocks, " << r.dm_deleted_entries
       << " entries in no perfect matching deleted; block sizes";
     std::map<int, int> sizes;
@@ -235,7 +237,7 @@ std::string report_text(const CountReport& r, const ReadResult& in, const RunInf
     }
     o << "\n";
   }
-  if (!r.graph.hafnian)
+  if (structure && !r.graph.hafnian)
     o << "matchcount: Forbert-Marx: " << r.reduce.lines_multiplied_out << " lines multiplied out, "
       << r.reduce.merges << " merges, " << r.reduce.branches << " branches, " << r.reduce.leaves
       << " blocks left for engines\n";

@@ -267,6 +267,19 @@ bool kan_preferred(const RepeatedHafnian<T>& in) {
   return kan < walk * (std::is_same_v<T, Complex> ? 1 : 1);
 }
 
+/// kan_preferred, said in the engine's note.
+template <class T>
+bool choose(const RepeatedHafnian<T>& in, const EngineOptions& opt) {
+  const bool kan = kan_preferred(in);
+  if (opt.stats) {
+    char buf[160];
+    if (kan) std::snprintf(buf, sizeof buf, "Kan's moment formula over the modes, %.4g terms", kan_terms(in.rpt));
+    else std::snprintf(buf, sizeof buf, "the walk over repeated pair types, %.4g leaves", pair_types(in.rpt, in.loops).leaves());
+    opt.stats->note = buf;
+  }
+  return kan;
+}
+
 }  // namespace
 
 double PairTypes::leaves() const {
@@ -310,17 +323,17 @@ PairTypes pair_types(const std::vector<std::uint64_t>& rpt, bool loops) {
 Integer hafnian_repeated(const RepeatedHafnian<Integer>& in, const EngineOptions& opt) {
   Integer settled;
   if (trivial(in, settled)) return settled;
-  return kan_preferred(in) ? hafnian_kan(in) : hafnian_rpt_walk(in, opt);
+  return choose(in, opt) ? hafnian_kan(in) : hafnian_rpt_walk(in, opt);
 }
 Approx<double> hafnian_repeated(const RepeatedHafnian<double>& in, const EngineOptions& opt) {
   double settled = 0;
   if (trivial(in, settled)) return {settled, 0.0};
-  return kan_preferred(in) ? hafnian_kan(in) : hafnian_rpt_walk(in, opt);
+  return choose(in, opt) ? hafnian_kan(in) : hafnian_rpt_walk(in, opt);
 }
 Approx<Complex> hafnian_repeated(const RepeatedHafnian<Complex>& in, const EngineOptions& opt) {
   Complex settled;
   if (trivial(in, settled)) return {settled, 0.0};
-  return kan_preferred(in) ? hafnian_kan(in) : hafnian_rpt_walk(in, opt);
+  return choose(in, opt) ? hafnian_kan(in) : hafnian_rpt_walk(in, opt);
 }
 
 Integer hafnian_rpt_walk(const RepeatedHafnian<Integer>& in, const EngineOptions& opt) {

@@ -241,6 +241,19 @@ TEST(Json, RealValueIsANumberWithErrors) {
   EXPECT_EQ(j["error_model"], "bound");
 }
 
+// The one-block questions' records match the schema too, and say what they count.
+TEST(Json, OtherQuestionsFollowTheSchema) {
+  const std::string o = test::temp_file("%%MatrixMarket matrix array real general\n2 2\n0\n0.5\n0.5\n0\n", ".mtx");
+  const Json tor = run_json("--json --torontonian '" + o + "'");
+  EXPECT_EQ(tor["counts"], "torontonian");
+  EXPECT_EQ(tor["error_model"], "bound");
+  const std::string a = test::temp_file(
+      "%%MatrixMarket matrix array integer symmetric\n4 4\n1\n2\n3\n1\n4\n5\n1\n1\n6\n2\n", ".mtx");
+  const Json rpt = run_json("--json --loop-hafnian --reps 2,0,3,1 '" + a + "'");
+  EXPECT_EQ(rpt["counts"], "loop_hafnian");
+  EXPECT_EQ(rpt["value"], "852");
+}
+
 // A float error that rests on a statistical spread or a condition estimate is never called a
 // bound: the dense hafnian walk's error is the spread of four vertex orders, Ryser's a bound.
 TEST(Json, ErrorsThatAreEstimatesSaySo) {

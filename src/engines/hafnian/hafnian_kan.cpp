@@ -135,6 +135,14 @@ Approx<T> hafnian_kan_float(const RepeatedHafnian<T>& in) {
   for (int j = 0; j <= M; ++j)
     coef[static_cast<std::size_t>(j)] =
         std::exp(-(N + j) * std::log(2.0) - std::lgamma(j + 1.0) - std::lgamma(N - 2.0 * j + 1));
+  // C(r_i, k) as the doubles nearest them (exact from GMP, then rounded once).
+  std::vector<std::vector<double>> binom(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i)
+    for (std::uint64_t k = 0; k <= in.rpt[static_cast<std::size_t>(i)]; ++k) {
+      Integer b;
+      mpz_bin_uiui(b.get_mpz_t(), static_cast<unsigned long>(in.rpt[static_cast<std::size_t>(i)]), static_cast<unsigned long>(k));
+      binom[static_cast<std::size_t>(i)].push_back(b.get_d());  // truncated: within 2u
+    }
   DDSum re, im;
   double majorant = 0;
   for_each_nu(in.rpt, [&](const std::vector<long>& h, const std::vector<std::uint64_t>& nu, int parity) {
@@ -154,11 +162,7 @@ Approx<T> hafnian_kan_float(const RepeatedHafnian<T>& in) {
       if (in.loops) s += in.mu[static_cast<std::size_t>(i)] * hi, sa += std::abs(in.mu[static_cast<std::size_t>(i)]) * std::fabs(hi);
     }
     double w = 1;
-    for (int i = 0; i < n; ++i) {
-      const auto r = static_cast<unsigned long>(in.rpt[static_cast<std::size_t>(i)]);
-      w *= std::exp(std::lgamma(r + 1.0) - std::lgamma(double(nu[static_cast<std::size_t>(i)]) + 1) -
-                    std::lgamma(double(r - nu[static_cast<std::size_t>(i)]) + 1));
-    }
+    for (int i = 0; i < n; ++i) w *= binom[static_cast<std::size_t>(i)][static_cast<std::size_t>(nu[static_cast<std::size_t>(i)])];
     T p = 0;
     double pa = 0;
     for (int j = in.loops ? 0 : M; j <= M; ++j) {
@@ -175,8 +179,8 @@ Approx<T> hafnian_kan_float(const RepeatedHafnian<T>& in) {
   if constexpr (cplx) value = Complex(re.value(), im.value());
   else value = re.value();
   // K roundings on a term's longest path: the n^2 products and sums of Q (and of S), the powers
-  // (pow: within 2u of the rounded base to the power, per factor), the coefficient and weight
-  // (lgamma and exp: 4u each), plus the entries' own rounding (u each, N of them a matching).
+  // (by squaring), the coefficient (lgamma and exp: 4u), the weight (n binomials within 2u each
+  // and their product), plus the entries' own rounding (u each, N of them a matching).
   const double K = (n * n + 4.0) * (N + 2) + 8.0 * n + 16 + N;
   const double gamma = std::expm1(K * (cplx ? 4 : 1) * 0x1p-53 * 1.01);
   const double error = gamma * majorant * (1 + 1e-12) + 0x1p-100 * majorant * kan_terms(in.rpt) +

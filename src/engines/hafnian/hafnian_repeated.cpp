@@ -252,7 +252,7 @@ double walk_work(const PairTypes& types, double vertices) {
 
 /// Kan's formula where it costs less than the walk (or where MATCHCOUNT_HAFNIAN_RPT says so).
 /// Measured on this machine's patterns (docs/benchmarks.md, "Repeated-row hafnians"): a Kan term
-/// costs about 1.5 ns per unit of n^2 + N (9.3 ns exact, in GMP), the walk about 0.7 ns per
+/// costs about 0.2 ns per unit of n^2 + N (9.3 ns exact, in GMP), the walk about 0.7 ns per
 /// vector multiply-add of walk_work (exact: per pass of four primes, about 1.5 passes).
 template <class T>
 bool kan_preferred(const RepeatedHafnian<T>& in) {
@@ -261,10 +261,11 @@ bool kan_preferred(const RepeatedHafnian<T>& in) {
   constexpr bool exact = std::is_same_v<T, Integer>;
   double N = 0;
   for (auto r : in.rpt) N += double(r);
-  const double kan = kan_terms(in.rpt) * (double(in.n) * in.n + N + 4) * (exact ? 9.3 : 1.5);
+  const double kan = kan_terms(in.rpt) * (double(in.n) * in.n + N + 4) * (exact ? 9.3 : 0.2) *
+                    (std::is_same_v<T, Complex> ? 4 : 1);
   const double walk = walk_work(pair_types(in.rpt, in.loops), N + (in.loops ? std::fmod(N, 2.0) : 0.0)) * 0.7 *
                       (exact ? 1.5 : 1.0) * (std::is_same_v<T, Complex> ? 4 : 1);
-  return kan < walk * (std::is_same_v<T, Complex> ? 1 : 1);
+  return kan < walk;
 }
 
 /// kan_preferred, said in the engine's note.

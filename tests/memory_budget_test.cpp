@@ -255,8 +255,8 @@ TEST(MemoryBudget, RefusalsTheBudgetCausedAreBudgetErrors) {
 }  // namespace
 }  // namespace matchcount
 
-// A count on a GPU holds the CUDA context, runtime and NVRTC in host memory (about 130 MiB
-// measured on an H200): a budget below that passes over the GPU engines.
+// A count on a GPU holds the CUDA context, runtime and NVRTC in host memory (measured in
+// docs/benchmarks.md): a budget below what the catalog charges for it passes over the GPU engines.
 namespace matchcount {
 
 TEST(GpuMemory, CudaRuntimeCountsAgainstTheBudget) {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <type_traits>
 
 #include "matchcount/error.hpp"
@@ -40,11 +41,12 @@ Approx<V> add(const Approx<V>& a, const Approx<V>& b) {
 }
 
 /// Stores `v` and its error bound as the report's value; a value beyond the double range is
-/// refused (--exact counts such matrices exactly) rather than printed as inf.
+/// refused (--exact counts such matrices exactly) rather than printed as inf. `what`: "the
+/// permanent", "the hafnian", for the message.
 template <class V>
-void store_float(CountReport& report, const Approx<V>& v) {
+void store_float(CountReport& report, const Approx<V>& v, const char* what = "the permanent") {
   if (!std::isfinite(std::abs(v.value)))
-    throw RefusedError("the permanent is beyond the range of double precision (about 1e308); "
+    throw RefusedError(std::string(what) + " is beyond the range of double precision (about 1e308); "
                        "--exact counts it exactly");
   report.value.value = v.value;
   report.value.abs_error = v.abs_error;

@@ -352,14 +352,6 @@ SparseMatrix<T> without_diagonal(const SparseMatrix<T>& a, CountReport& report) 
   return out;
 }
 
-template <class V>
-void store_hafnian(CountReport& report, const Approx<V>& v) {
-  if (!std::isfinite(std::abs(v.value)))
-    throw RefusedError("the hafnian is beyond the range of double precision (about 1e308); --exact counts it exactly");
-  report.value.value = v.value;
-  report.value.abs_error = v.abs_error;
-  report.value.error_estimated = v.estimated;
-}
 
 /// count_hafnian before CountOptions::log's value of counts settled without engines.
 CountReport count_graph_any(const AnyMatrix& input, bool loops, const CountOptions& given) {
@@ -407,7 +399,7 @@ CountReport count_graph_any(const AnyMatrix& input, bool loops, const CountOptio
           report.value.value = count_graph(a, loops, options, report);
         } else {
           detail::EntryErrors errors;  // what the entries stand for (pipeline/entry_errors.hpp)
-          store_hafnian(report, count_graph(a, loops, options, report, &errors));
+          detail::store_float(report, count_graph(a, loops, options, report, &errors), "the hafnian");
         }
       },
       input);

@@ -4,7 +4,6 @@
 // block: the expanded matrix is never built, so preprocessing (which works on it) does not run.
 #include <chrono>
 #include <cmath>
-#include <sstream>
 #include <string>
 
 #include "core/hashing.hpp"
@@ -14,34 +13,13 @@
 #include "pipeline/block_options.hpp"
 #include "pipeline/budget.hpp"
 #include "pipeline/memory_budget.hpp"
-#include "pipeline/resume.hpp"
+#include "pipeline/one_block.hpp"
 #include "pipeline/evaluated.hpp"
 
 namespace matchcount {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-/// Dense values of `m` as U (the wider of the two kinds).
-template <class U, class T>
-std::vector<U> dense_as(const SparseMatrix<T>& m) {
-  std::vector<U> out(static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols), U(0));
-  for (const auto& e : m.entries) {
-    U& x = out[static_cast<std::size_t>(e.row) * static_cast<std::size_t>(m.cols) + static_cast<std::size_t>(e.col)];
-    if constexpr (std::is_same_v<U, T>) x = e.value;
-    else if constexpr (std::is_same_v<T, Integer>) {
-      if constexpr (std::is_same_v<U, Rational>) x = Rational(e.value);
-      else x = U(e.value.get_d());
-    } else if constexpr (std::is_same_v<T, Rational>) {
-      x = U(e.value.get_d());  // only when the other input is a float
-    } else if constexpr (std::is_same_v<U, Complex>) {
-      x = Complex(e.value);
-    } else {
-      throw std::logic_error("hafnian_repeated: narrowing conversion");
-    }
-  }
-  return out;
-}
 
 /// The value of the walk for values of kind T, stored in the report.
 template <class T>
@@ -66,33 +44,8 @@ void count_kind(const engines::RepeatedHafnian<T>& in, const EngineOptions& eo, 
   } else if constexpr (std::is_same_v<T, Integer>) {
     report.value.value = engines::hafnian_repeated(in, eo);
   } else {
-    const Approx<T> v = engines::hafnian_repeated(in, eo);
-    if (!std::isfinite(std::abs(v.value)))
-      throw RefusedError("the hafnian is beyond the range of double precision (about 1e308); --exact counts it exactly");
-    report.value.value = v.value;
-    report.value.abs_error = v.abs_error;
-    report.value.error_estimated = v.estimated;
+    detail::store_float(report, engines::hafnian_repeated(in, eo), "the hafnian");
   }
-}
-
-/// What ties a checkpoint to this count: the entries, the pattern, the loop weights.
-std::uint64_t fingerprint(const AnyMatrix& a, const std::vector<std::uint64_t>& rpt, const AnyMatrix* mu, bool loops) {
-  std::uint64_t h = fnv1a64(rpt.data(), rpt.size() * sizeof(std::uint64_t), loops ? 0x9e3779b97f4a7c15ULL : 1);
-  const auto add = [&](const AnyMatrix& m) {
-    std::visit(
-        [&](const auto& s) {
-          std::ostringstream text;
-          text.precision(17);
-          text << s.rows << "x" << s.cols << ";";
-          for (const auto& e : s.entries) text << e.row << "," << e.col << "," << e.value << ";";
-          const std::string t = text.str();
-          h = fnv1a64(t.data(), t.size(), h);
-        },
-        m);
-  };
-  add(a);
-  if (mu) add(*mu);
-  return h;
 }
 
 }  // namespace
@@ -131,19 +84,17 @@ CountReport count_hafnian_repeated(const AnyMatrix& input, const std::vector<std
 
   EngineStats stats;
   Checkpoint* checkpoint = options.checkpoint;
-  if (checkpoint) {
-    checkpoint->open(fingerprint(input, rpt, mu, loops), 1, (std::uint64_t{1} << 20) + 64 * photons);
-    if (checkpoint->resumed()) report.notes.push_back("resumed from the checkpoint " + checkpoint->path());
-    checkpoint->begin_block(0);
-  }
+  // The pattern and the loop flag are part of what the checkpoint is of.
+  const std::uint64_t seed = fnv1a64(rpt.data(), rpt.size() * sizeof(std::uint64_t), loops ? 0x9e3779b97f4a7c15ULL : 1);
+  detail::OneBlockCheckpoint saved(checkpoint, seed, {&input, mu}, (std::uint64_t{1} << 20) + 64 * photons, report);
   EngineOptions eo = detail::block_options(options, checkpoint, &stats);
   if (options.progress) eo.progress = options.progress;
   const auto run = [&](auto tag) {
     using T = decltype(tag);
     engines::RepeatedHafnian<T> in;
     in.n = n, in.rpt = rpt, in.loops = loops;
-    in.a = std::visit([](const auto& m) { return dense_as<T>(m); }, input);
-    if (mu) in.mu = std::visit([](const auto& m) { return dense_as<T>(m); }, *mu);
+    in.a = detail::dense_as<T>(input);
+    if (mu) in.mu = detail::dense_as<T>(*mu);
     else
       for (int i = 0; i < n; ++i) in.mu.push_back(in.a[static_cast<std::size_t>(i) * static_cast<std::size_t>(n + 1)]);
     if (options.max_seconds > 0) {
@@ -164,10 +115,7 @@ CountReport count_hafnian_repeated(const AnyMatrix& input, const std::vector<std
   }
   report.engine_runs.push_back({static_cast<int>(photons), report.nnz, "hafnian-rpt", std::chrono::duration<double>(Clock::now() - t1).count(), stats});
   if (!stats.note.empty()) report.notes.push_back("hafnian-rpt: " + stats.note);
-  if (checkpoint) {
-    report.resume = detail::resume_summary(checkpoint);
-    checkpoint->complete();
-  }
+  saved.finish(report);
   report.stage_seconds.push_back({"total", std::chrono::duration<double>(Clock::now() - start).count()});
   return report;
 }

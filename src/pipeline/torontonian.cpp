@@ -4,57 +4,20 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 #include <string>
 
-#include "core/hashing.hpp"
 #include "engines/torontonian/torontonian.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/pipeline.hpp"
 #include "pipeline/block_options.hpp"
 #include "pipeline/budget.hpp"
 #include "pipeline/memory_budget.hpp"
-#include "pipeline/resume.hpp"
+#include "pipeline/one_block.hpp"
 
 namespace matchcount {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-template <class U>
-std::vector<U> dense_values(const AnyMatrix& m) {
-  return std::visit(
-      [](const auto& a) {
-        std::vector<U> out(static_cast<std::size_t>(a.rows) * static_cast<std::size_t>(a.cols), U(0));
-        for (const auto& e : a.entries) {
-          U& x = out[static_cast<std::size_t>(e.row) * static_cast<std::size_t>(a.cols) + static_cast<std::size_t>(e.col)];
-          using T = std::decay_t<decltype(e.value)>;
-          if constexpr (std::is_same_v<T, Integer> || std::is_same_v<T, Rational>) x = U(e.value.get_d());
-          else if constexpr (std::is_same_v<T, Complex> && std::is_same_v<U, double>) x = e.value.real();
-          else x = U(e.value);
-        }
-        return out;
-      },
-      m);
-}
-
-std::uint64_t fingerprint(const AnyMatrix& o, const AnyMatrix* gamma) {
-  std::uint64_t h = 0x7070;
-  for (const AnyMatrix* m : {&o, gamma}) {
-    if (!m) continue;
-    std::visit(
-        [&](const auto& s) {
-          std::ostringstream text;
-          text.precision(17);
-          text << s.rows << "x" << s.cols << ";";
-          for (const auto& e : s.entries) text << e.row << "," << e.col << "," << e.value << ";";
-          const std::string t = text.str();
-          h = fnv1a64(t.data(), t.size(), h);
-        },
-        *m);
-  }
-  return h;
-}
 
 }  // namespace
 
@@ -87,20 +50,16 @@ CountReport count_torontonian(const AnyMatrix& o, const AnyMatrix* gamma, const 
   }
   EngineStats stats;
   Checkpoint* checkpoint = options.checkpoint;
-  if (checkpoint) {
-    checkpoint->open(fingerprint(o, gamma), 1, std::uint64_t{1} << 20);
-    if (checkpoint->resumed()) report.notes.push_back("resumed from the checkpoint " + checkpoint->path());
-    checkpoint->begin_block(0);
-  }
+  detail::OneBlockCheckpoint saved(checkpoint, 0x7070, {&o, gamma}, std::uint64_t{1} << 20, report);
   EngineOptions eo = detail::block_options(options, checkpoint, &stats);
   if (options.progress) eo.progress = options.progress;
   const auto t1 = Clock::now();
   Approx<double> v;
   if (complex_input) {
-    engines::TorontonianInput<Complex> in{n, dense_values<Complex>(o), gamma ? dense_values<Complex>(*gamma) : std::vector<Complex>{}};
+    engines::TorontonianInput<Complex> in{n, detail::dense_as<Complex>(o), gamma ? detail::dense_as<Complex>(*gamma) : std::vector<Complex>{}};
     v = engines::torontonian(in, eo);
   } else {
-    engines::TorontonianInput<double> in{n, dense_values<double>(o), gamma ? dense_values<double>(*gamma) : std::vector<double>{}};
+    engines::TorontonianInput<double> in{n, detail::dense_as<double>(o), gamma ? detail::dense_as<double>(*gamma) : std::vector<double>{}};
     v = engines::torontonian(in, eo);
   }
   if (!(v.abs_error < std::fabs(v.value))) {
@@ -114,10 +73,7 @@ CountReport count_torontonian(const AnyMatrix& o, const AnyMatrix* gamma, const 
   report.value.error_estimated = v.estimated;
   report.engine_runs.push_back({2 * n, report.nnz, gamma ? "loop-torontonian" : "torontonian",
                                 std::chrono::duration<double>(Clock::now() - t1).count(), stats});
-  if (checkpoint) {
-    report.resume = detail::resume_summary(checkpoint);
-    checkpoint->complete();
-  }
+  saved.finish(report);
   report.stage_seconds.push_back({"total", std::chrono::duration<double>(Clock::now() - start).count()});
   return report;
 }

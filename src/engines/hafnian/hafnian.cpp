@@ -8,8 +8,8 @@
 
 #include "core/hashing.hpp"
 #include "engines/hafnian/haf_setup.hpp"
+#include "engines/hafnian/haf_units.hpp"
 #include "engines/hafnian/haf_walk.hpp"
-#include "runtime/thread_walk.hpp"
 
 namespace matchcount::engines {
 namespace {
@@ -52,67 +52,21 @@ class HafnianEngine final : public GraphEngine {
   Integer count(const SparseMatrix<Integer>& a, bool loops, const EngineOptions& opt) const override {
     const int n0 = a.rows;
     const std::vector<double> primes = haf::primes_for(a, loops);
-    const std::size_t passes = (primes.size() + 3) / 4;
+    const std::vector<haf::ModArith> ariths = haf::prime_passes(primes);
     const std::vector<Integer> dense = a.dense();
     std::vector<Root<v4d>> roots;
-    std::vector<haf::ModArith> ariths;
     std::uint64_t h = fnv1a64(primes.data(), primes.size() * sizeof(double));
-    for (std::size_t q = 0; q < passes; ++q) {
-      v4d p{}, pinv{};
-      for (int l = 0; l < 4; ++l) {
-        // A pass short of primes repeats its last one; the repeats are ignored at the end.
-        p[l] = primes[std::min(4 * q + static_cast<std::size_t>(l), primes.size() - 1)];
-        pinv[l] = 1.0 / p[l];
-      }
-      ariths.push_back({p, pinv});
+    for (const haf::ModArith& ar : ariths) {
       roots.push_back(make_root<v4d>(n0, loops, v4d{1, 1, 1, 1}, [&](int i, int j) {
-        v4d r{};
-        for (int l = 0; l < 4; ++l) {
-          double x = residue_of(dense[static_cast<std::size_t>(i) * static_cast<std::size_t>(n0) + static_cast<std::size_t>(j)], p[l]);
-          r[l] = x > p[l] / 2 ? x - p[l] : x;
-        }
-        return r;
+        return haf::residues(dense[static_cast<std::size_t>(i) * static_cast<std::size_t>(n0) + static_cast<std::size_t>(j)], ar);
       }));
       h = hash_root(roots.back(), h);
     }
-    const int m = roots[0].m, depth = unit_depth(m);
-    const std::uint64_t per_pass = std::uint64_t{1} << depth, units = per_pass * passes;
-    const int threads = thread_count(opt, double(passes) * hafnian_work(n0, loops));
-    struct State {
-      std::size_t pass = ~std::size_t{0};
-      std::unique_ptr<haf::WalkBase<haf::ModArith>> walk;
-    };
-    const std::vector<double> zero(4 * passes, 0.0);
-    auto walk_unit = [&](State& st, std::uint64_t b) {
-      const std::size_t q = static_cast<std::size_t>(b / per_pass);
-      if (st.pass != q) {
-        st.walk = haf::make_walk(ariths[q], roots[q], depth);
-        st.pass = q;
-      }
-      const v4d s = st.walk->run(b % per_pass).s;
-      std::vector<double> out = zero;
-      for (int l = 0; l < 4; ++l) out[4 * q + static_cast<std::size_t>(l)] = s[l];
-      return out;
-    };
-    auto combine = [&](std::vector<double>& total, const std::vector<double>& s) {
-      if (total.empty()) total = zero;
-      for (std::size_t i = 0; i < total.size(); ++i) {
-        const double p = ariths[i / 4].p[i % 4];
-        total[i] = arith::modreduce(total[i] + s[i], p, 1.0 / p);
-      }
-    };
-    const std::vector<double> sums = runtime::run_units<std::vector<double>>(
-        units, threads, opt, walk_tag("exact", n0, loops, depth, units, h), zero, [] { return State{}; },
-        walk_unit, combine);
-    std::vector<std::uint64_t> residues, ps;
-    for (std::size_t k = 0; k < primes.size(); ++k) {
-      const auto p = static_cast<std::uint64_t>(primes[k]);
-      double x = k < sums.size() ? sums[k] : 0.0;
-      x = arith::modreduce(x, primes[k], 1.0 / primes[k]);
-      residues.push_back(to_residue(x, p));
-      ps.push_back(p);
-    }
-    return crt_symmetric(residues, ps);
+    const int depth = unit_depth(roots[0].m);
+    const std::uint64_t per_pass = std::uint64_t{1} << depth, units = per_pass * ariths.size();
+    const int threads = thread_count(opt, double(ariths.size()) * hafnian_work(n0, loops));
+    return haf::exact_units(primes, ariths, per_pass, threads, opt, walk_tag("exact", n0, loops, depth, units, h),
+                            [&](std::size_t q) { return haf::make_walk(ariths[q], roots[q], depth); });
   }
 
   Approx<double> count(const SparseMatrix<double>& a, bool loops, const EngineOptions& opt) const override {
@@ -123,15 +77,7 @@ class HafnianEngine final : public GraphEngine {
       for (int l = 0; l < 4; ++l) r[l] = haf::walk_entry(d, a.rows, orders, l, i, j);
       return r;
     });
-    // Per unit: each lane's sum as a double-double.
-    auto to_sum = [](const haf::RealArith::Acc& acc) {
-      std::vector<double> w;
-      for (int l = 0; l < 4; ++l) w.push_back(acc.hi[l]), w.push_back(acc.lo[l]);
-      return w;
-    };
-    const std::vector<double> s = float_walk<haf::RealArith>(haf::RealArith{}, root, a.rows, loops, "real", to_sum, opt);
-    std::vector<double> walks;
-    for (int l = 0; l < 4; ++l) walks.push_back(s[2 * l] + s[2 * l + 1]);
+    const std::vector<double> walks = float_walk<haf::RealArith>(haf::RealArith{}, root, a.rows, loops, "real", opt);
     return haf::float_estimate(walks, haf::hafnian_excess(a, loops, opt));
   }
 
@@ -146,45 +92,23 @@ class HafnianEngine final : public GraphEngine {
       }
       return r;
     });
-    auto to_sum = [](const haf::ComplexArith::Acc& acc) {
-      std::vector<double> w;
-      for (int l = 0; l < 4; ++l)
-        w.push_back(acc.re_hi[l]), w.push_back(acc.re_lo[l]), w.push_back(acc.im_hi[l]), w.push_back(acc.im_lo[l]);
-      return w;
-    };
-    const std::vector<double> s =
-        float_walk<haf::ComplexArith>(haf::ComplexArith{}, root, a.rows, loops, "complex", to_sum, opt);
-    std::vector<Complex> walks;
-    for (int l = 0; l < 4; ++l) walks.emplace_back(s[4 * l] + s[4 * l + 1], s[4 * l + 2] + s[4 * l + 3]);
+    const std::vector<Complex> walks =
+        float_walk<haf::ComplexArith>(haf::ComplexArith{}, root, a.rows, loops, "complex", opt);
     return haf::float_estimate(walks, haf::hafnian_excess(a, loops, opt));
   }
 
  private:
-  /// The float walk: the four lanes walk the matrix in the four orders of haf::float_orders;
-  /// unit sums are double-double pairs (one per lane, or per lane and part), combined in unit
-  /// order.
-  template <class Ar, class ToSum>
-  static std::vector<double> float_walk(const Ar& ar, const Root<typename Ar::V>& root, int n0, bool loops,
-                                        const char* policy, ToSum to_sum, const EngineOptions& opt) {
-    const int m = root.m, depth = unit_depth(m);
+  /// The float walk: the four lanes walk the matrix in the four orders of haf::float_orders
+  /// (haf_units.hpp sums them); each lane's value.
+  template <class Ar>
+  static std::vector<std::conditional_t<std::is_same_v<Ar, haf::ComplexArith>, Complex, double>> float_walk(
+      const Ar& ar, const Root<typename Ar::V>& root, int n0, bool loops, const char* policy, const EngineOptions& opt) {
+    const int depth = unit_depth(root.m);
     const std::uint64_t units = std::uint64_t{1} << depth;
     const int threads = thread_count(opt, hafnian_work(n0, loops) * (sizeof(typename Ar::V) == 64 ? 4.0 : 1.0));
     const std::uint64_t h = hash_root(root, 0xcbf29ce484222325ULL);
-    const std::size_t words = sizeof(typename Ar::V) == 64 ? 16 : 8;
-    const std::vector<double> zero(words, 0.0);
-    auto make = [&] { return haf::make_walk(ar, root, depth); };
-    auto walk_unit = [&](std::unique_ptr<haf::WalkBase<Ar>>& w, std::uint64_t b) { return to_sum(w->run(b)); };
-    auto combine = [&](std::vector<double>& total, const std::vector<double>& s) {
-      if (total.empty()) total = zero;
-      for (std::size_t k = 0; k + 1 < words; k += 2) {
-        DDSum v{total[k], total[k + 1], 0};
-        v.add(s[k]), v.add(s[k + 1]);
-        total[k] = v.hi, total[k + 1] = v.lo;
-      }
-    };
-    return runtime::run_units<std::vector<double>>(units, threads, opt,
-                                                   walk_tag(policy, n0, loops, depth, units, h), zero, make,
-                                                   walk_unit, combine);
+    return haf::float_units<Ar>(units, threads, opt, walk_tag(policy, n0, loops, depth, units, h),
+                                [&] { return haf::make_walk(ar, root, depth); });
   }
 };
 

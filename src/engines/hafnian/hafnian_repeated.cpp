@@ -14,8 +14,8 @@
 #include "engines/common.hpp"
 #include "engines/hafnian/haf_rpt_walk.hpp"
 #include "engines/hafnian/haf_setup.hpp"
+#include "engines/hafnian/haf_units.hpp"
 #include "matchcount/error.hpp"
-#include "runtime/thread_walk.hpp"
 
 namespace matchcount::engines {
 namespace {
@@ -192,41 +192,14 @@ Approx<T> float_rpt(const RepeatedHafnian<T>& in, const EngineOptions& opt, cons
     return v4d{x, x, x, x};
   });
   const std::uint64_t units = chain.units();
-  constexpr std::size_t words = std::is_same_v<T, Complex> ? 16 : 8;
-  const std::vector<double> zero(words, 0.0);
-  const int threads = thread_count(opt, L.types.leaves() * L.vertices * (words / 8.0));
-  auto walk_unit = [&](std::unique_ptr<haf::WalkBase<Ar>>& w, std::uint64_t b) {
-    const auto acc = w->run(b);
-    std::vector<double> out;
-    if constexpr (std::is_same_v<T, Complex>) {
-      for (int l = 0; l < 4; ++l)
-        out.insert(out.end(), {acc.re_hi[l], acc.re_lo[l], acc.im_hi[l], acc.im_lo[l]});
-    } else {
-      for (int l = 0; l < 4; ++l) out.insert(out.end(), {acc.hi[l], acc.lo[l]});
-    }
-    return out;
-  };
-  auto combine = [&](std::vector<double>& total, const std::vector<double>& s) {
-    if (total.empty()) total = zero;
-    for (std::size_t k = 0; k + 1 < words; k += 2) {
-      DDSum v{total[k], total[k + 1], 0, 0};
-      v.add(s[k]), v.add(s[k + 1]);
-      total[k] = v.hi, total[k + 1] = v.lo;
-    }
-  };
-  const std::vector<double> s = runtime::run_units<std::vector<double>>(
-      units, threads, opt, tag_of(policy, L, units, tag_needed(opt) ? hash_of(root, chain, 0xcbf29ce484222325ULL) : 0), zero,
-      [&] { return make_rpt_walk(ar, root, chain); }, walk_unit, combine);
-  std::vector<T> walks;
-  const std::size_t per = words / 4;
+  const int threads = thread_count(opt, L.types.leaves() * L.vertices * (std::is_same_v<T, Complex> ? 2 : 1));
+  std::vector<T> walks = haf::float_units<Ar>(
+      units, threads, opt, tag_of(policy, L, units, tag_needed(opt) ? hash_of(root, chain, 0xcbf29ce484222325ULL) : 0),
+      [&] { return make_rpt_walk(ar, root, chain); });
   for (int l = 0; l < 4; ++l) {
     long double scale = 1;  // prod d_i^rpt_i of the lane (the extra vertex: 1)
     for (int i = 0; i < in.n; ++i) scale *= std::pow(static_cast<long double>(lane_scale(l, i)), in.rpt[static_cast<std::size_t>(i)]);
-    const double* x = &s[per * static_cast<std::size_t>(l)];
-    T v;
-    if constexpr (std::is_same_v<T, Complex>) v = Complex(x[0] + x[1], x[2] + x[3]);
-    else v = x[0] + x[1];
-    walks.push_back(v / static_cast<double>(scale));
+    walks[static_cast<std::size_t>(l)] /= static_cast<double>(scale);
   }
   // Every entry and loop weight stands for a decimal within u of itself; a matching's product
   // of at most N of them moves by at most (1 + u)^N - 1 of itself.
@@ -250,10 +223,10 @@ double walk_work(const PairTypes& types, double vertices) {
   return work + nodes * m;
 }
 
-/// Kan's formula where it costs less than the walk (or where MATCHCOUNT_HAFNIAN_RPT says so).
-/// Measured on this machine's patterns (docs/benchmarks.md, "Repeated-row hafnians"): a Kan term
-/// costs about 0.2 ns per unit of n^2 + N (9.3 ns exact, in GMP), the walk about 0.7 ns per
-/// vector multiply-add of walk_work (exact: per pass of four primes, about 1.5 passes).
+/// Kan's formula where it costs less than the walk (or where MATCHCOUNT_HAFNIAN_RPT says so): a
+/// Kan term costs in proportion to n^2 + N (far more in GMP), the walk to walk_work (exact: per
+/// pass of four primes). The constants are fitted to measured patterns (docs/benchmarks.md,
+/// "Repeated-row hafnians: walk or Kan").
 template <class T>
 bool kan_preferred(const RepeatedHafnian<T>& in) {
   const int knob = tuning::tuning().hafnian_rpt;
@@ -342,64 +315,22 @@ Integer hafnian_rpt_walk(const RepeatedHafnian<Integer>& in, const EngineOptions
   if (trivial(in, settled)) return settled;
   const Layout L = layout_of(in.rpt, in.loops);
   const std::vector<double> primes = haf::primes_for_bound(L.vertices / 2, bound_of(in));
-  const std::size_t passes = (primes.size() + 3) / 4;
-  std::vector<haf::ModArith> ariths;
+  const std::vector<haf::ModArith> ariths = haf::prime_passes(primes);
   std::vector<Root<v4d>> roots;
   std::vector<PairChain> chains;
   std::uint64_t h = fnv1a64(primes.data(), primes.size() * sizeof(double));
-  for (std::size_t q = 0; q < passes; ++q) {
-    v4d p{}, pinv{};
-    for (int l = 0; l < 4; ++l) {
-      p[l] = primes[std::min(4 * q + static_cast<std::size_t>(l), primes.size() - 1)];
-      pinv[l] = 1.0 / p[l];
-    }
-    ariths.push_back({p, pinv});
-    const auto residue = [&](const Integer& x) {
-      v4d r{};
-      for (int l = 0; l < 4; ++l) {
-        const double v = residue_of(x, p[l]);
-        r[l] = v > p[l] / 2 ? v - p[l] : v;
-      }
-      return r;
-    };
+  for (const haf::ModArith& ar : ariths) {
+    const auto residue = [&](const Integer& x) { return haf::residues(x, ar); };
     roots.push_back(haf::root_of<v4d>(
         L.vertices, in.loops, [&](int i, int j) { return residue(entry(in, L.mode[std::size_t(i)], L.mode[std::size_t(j)])); },
         [&](int i) { return residue(loop_weight(in, L.mode[std::size_t(i)])); }));
     chains.push_back(chain_of(L.types, residue));
     if (tag_needed(opt)) h = hash_of(roots.back(), chains.back(), h);
   }
-  const std::uint64_t per_pass = chains[0].units(), units = per_pass * passes;
-  const int threads = thread_count(opt, double(passes) * L.types.leaves() * L.vertices);
-  struct State {
-    std::size_t pass = ~std::size_t{0};
-    std::unique_ptr<haf::WalkBase<haf::ModArith>> walk;
-  };
-  const std::vector<double> zero(4 * passes, 0.0);
-  auto walk_unit = [&](State& st, std::uint64_t b) {
-    const std::size_t q = static_cast<std::size_t>(b / per_pass);
-    if (st.pass != q) st.walk = make_rpt_walk(ariths[q], roots[q], chains[q]), st.pass = q;
-    const v4d s = st.walk->run(b % per_pass).s;
-    std::vector<double> out = zero;
-    for (int l = 0; l < 4; ++l) out[4 * q + static_cast<std::size_t>(l)] = s[l];
-    return out;
-  };
-  auto combine = [&](std::vector<double>& total, const std::vector<double>& s) {
-    if (total.empty()) total = zero;
-    for (std::size_t i = 0; i < total.size(); ++i) {
-      const double p = ariths[i / 4].p[i % 4];
-      total[i] = arith::modreduce(total[i] + s[i], p, 1.0 / p);
-    }
-  };
-  const std::vector<double> sums = runtime::run_units<std::vector<double>>(
-      units, threads, opt, tag_of("exact", L, units, h), zero, [] { return State{}; }, walk_unit, combine);
-  std::vector<std::uint64_t> residues, ps;
-  for (std::size_t k = 0; k < primes.size(); ++k) {
-    const auto p = static_cast<std::uint64_t>(primes[k]);
-    const double x = arith::modreduce(k < sums.size() ? sums[k] : 0.0, primes[k], 1.0 / primes[k]);
-    residues.push_back(to_residue(x, p));
-    ps.push_back(p);
-  }
-  return crt_symmetric(residues, ps);
+  const std::uint64_t per_pass = chains[0].units(), units = per_pass * ariths.size();
+  const int threads = thread_count(opt, double(ariths.size()) * L.types.leaves() * L.vertices);
+  return haf::exact_units(primes, ariths, per_pass, threads, opt, tag_of("exact", L, units, h),
+                          [&](std::size_t q) { return make_rpt_walk(ariths[q], roots[q], chains[q]); });
 }
 
 Approx<double> hafnian_rpt_walk(const RepeatedHafnian<double>& in, const EngineOptions& opt) {

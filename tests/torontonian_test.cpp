@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "engines/torontonian/cuda/tor_gpu_job.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/pipeline.hpp"
 #include "test_support.hpp"
@@ -180,6 +181,84 @@ TEST(Torontonian, RandomInputsAgainstTheDirectSumWithinTheBound) {
     }
   }
   EXPECT_GT(counted, 120);
+}
+
+/// O = P diag(o) P^* with P a random unitary (real orthogonal unless complex_kind, by
+/// Gram-Schmidt) and o in [0.3, 0.8]: positive semidefinite below 1, as a Gaussian state's, so
+/// the terms grow with |Z| and the sum does not cancel to nothing.
+std::vector<Complex> gaussian_like_o(std::mt19937_64& rng, int n, bool complex_kind) {
+  const int d = 2 * n;
+  std::normal_distribution<double> g;
+  std::uniform_real_distribution<double> u(0.3, 0.8);
+  std::vector<Complex> p(static_cast<std::size_t>(d * d));
+  for (auto& x : p) x = Complex(g(rng), complex_kind ? g(rng) : 0.0);
+  for (int i = 0; i < d; ++i) {
+    Complex* row = &p[static_cast<std::size_t>(i * d)];
+    for (int j = 0; j < i; ++j) {
+      const Complex* q = &p[static_cast<std::size_t>(j * d)];
+      Complex dot = 0;
+      for (int k = 0; k < d; ++k) dot += row[k] * std::conj(q[k]);
+      for (int k = 0; k < d; ++k) row[k] -= dot * q[k];
+    }
+    double norm = 0;
+    for (int k = 0; k < d; ++k) norm += std::norm(row[k]);
+    for (int k = 0; k < d; ++k) row[k] /= std::sqrt(norm);
+  }
+  std::vector<double> o(static_cast<std::size_t>(d));
+  for (auto& x : o) x = u(rng);
+  std::vector<Complex> out(static_cast<std::size_t>(d * d), 0.0);
+  for (int r = 0; r < d; ++r)
+    for (int c = 0; c < d; ++c)
+      for (int k = 0; k < d; ++k)
+        out[static_cast<std::size_t>(r * d + c)] += std::conj(p[static_cast<std::size_t>(k * d + r)]) * o[static_cast<std::size_t>(k)] * p[static_cast<std::size_t>(k * d + c)];
+  return out;
+}
+
+TEST(Torontonian, WorkUnitsWithRootsAgainstTheDirectSum) {
+  // From 15 modes on, a CPU unit's root eliminates the first modes it includes.
+  std::mt19937_64 rng(5);
+  for (const bool cplx : {false, true}) {
+    const int n = 15;
+    const std::vector<Complex> o = gaussian_like_o(rng, n, cplx);
+    std::vector<Complex> gamma;
+    std::normal_distribution<double> g(0, 0.3);
+    for (int i = 0; i < 2 * n && cplx; ++i) gamma.emplace_back(g(rng), g(rng));
+    long double abs_sum = 0;
+    const long double want = direct(o, n, gamma, abs_sum);
+    const AnyMatrix gm = column_of(gamma);
+    const auto v = count_torontonian(matrix_of(o, 2 * n, cplx), gamma.empty() ? nullptr : &gm).value;
+    const double got = std::get<double>(v.value);
+    EXPECT_LE(std::fabs(got - static_cast<double>(want)), v.abs_error + 1e-17 * static_cast<double>(abs_sum)) << cplx;
+    EXPECT_LT(v.abs_error, 1e-3 * std::fabs(got)) << cplx;
+  }
+}
+
+TEST(Torontonian, ExactSumsOfDoublesInAnyOrder) {
+  // The GPU walk adds its units' sums exactly: any order gives the same bits, and the total
+  // is the exact sum.
+  std::mt19937_64 rng(9);
+  std::vector<double> xs;
+  for (int i = 0; i < 400; ++i) {
+    const double m = std::ldexp(static_cast<double>(rng() >> 11), -53);
+    const int e = static_cast<int>(rng() % 40) - 20;
+    xs.push_back((rng() % 2 ? -1 : 1) * std::ldexp(m, e));
+  }
+  xs.push_back(1e300), xs.push_back(-1e300), xs.push_back(5e-324), xs.push_back(-0x1p-1060);
+  std::vector<std::uint64_t> a(gpu::kExactLimbs, 0), b(gpu::kExactLimbs, 0), half(gpu::kExactLimbs, 0);
+  for (double x : xs) gpu::exact_add(a.data(), x);
+  for (std::size_t i = xs.size(); i-- > 0;) (i % 2 ? gpu::exact_add(b.data(), xs[i]) : gpu::exact_add(half.data(), xs[i]));
+  gpu::exact_merge(b.data(), half.data());
+  EXPECT_EQ(a, b);
+  // A sum known exactly, and every term taken away again.
+  std::vector<std::uint64_t> c(gpu::kExactLimbs, 0);
+  gpu::exact_add(c.data(), 1.5), gpu::exact_add(c.data(), -0.25), gpu::exact_add(c.data(), -3.0);
+  std::vector<std::uint64_t> want(gpu::kExactLimbs, 0);
+  gpu::exact_add(want.data(), -1.75);
+  EXPECT_EQ(c, want);
+  std::vector<std::uint64_t> zero(gpu::kExactLimbs, 0), d(gpu::kExactLimbs, 0);
+  for (double x : xs) gpu::exact_add(d.data(), x);
+  for (double x : xs) gpu::exact_add(d.data(), -x);
+  EXPECT_EQ(d, zero);
 }
 
 TEST(Torontonian, RefusalsAndUsageErrors) {

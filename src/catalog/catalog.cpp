@@ -271,7 +271,10 @@ std::vector<EngineInfo> engine_catalog() {
                  "repeated-row hafnians: Bjorklund's recursion over repeated pair types (photon-number patterns)",
                  "--reps"});
   out.push_back({"torontonian", false, false, true, true, false, false, false, engines::kTorontonianMaxModes, true, true,
-                 "(loop) torontonians: one Cholesky factor extended per mode, with a bound that holds",
+                 "(loop) torontonians: a stack of Schur complements, one mode eliminated per subset, with a bound that holds",
+                 "--torontonian"});
+  out.push_back({"gpu-torontonian", true, false, true, false, false, false, false, engines::kTorontonianMaxModes, true, true,
+                 "the torontonian walk on CUDA devices, a block per unit (real O: every Gaussian state's)",
                  "--torontonian"});
   return out;
 }

@@ -1,6 +1,9 @@
 // count_torontonian (matchcount/pipeline.hpp): the torontonian question. O (and gamma) are
 // brought to double or complex values and counted by the walk of
 // src/engines/torontonian/torontonian.hpp in one block; its error is a bound that holds.
+#include <omp.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -45,7 +48,11 @@ CountReport count_torontonian(const AnyMatrix& o, const AnyMatrix* gamma, const 
   if (options.max_seconds > 0) {
     EnginePlan plan;
     plan.engine = "torontonian";
-    plan.predicted_seconds = engines::torontonian_seconds(n, !complex_input, options.threads);
+    const bool gpu = !complex_input && (options.device == DevicePolicy::Gpu ||
+                                        (options.device == DevicePolicy::Auto && n >= engines::kTorontonianGpuMinModes)) &&
+                     gpu_available();
+    const int cores = std::max(1, options.threads > 0 ? options.threads : omp_get_max_threads());
+    plan.predicted_seconds = engines::torontonian_seconds(n, !complex_input, cores, gpu);
     detail::check_time_budget({plan}, options);
   }
   EngineStats stats;
@@ -56,10 +63,12 @@ CountReport count_torontonian(const AnyMatrix& o, const AnyMatrix* gamma, const 
   const auto t1 = Clock::now();
   Approx<double> v;
   if (complex_input) {
-    engines::TorontonianInput<Complex> in{n, detail::dense_as<Complex>(o), gamma ? detail::dense_as<Complex>(*gamma) : std::vector<Complex>{}};
+    engines::TorontonianInput<Complex> in{n, detail::dense_as<Complex>(o), gamma ? detail::dense_as<Complex>(*gamma) : std::vector<Complex>{},
+                                          options.device};
     v = engines::torontonian(in, eo);
   } else {
-    engines::TorontonianInput<double> in{n, detail::dense_as<double>(o), gamma ? detail::dense_as<double>(*gamma) : std::vector<double>{}};
+    engines::TorontonianInput<double> in{n, detail::dense_as<double>(o), gamma ? detail::dense_as<double>(*gamma) : std::vector<double>{},
+                                         options.device};
     v = engines::torontonian(in, eo);
   }
   if (!(v.abs_error < std::fabs(v.value))) {

@@ -25,14 +25,21 @@
 // eps * sum |terms| / (1 - eps) plus the final roundings: it holds.
 #include "engines/torontonian/torontonian.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <utility>
 
 #include "core/hashing.hpp"
+#include "core/tuning.hpp"
 #include "engines/common.hpp"
+#include "engines/gpu_common.hpp"
+#include "engines/torontonian/cuda/tor_gpu_job.hpp"
 #include "engines/torontonian/tor_walk.hpp"
 #include "matchcount/error.hpp"
 #include "runtime/thread_walk.hpp"
@@ -41,7 +48,8 @@ namespace matchcount::engines {
 namespace {
 
 constexpr double kU = 0x1p-53;
-/// Units keep 2^14 subsets or so; the rest of a unit is its prefix's factor.
+/// CPU units walk every subset of the last 14 modes (2^14 nodes); a unit's root eliminates the
+/// first modes it includes.
 constexpr int kUnitFreeModes = 14;
 /// Asymmetry of I - O accepted (and symmetrized), relative to its largest entry.
 constexpr double kHermitianTolerance = 1e-12;
@@ -160,14 +168,22 @@ std::string tag_of(int n, bool real, int bytes, bool loop, int fixed, std::uint6
   return buf;
 }
 
-/// The walk in arithmetic T over M (pair order) and v = conj(gamma) (pair order, or empty).
+/// A walk's sums (tor::Word) and how they were added: terms were summed in chains of at most
+/// `chain` (double-double, and |terms| in double), whose sums were merged `merges` times.
+struct WalkSums {
+  std::vector<double> s;
+  double chain = 1, merges = 1;
+};
+
+/// The walk in arithmetic T over M (pair order) and v = conj(gamma) (pair order, or empty), on
+/// the CPU's threads.
 template <class T>
-std::vector<double> walk(const std::vector<T>& m, const std::vector<T>& v, int n, const EngineOptions& opt) {
+WalkSums walk(const std::vector<T>& m, const std::vector<T>& v, int n, const EngineOptions& opt) {
   const int fixed = std::max(0, n - kUnitFreeModes);
   const std::uint64_t units = std::uint64_t{1} << fixed;
   std::uint64_t h = fnv1a64(m.data(), m.size() * sizeof(T));
   h = fnv1a64(v.data(), v.size() * sizeof(T), h);
-  const double work = std::ldexp(1.0, n) * n * n * (std::is_floating_point_v<T> ? 1 : 4);
+  const double work = std::ldexp(1.0, n) * 40 * (std::is_floating_point_v<T> ? 1 : 4);
   const int threads = thread_count(opt, work);
   const std::vector<double> zero(tor::kWords, 0.0);
   auto make = [&] { return tor::Walk<T>(n, m, v, fixed); };
@@ -183,8 +199,76 @@ std::vector<double> walk(const std::vector<T>& m, const std::vector<T>& v, int n
     total[tor::kMaxQ] = std::max(total[tor::kMaxQ], s[tor::kMaxQ]);
     total[tor::kFailed] = std::max(total[tor::kFailed], s[tor::kFailed]);
   };
-  return runtime::run_units<std::vector<double>>(units, threads, opt, tag_of(n, std::is_floating_point_v<T>, static_cast<int>(sizeof(tor::Real<T>)), !v.empty(), fixed, h),
-                                                 zero, make, walk_unit, combine);
+  if (opt.stats) opt.stats->device = "cpu";
+  WalkSums r;
+  r.s = runtime::run_units<std::vector<double>>(units, threads, opt, tag_of(n, std::is_floating_point_v<T>, static_cast<int>(sizeof(tor::Real<T>)), !v.empty(), fixed, h),
+                                                zero, make, walk_unit, combine);
+  r.chain = std::ldexp(1.0, n - fixed), r.merges = 2.0 * static_cast<double>(units);
+  return r;
+}
+
+/// The exact sum of a GPU walk's words at w as a double-double (hi + lo), rounded toward zero.
+std::pair<double, double> exact_value(const std::uint64_t* w) {
+  Integer x;
+  mpz_import(x.get_mpz_t(), gpu::kExactLimbs, -1, sizeof(std::uint64_t), 0, 0, w);
+  if (w[gpu::kExactLimbs - 1] >> 63) x -= Integer(1) << (64 * gpu::kExactLimbs);
+  const double hi = scaled(x, -1074);
+  int e = 0;
+  const double f = std::frexp(hi, &e);  // hi = f 2^e: as an integer times 2^-1074
+  Integer h(static_cast<long>(std::ldexp(f, 53)));
+  const int shift = e - 53 + 1074;
+  if (shift >= 0) h <<= shift;
+  else h >>= -shift;  // hi is a multiple of 2^-1074: exact
+  return {hi, scaled(x - h, -1074)};
+}
+
+/// The walk on the CUDA devices (real arithmetic): GpuError when it cannot run there.
+WalkSums walk_gpu(const std::vector<double>& m, const std::vector<double>& v, int n, const EngineOptions& opt) {
+  gpu::TorJob job;
+  job.n = n;
+  job.split = gpu::tor_split(n);
+  job.m = m, job.v = v;
+  job.verbose = tuning::tuning().gpu_verbose;
+  job.gpus = opt.gpus;
+  job.progress = opt.progress;
+  job.journal = opt.journal;
+  job.team = opt.team;
+  std::uint64_t h = fnv1a64(m.data(), m.size() * sizeof(double));
+  h = fnv1a64(v.data(), v.size() * sizeof(double), h);
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "gpu-torontonian/real64/modes=%d/loop=%d/split=%d,%d,%d/input=%016llx", n, v.empty() ? 0 : 1,
+                job.split.fixed, job.split.middle, job.split.free, static_cast<unsigned long long>(h));
+  job.tag = buf;
+  const gpu::TorResult r = gpu::run_torontonian_walk(job);
+  WalkSums out;
+  out.s.assign(tor::kWords, 0.0);
+  const auto [hi, lo] = exact_value(&r.words[gpu::kTorSigned]);
+  out.s[tor::kPosHi] = hi, out.s[tor::kPosLo] = lo;
+  out.s[tor::kAbs] = exact_value(&r.words[gpu::kTorAbs]).first * (1 + 2 * kU);  // rounded up
+  std::memcpy(&out.s[tor::kMaxQ], &r.words[gpu::kTorMaxQ], sizeof(double));
+  out.s[tor::kFailed] = static_cast<double>(r.words[gpu::kTorFailed]);
+  out.chain = std::ldexp(1.0, job.split.free), out.merges = 2.0 * std::ldexp(1.0, job.split.middle);
+  if (opt.stats) {
+    opt.stats->device = "gpu";
+    opt.stats->kernel = "generic";
+    std::string note = "units of " + std::to_string(job.split.middle + job.split.free) + " modes";
+    if (r.units_per_device.size() > 1) {
+      note += "; " + std::to_string(r.units_per_device.size()) + " GPUs took";
+      for (std::size_t d = 0; d < r.units_per_device.size(); ++d) note += (d ? " + " : " ") + std::to_string(r.units_per_device[d]);
+      note += " units";
+    }
+    if (!r.note.empty()) note += "; " + r.note;
+    opt.stats->note = note;
+  }
+  return out;
+}
+
+/// The walk where `gpu` asks for it (real double arithmetic only), else on the CPU.
+template <class T>
+WalkSums walk_on(const std::vector<T>& m, const std::vector<T>& v, int n, bool gpu, const EngineOptions& opt) {
+  if constexpr (std::is_same_v<T, double>)
+    if (gpu) return gpu_else_cpu(opt, [&] { return walk_gpu(m, v, n, opt); }, [&] { return walk(m, v, n, opt); });
+  return walk(m, v, n, opt);
 }
 
 /// What the bound needs besides the arithmetic: the size, the input's rounding (e_in, 2-norm),
@@ -193,6 +277,7 @@ struct Bounds {
   int n;
   bool loop;
   double e_in, trace, v_norm;
+  bool gpu;  // the walk may run on the GPUs
 };
 
 /// The walk in arithmetic T (unit roundoff `unit`) and its certified bound; an infinite error
@@ -213,7 +298,8 @@ Approx<double> attempt(const std::vector<T>& m, const std::vector<T>& v, const B
   const double eta = (g * l_frob + b.e_in) / lam;
   const double eta_q = ((3 * g + g * g) * l_frob + b.e_in) / lam;
   if (!(eta < 0.5) || !(eta_q < 0.5)) return {0.0, inf};
-  const std::vector<double> s = walk(m, v, n, opt);
+  const WalkSums sums = walk_on(m, v, n, b.gpu, opt);
+  const std::vector<double>& s = sums.s;
   if (s[tor::kFailed] > 0) throw RefusedError("the torontonian needs I - O positive definite: a pivot was not positive");
   DDSum total{s[tor::kPosHi], s[tor::kPosLo], 0, 0};
   total.add(-s[tor::kNegHi]), total.add(-s[tor::kNegLo]);
@@ -231,8 +317,11 @@ Approx<double> attempt(const std::vector<T>& m, const std::vector<T>& v, const B
                       std::pow(2 * kU * b.v_norm, 2) / lam;
     eps = (1 + eps) * (std::expm1(0.5 * dq) + 2 * kU) + eps;
   }
-  const double sum_abs = s[tor::kAbs] * (1 + (2.0 * n + 4) * kU);
-  const double error = eps * sum_abs / std::max(1 - eps, 1e-300) + 0x1p-100 * sum_abs * n + 2 * kU * std::fabs(value);
+  // |terms| were summed in double in chains and merges; the signed sum in double-double, whose
+  // chains of N terms are off by at most N^2 u^2 of their |terms| (the low parts' own sum).
+  const double sum_abs = s[tor::kAbs] * (1 + (2.0 * n + 6 + sums.chain + sums.merges) * kU);
+  const double dd = 0x1p-104 * (sums.chain * sums.chain + sums.merges) * sum_abs;
+  const double error = eps * sum_abs / std::max(1 - eps, 1e-300) + dd + 2 * kU * std::fabs(value);
   if (!std::isfinite(value) || !std::isfinite(error)) return {value, inf};
   return {value, error * (1 + 1e-12)};
 }
@@ -273,11 +362,24 @@ Approx<double> count(const TorontonianInput<T>& in, const EngineOptions& opt) {
   if (real) e_in = e_real;
   double trace = 0;
   for (int i = 0; i < d; ++i) trace += std::real(mc[static_cast<std::size_t>(i) * static_cast<std::size_t>(d) + static_cast<std::size_t>(i)]);
-  const Bounds b{n, loop, e_in, trace, v_norm};
+  const bool gpu = in.device == DevicePolicy::Gpu ||
+                   (in.device == DevicePolicy::Auto && n >= kTorontonianGpuMinModes && gpu_available());
+  const Bounds b{n, loop, e_in, trace, v_norm, gpu};
   // Double precision first; where the terms cancel so far that fewer than three digits are
-  // certain, again with the factor in long double (the input's own rounding stays).
+  // certain, again with the factor in long double on the CPU (the input's own rounding stays)
+  // where that takes seconds, or where the double bound does not determine the value at all
+  // and it takes at most ten minutes.
   Approx<double> v = real ? attempt(mr, vr, b, kU, opt) : attempt(mc, vc, b, kU, opt);
-  if (!(v.abs_error <= 1e-3 * std::fabs(v.value))) {
+  const int cores = std::max(1, opt.threads > 0 ? opt.threads : omp_get_max_threads());
+  const double wide_seconds = 3 * torontonian_seconds(n, real, cores);  // long double: about 3x
+  const bool undetermined = !(v.abs_error < std::fabs(v.value));
+  if (undetermined && wide_seconds > 600) {
+    char buf[300];
+    std::snprintf(buf, sizeof buf, "the torontonian's terms cancel beyond double precision (the value %.3g has an error bound of %.3g), "
+                  "and the long double walk would take about %.0f s on %d cores", v.value, v.abs_error, wide_seconds, cores);
+    throw RefusedError(buf);
+  }
+  if (!(v.abs_error <= 1e-3 * std::fabs(v.value)) && (undetermined || wide_seconds <= 10)) {
     const auto widen = [](const auto& x) {
       using U = std::conditional_t<std::is_same_v<std::decay_t<decltype(x[0])>, double>, long double, std::complex<long double>>;
       return std::vector<U>(x.begin(), x.end());
@@ -295,10 +397,12 @@ Approx<double> count(const TorontonianInput<T>& in, const EngineOptions& opt) {
 Approx<double> torontonian(const TorontonianInput<double>& in, const EngineOptions& opt) { return count(in, opt); }
 Approx<double> torontonian(const TorontonianInput<Complex>& in, const EngineOptions& opt) { return count(in, opt); }
 
-double torontonian_seconds(int modes, bool real, int cores) {
-  // About n^2 / 2 multiply-adds per subset, at 1e-9 s each on one core (complex: 4).
+double torontonian_seconds(int modes, bool real, int cores, bool gpu) {
+  // About 19 ns a subset on one core (docs/benchmarks.md; complex: 4 times); a GPU's rate is
+  // gpu_walk's first guess.
   const double subsets = std::ldexp(1.0, modes);
-  return 1e-4 + subsets * 0.5 * modes * modes * (real ? 1 : 4) * 1e-9 / std::max(cores, 1);
+  if (gpu) return 0.2 + subsets / 2e10;
+  return 1e-4 + subsets * 19e-9 * (real ? 1 : 4) / std::max(cores, 1);
 }
 
 }  // namespace matchcount::engines

@@ -29,6 +29,9 @@ struct TorontonianInput {
   int modes = 0;
   std::vector<T> o;
   std::vector<T> gamma;
+  /// Gpu: on the CUDA devices (the CPU where there are none or a run fails); Auto: there where
+  /// a device is present and the walk is long enough to repay it.
+  DevicePolicy device = DevicePolicy::Cpu;
 };
 
 /// The most modes counted: 2^n terms.
@@ -41,7 +44,10 @@ Approx<double> torontonian(const TorontonianInput<double>& in, const EngineOptio
 Approx<double> torontonian(const TorontonianInput<Complex>& in, const EngineOptions& opt);
 
 /// Planner cost model: predicted seconds on `cores` cores (real: whether the walk runs in real
-/// arithmetic).
-double torontonian_seconds(int modes, bool real, int cores);
+/// arithmetic), or on one GPU (gpu).
+double torontonian_seconds(int modes, bool real, int cores, bool gpu = false);
+
+/// The fewest modes the Auto policy takes to a GPU.
+constexpr int kTorontonianGpuMinModes = 26;
 
 }  // namespace matchcount::engines

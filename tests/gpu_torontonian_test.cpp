@@ -1,0 +1,119 @@
+// The GPU torontonian walk (src/engines/torontonian/cuda/) against the CPU walk: the same
+// values within both bounds for real and loop torontonians over the GPU walk's splits (one
+// unit, units with roots, blocks of fewer threads than 128), the same bits on one GPU and on
+// all, and the refusal of an input that is not positive definite. Skips without a GPU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "matchcount/engine.hpp"
+#include "matchcount/error.hpp"
+#include "matchcount/gpu.hpp"
+#include "matchcount/pipeline.hpp"
+
+namespace matchcount {
+namespace {
+
+/// O of a Gaussian state in thewalrus's (a, a^dagger) order: in the x/p basis of each mode,
+/// M = I - O = P diag(l) P^T with P a random orthogonal matrix (Gram-Schmidt) and l in (0, 1]
+/// (squeezing r and loss set the smallest), brought back by M = W^* M_xp W, W = diag(W_i),
+/// W_i = [[1, 1], [-i, i]] / sqrt 2 on (a_i, a_i^dagger). Complex in general, real in the x/p
+/// basis: what the GPU walk takes.
+SparseMatrix<Complex> squeezed_o(int n, double r, double loss, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> g;
+  const int d = 2 * n;
+  std::vector<double> p(static_cast<std::size_t>(d * d));
+  for (auto& x : p) x = g(rng);
+  for (int i = 0; i < d; ++i) {
+    double* row = &p[static_cast<std::size_t>(i * d)];
+    for (int j = 0; j < i; ++j) {
+      const double* q = &p[static_cast<std::size_t>(j * d)];
+      double dot = 0;
+      for (int k = 0; k < d; ++k) dot += row[k] * q[k];
+      for (int k = 0; k < d; ++k) row[k] -= dot * q[k];
+    }
+    double norm = 0;
+    for (int k = 0; k < d; ++k) norm += row[k] * row[k];
+    for (int k = 0; k < d; ++k) row[k] /= std::sqrt(norm);
+  }
+  std::vector<double> l(static_cast<std::size_t>(d));
+  for (int i = 0; i < d; ++i) l[static_cast<std::size_t>(i)] = 1 - (1 - loss) * std::tanh(r) * (0.6 + 0.4 * (i % 3) / 2.0);
+  // M_xp in pair order (x_i at 2i, p_i at 2i + 1).
+  std::vector<double> mxp(static_cast<std::size_t>(d * d));
+  for (int a = 0; a < d; ++a)
+    for (int b = 0; b < d; ++b)
+      for (int k = 0; k < d; ++k)
+        mxp[static_cast<std::size_t>(a * d + b)] += p[static_cast<std::size_t>(k * d + a)] * l[static_cast<std::size_t>(k)] * p[static_cast<std::size_t>(k * d + b)];
+  const double s = std::sqrt(0.5);
+  const Complex w[2][2] = {{s, s}, {Complex(0, -s), Complex(0, s)}};  // rows x, p; columns a, a^dagger
+  SparseMatrix<Complex> o{d, d, {}};
+  const auto index = [n](int mode, int which) { return which ? mode + n : mode; };  // (a, a^dagger) order
+  for (int i = 0; i < n; ++i)
+    for (int a = 0; a < 2; ++a)
+      for (int j = 0; j < n; ++j)
+        for (int b = 0; b < 2; ++b) {
+          // M[(i,a), (j,b)] = sum over x/p rows u, v of conj(W_i[u][a]) M_xp[(i,u), (j,v)] W_j[v][b].
+          Complex m = 0;
+          for (int u = 0; u < 2; ++u)
+            for (int v = 0; v < 2; ++v)
+              m += std::conj(w[u][a]) * mxp[static_cast<std::size_t>((2 * i + u) * d + 2 * j + v)] * w[v][b];
+          const bool diag = i == j && a == b;
+          o.entries.push_back({index(i, a), index(j, b), (diag ? 1.0 : 0.0) - m});
+        }
+  return o;
+}
+
+CountReport count_on(const SparseMatrix<Complex>& o, const AnyMatrix* gamma, DevicePolicy device, int gpus = 0) {
+  CountOptions opt;
+  opt.device = device;
+  opt.gpus = gpus;
+  return count_torontonian(AnyMatrix(o), gamma, opt);
+}
+
+TEST(GpuTorontonian, AgreesWithTheCpuWalkWithinBothBounds) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
+  for (const int n : {1, 5, 12, 17, 21, 26}) {
+    for (const bool loop : {false, true}) {
+      const SparseMatrix<Complex> o = squeezed_o(n, 2.0, 0.05, 40 + n);
+      // A displacement: gamma_{i+n} = conj(gamma_i), real in the x/p basis too.
+      SparseMatrix<Complex> g{2 * n, 1, {}};
+      std::mt19937_64 rng(n);
+      std::normal_distribution<double> nd(0, 0.2);
+      for (int i = 0; i < n; ++i) {
+        const Complex z(nd(rng), nd(rng));
+        g.entries.push_back({i, 0, z}), g.entries.push_back({i + n, 0, std::conj(z)});
+      }
+      const AnyMatrix gm(g);
+      const CountReport gpu = count_on(o, loop ? &gm : nullptr, DevicePolicy::Gpu);
+      const CountReport cpu = count_on(o, loop ? &gm : nullptr, DevicePolicy::Cpu);
+      ASSERT_EQ(gpu.engine_runs.size(), 1u);
+      EXPECT_EQ(gpu.engine_runs[0].stats.device, "gpu") << n;
+      const double a = std::get<double>(gpu.value.value), b = std::get<double>(cpu.value.value);
+      EXPECT_LE(std::fabs(a - b), gpu.value.abs_error + cpu.value.abs_error) << "n " << n << " loop " << loop;
+      EXPECT_LT(gpu.value.abs_error, 1e-3 * std::fabs(a)) << n;
+    }
+  }
+}
+
+TEST(GpuTorontonian, SameBitsOnOneGpuAndOnAll) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
+  const SparseMatrix<Complex> o = squeezed_o(31, 2.0, 0.05, 7);
+  const CountReport one = count_on(o, nullptr, DevicePolicy::Gpu, 1);
+  const CountReport all = count_on(o, nullptr, DevicePolicy::Gpu, 0);
+  EXPECT_EQ(std::get<double>(one.value.value), std::get<double>(all.value.value));
+  EXPECT_EQ(one.value.abs_error, all.value.abs_error);
+}
+
+TEST(GpuTorontonian, RefusesWhatIsNotPositiveDefinite) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
+  SparseMatrix<Complex> o = squeezed_o(27, 0.8, 0.3, 3);
+  for (auto& e : o.entries)
+    if (e.row == e.col && e.row == 40) e.value = 1.5;  // I - O has a negative diagonal entry
+  EXPECT_THROW(count_on(o, nullptr, DevicePolicy::Gpu), RefusedError);
+}
+
+}  // namespace
+}  // namespace matchcount

@@ -20,6 +20,9 @@ import time
 import numpy as np
 from thewalrus import hafnian_repeated, tor
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gbs_matrices import gbs_o  # noqa: E402
+
 if os.environ.get("MATCHCOUNT_SITE"):
     sys.path.append(os.environ["MATCHCOUNT_SITE"])
 try:
@@ -65,18 +68,6 @@ def timed(f, *a, **k):
     t = time.perf_counter()
     v = f(*a, **k)
     return time.perf_counter() - t, v
-
-
-def gbs_o(n, r, seed, loss):
-    """O = conj(I - Q^-1) of n squeezed vacua (squeezing r) through a random interferometer, with
-    a uniform loss: thewalrus's (a, a^dagger) order."""
-    rng = np.random.default_rng(seed)
-    u, _ = np.linalg.qr(rng.normal(size=(n, n)) + 1j * rng.normal(size=(n, n)))
-    s2, m = np.sinh(r) ** 2 * (1 - loss), np.sinh(r) * np.cosh(r) * (1 - loss)
-    aidaj = np.conj(u) @ np.diag(np.full(n, s2)) @ u.T
-    aiaj = u @ np.diag(np.full(n, m)) @ u.T
-    q = np.block([[aidaj + np.eye(n), np.conj(aiaj)], [aiaj, np.conj(aidaj) + np.eye(n)]])
-    return np.conj(np.eye(2 * n) - np.linalg.inv(q))
 
 
 def main():

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "matchcount/error.hpp"
+#include "matchcount/small_dense.hpp"
 
 namespace matchcount::cli {
 namespace {
@@ -48,6 +49,20 @@ void write_npy(const std::string& path, const std::vector<PermanentValue>& value
   if (!out) throw UsageError("-o " + path + ": writing the file failed");
 }
 
+/// A square matrix of 3..16 rows without zeros (and not exact fractions) is one block that
+/// preprocessing would hand to the planner unchanged: the glynn engine counts it without
+/// either, as the Python package's batches do (matchcount/small_dense.hpp).
+CountOptions small_dense(const AnyMatrix& m, const CountOptions& count) {
+  const auto n = static_cast<std::size_t>(rows_of(m));
+  if (!count.engine.empty() || count.log || rows_of(m) != cols_of(m) || n < 3 || n > kSmallDenseMax ||
+      nnz_of(m) != n * n || kind_of(m) == NumberKind::Rational)
+    return count;
+  CountOptions o = count;
+  o.engine = "glynn";
+  o.preprocess = false;
+  return o;
+}
+
 }  // namespace
 
 void add_batch_options(CLI::App& app, BatchFlags& flags) {
@@ -78,7 +93,7 @@ void run_stack(const ReadResult& input, const std::string& file, StackQuestion q
     try {
       const AnyMatrix& m = input.stack[static_cast<std::size_t>(i)];
       switch (question) {
-        case StackQuestion::Permanent: values[std::size_t(i)] = count_permanent(m, one).value; break;
+        case StackQuestion::Permanent: values[std::size_t(i)] = count_permanent(m, small_dense(m, one)).value; break;
         case StackQuestion::Hafnian: values[std::size_t(i)] = count_hafnian(m, false, one).value; break;
         case StackQuestion::LoopHafnian: values[std::size_t(i)] = count_hafnian(m, true, one).value; break;
         case StackQuestion::Torontonian: values[std::size_t(i)] = count_torontonian(m, nullptr, one).value; break;

@@ -39,7 +39,7 @@ Integer factorial(unsigned long n) {
 }
 
 TEST(EngineRegistry, NamesFactoryAndChoice) {
-  EXPECT_EQ(engine_names(), (std::vector<std::string>{"ryser", "sparyser", "skipper", "brute", "gpu-ryser", "gpu-skipper", "frontier",
+  EXPECT_EQ(engine_names(), (std::vector<std::string>{"ryser", "sparyser", "skipper", "glynn", "brute", "gpu-ryser", "gpu-skipper", "frontier",
                                                      "gpu-frontier", "kasteleyn", "repeated", "rect-dp", "rect-ryser", "hafnian",
                                                      "gpu-hafnian", "pfaffian", "graph-frontier", "gpu-graph-frontier",
                                                      "hafnian-brute"}));

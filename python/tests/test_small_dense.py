@@ -1,4 +1,4 @@
-"""The small dense kernel (python/src/core/small_dense.cpp: Glynn's formula for n <= 16, used
+"""The small dense kernel (the library's glynn engine, matchcount/small_dense.hpp: Glynn's formula for n <= 16, used
 by permanent_batch and permanent's quick path) against the general pipeline: same values and
 number kinds, error estimates that hold, and the cases it must leave to the pipeline."""
 from fractions import Fraction

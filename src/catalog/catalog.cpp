@@ -12,10 +12,12 @@
 #include "engines/torontonian/torontonian.hpp"
 #include "engines/planar/planar.hpp"
 #include "engines/rectangular/rectangular.hpp"
+#include "engines/ryser/glynn.hpp"
 #include "engines/ryser/ryser.hpp"
 #include "engines/sparse/gpu_skipper.hpp"
 #include "engines/sparse/sparse.hpp"
 #include "matchcount/error.hpp"
+#include "matchcount/small_dense.hpp"
 
 namespace matchcount::catalog {
 namespace {
@@ -171,6 +173,9 @@ const std::vector<Row> kRows = {
      "sparse Ryser: row sums updated per nonzero (chosen only by name)", engines::make_sparyser, nullptr, nullptr, false, nullptr},
     {"skipper", false, kAllKinds, Shape::Square, 62, true, false,
      "SkipPer: the sparse walk jumping over subsets where a row is zero", engines::make_skipper, nullptr, nullptr, false, nullptr},
+    {"glynn", false, kAllKinds, Shape::Square, kSmallDenseMax, false, false,
+     "Glynn's formula in SIMD lanes for small dense blocks (n <= 16; Python's quick path and batches)", engines::make_glynn,
+     nullptr, nullptr, false, nullptr},
     {"brute", false, kAllKinds, Shape::Square, 24, false, false,
      "enumeration of the permutations (the tests' oracle)", engines::make_brute, nullptr, nullptr, false, nullptr},
     {"gpu-ryser", true, kAllKinds, Shape::Square, 63, true, false,

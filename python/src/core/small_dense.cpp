@@ -1,420 +1,52 @@
-// Glynn's formula for small dense matrices (small_dense.hpp):
-//   perm(A) = 2^(1-n) sum_{d in {+-1}^n, d_0 = +1} (prod_i d_i) prod_j s_j(d),  s_j = sum_i d_i a_ij.
-// In Gray-code order one sign flips per term, so the n column sums s_j are updated by +-2 a_rj
-// and each of the 2^(n-1) terms costs n additions and n-1 multiplications (complex ones for
-// complex input). The last h signs are fixed per SIMD lane (one vector of W = 2^h lanes) and
-// the first n-1-h are walked in the same Gray order by every lane, so all lanes flip the same
-// row in the same direction; lane l's own signs are the bits of l.
-//
-// Error estimate: the ryser engine's model (src/engines/ryser/ryser.cpp), in units of the sum
-// of |terms| S: products of n factors and start sums of n additions (2n + 2 roundings), the
-// drift of the running sums over a lane's T = 2^(n-1-h) steps as a random walk of roundings
-// (sqrt(n T); none for integral input, whose sums are exact); compensated term sums. Complex
-// values count twice (a complex product rounds in both parts), as in that engine. For n <= 3
-// (no lanes) a first-order bound instead, as the engine's direct path gives one there: so few
-// terms average out no rounding (see glynn_scalar).
+// NumPy's dtypes and the module's exact mode in the library's terms (small_dense.hpp).
 #include "small_dense.hpp"
 
-#include <bit>
-#include <cmath>
-#include <complex>
-#include <limits>
-#include <type_traits>
+#include <optional>
 
 namespace matchcount::py {
-
 namespace {
 
-constexpr double kU = std::numeric_limits<double>::epsilon() / 2;  // unit roundoff
-constexpr double kExactLimit = 0x1p52;  // below 2^53 with room for the rounding of the bound
-
-// Vectors of W doubles with GCC's generic operators: the same code is the AVX2 walk (W = 4,
-// as the library is compiled) and the AVX-512 walk (W = 8, in a function of that target
-// chosen at run time), which has the 32 registers that hold a 10x10 complex walk's state.
-// Multiply-adds fuse by -ffp-contract=fast on this file (python/CMakeLists.txt).
-template <int W>
-struct VecTypes;
-template <>
-struct VecTypes<4> {
-  typedef double v __attribute__((vector_size(32)));
-  typedef long long vi __attribute__((vector_size(32)));
-  [[gnu::always_inline]] static v splat(double x) { return v{x, x, x, x}; }
-  [[gnu::always_inline]] static v load_splat(const double* p) {
-#ifdef __AVX__
-    v r;
-    asm("vbroadcastsd %1, %0" : "=x"(r) : "m"(*p));
-    return r;
-#else
-    return splat(*p);
-#endif
-  }
-};
-template <>
-struct VecTypes<8> {
-  typedef double v __attribute__((vector_size(64)));
-  typedef long long vi __attribute__((vector_size(64)));
-  [[gnu::always_inline]] static v splat(double x) { return v{x, x, x, x, x, x, x, x}; }
-#ifdef __x86_64__  // only called from the AVX-512 walk
-  [[gnu::always_inline]] static v load_splat(const double* p) {
-    v r;
-    asm("vbroadcastsd %1, %0" : "=v"(r) : "m"(*p));
-    return r;
-  }
-#endif
-};
-
-template <int W>
-struct Simd {
-  using v = typename VecTypes<W>::v;
-  using vi = typename VecTypes<W>::vi;
-  // Not v{} + x, which is a scalar addition of +0.0 before the broadcast.
-  [[gnu::always_inline]] static v splat(double x) { return VecTypes<W>::splat(x); }
-  // A broadcast from memory in the walk: written as asm because GCC's vectorizer otherwise
-  // loads a row of the step table into one register and permutes each entry out of it.
-  [[gnu::always_inline]] static v load_splat(const double* p) { return VecTypes<W>::load_splat(p); }
-  [[gnu::always_inline]] static v abs(v x) {
-    return (v)((vi)x & (vi{} + 0x7fffffffffffffffLL));  // all but the sign bit
-  }
-};
-
-/// The matrix as doubles, row-major, with what the NumPy reader would decide about it.
-struct Input {
-  int n = 0;
-  bool complex = false;   // complex dtype
-  bool integral = true;   // every entry a (real) integer
-  double re[kSmallMax * kSmallMax], im[kSmallMax * kSmallMax];
-};
-
-/// Compensated sum (TwoSum) of doubles; LaneSum is the same per SIMD lane.
-struct DD {
-  double hi = 0, lo = 0;
-  void add(double x) {
-    const double s = hi + x, bp = s - hi;
-    lo += (hi - (s - bp)) + (x - bp);
-    hi = s;
-  }
-};
-
-template <int W>
-struct LaneSum {
-  using v = typename Simd<W>::v;
-  v hi = Simd<W>::splat(0), lo = Simd<W>::splat(0);
-  [[gnu::always_inline]] void add(v x) {
-    const v s = hi + x, bp = s - hi;
-    lo += (hi - (s - bp)) + (x - bp);
-    hi = s;
-  }
-  /// Lanes in order into `out`, lane l with the sign of its own fixed signs.
-  void to(DD& out) const {
-    for (int l = 0; l < W; ++l) {
-      const double sign = std::popcount(unsigned(l)) & 1 ? -1.0 : 1.0;
-      out.add(sign * hi[l]);
-      out.add(sign * lo[l]);
-    }
-  }
-};
-
-struct Walked {
-  DD re, im;
-  double abs = 0;  // sum of |re| + |im| of the terms
-  double steps = 1;  // T, the length of a lane's walk
-  double bound = -1;  // a bound on the rounding error of the sum (scalar walk), else -1
-};
-
-/// Walks all 2^(N-1) terms in W lanes; CX: complex entries (im used). Inlined into the
-/// dispatchers below, so that it is compiled for their target.
-template <int W, int N, bool CX>
-[[gnu::always_inline]] inline Walked glynn_lanes(const Input& a) {
-  using S = Simd<W>;
-  using v = typename S::v;
-  using vi = typename S::vi;
-  constexpr int H = std::countr_zero(unsigned(W)), K = N - 1 - H;
-  static_assert(K >= 1, "every lane walks at least one flip");
-  constexpr int T = 1 << K;
-  // Rows 1..K are walked: step[2r + m] adds 2 a_{r+1,j} (m = 0) or -2 a_{r+1,j} (m = 1) to
-  // every lane's s_j; indexing by the direction keeps the walk free of branches.
-  double step_re[2 * K][N], step_im[2 * K][N];
-  for (int r = 0; r < K; ++r)
-    for (int j = 0; j < N; ++j) {
-      step_re[2 * r][j] = 2 * a.re[(r + 1) * N + j], step_re[2 * r + 1][j] = -step_re[2 * r][j];
-      step_im[2 * r][j] = CX ? 2 * a.im[(r + 1) * N + j] : 0.0, step_im[2 * r + 1][j] = -step_im[2 * r][j];
-    }
-  // Start: every sign +1 but lane l's rows N-H+b where bit b of l is set.
-  v sr[N], si[N];
-  for (int j = 0; j < N; ++j) {
-    double br = 0, bi = 0;
-    for (int i = 0; i < N; ++i) br += a.re[i * N + j], bi += CX ? a.im[i * N + j] : 0.0;
-    for (int l = 0; l < W; ++l) {
-      double r = br, m = bi;
-      for (int b = 0; b < H; ++b)
-        if (l >> b & 1) r -= 2 * a.re[(N - H + b) * N + j], m -= CX ? 2 * a.im[(N - H + b) * N + j] : 0.0;
-      sr[j][l] = r;
-      si[j][l] = m;
-    }
-  }
-  LaneSum<W> sum_re, sum_im;
-  v abs = S::splat(0);
-  for (int t = 0; t < T; ++t) {
-    if (t > 0) {  // Gray step t flips row ctz(t) + 1, to -1 when that bit of gray(t) is set
-      const int b = std::countr_zero(unsigned(t));
-      const double* dr = step_re[2 * b + ((t ^ (t >> 1)) >> b & 1)];
-      const double* di = step_im[2 * b + ((t ^ (t >> 1)) >> b & 1)];
-#pragma GCC unroll 16
-      for (int j = 0; j < N; ++j) {
-        sr[j] += S::load_splat(dr + j);
-        if constexpr (CX) si[j] += S::load_splat(di + j);
-      }
-    }
-    // The term prod_j s_j in two interleaved product chains (even and odd columns: half the
-    // multiply latency), added with its sign (-1)^t, the parity of gray(t), by its sign bit.
-    const auto sign = vi{} + (static_cast<long long>(t & 1) << 63);
-    v pr, pi;
-    if constexpr (CX) {
-      v er = sr[0], ei = si[0], or_ = sr[1], oi = si[1];
-#pragma GCC unroll 16
-      for (int j = 2; j < N; ++j) {
-        v& xr = j % 2 ? or_ : er;
-        v& xi = j % 2 ? oi : ei;
-        const v nr = xr * sr[j] - xi * si[j];
-        xi = xr * si[j] + xi * sr[j];
-        xr = nr;
-      }
-      pr = (v)((vi)(er * or_ - ei * oi) ^ sign);
-      pi = (v)((vi)(er * oi + ei * or_) ^ sign);
-      sum_im.add(pi);
-      abs += S::abs(pr) + S::abs(pi);
-    } else {
-      v e = sr[0], o = sr[1];
-#pragma GCC unroll 16
-      for (int j = 2; j < N; ++j) (j % 2 ? o : e) *= sr[j];
-      pr = (v)((vi)(e * o) ^ sign);
-      abs += S::abs(pr);
-    }
-    sum_re.add(pr);
-  }
-  Walked out;
-  sum_re.to(out.re);
-  if constexpr (CX) sum_im.to(out.im);
-  for (int l = 0; l < W; ++l) out.abs += abs[l];
-  out.steps = T;
-  return out;
-}
-
-/// The same walk without lanes, for n = 2 and 3, with a first-order rounding-error bound.
-/// Few terms average out no rounding, and a column sum s_j that cancels (|s_j| << c_j =
-/// sum_i |a_ij|) carries an error relative to c_j: the bound takes e_j <= (n + 2) 2u c_j
-/// for each computed s_j (n - 1 additions and at most 3 flips, partial sums <= c_j) and
-/// |prod s - prod s^| <= sum_j e_j prod_{k != j} (|s^_k| + e_k), plus 4u (n - 1) |term| for
-/// the products (a complex product rounds by at most sqrt(5) u) and 4u |term| for the sum.
-template <bool CX>
-Walked glynn_scalar(const Input& a) {
-  const int n = a.n;
-  std::complex<double> s[kSmallMax];
-  double e[kSmallMax];
-  for (int j = 0; j < n; ++j) {
-    s[j] = 0;
-    double c = 0;
-    for (int i = 0; i < n; ++i) {
-      const std::complex<double> x(a.re[i * n + j], CX ? a.im[i * n + j] : 0.0);
-      s[j] += x, c += std::abs(x);
-    }
-    e[j] = (n + 2) * 2 * kU * c;
-  }
-  Walked out;
-  out.bound = 0;
-  const int terms = 1 << (n - 1);
-  for (int t = 0; t < terms; ++t) {
-    if (t > 0) {
-      const int b = std::countr_zero(unsigned(t));
-      const double d = (t ^ (t >> 1)) >> b & 1 ? -2.0 : 2.0;
-      for (int j = 0; j < n; ++j)
-        s[j] += d * std::complex<double>(a.re[(b + 1) * n + j], CX ? a.im[(b + 1) * n + j] : 0.0);
-    }
-    std::complex<double> p = s[0];
-    for (int j = 1; j < n; ++j) p = CX ? p * s[j] : std::complex<double>(p.real() * s[j].real(), 0.0);
-    if (t & 1) p = -p;
-    out.re.add(p.real()), out.im.add(p.imag());
-    out.abs += std::fabs(p.real()) + std::fabs(p.imag());
-    for (int j = 0; j < n; ++j) {
-      double others = e[j];
-      for (int k = 0; k < n; ++k)
-        if (k != j) others *= std::abs(s[k]) + e[k];
-      out.bound += others;
-    }
-    out.bound += 4 * kU * n * std::abs(p);
-  }
-  out.steps = terms;
-  return out;
-}
-
-/// The walk for n = 4..16 in W lanes (n >= 5 for W = 8: each lane walks >= 1 flip).
-template <int W, bool CX>
-[[gnu::always_inline]] inline Walked glynn_simd(const Input& a) {
-  switch (a.n) {
-    case 4: if constexpr (W == 4) return glynn_lanes<W, 4, CX>(a); break;
-    case 5: return glynn_lanes<W, 5, CX>(a);
-    case 6: return glynn_lanes<W, 6, CX>(a);
-    case 7: return glynn_lanes<W, 7, CX>(a);
-    case 8: return glynn_lanes<W, 8, CX>(a);
-    case 9: return glynn_lanes<W, 9, CX>(a);
-    case 10: return glynn_lanes<W, 10, CX>(a);
-    case 11: return glynn_lanes<W, 11, CX>(a);
-    case 12: return glynn_lanes<W, 12, CX>(a);
-    case 13: return glynn_lanes<W, 13, CX>(a);
-    case 14: return glynn_lanes<W, 14, CX>(a);
-    case 15: return glynn_lanes<W, 15, CX>(a);
-    case 16: return glynn_lanes<W, 16, CX>(a);
-    default: break;
-  }
-  return glynn_scalar<CX>(a);
-}
-
-template <bool CX>
-Walked glynn_avx2(const Input& a) {
-  return glynn_simd<4, CX>(a);
-}
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(MATCHCOUNT_NO_AVX512)  // the macro: tests
-#define MATCHCOUNT_AVX512 1
-template <bool CX>
-__attribute__((target("avx512f,avx512dq"))) Walked glynn_avx512(const Input& a) {
-  return glynn_simd<8, CX>(a);
-}
-#endif
-
-template <bool CX>
-Walked glynn(const Input& a) {
-  if (a.n < 4) return glynn_scalar<CX>(a);
-#ifdef MATCHCOUNT_AVX512
-  static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-  if (avx512 && a.n >= 5) return glynn_avx512<CX>(a);
-#endif
-  return glynn_avx2<CX>(a);
-}
-
-/// Reads the matrix; false for entries the kernel leaves to the general path (non-finite
-/// values, whose message it gives, and integers beyond 2^53, which doubles would round).
-template <class T>
-bool read(const T* p, std::int64_t s0, std::int64_t s1, Input& a) {
-  const int n = a.n;
-  a.complex = std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      const T x = p[i * s0 + j * s1];
-      double re, im = 0;
-      if constexpr (std::is_same_v<T, bool>) re = x;
-      else if constexpr (std::is_integral_v<T>) {
-        if constexpr (sizeof(T) == 8) {
-          constexpr T big = T(1) << 53;
-          if (x > big) return false;
-          if constexpr (std::is_signed_v<T>) if (x < -big) return false;
-        }
-        re = static_cast<double>(x);
-      } else if constexpr (std::is_floating_point_v<T>) re = x;
-      else re = x.real(), im = x.imag();
-      if (!std::isfinite(re) || !std::isfinite(im)) return false;
-      a.integral = a.integral && im == 0 && std::trunc(re) == re;
-      a.re[i * n + j] = re, a.im[i * n + j] = im;
-    }
-  return true;
-}
-
-/// The element type of the dtype, or false for one the general path must refuse.
-template <class F>
-bool dispatch(nb::dlpack::dtype t, F&& f) {
+std::optional<DenseElement> element_of(nb::dlpack::dtype t) {
   using nb::dlpack::dtype_code;
-  if (t.lanes != 1) return false;
+  if (t.lanes != 1) return std::nullopt;
   switch (static_cast<dtype_code>(t.code)) {
-    case dtype_code::Bool: return t.bits == 8 && f(static_cast<const bool*>(nullptr));
+    case dtype_code::Bool:
+      if (t.bits == 8) return DenseElement::Bool;
+      break;
     case dtype_code::Int:
-      if (t.bits == 8) return f(static_cast<const std::int8_t*>(nullptr));
-      if (t.bits == 16) return f(static_cast<const std::int16_t*>(nullptr));
-      if (t.bits == 32) return f(static_cast<const std::int32_t*>(nullptr));
-      return t.bits == 64 && f(static_cast<const std::int64_t*>(nullptr));
+      if (t.bits == 8) return DenseElement::Int8;
+      if (t.bits == 16) return DenseElement::Int16;
+      if (t.bits == 32) return DenseElement::Int32;
+      if (t.bits == 64) return DenseElement::Int64;
+      break;
     case dtype_code::UInt:
-      if (t.bits == 8) return f(static_cast<const std::uint8_t*>(nullptr));
-      if (t.bits == 16) return f(static_cast<const std::uint16_t*>(nullptr));
-      if (t.bits == 32) return f(static_cast<const std::uint32_t*>(nullptr));
-      return t.bits == 64 && f(static_cast<const std::uint64_t*>(nullptr));
+      if (t.bits == 8) return DenseElement::UInt8;
+      if (t.bits == 16) return DenseElement::UInt16;
+      if (t.bits == 32) return DenseElement::UInt32;
+      if (t.bits == 64) return DenseElement::UInt64;
+      break;
     case dtype_code::Float:
-      if (t.bits == 32) return f(static_cast<const float*>(nullptr));
-      return t.bits == 64 && f(static_cast<const double*>(nullptr));
+      if (t.bits == 32) return DenseElement::Float32;
+      if (t.bits == 64) return DenseElement::Float64;
+      break;
     case dtype_code::Complex:
-      if (t.bits == 64) return f(static_cast<const std::complex<float>*>(nullptr));
-      return t.bits == 128 && f(static_cast<const std::complex<double>*>(nullptr));
-    default: return false;
+      if (t.bits == 64) return DenseElement::Complex64;
+      if (t.bits == 128) return DenseElement::Complex128;
+      break;
+    default:
+      break;
   }
-}
-
-bool has_zero_line(const Input& a) {
-  const int n = a.n;
-  for (int i = 0; i < n; ++i) {
-    bool row = true, col = true;
-    for (int j = 0; j < n; ++j) {
-      row = row && a.re[i * n + j] == 0 && a.im[i * n + j] == 0;
-      col = col && a.re[j * n + i] == 0 && a.im[j * n + i] == 0;
-    }
-    if (row || col) return true;
-  }
-  return false;
-}
-
-/// Exact in doubles when every term and partial sum is an integer below 2^53: |s_j| <= c_j =
-/// sum_i |a_ij| (integers), so |terms| <= prod_j c_j and sums <= 2^(n-1) prod_j c_j.
-bool exact_in_doubles(const Input& a) {
-  double bound = std::ldexp(1.0, a.n - 1);
-  for (int j = 0; j < a.n; ++j) {
-    double c = 0;
-    for (int i = 0; i < a.n; ++i) c += std::fabs(a.re[i * a.n + j]);
-    bound *= c;
-  }
-  return bound < kExactLimit;
+  return std::nullopt;
 }
 
 }  // namespace
 
-PermanentValue SmallValue::value() const {
-  PermanentValue v;
-  if (kind == Exact) v.value = Integer(re);
-  else if (kind == Real) v.value = re;
-  else v.value = Complex(re, im);
-  v.abs_error = abs_error;
-  v.error_estimated = estimated;
-  return v;
-}
-
 SmallValue small_permanent(const void* data, nb::dlpack::dtype dtype, std::int64_t rows, std::int64_t cols,
                            std::int64_t s0, std::int64_t s1, ExactMode mode) {
-  SmallValue out;
-  if (rows != cols || rows > kSmallMax) return out;
-  Input a;
-  a.n = int(rows);
-  if (!dispatch(dtype, [&](auto* tag) { return read(static_cast<decltype(tag)>(data), s0, s1, a); })) return out;
-  // The number kind of the NumPy reader (convert.cpp, Collector::finish).
-  const bool is_float = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float);
-  SmallValue::Kind kind = SmallValue::Exact;
-  if (a.complex && !a.integral) kind = SmallValue::Cplx;
-  else if (is_float && !a.integral && mode == ExactMode::Exact) return out;  // exact fractions
-  else if ((is_float && !a.integral) || mode == ExactMode::Float) kind = SmallValue::Real;
-  out.kind = kind;
-  const int n = a.n;
-  if (n == 0) return out.re = 1, out;
-  if (has_zero_line(a)) return out;  // 0, exactly (Glynn's terms would cancel in rounding)
-  if (n == 1) return out.re = a.re[0], out.im = kind == SmallValue::Cplx ? a.im[0] : 0.0, out;
-  if (kind == SmallValue::Exact && !exact_in_doubles(a)) return SmallValue{};
-  const Walked w = kind == SmallValue::Cplx ? glynn<true>(a) : glynn<false>(a);
-  const double scale = std::ldexp(1.0, 1 - n);
-  out.re = (w.re.hi + w.re.lo) * scale;
-  out.im = kind == SmallValue::Cplx ? (w.im.hi + w.im.lo) * scale : 0.0;
-  if (kind == SmallValue::Exact) return out;  // every sum was exact
-  if (w.bound >= 0) {  // the bound of the scalar walk, with the rounding of the final sum
-    out.abs_error = (w.bound * (1 + 4 * n * kU) + 2 * kU * std::abs(Complex(w.re.hi, w.im.hi))) * scale;
-    return out;
-  }
-  const double drift = a.integral ? 0.0 : std::sqrt(double(n) * w.steps);
-  out.abs_error = (kind == SmallValue::Cplx ? 2 : 1) * 2 * kU * (2.0 * n + 2 + drift) * w.abs * scale;
-  out.estimated = drift > 0;
-  return out;
+  const auto element = element_of(dtype);
+  if (!element) return {};
+  const DenseMode m = mode == ExactMode::Exact ? DenseMode::Exact : mode == ExactMode::Float ? DenseMode::Float : DenseMode::Auto;
+  return small_dense_permanent(data, *element, rows, cols, s0, s1, m);
 }
 
 }  // namespace matchcount::py

@@ -1,0 +1,41 @@
+// Permanents of small dense square matrices (n <= 16) without the pipeline: the "glynn"
+// engine's walk (Glynn's formula in Gray-code order in SIMD lanes, src/engines/ryser/glynn.cpp)
+// on a strided array as NumPy holds it. For batches of small matrices and one-matrix quick
+// paths, where planning, preprocessing and allocation would cost several times the count
+// itself; `matchcount --engine glynn` and make_engine("glynn") run the same walk on a block.
+#pragma once
+
+#include <cstdint>
+
+#include "matchcount/value.hpp"
+
+namespace matchcount {
+
+/// The largest n: 2^15 Glynn terms, about 0.1 ms (short enough not to need an interruption).
+constexpr int kSmallDenseMax = 16;
+
+/// Element types of a dense array (NumPy's dtypes that the readers take).
+enum class DenseElement { Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64, Complex64, Complex128 };
+
+/// What a float array stands for: the NumPy reader's choice (integral floats count exactly,
+/// others as doubles), exact (fractions, which this kernel leaves to the pipeline) or floats.
+enum class DenseMode { Auto, Exact, Float };
+
+/// A result of the small kernel, plain data so that a batch stores it without allocation.
+struct SmallDenseValue {
+  enum Kind : std::uint8_t { None, Exact, Real, Cplx } kind = None;  // None: not counted here
+  double re = 0, im = 0;   // Exact: an integer of at most 2^53 held exactly
+  double abs_error = 0;    // the error the ryser engine would give (0 when exact)
+  bool estimated = false;  // abs_error is a model of the walk's drift, not a bound
+  PermanentValue value() const;
+};
+
+/// The permanent of the rows x cols matrix at `data` (strides in elements). Returns a value of
+/// kind None, without counting, where the pipeline must count: a rectangular matrix,
+/// n > kSmallDenseMax, an exact fraction, a non-finite entry (whose message the pipeline
+/// gives), an integer beyond 2^53, or an integer matrix whose permanent may not fit the exact
+/// 53-bit walk.
+SmallDenseValue small_dense_permanent(const void* data, DenseElement type, std::int64_t rows, std::int64_t cols,
+                                      std::int64_t row_stride, std::int64_t col_stride, DenseMode mode = DenseMode::Auto);
+
+}  // namespace matchcount

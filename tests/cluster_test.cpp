@@ -132,6 +132,30 @@ TEST(Cluster, SparseWalksSharedOverRanksGiveTheBitsOfOneProcess) {
   }
 }
 
+TEST(Cluster, TorontonianWalksSharedOverRanksGiveTheBitsOfOneProcess) {
+  const std::string launcher = mpirun(4);
+  if (launcher.empty()) GTEST_SKIP() << "no MPI here";
+  // 18 modes (2^4 work units of 2^14 subsets): O banded and cyclic, 0.6 on the diagonal and 0.1
+  // beside it, so I - O has its eigenvalues in [0.2, 0.6]; with and without gamma.
+  const int d = 36;
+  std::string body;
+  for (int i = 0; i < d; ++i) {
+    body += std::to_string(i + 1) + " " + std::to_string(i + 1) + " 0.6\n";
+    body += std::to_string(i + 1) + " " + std::to_string((i + 1) % d + 1) + " 0.1\n";
+    body += std::to_string((i + 1) % d + 1) + " " + std::to_string(i + 1) + " 0.1\n";
+  }
+  const std::string o = test::temp_file("%%MatrixMarket matrix coordinate real general\n36 36 108\n" + body, ".mtx");
+  std::string g = "%%MatrixMarket matrix array real general\n36 1\n";
+  for (int i = 0; i < d; ++i) g += std::to_string(0.05 * (i % 5)) + "\n";
+  const std::string gamma = test::temp_file(g, ".mtx");
+  for (const std::string& extra : {std::string(), " --gamma '" + gamma + "'"}) {
+    const std::string args = "--torontonian --device cpu --threads 1 --json" + extra + " '" + o + "'";
+    std::string one;
+    expect_ranks_give_the_bits_of_one(launcher, args, "torontonian" + extra, one);
+    EXPECT_NE(field(one, "abs_error"), "") << one;
+  }
+}
+
 TEST(Cluster, EstimatesSharedOverRanksGiveTheBitsOfOneProcess) {
   const std::string launcher = mpirun(4);
   if (launcher.empty()) GTEST_SKIP() << "no MPI here";

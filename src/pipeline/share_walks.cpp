@@ -1,11 +1,13 @@
 #include "pipeline/share_walks.hpp"
 
+#include <cmath>
 #include <map>
 #include <memory>
 #include <utility>
 
 #include "catalog/catalog.hpp"
 #include "core/tuning.hpp"
+#include "engines/torontonian/torontonian.hpp"
 #include "runtime/mpi/blocks.hpp"
 
 namespace matchcount::cluster {
@@ -17,7 +19,7 @@ void serve_walks_of(Reader& in, const std::string& engine) {
   o.threads = in.get<int>();
   o.specialise = static_cast<Specialise>(in.get<int>());
   o.gpus = in.get<int>();
-  const int graph = in.get<int>();  // 0: a permanent; 1: a hafnian; 2: a loop hafnian
+  const int graph = in.get<int>();  // Walks: 0 a permanent, 1 a hafnian, 2 a loop hafnian, 3 a torontonian
   const SparseMatrix<T> a = get_matrix<T>(in);
   if constexpr (!std::is_same_v<T, Integer>) {
     // The entries' error bounds, by value as rank 0 looks them up (EngineOptions::entry_error):
@@ -34,6 +36,15 @@ void serve_walks_of(Reader& in, const std::string& engine) {
   WalkTeam team;
   o.team = &team;
   // Rank 0 has the sums.
+  if constexpr (std::is_same_v<T, Complex>)
+    if (graph == static_cast<int>(Walks::Torontonian)) {
+      engines::TorontonianInput<Complex> t{a.rows / 2, a.dense(), {}, DevicePolicy::Cpu};
+      t.gamma.resize(static_cast<std::size_t>(in.get<std::uint64_t>()));
+      for (auto& g : t.gamma) g = in.get<Complex>();
+      t.device = in.get<int>() ? DevicePolicy::Gpu : DevicePolicy::Cpu;
+      (void)engines::torontonian(t, o);
+      return;
+    }
   if (graph) (void)make_graph_engine(engine)->hafnian(a, graph == 2, o);
   else (void)make_engine(engine)->permanent(a, o);
 }
@@ -66,6 +77,28 @@ WalkTeam* share_walks(const std::string& engine, const SparseMatrix<T>& a, const
 template WalkTeam* share_walks(const std::string&, const SparseMatrix<Integer>&, const EngineOptions&, Walks);
 template WalkTeam* share_walks(const std::string&, const SparseMatrix<double>&, const EngineOptions&, Walks);
 template WalkTeam* share_walks(const std::string&, const SparseMatrix<Complex>&, const EngineOptions&, Walks);
+
+WalkTeam* share_torontonian(const std::vector<Complex>& o, const std::vector<Complex>& gamma, bool gpu,
+                            const EngineOptions& eo) {
+  const int d = static_cast<int>(std::lround(std::sqrt(static_cast<double>(o.size()))));
+  SparseMatrix<Complex> a{d, d, {}};
+  for (int r = 0; r < d; ++r)
+    for (int c = 0; c < d; ++c) a.entries.push_back({r, c, o[static_cast<std::size_t>(r) * static_cast<std::size_t>(d) + static_cast<std::size_t>(c)]});
+  Writer w;
+  w.put(std::uint64_t{kWalks});
+  w.put_string("torontonian");
+  w.put(kind_code<Complex>());
+  w.put(eo.threads);
+  w.put(static_cast<int>(eo.specialise));
+  w.put(eo.gpus);
+  w.put(static_cast<int>(Walks::Torontonian));
+  put_matrix(w, a);
+  w.put(0);  // no entry errors
+  w.put(static_cast<std::uint64_t>(gamma.size()));
+  for (const Complex& g : gamma) w.put(g);
+  w.put(gpu ? 1 : 0);
+  return share_job(w);
+}
 
 void serve_walks(Reader& in) {
   const std::string engine = in.get_string();

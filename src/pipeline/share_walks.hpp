@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "engines/engine.hpp"
 #include "runtime/team.hpp"
@@ -16,13 +17,19 @@ namespace matchcount::cluster {
 bool shares(const std::string& engine, double predicted_seconds);
 
 /// What the walks of a shared block count (the other ranks call the same engine entry).
-enum class Walks { Permanent = 0, Hafnian = 1, LoopHafnian = 2 };
+enum class Walks { Permanent = 0, Hafnian = 1, LoopHafnian = 2, Torontonian = 3 };
 
 /// Rank 0: the other ranks count their share of `engine`'s walks on block `a` (sent to
 /// them with the options); returns the team for EngineOptions::team.
 template <class T>
 WalkTeam* share_walks(const std::string& engine, const SparseMatrix<T>& a, const EngineOptions& o,
                       Walks walks = Walks::Permanent);
+
+/// Rank 0: the other ranks walk their share of the torontonian of the 2n x 2n matrix O (dense,
+/// row-major) with gamma (2n values, or empty), on the GPUs where `gpu` (rank 0's choice, so
+/// that every rank walks the same walk); returns the team for EngineOptions::team.
+WalkTeam* share_torontonian(const std::vector<Complex>& o, const std::vector<Complex>& gamma, bool gpu,
+                            const EngineOptions& eo);
 
 /// The kWalks job on the other ranks: this rank's share of the engine's walks on the block.
 void serve_walks(Reader& in);

@@ -9,13 +9,16 @@
 #include <cstdio>
 #include <string>
 
+#include "core/tuning.hpp"
 #include "engines/torontonian/torontonian.hpp"
+#include "matchcount/cluster.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/pipeline.hpp"
 #include "pipeline/block_options.hpp"
 #include "pipeline/budget.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "pipeline/one_block.hpp"
+#include "pipeline/share_walks.hpp"
 
 namespace matchcount {
 namespace {
@@ -45,14 +48,16 @@ CountReport count_torontonian(const AnyMatrix& o, const AnyMatrix* gamma, const 
   const bool complex_input = kind_of(o) == NumberKind::Complex || (gamma && kind_of(*gamma) == NumberKind::Complex);
   if (kind_of(o) == NumberKind::Integer || kind_of(o) == NumberKind::Rational)
     report.notes.push_back("the torontonian is counted in double precision (its terms are square roots)");
+  // The walk's device, as the engine decides it for a Gaussian state (real in the x/p basis).
+  const bool gpu = (options.device == DevicePolicy::Gpu ||
+                    (options.device == DevicePolicy::Auto && n >= engines::kTorontonianGpuMinModes)) &&
+                   gpu_available();
+  const int cores = std::max(1, options.threads > 0 ? options.threads : omp_get_max_threads());
+  const double predicted = engines::torontonian_seconds(n, !complex_input, cores, gpu && !complex_input);
   if (options.max_seconds > 0) {
     EnginePlan plan;
     plan.engine = "torontonian";
-    const bool gpu = !complex_input && (options.device == DevicePolicy::Gpu ||
-                                        (options.device == DevicePolicy::Auto && n >= engines::kTorontonianGpuMinModes)) &&
-                     gpu_available();
-    const int cores = std::max(1, options.threads > 0 ? options.threads : omp_get_max_threads());
-    plan.predicted_seconds = engines::torontonian_seconds(n, !complex_input, cores, gpu);
+    plan.predicted_seconds = predicted;
     detail::check_time_budget({plan}, options);
   }
   EngineStats stats;
@@ -60,6 +65,11 @@ CountReport count_torontonian(const AnyMatrix& o, const AnyMatrix* gamma, const 
   detail::OneBlockCheckpoint saved(checkpoint, 0x7070, {&o, gamma}, std::uint64_t{1} << 20, report);
   EngineOptions eo = detail::block_options(options, checkpoint, &stats);
   if (options.progress) eo.progress = options.progress;
+  // MPI: the other ranks take units of the walk (the matrices go out in complex form, which
+  // gives the engine the same walk as rank 0's).
+  if (cluster::distributed() && predicted >= tuning::tuning().mpi_min_seconds)
+    eo.team = cluster::share_torontonian(detail::dense_as<Complex>(o), gamma ? detail::dense_as<Complex>(*gamma) : std::vector<Complex>{},
+                                         gpu, eo);
   const auto t1 = Clock::now();
   Approx<double> v;
   if (complex_input) {
@@ -80,6 +90,7 @@ CountReport count_torontonian(const AnyMatrix& o, const AnyMatrix* gamma, const 
   report.value.value = v.value;
   report.value.abs_error = v.abs_error;
   report.value.error_estimated = v.estimated;
+  if (!stats.note.empty()) report.notes.push_back((stats.device == "gpu" ? "gpu-torontonian: " : "torontonian: ") + stats.note);
   report.engine_runs.push_back({2 * n, report.nnz, gamma ? "loop-torontonian" : "torontonian",
                                 std::chrono::duration<double>(Clock::now() - t1).count(), stats});
   saved.finish(report);

@@ -42,6 +42,7 @@
 #include "engines/torontonian/cuda/tor_gpu_job.hpp"
 #include "engines/torontonian/tor_walk.hpp"
 #include "matchcount/error.hpp"
+#include "runtime/team.hpp"
 #include "runtime/thread_walk.hpp"
 
 namespace matchcount::engines {
@@ -257,6 +258,7 @@ WalkSums walk_gpu(const std::vector<double>& m, const std::vector<double>& v, in
       for (std::size_t d = 0; d < r.units_per_device.size(); ++d) note += (d ? " + " : " ") + std::to_string(r.units_per_device[d]);
       note += " units";
     }
+    if (!r.units_by_rank.empty()) note += "; " + cluster::ranks_note(r.units_by_rank);
     if (!r.note.empty()) note += "; " + r.note;
     opt.stats->note = note;
   }
@@ -370,6 +372,9 @@ Approx<double> count(const TorontonianInput<T>& in, const EngineOptions& opt) {
   // where that takes seconds, or where the double bound does not determine the value at all
   // and it takes at most ten minutes.
   Approx<double> v = real ? attempt(mr, vr, b, kU, opt) : attempt(mc, vc, b, kU, opt);
+  // Shared over MPI ranks: every rank walks the same walks, and only rank 0 has the value, so
+  // none decides on a second walk (the pipeline refuses a bound that does not determine it).
+  if (opt.team) return v;
   const int cores = std::max(1, opt.threads > 0 ? opt.threads : omp_get_max_threads());
   const double wide_seconds = 3 * torontonian_seconds(n, real, cores);  // long double: about 3x
   const bool undetermined = !(v.abs_error < std::fabs(v.value));

@@ -4,7 +4,7 @@ GBSKernels"): matchcount's stacks (the CLI on 3-D .npy files, threads across the
 against GBSKernels 0.2.2's own benchmark binary (core/bench_kernels, built from its sdist:
 cmake -S core -B build -DCMAKE_CUDA_ARCHITECTURES=90 && cmake --build build --target
 bench_kernels), both at batches of B matrices.
-    python3 scripts/batch_peers.py build/bin/matchcount [--gbsk PATH/bench_kernels] [--batch 4096]
+    python3 scripts/batch_peers.py build/bin/matchcount [--gbsk PATH/bench_kernels] [--batch 4096] [--threads T]
 The inputs follow GBSKernels' benchmark: entries 0.3 U(-1, 1) in real and imaginary parts
 (symmetrized for hafnians), and for torontonians O of lossy squeezed states
 (scripts/gbs_matrices.py; GBSKernels uses 0.05-scaled random O). Needs numpy. Never a test
@@ -34,14 +34,26 @@ def stack(kind, n, batch, seed):
     return a
 
 
-def run_matchcount(binary, kind, path, out):
+def run_matchcount(binary, kind, path, out, threads):
     flags = {"perm": [], "haf": ["--hafnian"], "lhaf": ["--loop-hafnian"], "tor": ["--torontonian"]}[kind]
+    flags += ["--threads", str(threads)] if threads else []
     t = time.perf_counter()
     r = subprocess.run([binary] + flags + [path, "-o", out], capture_output=True, text=True)
     s = time.perf_counter() - t
     if r.returncode:
         raise SystemExit(f"matchcount failed on {kind}: {r.stderr.strip()}")
     return s
+
+
+def startup(binary):
+    """Seconds of a run that counts nothing (`--version`), the best of three: MPI's and the
+    libraries' start, which a batch in process (the Python package) does not pay."""
+    best = float("inf")
+    for _ in range(3):
+        t = time.perf_counter()
+        subprocess.run([binary, "--version"], capture_output=True)
+        best = min(best, time.perf_counter() - t)
+    return best
 
 
 def gbsk_rates(binary, batch):
@@ -65,13 +77,16 @@ def main():
     p.add_argument("binary")
     p.add_argument("--gbsk", default="")
     p.add_argument("--batch", type=int, default=4096)
+    p.add_argument("--threads", type=int, default=0, help="matchcount's threads (0: its default)")
     a = p.parse_args()
     cases = [("perm", 16), ("perm", 20), ("haf", 16), ("haf", 20), ("lhaf", 16), ("tor", 8), ("tor", 12)]
     # GBSKernels' functions for each case (their per-thread and cooperative kernels; the best).
     theirs = {"perm": ["perm", "perm_coop", "perm_warp"], "haf": ["haf", "haf_coop"], "lhaf": ["lhaf", "lhaf_coop"],
               "tor": ["tor", "tor_coop", "tor_real_chol", "tor_recursive"]}
     rates = gbsk_rates(a.gbsk, a.batch)
-    print(f"batch {a.batch}; GBSKernels {'measured' if rates else 'not run'}")
+    start = startup(a.binary)
+    print(f"batch {a.batch}; GBSKernels {'measured' if rates else 'not run'}; matchcount's start-up {start:.3g} s "
+          "(taken off its times)")
     print("| case | matchcount s | matchcount /s | GBSKernels best /s (function) | ratio |")
     print("|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
@@ -79,7 +94,7 @@ def main():
             x = stack(kind, n, a.batch, 11 + n)
             path = os.path.join(tmp, f"{kind}{n}.npy")
             np.save(path, x)
-            s = run_matchcount(a.binary, kind, path, os.path.join(tmp, "out.npy"))
+            s = max(run_matchcount(a.binary, kind, path, os.path.join(tmp, "out.npy"), a.threads) - start, 1e-6)
             ours = a.batch / s
             dim = 2 * n if kind == "tor" else n
             best, name = 0.0, "-"

@@ -68,6 +68,13 @@ def test_torontonians_closed_forms_and_names():
     assert matchcount.ltor(zero, gamma) == pytest.approx(np.expm1(0.5 * (0.1 + 0.1)), rel=1e-12)
     with pytest.raises(matchcount.RefusedError, match="positive definite"):
         matchcount.tor(2 * np.eye(2))
+    # device as for the other counts: the CPU gives the same bits; "gpu" needs a CUDA build.
+    assert matchcount.tor(o, device="cpu") == matchcount.tor(o)
+    if not matchcount.built_with_cuda():
+        with pytest.raises(matchcount.RefusedError, match="without CUDA"):
+            matchcount.ltor(zero, gamma, device="gpu")
+    with pytest.raises(ValueError):
+        matchcount.tor(o, device="tpu")
 
 
 def test_batches_match_single_calls_and_follow_dtypes():

@@ -140,10 +140,11 @@ NB_MODULE(_core, m) {
   }, nb::arg("matrix"), nb::arg("reps"), nb::arg("mu").none(), nb::arg("loop"), nb::arg("threads"), nb::arg("details"),
      nb::arg("format"));
   // tor / ltor: the value, or with details the --json record.
-  m.def("torontonian", [](const Matrix& o, const Matrix* gamma, int threads, int details,
+  m.def("torontonian", [](const Matrix& o, const Matrix* gamma, int threads, const std::string& device, int details,
                           const std::string& format) -> nb::object {
     CountOptions opts;
     opts.threads = threads;
+    opts.device = device_policy(device);
     CountReport report;
     {
       nb::gil_scoped_release release;
@@ -154,7 +155,7 @@ NB_MODULE(_core, m) {
     info.file = "<python>";
     info.threads = threads;
     return nb::str(report_json(report, described(o.m, format, {}, {}), info).c_str());
-  }, nb::arg("o"), nb::arg("gamma").none(), nb::arg("threads"), nb::arg("details"), nb::arg("format"));
+  }, nb::arg("o"), nb::arg("gamma").none(), nb::arg("threads"), nb::arg("device"), nb::arg("details"), nb::arg("format"));
   m.def("permanent_dense", &permanent_dense);
   // The small dense kernel alone, for the tests: (value, abs_error), or None where the
   // general path counts.

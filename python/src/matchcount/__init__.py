@@ -208,13 +208,14 @@ def hafnian_repeated(A: Any, rpt: Sequence[int], mu: Any = None, loop: bool = Fa
     return json.loads(out) if details else out
 
 
-def torontonian(O: Any, *, threads: int = 0, details: bool = False) -> Any:
+def torontonian(O: Any, *, threads: int = 0, device: str = "auto", details: bool = False) -> Any:
     """The torontonian of the 2n x 2n matrix O, as thewalrus's ``tor``: the sum over subsets Z of
     the modes of (-1)^(n - |Z|) / sqrt(det(I - O_Z)), O in the (a, a^dagger) order (rows i and
     i + n of mode i). I - O must be Hermitian positive definite, as a Gaussian state's is
     (O = conj(I - Q^-1)). The value is a float with an error bound that holds (details=True gives
     the record with abs_error); where the terms cancel beyond what double precision (and then
     long double) can certify, RefusedError rather than a value the bound does not determine.
+    device: "auto" (a CUDA device from 26 modes where one is present), "cpu" or "gpu".
 
     >>> import numpy as np, matchcount
     >>> t = np.tanh(0.5)  # a single-mode squeezed vacuum: cosh(0.5) - 1
@@ -222,19 +223,19 @@ def torontonian(O: Any, *, threads: int = 0, details: bool = False) -> Any:
     0.127625965206
     """
     matrix, fmt = _to_matrix(np.asarray(O, dtype=complex if np.iscomplexobj(O) else float), False)
-    _check_options("auto", "auto", threads)
-    out = _core.torontonian(matrix, None, int(threads), 1 if details else 0, fmt)
+    _check_options(device, "auto", threads)
+    out = _core.torontonian(matrix, None, int(threads), device, 1 if details else 0, fmt)
     return json.loads(out) if details else out
 
 
-def loop_torontonian(O: Any, gamma: Any, *, threads: int = 0, details: bool = False) -> Any:
+def loop_torontonian(O: Any, gamma: Any, *, threads: int = 0, device: str = "auto", details: bool = False) -> Any:
     """The loop torontonian, as thewalrus's ``ltor``: each term of ``torontonian(O)`` times
     exp(gamma_Z^T (I - O_Z)^-1 conj(gamma_Z) / 2), gamma of 2n values in the same order."""
     matrix, fmt = _to_matrix(np.asarray(O, dtype=complex if np.iscomplexobj(O) else float), False)
     g = np.asarray(gamma)
     gm, _ = _to_matrix(g.astype(complex if np.iscomplexobj(g) else float).reshape(-1, 1), False)
-    _check_options("auto", "auto", threads)
-    out = _core.torontonian(matrix, gm, int(threads), 1 if details else 0, fmt)
+    _check_options(device, "auto", threads)
+    out = _core.torontonian(matrix, gm, int(threads), device, 1 if details else 0, fmt)
     return json.loads(out) if details else out
 
 

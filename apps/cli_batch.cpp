@@ -8,9 +8,13 @@
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
+#include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
+#include "matchcount/gpu.hpp"
 #include "matchcount/small_dense.hpp"
 
 namespace matchcount::cli {
@@ -63,6 +67,41 @@ CountOptions small_dense(const AnyMatrix& m, const CountOptions& count) {
   return o;
 }
 
+/// The stack's float permanents of 4..20 rows on a CUDA device (gpu_dense_permanents), where
+/// --device asks for it or, by default, for 256 matrices and more; true for those counted.
+std::vector<bool> permanents_on_gpu(const ReadResult& input, const CountOptions& count, std::vector<PermanentValue>& values) {
+  const auto k = input.stack.size();
+  std::vector<bool> done(k, false);
+  const NumberKind kind = kind_of(input.matrix);
+  const int n = rows_of(input.matrix);
+  if (k == 0 || !count.engine.empty() || (kind != NumberKind::Real && kind != NumberKind::Complex) || n != cols_of(input.matrix) ||
+      n < kGpuDenseMin || n > kGpuDenseMax ||
+      !(count.device == DevicePolicy::Gpu || (count.device == DevicePolicy::Auto && k >= 256 && gpu_available())))
+    return done;
+  const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+  const bool cplx = kind == NumberKind::Complex;
+  std::vector<double> re(k * nn, 0.0), im(cplx ? k * nn : 0, 0.0);
+  for (std::size_t i = 0; i < k; ++i)
+    std::visit(
+        [&](const auto& m) {
+          using T = std::decay_t<decltype(m.entries[0].value)>;
+          if constexpr (std::is_same_v<T, double> || std::is_same_v<T, Complex>)
+            for (const auto& e : m.entries) {
+              const std::complex<double> x(e.value);
+              re[i * nn + static_cast<std::size_t>(e.row * n + e.col)] = x.real();
+              if (cplx) im[i * nn + static_cast<std::size_t>(e.row * n + e.col)] = x.imag();
+            }
+        },
+        input.stack[i]);
+  try {
+    const auto got = gpu_dense_permanents(re.data(), cplx ? im.data() : nullptr, n, static_cast<std::int64_t>(k));
+    for (std::size_t i = 0; i < k; ++i) values[i] = got[i].value(), done[i] = true;
+  } catch (const GpuError& e) {  // counted on the CPU, as a GPU engine's block would be
+    if (gpu_available()) std::fprintf(stderr, "matchcount: warning: GPU failed (%s); counting on the CPU\n", e.what());
+  }
+  return done;
+}
+
 }  // namespace
 
 void add_batch_options(CLI::App& app, BatchFlags& flags) {
@@ -83,6 +122,8 @@ void run_stack(const ReadResult& input, const std::string& file, StackQuestion q
                const CountOptions& count, int threads) {
   const auto k = static_cast<std::int64_t>(input.stack.size());
   std::vector<PermanentValue> values(static_cast<std::size_t>(k));
+  const std::vector<bool> on_gpu =
+      question == StackQuestion::Permanent ? permanents_on_gpu(input, count, values) : std::vector<bool>(values.size(), false);
   CountOptions one = count;
   one.threads = 1;  // threads go across the matrices
   std::int64_t failed_at = -1;
@@ -90,6 +131,7 @@ void run_stack(const ReadResult& input, const std::string& file, StackQuestion q
   const int t = threads > 0 ? threads : omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 4) num_threads(t)
   for (std::int64_t i = 0; i < k; ++i) {
+    if (on_gpu[static_cast<std::size_t>(i)]) continue;
     try {
       const AnyMatrix& m = input.stack[static_cast<std::size_t>(i)];
       switch (question) {

@@ -5,6 +5,7 @@ against GBSKernels 0.2.2's own benchmark binary (core/bench_kernels, built from 
 cmake -S core -B build -DCMAKE_CUDA_ARCHITECTURES=90 && cmake --build build --target
 bench_kernels), both at batches of B matrices.
     python3 scripts/batch_peers.py build/bin/matchcount [--gbsk PATH/bench_kernels] [--batch 4096] [--threads T]
+        [--device cpu|gpu|auto]
 The inputs follow GBSKernels' benchmark: entries 0.3 U(-1, 1) in real and imaginary parts
 (symmetrized for hafnians), and for torontonians O of lossy squeezed states
 (scripts/gbs_matrices.py; GBSKernels uses 0.05-scaled random O). Needs numpy. Never a test
@@ -34,9 +35,10 @@ def stack(kind, n, batch, seed):
     return a
 
 
-def run_matchcount(binary, kind, path, out, threads):
+def run_matchcount(binary, kind, path, out, threads, device):
     flags = {"perm": [], "haf": ["--hafnian"], "lhaf": ["--loop-hafnian"], "tor": ["--torontonian"]}[kind]
     flags += ["--threads", str(threads)] if threads else []
+    flags += ["--device", device]
     t = time.perf_counter()
     r = subprocess.run([binary] + flags + [path, "-o", out], capture_output=True, text=True)
     s = time.perf_counter() - t
@@ -78,6 +80,7 @@ def main():
     p.add_argument("--gbsk", default="")
     p.add_argument("--batch", type=int, default=4096)
     p.add_argument("--threads", type=int, default=0, help="matchcount's threads (0: its default)")
+    p.add_argument("--device", default="auto", help="matchcount's --device (auto: float permanents of batches on a GPU)")
     a = p.parse_args()
     cases = [("perm", 16), ("perm", 20), ("haf", 16), ("haf", 20), ("lhaf", 16), ("tor", 8), ("tor", 12)]
     # GBSKernels' functions for each case (their per-thread and cooperative kernels; the best).
@@ -87,22 +90,32 @@ def main():
     start = startup(a.binary)
     print(f"batch {a.batch}; GBSKernels {'measured' if rates else 'not run'}; matchcount's start-up {start:.3g} s "
           "(taken off its times)")
-    print("| case | matchcount s | matchcount /s | GBSKernels best /s (function) | ratio |")
-    print("|---|---|---|---|---|")
+    print("| case | matchcount s | matchcount /s | GBSKernels best /s (function) | ratio | CPU path s | largest difference |")
+    print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for kind, n in cases:
             x = stack(kind, n, a.batch, 11 + n)
             path = os.path.join(tmp, f"{kind}{n}.npy")
             np.save(path, x)
-            s = max(run_matchcount(a.binary, kind, path, os.path.join(tmp, "out.npy"), a.threads) - start, 1e-6)
+            out = os.path.join(tmp, "out.npy")
+            s = max(run_matchcount(a.binary, kind, path, out, a.threads, a.device) - start, 1e-6)
             ours = a.batch / s
+            # Permanents: the CPU path too (the glynn or ryser engine), and how far apart the two
+            # are, relative to the largest |value| of the batch.
+            cpu_s, diff = "-", "-"
+            if kind == "perm" and a.device != "cpu":
+                got = np.load(out)
+                cpu_out = os.path.join(tmp, "cpu.npy")
+                cpu_s = f"{run_matchcount(a.binary, kind, path, cpu_out, a.threads, 'cpu') - start:.3g}"
+                want = np.load(cpu_out)
+                diff = f"{np.max(np.abs(got - want)) / np.max(np.abs(want)):.2g}"
             dim = 2 * n if kind == "tor" else n
             best, name = 0.0, "-"
             for f in theirs[kind]:
                 if rates.get((f, dim), 0.0) > best:
                     best, name = rates[(f, dim)], f
             ratio = f"{ours / best:.3g}x" if best else "-"
-            print(f"| {kind} n={n} | {s:.3g} | {ours:.4g} | {best:.4g} ({name}) | {ratio} |", flush=True)
+            print(f"| {kind} n={n} | {s:.3g} | {ours:.4g} | {best:.4g} ({name}) | {ratio} | {cpu_s} | {diff} |", flush=True)
 
 
 if __name__ == "__main__":

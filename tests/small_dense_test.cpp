@@ -1,15 +1,21 @@
 // matchcount::small_dense_permanent (the glynn engine's walk on strided arrays, for the
 // Python package's quick path and batches): against ryser within both error estimates on
 // random real, complex and integer arrays of every size it takes, in row-major and
-// column-major strides; exact integers; and the cases it leaves to the pipeline.
+// column-major strides; exact integers; and the cases it leaves to the pipeline. The GPU batch
+// (gpu_dense_permanents): its threads' shares summed on the CPU, and on a GPU against ryser.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <complex>
 #include <cstdint>
 #include <random>
 #include <vector>
 
 #include "catalog/catalog.hpp"
+#include "engines/ryser/cuda/glynn_batch_walk.cuh"
+#include "matchcount/checkpoint.hpp"
+#include "matchcount/engine.hpp"
 #include "matchcount/small_dense.hpp"
 
 namespace matchcount {
@@ -78,6 +84,75 @@ TEST(SmallDense, IntegersExactAndWhatItLeavesToThePipeline) {
   mpz_fac_ui(want.get_mpz_t(), 16);
   for (int i = 0; i < 16; ++i) want *= 1000;
   EXPECT_EQ(make_engine("glynn")->permanent(m, {}), want);
+}
+
+/// The GPU batch's threads' shares summed on the CPU (the kernel's walk, glynn_batch_walk.cuh).
+template <int N, bool CX>
+std::complex<double> thread_shares(const std::vector<double>& re, const std::vector<double>& im, double& abs) {
+  const int t = std::min(6, N - 2);
+  gpu::glynn_batch::ThreadSums total;
+  abs = 0;
+  for (unsigned j = 0; j < (1u << t); ++j) {
+    const auto s = gpu::glynn_batch::glynn_thread<N, CX>(re.data(), im.data(), j, t);
+    gpu::glynn_batch::two_sum(total.re_hi, total.re_lo, s.re_hi), gpu::glynn_batch::two_sum(total.re_hi, total.re_lo, s.re_lo);
+    gpu::glynn_batch::two_sum(total.im_hi, total.im_lo, s.im_hi), gpu::glynn_batch::two_sum(total.im_hi, total.im_lo, s.im_lo);
+    abs += s.abs;
+  }
+  const double scale = std::ldexp(1.0, 1 - N);
+  abs *= scale;
+  return {(total.re_hi + total.re_lo) * scale, (total.im_hi + total.im_lo) * scale};
+}
+
+template <int N, bool CX>
+void check_thread_shares(std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> re(N * N), im(N * N, 0.0);
+  SparseMatrix<Complex> m{N, N, {}};
+  for (int i = 0; i < N * N; ++i) {
+    re[static_cast<std::size_t>(i)] = u(rng);
+    if (CX) im[static_cast<std::size_t>(i)] = u(rng);
+    m.entries.push_back({i / N, i % N, Complex(re[static_cast<std::size_t>(i)], im[static_cast<std::size_t>(i)])});
+  }
+  double abs = 0;
+  const std::complex<double> got = thread_shares<N, CX>(re, im, abs);
+  const Approx<Complex> want = make_engine("ryser")->permanent(m, {});
+  // Within the rounding of |terms| the walk may make, and ryser's own.
+  EXPECT_LE(std::abs(got - want.value), 1e-13 * abs * N + want.abs_error) << N << " " << CX;
+}
+
+TEST(SmallDense, GpuBatchThreadSharesAddUpToThePermanentOnTheCpu) {
+  std::mt19937_64 rng(17);
+  check_thread_shares<4, false>(rng), check_thread_shares<4, true>(rng);
+  check_thread_shares<7, false>(rng), check_thread_shares<7, true>(rng);
+  check_thread_shares<9, true>(rng), check_thread_shares<12, false>(rng), check_thread_shares<13, true>(rng);
+}
+
+TEST(SmallDense, GpuBatchAgreesWithTheCpuWithinBothEstimates) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> u(-0.3, 0.3);
+  const auto ryser = make_engine("ryser");
+  for (const int n : {4, 9, 16, 20})
+    for (const bool cplx : {false, true}) {
+      const int k = n == 20 ? 40 : 300;
+      std::vector<double> re(static_cast<std::size_t>(k * n * n)), im(cplx ? re.size() : 0);
+      for (auto& x : re) x = u(rng);
+      for (auto& x : im) x = u(rng);
+      const std::vector<SmallDenseValue> got = gpu_dense_permanents(re.data(), cplx ? im.data() : nullptr, n, k);
+      ASSERT_EQ(got.size(), static_cast<std::size_t>(k));
+      for (int i = 0; i < k; i += (n == 20 ? 13 : 37)) {
+        SparseMatrix<Complex> m{n, n, {}};
+        for (int e = 0; e < n * n; ++e)
+          m.entries.push_back({e / n, e % n, Complex(re[static_cast<std::size_t>(i * n * n + e)], cplx ? im[static_cast<std::size_t>(i * n * n + e)] : 0.0)});
+        const Approx<Complex> want = ryser->permanent(m, {});
+        const SmallDenseValue& v = got[static_cast<std::size_t>(i)];
+        EXPECT_EQ(v.kind, cplx ? SmallDenseValue::Cplx : SmallDenseValue::Real);
+        EXPECT_LE(std::abs(Complex(v.re, v.im) - want.value), v.abs_error + want.abs_error) << n << " " << cplx << " " << i;
+      }
+    }
+  // A stop request between launches.
+  std::vector<double> re(16 * 16 * 8, 0.1);
+  EXPECT_THROW(gpu_dense_permanents(re.data(), nullptr, 16, 8, [] { return true; }), Interrupted);
 }
 
 }  // namespace

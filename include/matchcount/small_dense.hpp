@@ -2,10 +2,13 @@
 // engine's walk (Glynn's formula in Gray-code order in SIMD lanes, src/engines/ryser/glynn.cpp)
 // on a strided array as NumPy holds it. For batches of small matrices and one-matrix quick
 // paths, where planning, preprocessing and allocation would cost several times the count
-// itself; `matchcount --engine glynn` and make_engine("glynn") run the same walk on a block.
+// itself; `matchcount --engine glynn` and make_engine("glynn") run the same walk on a block, and
+// gpu_dense_permanents runs it on a CUDA device for whole batches.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 #include "matchcount/value.hpp"
 
@@ -37,5 +40,18 @@ struct SmallDenseValue {
 /// 53-bit walk.
 SmallDenseValue small_dense_permanent(const void* data, DenseElement type, std::int64_t rows, std::int64_t cols,
                                       std::int64_t row_stride, std::int64_t col_stride, DenseMode mode = DenseMode::Auto);
+
+/// The sizes the GPU batch takes.
+constexpr int kGpuDenseMin = 4, kGpuDenseMax = 20;
+
+/// The permanents of `count` n x n matrices of doubles at `re` (and `im` for complex values;
+/// null for real ones), each row-major and n * n after the one before, on the first CUDA device:
+/// one block of 64 threads per matrix, each thread a share of the same Glynn walk, in launches
+/// of about a tenth of a second; values of kind Real or Cplx with the glynn engine's error
+/// estimate. `stop` is asked between launches (Interrupted, matchcount/checkpoint.hpp, when it
+/// says so). GpuError without
+/// CUDA or a device, or for n outside kGpuDenseMin..kGpuDenseMax.
+std::vector<SmallDenseValue> gpu_dense_permanents(const double* re, const double* im, int n, std::int64_t count,
+                                                  const std::function<bool()>& stop = {});
 
 }  // namespace matchcount

@@ -3,12 +3,17 @@
 // (small_dense.hpp), the rest through the library's counts with one thread each.
 #include <omp.h>
 
+#include <cmath>
 #include <complex>
+#include <functional>
 #include <exception>
 #include <stdexcept>
 
 #include "interrupt.hpp"
+#include "matchcount/checkpoint.hpp"
+#include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
+#include "matchcount/gpu.hpp"
 #include "matchcount/pipeline.hpp"
 #include "run.hpp"
 #include "small_dense.hpp"
@@ -45,6 +50,53 @@ Complex as_complex(const PermanentValue& v) {
   }
 }
 
+/// The entry (r, c) of matrix data as a complex double (float and complex dtypes).
+std::complex<double> entry(const char* data, const nb::dlpack::dtype& t, std::int64_t r, std::int64_t c, std::int64_t s1,
+                           std::int64_t s2) {
+  const std::int64_t at = r * s1 + c * s2;
+  if (t.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float))
+    return t.bits == 32 ? double(reinterpret_cast<const float*>(data)[at]) : reinterpret_cast<const double*>(data)[at];
+  if (t.bits == 64) return std::complex<double>(reinterpret_cast<const std::complex<float>*>(data)[at]);
+  return reinterpret_cast<const std::complex<double>*>(data)[at];
+}
+
+/// The batch's float permanents on the GPU (gpu_dense_permanents) into `fast`: those the small
+/// kernel would count as floats (non-integral, or every one with ExactMode::Float; integral
+/// ones stay exact on the CPU) and without a non-finite entry (whose message the pipeline
+/// gives). A GPU that fails leaves them to the CPU.
+template <class At>
+void on_gpu(At at, const nb::dlpack::dtype& dtype, std::int64_t n, std::int64_t s1, std::int64_t s2, std::int64_t k,
+            ExactMode mode, std::vector<SmallValue>& fast, const std::function<bool()>& stop) {
+  const bool cplx = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
+  const std::size_t nn = static_cast<std::size_t>(n * n);
+  std::vector<std::int64_t> which;
+  std::vector<double> re, im;
+  for (std::int64_t i = 0; i < k; ++i) {
+    bool integral = true, finite = true;
+    for (std::int64_t e = 0; e < n * n; ++e) {
+      const std::complex<double> x = entry(at(i), dtype, e / n, e % n, s1, s2);
+      integral = integral && x.imag() == 0 && std::trunc(x.real()) == x.real();
+      finite = finite && std::isfinite(x.real()) && std::isfinite(x.imag());
+      re.push_back(x.real());
+      if (cplx) im.push_back(x.imag());
+    }
+    if (!finite || (integral && mode != ExactMode::Float)) {
+      re.resize(re.size() - nn);
+      if (cplx) im.resize(im.size() - nn);
+      continue;
+    }
+    which.push_back(i);
+  }
+  if (which.empty()) return;
+  try {
+    const std::vector<SmallValue> got = gpu_dense_permanents(re.data(), cplx ? im.data() : nullptr, static_cast<int>(n),
+                                                             static_cast<std::int64_t>(which.size()), stop);
+    for (std::size_t w = 0; w < which.size(); ++w) fast[static_cast<std::size_t>(which[w])] = got[w];
+  } catch (const GpuError&) {  // the CPU counts them
+  } catch (const Interrupted&) {  // the caller sees the stop request
+  }
+}
+
 }  // namespace
 
 nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, BatchOf what, int mode, int threads,
@@ -65,7 +117,14 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   const ExactMode read_mode = what == BatchOf::Torontonian ? ExactMode::Float : static_cast<ExactMode>(mode);
   const bool small = what == BatchOf::Permanent && rows == cols && rows <= kSmallMax && o.engine.empty() &&
                      o.device != DevicePolicy::Gpu;
-  std::vector<SmallValue> fast(static_cast<std::size_t>(small ? k : 0));
+  // Permanents of floats of 4..20 rows on a CUDA device, where asked (or by default for a
+  // batch of 256 and more): the whole batch in launches of one block a matrix.
+  const bool floats = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float) ||
+                      dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
+  const bool gpu = what == BatchOf::Permanent && rows == cols && rows >= kGpuDenseMin && rows <= kGpuDenseMax &&
+                   o.engine.empty() && floats && read_mode != ExactMode::Exact &&
+                   (o.device == DevicePolicy::Gpu || (o.device == DevicePolicy::Auto && k >= 256 && gpu_available()));
+  std::vector<SmallValue> fast(static_cast<std::size_t>(small || gpu ? k : 0));
   std::vector<PermanentValue> values(static_cast<std::size_t>(k));
   std::int64_t failed_at = -1;
   std::exception_ptr failure;
@@ -73,9 +132,11 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   SigintGuard guard(interruptible, &token);
   {
     nb::gil_scoped_release release;
+    if (gpu) on_gpu(at, dtype, rows, s1, s2, k, read_mode, fast, [&] { return token.stop_requested(); });
 #pragma omp parallel for schedule(dynamic, 16) num_threads(t)
     for (std::int64_t i = 0; i < k; ++i) {
       if (token.stop_requested()) continue;  // Ctrl-C: the matrices under way finish, no more start
+      if (gpu && fast[std::size_t(i)].kind != SmallValue::None) continue;  // counted on the GPU
       try {
         if (small) {
           fast[std::size_t(i)] = small_permanent(at(i), dtype, rows, cols, s1, s2, read_mode);
@@ -107,7 +168,7 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   }
   if (failure) rethrow_for(failed_at, failure);
   const auto value_of = [&](std::size_t i) {
-    return small && fast[i].kind != SmallValue::None ? fast[i].value() : values[i];
+    return (small || gpu) && fast[i].kind != SmallValue::None ? fast[i].value() : values[i];
   };
   if (static_cast<ExactMode>(mode) == ExactMode::Exact) {
     nb::list out;

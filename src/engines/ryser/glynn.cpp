@@ -19,11 +19,15 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "engines/ryser/cuda/glynn_batch.hpp"
 #include "engines/ryser/glynn.hpp"
 #include "engines/ryser/glynn_walk.hpp"
 #include "engines/ryser/ryser.hpp"
+#include "matchcount/checkpoint.hpp"
 #include "matchcount/error.hpp"
+#include "matchcount/gpu.hpp"
 
 namespace matchcount::engines::glynn {
 namespace {
@@ -230,6 +234,30 @@ SmallDenseValue small_dense_permanent(const void* data, DenseElement type, std::
   if (n == 1) return out.re = a.re[0], out.im = kind == SmallDenseValue::Cplx ? a.im[0] : 0.0, out;
   if (kind == SmallDenseValue::Exact && !exact_in_doubles(a)) return SmallDenseValue{};
   return evaluate(a, kind);
+}
+
+std::vector<SmallDenseValue> gpu_dense_permanents(const double* re, const double* im, int n, std::int64_t count,
+                                                  const std::function<bool()>& stop) {
+  if (n < kGpuDenseMin || n > kGpuDenseMax) throw GpuError("GPU permanent batch: n must be 4..20");
+  bool stopped = false;
+  const std::vector<double> sums = gpu::glynn_batch::run(re, im, n, count, stop, stopped);
+  if (stopped) throw Interrupted(2, "GPU permanent batch stopped");
+  const bool cplx = im != nullptr;
+  // The glynn engine's error model (evaluate above): 2n + 2 roundings of each term and the
+  // drift of the running sums over a thread's 2^(n-1-t) steps; complex counts twice.
+  const double scale = std::ldexp(1.0, 1 - n);
+  const double drift = std::sqrt(double(n) * std::ldexp(1.0, n - 1 - gpu::glynn_batch::thread_bits(n)));
+  std::vector<SmallDenseValue> values(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double* o = &sums[i * gpu::glynn_batch::kOut];
+    SmallDenseValue& v = values[i];
+    v.kind = cplx ? SmallDenseValue::Cplx : SmallDenseValue::Real;
+    v.re = (o[0] + o[1]) * scale;
+    v.im = cplx ? (o[2] + o[3]) * scale : 0.0;
+    v.abs_error = (cplx ? 2 : 1) * 2 * engines::glynn::kU * (2.0 * n + 2 + drift) * o[4] * scale;
+    v.estimated = true;
+  }
+  return values;
 }
 
 namespace engines {

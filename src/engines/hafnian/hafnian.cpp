@@ -55,12 +55,15 @@ class HafnianEngine final : public GraphEngine {
     const std::vector<haf::ModArith> ariths = haf::prime_passes(primes);
     const std::vector<Integer> dense = a.dense();
     std::vector<Root<v4d>> roots;
+    // The walk's input in its tag, for a checkpoint or MPI ranks only (hashing the roots cost a
+    // third of a small hafnian's time).
+    const bool tagged = opt.journal || opt.team;
     std::uint64_t h = fnv1a64(primes.data(), primes.size() * sizeof(double));
     for (const haf::ModArith& ar : ariths) {
       roots.push_back(make_root<v4d>(n0, loops, v4d{1, 1, 1, 1}, [&](int i, int j) {
         return haf::residues(dense[static_cast<std::size_t>(i) * static_cast<std::size_t>(n0) + static_cast<std::size_t>(j)], ar);
       }));
-      h = hash_root(roots.back(), h);
+      if (tagged) h = hash_root(roots.back(), h);
     }
     const int depth = unit_depth(roots[0].m);
     const std::uint64_t per_pass = std::uint64_t{1} << depth, units = per_pass * ariths.size();
@@ -106,7 +109,7 @@ class HafnianEngine final : public GraphEngine {
     const int depth = unit_depth(root.m);
     const std::uint64_t units = std::uint64_t{1} << depth;
     const int threads = thread_count(opt, hafnian_work(n0, loops) * (sizeof(typename Ar::V) == 64 ? 4.0 : 1.0));
-    const std::uint64_t h = hash_root(root, 0xcbf29ce484222325ULL);
+    const std::uint64_t h = opt.journal || opt.team ? hash_root(root, 0xcbf29ce484222325ULL) : 0;  // as in count
     return haf::float_units<Ar>(units, threads, opt, walk_tag(policy, n0, loops, depth, units, h),
                                 [&] { return haf::make_walk(ar, root, depth); });
   }

@@ -57,6 +57,10 @@ constexpr double kHermitianTolerance = 1e-12;
 
 double gamma_of(double k, double unit) { return k * unit / (1 - k * unit); }
 
+/// |x| from above (sqrt of the norm, within 3u of |x|, raised by 4u): std::abs of a complex
+/// calls hypot, which took a third of a small torontonian's time.
+double mag_up(const Complex& x) { return std::sqrt(std::norm(x)) * (1 + 4 * kU); }
+
 /// M = I - O in pair order (mode i at rows 2i, 2i + 1), Hermitian-symmetrized; e_in gets what
 /// that and the input's rounding move M by (Frobenius norm).
 template <class T>
@@ -67,16 +71,16 @@ std::vector<Complex> pair_order(const TorontonianInput<T>& in, double& e_in) {
   std::vector<Complex> m(static_cast<std::size_t>(d) * static_cast<std::size_t>(d));
   double largest = 0, asym = 0, frob = 0, asym_frob = 0;
   for (int r = 0; r < d; ++r)
-    for (int c = 0; c < d; ++c) largest = std::max(largest, std::abs(at(r, c)));
+    for (int c = 0; c < d; ++c) largest = std::max(largest, mag_up(at(r, c)));
   for (int r = 0; r < d; ++r)
     for (int c = 0; c < d; ++c) {
       const Complex x = (r == c ? 1.0 : 0.0) - at(src(r), src(c));
       const Complex y = (r == c ? 1.0 : 0.0) - at(src(c), src(r));
-      asym = std::max(asym, std::abs(x - std::conj(y)));
+      asym = std::max(asym, mag_up(x - std::conj(y)));
       asym_frob += std::norm(0.5 * (x - std::conj(y)));
       const Complex h = 0.5 * (x + std::conj(y));
       m[static_cast<std::size_t>(r) * static_cast<std::size_t>(d) + static_cast<std::size_t>(c)] = h;
-      frob += std::norm(std::abs(at(src(r), src(c))) + (r == c ? 1.0 : 0.0));
+      frob += std::norm(mag_up(at(src(r), src(c))) + (r == c ? 1.0 : 0.0));
     }
   if (asym > kHermitianTolerance * std::max(largest, 1.0)) {
     char buf[160];
@@ -106,10 +110,10 @@ std::vector<double> real_basis(const std::vector<Complex>& m, int n, double& e_i
         for (int b = 0; b < 2; ++b) {
           const Complex e = m[static_cast<std::size_t>(2 * (r / 2) + a) * static_cast<std::size_t>(d) + static_cast<std::size_t>(2 * (c / 2) + b)];
           x += w[r % 2][a] * e * std::conj(w[c % 2][b]);
-          size += 0.5 * std::abs(e);
+          size += 0.5 * mag_up(e);
         }
       imag = std::max(imag, std::abs(x.imag()));
-      scale = std::max(scale, std::abs(x));
+      scale = std::max(scale, mag_up(x));
       // Four products of three factors (1/sqrt 2 itself rounded) and three sums: within 16u of
       // the sum of their sizes; the dropped imaginary part moves the entry by its size.
       rounding += std::pow(16 * kU * size, 2);

@@ -156,6 +156,28 @@ TEST(Cluster, TorontonianWalksSharedOverRanksGiveTheBitsOfOneProcess) {
   }
 }
 
+TEST(Cluster, RepeatedHafnianWalksSharedOverRanksGiveTheBitsOfOneProcess) {
+  const std::string launcher = mpirun(4);
+  if (launcher.empty()) GTEST_SKIP() << "no MPI here";
+  // 20 modes of 2 photons each: 3^10 leaves of the pair walk in 27 work units; integer (exact,
+  // a walk per pass of primes) and complex.
+  std::string ints = "%%MatrixMarket matrix array integer symmetric\n20 20\n";
+  std::string cplx = "%%MatrixMarket matrix array complex symmetric\n20 20\n";
+  unsigned x = 99;
+  auto next = [&] { return x = x * 1103515245u + 12345u, (x >> 8) % 1000; };
+  for (int c = 0; c < 20; ++c)
+    for (int r = c; r < 20; ++r) {
+      ints += std::to_string(int(next() % 7) - 3) + "\n";
+      cplx += std::to_string((int(next()) - 500) / 700.0) + " " + std::to_string((int(next()) - 500) / 700.0) + "\n";
+    }
+  for (const std::string& body : {ints, cplx}) {
+    const std::string file = test::temp_file(body, ".mtx");
+    const std::string args = "--hafnian --reps 2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2 --threads 1 --json '" + file + "'";
+    std::string one;
+    expect_ranks_give_the_bits_of_one(launcher, args, body.substr(26, 8), one);
+  }
+}
+
 TEST(Cluster, EstimatesSharedOverRanksGiveTheBitsOfOneProcess) {
   const std::string launcher = mpirun(4);
   if (launcher.empty()) GTEST_SKIP() << "no MPI here";

@@ -7,13 +7,16 @@
 #include <string>
 
 #include "core/hashing.hpp"
+#include "core/tuning.hpp"
 #include "engines/hafnian/hafnian_repeated.hpp"
+#include "matchcount/cluster.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/pipeline.hpp"
 #include "pipeline/block_options.hpp"
 #include "pipeline/budget.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "pipeline/one_block.hpp"
+#include "pipeline/share_walks.hpp"
 #include "pipeline/evaluated.hpp"
 
 namespace matchcount {
@@ -21,9 +24,18 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// The engine on `in`, its walks shared with the other MPI ranks where `share` and it walks
+/// (Kan's formula is one sequential sum).
+template <class T>
+auto count_shared(const engines::RepeatedHafnian<T>& in, const EngineOptions& eo, bool share) {
+  EngineOptions e = eo;
+  if (share && engines::repeated_uses_walk(in)) e.team = cluster::share_repeated_hafnian(in, e);
+  return engines::hafnian_repeated(in, e);
+}
+
 /// The value of the walk for values of kind T, stored in the report.
 template <class T>
-void count_kind(const engines::RepeatedHafnian<T>& in, const EngineOptions& eo, CountReport& report) {
+void count_kind(const engines::RepeatedHafnian<T>& in, const EngineOptions& eo, bool share, CountReport& report) {
   if constexpr (std::is_same_v<T, Rational>) {
     // One common denominator L: edges times L^2 and loops times L make every matching's weight
     // L^N times its own (count_hafnian does the same).
@@ -38,13 +50,13 @@ void count_kind(const engines::RepeatedHafnian<T>& in, const EngineOptions& eo, 
     for (auto r : in.rpt) vertices += r;
     Integer denominator;
     mpz_pow_ui(denominator.get_mpz_t(), l.get_mpz_t(), static_cast<unsigned long>(vertices));
-    Rational q(engines::hafnian_repeated(z, eo), denominator);
+    Rational q(count_shared(z, eo, share), denominator);
     q.canonicalize();
     report.value.value = q;
   } else if constexpr (std::is_same_v<T, Integer>) {
-    report.value.value = engines::hafnian_repeated(in, eo);
+    report.value.value = count_shared(in, eo, share);
   } else {
-    detail::store_float(report, engines::hafnian_repeated(in, eo), "the hafnian");
+    detail::store_float(report, count_shared(in, eo, share), "the hafnian");
   }
 }
 
@@ -97,14 +109,16 @@ CountReport count_hafnian_repeated(const AnyMatrix& input, const std::vector<std
     if (mu) in.mu = detail::dense_as<T>(*mu);
     else
       for (int i = 0; i < n; ++i) in.mu.push_back(in.a[static_cast<std::size_t>(i) * static_cast<std::size_t>(n + 1)]);
+    const double primes = 0;  // the seconds of floats; exact counts take a few more passes
+    const double predicted = engines::hafnian_repeated_seconds(types, primes, number_kind<T>(), options.threads);
     if (options.max_seconds > 0) {
-      const double primes = 0;  // the seconds of floats; exact counts take a few more passes
       EnginePlan plan;
       plan.engine = "hafnian-rpt";
-      plan.predicted_seconds = engines::hafnian_repeated_seconds(types, primes, number_kind<T>(), options.threads);
+      plan.predicted_seconds = predicted;
       detail::check_time_budget({plan}, options);
     }
-    count_kind(in, eo, report);
+    // MPI: the other ranks take work units of the same walks.
+    count_kind(in, eo, cluster::distributed() && predicted >= tuning::tuning().mpi_min_seconds, report);
   };
   const auto t1 = Clock::now();
   switch (kind) {

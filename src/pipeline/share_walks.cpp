@@ -45,6 +45,16 @@ void serve_walks_of(Reader& in, const std::string& engine) {
       (void)engines::torontonian(t, o);
       return;
     }
+  if (graph == static_cast<int>(Walks::RepeatedHafnian)) {
+    engines::RepeatedHafnian<T> r;
+    r.n = a.rows;
+    r.a = a.dense();
+    r.rpt = in.get_vector<std::uint64_t>();
+    r.mu = get_matrix<T>(in).dense();
+    r.loops = in.get<int>() != 0;
+    (void)engines::hafnian_repeated(r, o);
+    return;
+  }
   if (graph) (void)make_graph_engine(engine)->hafnian(a, graph == 2, o);
   else (void)make_engine(engine)->permanent(a, o);
 }
@@ -99,6 +109,33 @@ WalkTeam* share_torontonian(const std::vector<Complex>& o, const std::vector<Com
   w.put(gpu ? 1 : 0);
   return share_job(w);
 }
+
+template <class T>
+WalkTeam* share_repeated_hafnian(const engines::RepeatedHafnian<T>& in, const EngineOptions& eo) {
+  // Every entry, zeros too: the other ranks' walks must start from the same bits (-0.0).
+  SparseMatrix<T> a{in.n, in.n, {}}, mu{1, static_cast<int>(in.mu.size()), {}};
+  for (int r = 0; r < in.n; ++r)
+    for (int c = 0; c < in.n; ++c)
+      a.entries.push_back({r, c, in.a[static_cast<std::size_t>(r) * static_cast<std::size_t>(in.n) + static_cast<std::size_t>(c)]});
+  for (std::size_t i = 0; i < in.mu.size(); ++i) mu.entries.push_back({0, static_cast<int>(i), in.mu[i]});
+  Writer w;
+  w.put(std::uint64_t{kWalks});
+  w.put_string("hafnian-rpt");
+  w.put(kind_code<T>());
+  w.put(eo.threads);
+  w.put(static_cast<int>(eo.specialise));
+  w.put(eo.gpus);
+  w.put(static_cast<int>(Walks::RepeatedHafnian));
+  put_matrix(w, a);
+  if constexpr (!std::is_same_v<T, Integer>) w.put(0);  // no entry errors
+  w.put_vector(in.rpt);
+  put_matrix(w, mu);
+  w.put(in.loops ? 1 : 0);
+  return share_job(w);
+}
+template WalkTeam* share_repeated_hafnian(const engines::RepeatedHafnian<Integer>&, const EngineOptions&);
+template WalkTeam* share_repeated_hafnian(const engines::RepeatedHafnian<double>&, const EngineOptions&);
+template WalkTeam* share_repeated_hafnian(const engines::RepeatedHafnian<Complex>&, const EngineOptions&);
 
 void serve_walks(Reader& in) {
   const std::string engine = in.get_string();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engines/engine.hpp"
+#include "engines/hafnian/hafnian_repeated.hpp"
 #include "runtime/team.hpp"
 
 namespace matchcount::cluster {
@@ -17,7 +18,7 @@ namespace matchcount::cluster {
 bool shares(const std::string& engine, double predicted_seconds);
 
 /// What the walks of a shared block count (the other ranks call the same engine entry).
-enum class Walks { Permanent = 0, Hafnian = 1, LoopHafnian = 2, Torontonian = 3 };
+enum class Walks { Permanent = 0, Hafnian = 1, LoopHafnian = 2, Torontonian = 3, RepeatedHafnian = 4 };
 
 /// Rank 0: the other ranks count their share of `engine`'s walks on block `a` (sent to
 /// them with the options); returns the team for EngineOptions::team.
@@ -30,6 +31,11 @@ WalkTeam* share_walks(const std::string& engine, const SparseMatrix<T>& a, const
 /// that every rank walks the same walk); returns the team for EngineOptions::team.
 WalkTeam* share_torontonian(const std::vector<Complex>& o, const std::vector<Complex>& gamma, bool gpu,
                             const EngineOptions& eo);
+
+/// Rank 0: the other ranks walk their share of the repeated-row hafnian of `in` (the engine's
+/// input: integers, doubles or complex values); returns the team for EngineOptions::team.
+template <class T>
+WalkTeam* share_repeated_hafnian(const engines::RepeatedHafnian<T>& in, const EngineOptions& eo);
 
 /// The kWalks job on the other ranks: this rank's share of the engine's walks on the block.
 void serve_walks(Reader& in);

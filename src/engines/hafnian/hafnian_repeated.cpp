@@ -256,6 +256,10 @@ bool choose(const RepeatedHafnian<T>& in, const EngineOptions& opt) {
 
 }  // namespace
 
+bool repeated_uses_walk(const RepeatedHafnian<Integer>& in) { return !kan_preferred(in); }
+bool repeated_uses_walk(const RepeatedHafnian<double>& in) { return !kan_preferred(in); }
+bool repeated_uses_walk(const RepeatedHafnian<Complex>& in) { return !kan_preferred(in); }
+
 double PairTypes::leaves() const {
   double x = 1;
   for (int m : mult) x *= m + 1.0;

@@ -49,6 +49,12 @@ Integer hafnian_repeated(const RepeatedHafnian<Integer>& in, const EngineOptions
 Approx<double> hafnian_repeated(const RepeatedHafnian<double>& in, const EngineOptions& opt);
 Approx<Complex> hafnian_repeated(const RepeatedHafnian<Complex>& in, const EngineOptions& opt);
 
+/// Whether hafnian_repeated counts `in` with the pair walk (work units, which checkpoints and MPI
+/// ranks share) rather than Kan's formula (one sequential sum).
+bool repeated_uses_walk(const RepeatedHafnian<Integer>& in);
+bool repeated_uses_walk(const RepeatedHafnian<double>& in);
+bool repeated_uses_walk(const RepeatedHafnian<Complex>& in);
+
 /// The pair walk alone (hafnian_repeated chooses between it and Kan's formula).
 Integer hafnian_rpt_walk(const RepeatedHafnian<Integer>& in, const EngineOptions& opt);
 Approx<double> hafnian_rpt_walk(const RepeatedHafnian<double>& in, const EngineOptions& opt);

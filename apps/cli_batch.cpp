@@ -20,6 +20,9 @@
 namespace matchcount::cli {
 namespace {
 
+/// Stacks of (loop) hafnians to gpu_dense_hafnians: off until its test has passed on a GPU.
+constexpr bool kHafniansOnGpu = false;
+
 Complex as_complex(const PermanentValue& v) {
   switch (v.value.index()) {
     case 0: return std::get<Integer>(v.value).get_d();
@@ -67,15 +70,22 @@ CountOptions small_dense(const AnyMatrix& m, const CountOptions& count) {
   return o;
 }
 
-/// The stack's float permanents of 4..20 rows on a CUDA device (gpu_dense_permanents), where
-/// --device asks for it or, by default, for 256 matrices and more; true for those counted.
-std::vector<bool> permanents_on_gpu(const ReadResult& input, const CountOptions& count, std::vector<PermanentValue>& values) {
+/// The stack's float permanents of 4..20 rows and (loop) hafnians of 2..64 on a CUDA device
+/// (gpu_dense_permanents, gpu_dense_hafnians), where --device asks for it or, by default, for
+/// 256 matrices and more; true for those counted. Hafnians go there only when every matrix is
+/// symmetric (else the pipeline says which is not).
+std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const CountOptions& count,
+                         std::vector<PermanentValue>& values) {
   const auto k = input.stack.size();
   std::vector<bool> done(k, false);
   const NumberKind kind = kind_of(input.matrix);
   const int n = rows_of(input.matrix);
-  if (k == 0 || !count.engine.empty() || (kind != NumberKind::Real && kind != NumberKind::Complex) || n != cols_of(input.matrix) ||
-      n < kGpuDenseMin || n > kGpuDenseMax ||
+  const bool permanent = question == StackQuestion::Permanent;
+  // (Loop) hafnians wait for gpu_dense_hafnians to be checked on a GPU (kHafniansOnGpu).
+  const bool sized = permanent ? n >= kGpuDenseMin && n <= kGpuDenseMax
+                               : kHafniansOnGpu && question != StackQuestion::Torontonian && n >= 2 && n <= 64;
+  if (k == 0 || !sized || !count.engine.empty() || (kind != NumberKind::Real && kind != NumberKind::Complex) ||
+      n != cols_of(input.matrix) ||
       !(count.device == DevicePolicy::Gpu || (count.device == DevicePolicy::Auto && k >= 256 && gpu_available())))
     return done;
   const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
@@ -93,8 +103,18 @@ std::vector<bool> permanents_on_gpu(const ReadResult& input, const CountOptions&
             }
         },
         input.stack[i]);
+  if (!permanent)
+    for (std::size_t i = 0; i < k; ++i)
+      for (int r = 0; r < n; ++r)
+        for (int c = 0; c < r; ++c) {
+          const std::size_t a = i * nn + static_cast<std::size_t>(r * n + c), b = i * nn + static_cast<std::size_t>(c * n + r);
+          if (re[a] != re[b] || (cplx && im[a] != im[b])) return done;
+        }
   try {
-    const auto got = gpu_dense_permanents(re.data(), cplx ? im.data() : nullptr, n, static_cast<std::int64_t>(k));
+    const double* pim = cplx ? im.data() : nullptr;
+    const auto kk = static_cast<std::int64_t>(k);
+    const auto got = permanent ? gpu_dense_permanents(re.data(), pim, n, kk)
+                               : gpu_dense_hafnians(re.data(), pim, n, kk, question == StackQuestion::LoopHafnian);
     for (std::size_t i = 0; i < k; ++i) values[i] = got[i].value(), done[i] = true;
   } catch (const GpuError& e) {  // counted on the CPU, as a GPU engine's block would be
     if (gpu_available()) std::fprintf(stderr, "matchcount: warning: GPU failed (%s); counting on the CPU\n", e.what());
@@ -122,8 +142,7 @@ void run_stack(const ReadResult& input, const std::string& file, StackQuestion q
                const CountOptions& count, int threads) {
   const auto k = static_cast<std::int64_t>(input.stack.size());
   std::vector<PermanentValue> values(static_cast<std::size_t>(k));
-  const std::vector<bool> on_gpu =
-      question == StackQuestion::Permanent ? permanents_on_gpu(input, count, values) : std::vector<bool>(values.size(), false);
+  const std::vector<bool> counted = on_gpu(input, question, count, values);
   CountOptions one = count;
   one.threads = 1;  // threads go across the matrices
   std::int64_t failed_at = -1;
@@ -131,7 +150,7 @@ void run_stack(const ReadResult& input, const std::string& file, StackQuestion q
   const int t = threads > 0 ? threads : omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 4) num_threads(t)
   for (std::int64_t i = 0; i < k; ++i) {
-    if (on_gpu[static_cast<std::size_t>(i)]) continue;
+    if (counted[static_cast<std::size_t>(i)]) continue;
     try {
       const AnyMatrix& m = input.stack[static_cast<std::size_t>(i)];
       switch (question) {

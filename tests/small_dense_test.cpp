@@ -2,7 +2,8 @@
 // Python package's quick path and batches): against ryser within both error estimates on
 // random real, complex and integer arrays of every size it takes, in row-major and
 // column-major strides; exact integers; and the cases it leaves to the pipeline. The GPU batch
-// (gpu_dense_permanents): its threads' shares summed on the CPU, and on a GPU against ryser.
+// (gpu_dense_permanents): its threads' shares summed on the CPU, and on a GPU against ryser; the
+// GPU batch of (loop) hafnians (gpu_dense_hafnians) against the CPU hafnian engine.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -150,6 +151,34 @@ TEST(SmallDense, GpuBatchAgreesWithTheCpuWithinBothEstimates) {
         EXPECT_LE(std::abs(Complex(v.re, v.im) - want.value), v.abs_error + want.abs_error) << n << " " << cplx << " " << i;
       }
     }
+  // Hafnians and loop hafnians of symmetric batches, against the CPU hafnian engine.
+  const auto haf = make_graph_engine("hafnian");
+  for (const int n : {4, 16, 20})
+    for (const bool cplx : {false, true})
+      for (const bool loops : {false, true}) {
+        const int k = 60;
+        std::vector<double> re(static_cast<std::size_t>(k * n * n)), im(cplx ? re.size() : 0);
+        for (int b = 0; b < k; ++b)
+          for (int i = 0; i < n; ++i)
+            for (int j = 0; j <= i; ++j) {
+              const double x = u(rng), y = u(rng);
+              for (const auto at : {b * n * n + i * n + j, b * n * n + j * n + i}) {
+                re[static_cast<std::size_t>(at)] = x;
+                if (cplx) im[static_cast<std::size_t>(at)] = y;
+              }
+            }
+        const auto got = gpu_dense_hafnians(re.data(), cplx ? im.data() : nullptr, n, k, loops);
+        ASSERT_EQ(got.size(), static_cast<std::size_t>(k));
+        for (int b = 0; b < k; b += 7) {
+          SparseMatrix<Complex> m{n, n, {}};
+          for (int e = 0; e < n * n; ++e)
+            m.entries.push_back({e / n, e % n, Complex(re[static_cast<std::size_t>(b * n * n + e)], cplx ? im[static_cast<std::size_t>(b * n * n + e)] : 0.0)});
+          const Approx<Complex> want = haf->hafnian(m, loops, {});
+          const SmallDenseValue& v = got[static_cast<std::size_t>(b)];
+          EXPECT_LE(std::abs(Complex(v.re, v.im) - want.value), v.abs_error + want.abs_error)
+              << n << " " << cplx << " " << loops << " " << b;
+        }
+      }
   // A stop request between launches.
   std::vector<double> re(16 * 16 * 8, 0.1);
   EXPECT_THROW(gpu_dense_permanents(re.data(), nullptr, 16, 8, [] { return true; }), Interrupted);

@@ -21,6 +21,9 @@
 namespace matchcount::py {
 namespace {
 
+/// Batches of (loop) hafnians to gpu_dense_hafnians: off until its test has passed on a GPU.
+constexpr bool kHafniansOnGpu = false;
+
 template <class T>
 nb::object numpy_array(std::vector<T> values) {
   auto* data = new std::vector<T>(std::move(values));
@@ -60,13 +63,14 @@ std::complex<double> entry(const char* data, const nb::dlpack::dtype& t, std::in
   return reinterpret_cast<const std::complex<double>*>(data)[at];
 }
 
-/// The batch's float permanents on the GPU (gpu_dense_permanents) into `fast`: those the small
-/// kernel would count as floats (non-integral, or every one with ExactMode::Float; integral
-/// ones stay exact on the CPU) and without a non-finite entry (whose message the pipeline
-/// gives). A GPU that fails leaves them to the CPU.
+/// The batch's float permanents or (loop) hafnians on the GPU (gpu_dense_permanents,
+/// gpu_dense_hafnians) into `fast`: those counted as floats (non-integral, or every one with
+/// ExactMode::Float; integral ones stay exact on the CPU), without a non-finite entry (whose
+/// message the pipeline gives) and, for hafnians, exactly symmetric (the pipeline says why
+/// not). A GPU that fails leaves them to the CPU.
 template <class At>
 void on_gpu(At at, const nb::dlpack::dtype& dtype, std::int64_t n, std::int64_t s1, std::int64_t s2, std::int64_t k,
-            ExactMode mode, std::vector<SmallValue>& fast, const std::function<bool()>& stop) {
+            ExactMode mode, BatchOf what, std::vector<SmallValue>& fast, const std::function<bool()>& stop) {
   const bool cplx = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
   const std::size_t nn = static_cast<std::size_t>(n * n);
   std::vector<std::int64_t> which;
@@ -80,7 +84,11 @@ void on_gpu(At at, const nb::dlpack::dtype& dtype, std::int64_t n, std::int64_t 
       re.push_back(x.real());
       if (cplx) im.push_back(x.imag());
     }
-    if (!finite || (integral && mode != ExactMode::Float)) {
+    bool symmetric = true;
+    for (std::int64_t r = 0; r < n && what != BatchOf::Permanent && symmetric; ++r)
+      for (std::int64_t c = 0; c < r && symmetric; ++c)
+        symmetric = entry(at(i), dtype, r, c, s1, s2) == entry(at(i), dtype, c, r, s1, s2);
+    if (!finite || !symmetric || (integral && mode != ExactMode::Float)) {
       re.resize(re.size() - nn);
       if (cplx) im.resize(im.size() - nn);
       continue;
@@ -89,8 +97,12 @@ void on_gpu(At at, const nb::dlpack::dtype& dtype, std::int64_t n, std::int64_t 
   }
   if (which.empty()) return;
   try {
-    const std::vector<SmallValue> got = gpu_dense_permanents(re.data(), cplx ? im.data() : nullptr, static_cast<int>(n),
-                                                             static_cast<std::int64_t>(which.size()), stop);
+    const double* pim = cplx ? im.data() : nullptr;
+    const auto kk = static_cast<std::int64_t>(which.size());
+    const std::vector<SmallValue> got =
+        what == BatchOf::Permanent
+            ? gpu_dense_permanents(re.data(), pim, static_cast<int>(n), kk, stop)
+            : gpu_dense_hafnians(re.data(), pim, static_cast<int>(n), kk, what == BatchOf::LoopHafnian, stop);
     for (std::size_t w = 0; w < which.size(); ++w) fast[static_cast<std::size_t>(which[w])] = got[w];
   } catch (const GpuError&) {  // the CPU counts them
   } catch (const Interrupted&) {  // the caller sees the stop request
@@ -117,12 +129,15 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   const ExactMode read_mode = what == BatchOf::Torontonian ? ExactMode::Float : static_cast<ExactMode>(mode);
   const bool small = what == BatchOf::Permanent && rows == cols && rows <= kSmallMax && o.engine.empty() &&
                      o.device != DevicePolicy::Gpu;
-  // Permanents of floats of 4..20 rows on a CUDA device, where asked (or by default for a
-  // batch of 256 and more): the whole batch in launches of one block a matrix.
+  // Permanents of floats of 4..20 rows and (loop) hafnians of 2..64 on a CUDA device, where
+  // asked (or by default for a batch of 256 and more): the whole batch in a few launches.
   const bool floats = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float) ||
                       dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
-  const bool gpu = what == BatchOf::Permanent && rows == cols && rows >= kGpuDenseMin && rows <= kGpuDenseMax &&
-                   o.engine.empty() && floats && read_mode != ExactMode::Exact &&
+  // (Loop) hafnians wait for gpu_dense_hafnians to be checked on a GPU (kHafniansOnGpu).
+  const bool sized = what == BatchOf::Permanent ? rows >= kGpuDenseMin && rows <= kGpuDenseMax
+                                                : kHafniansOnGpu && (what == BatchOf::Hafnian || what == BatchOf::LoopHafnian) &&
+                                                      rows >= 2 && rows <= 64;
+  const bool gpu = sized && rows == cols && o.engine.empty() && floats && read_mode != ExactMode::Exact &&
                    (o.device == DevicePolicy::Gpu || (o.device == DevicePolicy::Auto && k >= 256 && gpu_available()));
   std::vector<SmallValue> fast(static_cast<std::size_t>(small || gpu ? k : 0));
   std::vector<PermanentValue> values(static_cast<std::size_t>(k));
@@ -132,7 +147,7 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   SigintGuard guard(interruptible, &token);
   {
     nb::gil_scoped_release release;
-    if (gpu) on_gpu(at, dtype, rows, s1, s2, k, read_mode, fast, [&] { return token.stop_requested(); });
+    if (gpu) on_gpu(at, dtype, rows, s1, s2, k, read_mode, what, fast, [&] { return token.stop_requested(); });
 #pragma omp parallel for schedule(dynamic, 16) num_threads(t)
     for (std::int64_t i = 0; i < k; ++i) {
       if (token.stop_requested()) continue;  // Ctrl-C: the matrices under way finish, no more start

@@ -3,8 +3,11 @@
 // (the CPU engine's primes, so both give the same residues); floats walk the matrix in the CPU
 // engine's four vertex orders (their spread is the error estimate) and sum the leaves exactly in
 // fixed point, so the value has the same bits on any number of devices or ranks. A CUDA failure is reported in one line and the block is counted on the CPU.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <stdexcept>
 
 #include "core/hashing.hpp"
 #include "core/tuning.hpp"
@@ -12,6 +15,8 @@
 #include "engines/hafnian/cuda/haf_gpu_job.hpp"
 #include "engines/hafnian/haf_setup.hpp"
 #include "engines/hafnian/hafnian.hpp"
+#include "matchcount/checkpoint.hpp"
+#include "matchcount/small_dense.hpp"
 #include "runtime/team.hpp"
 
 namespace matchcount::engines {
@@ -51,6 +56,28 @@ std::string walk_tag(const char* kind, int n, bool loops, const gpu::HafJob& job
   return buf;
 }
 
+gpu::HafJob base_job(int n0, bool loops, const EngineOptions& opt) {
+  gpu::HafJob job;
+  job.n = n0 + n0 % 2;
+  job.loops = loops;
+  job.walk_fmas = hafnian_work(n0, loops);
+  job.shared_kb = tuning::tuning().haf_shared_kb;
+  job.verbose = tuning::tuning().gpu_verbose;
+  job.gpus = opt.gpus;
+  job.progress = opt.progress;
+  job.journal = opt.journal;
+  job.team = opt.team;
+  return job;
+}
+
+/// A float group's channel c of the walk's words as a value (fixed point times 2^q).
+template <class T>
+T channel_value(const gpu::HafResult& r, std::size_t c, std::size_t words, long q) {
+  const std::uint64_t* w = &r.words[c * words];
+  if constexpr (std::is_same_v<T, Complex>) return T(scaled(fixed_at(w), q), scaled(fixed_at(w + kLimbs), q));
+  else return scaled(fixed_at(w), q);
+}
+
 class GpuHafnianEngine final : public GraphEngine {
  public:
   std::string name() const override { return "gpu-hafnian"; }
@@ -76,20 +103,6 @@ class GpuHafnianEngine final : public GraphEngine {
   auto guarded(const SparseMatrix<T>& a, bool loops, const EngineOptions& opt, Run run_gpu) const
       -> decltype(run_gpu()) {
     return gpu_else_cpu(opt, run_gpu, [&] { return cpu_->hafnian(a, loops, opt); });
-  }
-
-  static gpu::HafJob base_job(int n0, bool loops, const EngineOptions& opt) {
-    gpu::HafJob job;
-    job.n = n0 + n0 % 2;
-    job.loops = loops;
-    job.walk_fmas = hafnian_work(n0, loops);
-    job.shared_kb = tuning::tuning().haf_shared_kb;
-    job.verbose = tuning::tuning().gpu_verbose;
-    job.gpus = opt.gpus;
-    job.progress = opt.progress;
-    job.journal = opt.journal;
-    job.team = opt.team;
-    return job;
   }
 
   static gpu::HafResult run(gpu::HafJob& job, const char* kind, int n0, const EngineOptions& opt) {
@@ -158,11 +171,7 @@ class GpuHafnianEngine final : public GraphEngine {
     const long q = job.q;
     const std::size_t words = gpu::haf_channel_words(g.arith);
     std::vector<T> walks;
-    for (std::size_t c = 0; c < g.channels; ++c) {
-      const std::uint64_t* w = &r.words[c * words];
-      if constexpr (cplx) walks.emplace_back(scaled(fixed_at(w), q), scaled(fixed_at(w + kLimbs), q));
-      else walks.push_back(scaled(fixed_at(w), q));
-    }
+    for (std::size_t c = 0; c < g.channels; ++c) walks.push_back(channel_value<T>(r, c, words, q));
     Approx<T> e = haf::float_estimate(walks, haf::hafnian_excess(a, loops, opt));
     // Each leaf pair's value is truncated to a multiple of 2^q (2^(m-1) of them).
     e.abs_error += std::ldexp(1.0, static_cast<int>(m + q));
@@ -179,4 +188,104 @@ double gpu_hafnian_seconds(int n, double channels, bool loops) {
 
 std::unique_ptr<GraphEngine> make_gpu_hafnian() { return std::make_unique<GpuHafnianEngine>(); }
 
+template <class T>
+std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blocks, bool loops, const EngineOptions& opt) {
+  constexpr bool cplx = std::is_same_v<T, Complex>;
+  std::vector<Approx<T>> out;
+  if (blocks.empty()) return out;
+  const int n0 = blocks[0].rows, m = (n0 + 1) / 2;
+  const auto orders = haf::float_orders(n0);
+  // Every matrix's kFloatWalks orders are channels of one walk (at most 65535 channels a
+  // launch's grid holds); the fixed point covers the largest of the batch.
+  constexpr std::size_t kPerJob = 65535 / haf::kFloatWalks;
+  for (std::size_t first = 0; first < blocks.size(); first += kPerJob) {
+    const std::size_t count = std::min(kPerJob, blocks.size() - first);
+    EngineOptions o = opt;
+    o.journal = nullptr, o.team = nullptr;
+    gpu::HafJob job = base_job(n0, loops, o);
+    job.q = std::numeric_limits<int>::min();
+    gpu::HafGroup g;
+    g.arith = cplx ? gpu::HafArith::Complex : gpu::HafArith::Real;
+    for (std::size_t b = first; b < first + count; ++b) {
+      if (blocks[b].rows != n0) throw std::invalid_argument("gpu_hafnian_batch: blocks of one size");
+      job.q = std::max(job.q, fixed_exponent(blocks[b], loops));
+      const std::vector<T> d = blocks[b].dense();
+      for (int c = 0; c < haf::kFloatWalks; ++c) {
+        gpu::append_haf_root(g.roots, n0, loops, cplx ? 2 : 1, [&](int i, int j, int w) {
+          const T x = haf::walk_entry(d, n0, orders, c, i, j);
+          return w ? std::imag(x) : std::real(x);
+        });
+        ++g.channels;
+      }
+    }
+    job.groups = {g};
+    job.tag = "gpu-hafnian-batch";
+    const gpu::HafResult r = gpu::run_hafnian_walk(job);
+    const std::size_t words = gpu::haf_channel_words(g.arith);
+    for (std::size_t b = 0; b < count; ++b) {
+      std::vector<T> walks;
+      for (int c = 0; c < haf::kFloatWalks; ++c)
+        walks.push_back(channel_value<T>(r, b * haf::kFloatWalks + static_cast<std::size_t>(c), words, job.q));
+      Approx<T> e = haf::float_estimate(walks, haf::hafnian_excess(blocks[first + b], loops, opt));
+      e.abs_error += std::ldexp(1.0, static_cast<int>(m + job.q));  // each leaf pair's truncation
+      out.push_back(e);
+    }
+  }
+  return out;
+}
+template std::vector<Approx<double>> gpu_hafnian_batch(const std::vector<SparseMatrix<double>>&, bool, const EngineOptions&);
+template std::vector<Approx<Complex>> gpu_hafnian_batch(const std::vector<SparseMatrix<Complex>>&, bool, const EngineOptions&);
+
 }  // namespace matchcount::engines
+
+namespace matchcount {
+
+std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* im, int n, std::int64_t count, bool loops,
+                                                const std::function<bool()>& stop) {
+  if (n < 2 || n > engines::kHafnianMaxN) throw GpuError("GPU hafnian batch: n must be 2..64");
+  const bool cplx = im != nullptr;
+  const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+  std::vector<SmallDenseValue> values(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
+  constexpr std::int64_t kJob = 4096;
+  for (std::int64_t first = 0; first < count; first += kJob) {
+    if (stop && stop()) throw Interrupted(2, "GPU hafnian batch stopped");
+    const std::int64_t k = std::min(kJob, count - first);
+    const auto fill = [&](auto tag, auto& blocks) {
+      using T = decltype(tag);
+      for (std::int64_t b = first; b < first + k; ++b) {
+        SparseMatrix<T> m{n, n, {}};
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j) {
+            const std::size_t at = static_cast<std::size_t>(b) * nn + static_cast<std::size_t>(i >= j ? i * n + j : j * n + i);
+            T x;
+            if constexpr (std::is_same_v<T, Complex>) x = Complex(re[at], im[at]);
+            else x = re[at];
+            if (x != T(0)) m.entries.push_back({i, j, x});
+          }
+        blocks.push_back(std::move(m));
+      }
+    };
+    const auto store = [&](const auto& got) {
+      for (std::int64_t b = 0; b < k; ++b) {
+        SmallDenseValue& v = values[static_cast<std::size_t>(first + b)];
+        v.kind = cplx ? SmallDenseValue::Cplx : SmallDenseValue::Real;
+        v.re = std::real(got[static_cast<std::size_t>(b)].value);
+        v.im = std::imag(got[static_cast<std::size_t>(b)].value);
+        v.abs_error = got[static_cast<std::size_t>(b)].abs_error;
+        v.estimated = got[static_cast<std::size_t>(b)].estimated;
+      }
+    };
+    if (cplx) {
+      std::vector<SparseMatrix<Complex>> blocks;
+      fill(Complex(), blocks);
+      store(engines::gpu_hafnian_batch(blocks, loops, EngineOptions{}));
+    } else {
+      std::vector<SparseMatrix<double>> blocks;
+      fill(0.0, blocks);
+      store(engines::gpu_hafnian_batch(blocks, loops, EngineOptions{}));
+    }
+  }
+  return values;
+}
+
+}  // namespace matchcount

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 #include "engines/graph_engine.hpp"
 #include "matchcount/matrix.hpp"
@@ -37,6 +38,12 @@ double hafnian_seconds(int n, double primes, NumberKind kind, bool loops, int co
 /// multiply-adds each, at a rate calibrated in docs/benchmarks.md ("Hafnians on the GPU"), plus
 /// the start-up of the device.
 double gpu_hafnian_seconds(int n, double channels, bool loops);
+
+/// Float hafnians of a batch of blocks of one size on the CUDA devices: every block's
+/// kFloatWalks vertex orders are channels of one gpu-hafnian walk (in jobs of 16383 blocks),
+/// each value with the engine's estimate. GpuError without CUDA or a device.
+template <class T>
+std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blocks, bool loops, const EngineOptions& opt);
 
 /// The number of CRT primes (the small primes of the exact walk, below 2^24 or so) the exact
 /// count of `a` needs: enough that their product exceeds 2 hafnian_bound(a, loops) + 1.

@@ -11,6 +11,8 @@
 #include <complex>
 #include <cstdint>
 #include <random>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "catalog/catalog.hpp"
@@ -18,6 +20,7 @@
 #include "matchcount/checkpoint.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/small_dense.hpp"
+#include "test_support.hpp"
 
 namespace matchcount {
 namespace {
@@ -182,6 +185,55 @@ TEST(SmallDense, GpuBatchAgreesWithTheCpuWithinBothEstimates) {
   // A stop request between launches.
   std::vector<double> re(16 * 16 * 8, 0.1);
   EXPECT_THROW(gpu_dense_permanents(re.data(), nullptr, 16, 8, [] { return true; }), Interrupted);
+}
+
+/// A .npy file of a complex128 stack (k, n, n), C order.
+std::string complex_stack_npy(const std::vector<std::complex<double>>& values, int k, int n) {
+  std::string dict = "{'descr': '<c16', 'fortran_order': False, 'shape': (" + std::to_string(k) + ", " +
+                     std::to_string(n) + ", " + std::to_string(n) + "), }";
+  while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
+  dict += '\n';
+  std::string out = std::string("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(dict.size() & 0xff), out += static_cast<char>(dict.size() >> 8);
+  out += dict;
+  out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(std::complex<double>));
+  return out;
+}
+
+TEST(SmallDense, CliStacksOnTheGpuGiveTheCpuValues) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
+  std::mt19937_64 rng(31);
+  std::uniform_real_distribution<double> u(-0.3, 0.3);
+  const int k = 300, n = 12;
+  std::vector<std::complex<double>> v(static_cast<std::size_t>(k * n * n));
+  for (auto& x : v) x = {u(rng), u(rng)};
+  const std::string file = test::temp_file(complex_stack_npy(v, k, n), ".npy");
+  const auto gpu = test::run_matchcount("--device gpu '" + file + "'");
+  const auto cpu = test::run_matchcount("--device cpu '" + file + "'");
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+  std::istringstream a(gpu.out), b(cpu.out);
+  std::string x, y;
+  int lines = 0;
+  double largest = 0, diff = 0;
+  while (std::getline(a, x) && std::getline(b, y)) {
+    const auto parse = [](const std::string& t) {  // "re+imi" or "re-imi", as the CLI prints
+      std::size_t at = t.size();
+      for (std::size_t i = t.size(); i-- > 1;)
+        if ((t[i] == '+' || t[i] == '-') && t[i - 1] != 'e' && t[i - 1] != 'E') {
+          at = i;
+          break;
+        }
+      if (at == t.size()) return std::complex<double>(std::stod(t), 0.0);
+      return std::complex<double>(std::stod(t.substr(0, at)), std::stod(t.substr(at, t.size() - at - 1)));
+    };
+    const auto p = parse(x), q = parse(y);
+    largest = std::max(largest, std::abs(q));
+    diff = std::max(diff, std::abs(p - q));
+    ++lines;
+  }
+  EXPECT_EQ(lines, k);
+  EXPECT_LE(diff, 1e-11 * largest);
 }
 
 }  // namespace

@@ -1,0 +1,138 @@
+// All matchings (matchcount/matchings.hpp): a vertex left unmatched is a vertex covered by a
+// loop of weight y, so the monomer-dimer sum of a graph is the loop hafnian of its adjacency
+// matrix with y on the diagonal, and count_hafnian counts it (components, reductions, the
+// hafnian engines, exact over CRT primes). The matching polynomial sum_k m_k x^k comes from
+// Z(x) at x = 0 .. floor(n/2) (edges times x, loops 1) by exact Newton interpolation. A first
+// step of the all-matchings question: its own frontier DP carrying polynomials is to come.
+#include "matchcount/matchings.hpp"
+
+#include <complex>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <variant>
+
+#include "matchcount/error.hpp"
+#include "pipeline/one_block.hpp"
+
+namespace matchcount {
+namespace {
+
+/// The number kind that holds both the matrix's and the loop's: 0 integer, 1 rational, 2
+/// double, 3 complex (AnyMatrix's order).
+int joined_kind(const AnyMatrix& a, const PermanentValue& loop) {
+  return std::max(static_cast<int>(a.index()), static_cast<int>(loop.value.index()));
+}
+
+template <class U>
+U value_as(const PermanentValue& v) {
+  return std::visit(
+      [](const auto& x) -> U {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, U>) return x;
+        else if constexpr (std::is_same_v<T, Integer> && std::is_same_v<U, Rational>) return Rational(x);
+        else if constexpr ((std::is_same_v<T, Integer> || std::is_same_v<T, Rational>) &&
+                           (std::is_same_v<U, double> || std::is_same_v<U, Complex>))
+          return U(x.get_d());
+        else if constexpr (std::is_same_v<T, double> && std::is_same_v<U, Complex>) return Complex(x);
+        else throw std::logic_error("value_as: a narrowing conversion");
+      },
+      v.value);
+}
+
+/// The graph `a` (checked: square, symmetric is count_hafnian's, no diagonal entry) with every
+/// edge times `scale` and `loop` on the diagonal, as a matrix of kind U.
+template <class U>
+AnyMatrix with_loops(const AnyMatrix& a, const U& loop, const U& scale) {
+  const int n = rows_of(a);
+  if (n != cols_of(a)) throw std::invalid_argument("all matchings need a square symmetric adjacency matrix");
+  const std::vector<U> d = detail::dense_as<U>(a);
+  SparseMatrix<U> out{n, n, {}};
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) {
+      const U& x = d[static_cast<std::size_t>(r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)];
+      if (r == c) {
+        if (!(x == U(0)))
+          throw std::invalid_argument("all matchings count a graph without self-loops: entry (" + std::to_string(r + 1) +
+                                      ", " + std::to_string(r + 1) + ") is on the diagonal");
+        if (!(loop == U(0))) out.entries.push_back({r, r, loop});
+      } else if (!(x == U(0)) && !(scale == U(0))) {
+        out.entries.push_back({r, c, U(x * scale)});
+      }
+    }
+  return out;
+}
+
+PermanentValue of_rational(Rational q) {
+  q.canonicalize();
+  PermanentValue v;
+  if (q.get_den() == 1) v.value = Integer(q.get_num());
+  else v.value = q;
+  return v;
+}
+
+Rational exact_of(const PermanentValue& v) {
+  if (const auto* i = std::get_if<Integer>(&v.value)) return Rational(*i);
+  return std::get<Rational>(v.value);
+}
+
+}  // namespace
+
+PermanentValue count_matchings(const AnyMatrix& a, const PermanentValue& monomer_weight, const CountOptions& options) {
+  if (monomer_weight.log) throw UsageError("the monomer weight is a value, not a logarithm");
+  CountOptions o = options;
+  o.perfect_matchings = false;
+  switch (joined_kind(a, monomer_weight)) {
+    case 0:
+    case 1: {  // exact: as fractions (count_hafnian scales them to integers)
+      const AnyMatrix m = with_loops<Rational>(a, value_as<Rational>(monomer_weight), Rational(1));
+      return of_rational(exact_of(count_hafnian(m, true, o).value));
+    }
+    case 2: return count_hafnian(with_loops<double>(a, value_as<double>(monomer_weight), 1.0), true, o).value;
+    default: return count_hafnian(with_loops<Complex>(a, value_as<Complex>(monomer_weight), Complex(1)), true, o).value;
+  }
+}
+
+std::vector<PermanentValue> matching_polynomial(const AnyMatrix& a, const CountOptions& options) {
+  if (a.index() > 1) throw UsageError("the matching polynomial needs exact (integer or rational) weights for now");
+  const int n = rows_of(a), k_max = n / 2;
+  CountOptions o = options;
+  o.perfect_matchings = false;
+  // Z(x) = sum_k m_k x^k at x = 0 .. k_max: edges times x, every loop 1.
+  std::vector<Rational> z;
+  for (int x = 0; x <= k_max; ++x) {
+    if (x == 0) {
+      if (n != cols_of(a)) throw std::invalid_argument("all matchings need a square symmetric adjacency matrix");
+      (void)with_loops<Rational>(a, Rational(1), Rational(0));  // the checks alone
+      z.emplace_back(1);
+      continue;
+    }
+    const AnyMatrix m = with_loops<Rational>(a, Rational(1), Rational(x));
+    z.push_back(exact_of(of_rational(exact_of(count_hafnian(m, true, o).value))));
+  }
+  // Newton's divided differences at the points 0 .. k_max, then the power basis.
+  std::vector<Rational> c = z;
+  for (int j = 1; j <= k_max; ++j)
+    for (int i = k_max; i >= j; --i) {
+      c[static_cast<std::size_t>(i)] = (c[static_cast<std::size_t>(i)] - c[static_cast<std::size_t>(i - 1)]) / Rational(j);
+      c[static_cast<std::size_t>(i)].canonicalize();
+    }
+  // p(x) = c_0 + (x - 0)(c_1 + (x - 1)(c_2 + ...)): Horner from the top, multiplying by (x - i).
+  std::vector<Rational> p(static_cast<std::size_t>(k_max) + 1, Rational(0));
+  for (int i = k_max; i >= 0; --i) {
+    // p <- p * (x - i) + c_i
+    std::vector<Rational> next(p.size(), Rational(0));
+    for (std::size_t d = 0; d < p.size(); ++d) {
+      if (p[d] == 0) continue;
+      if (d + 1 < next.size()) next[d + 1] += p[d];
+      next[d] -= p[d] * Rational(i);
+    }
+    next[0] += c[static_cast<std::size_t>(i)];
+    p = std::move(next);
+  }
+  std::vector<PermanentValue> out;
+  for (const Rational& q : p) out.push_back(of_rational(q));
+  return out;
+}
+
+}  // namespace matchcount

@@ -1,0 +1,194 @@
+// All matchings (count_matchings, matching_polynomial; src/pipeline/matchings.cpp): paths give
+// Fibonacci numbers, cycles Lucas numbers, K_n the telephone numbers and its polynomial the
+// Hermite coefficients; grids OEIS A028420; C60's Hosoya index; brute-force enumeration on random
+// weighted graphs; m_1 the edges and m_{n/2} the perfect matchings; the refusals.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "matchcount/error.hpp"
+#include "matchcount/generate.hpp"
+#include "matchcount/matchings.hpp"
+
+namespace matchcount {
+namespace {
+
+SparseMatrix<Integer> adjacency(int n, const std::vector<std::pair<int, int>>& edges, const std::vector<long>& w = {}) {
+  SparseMatrix<Integer> a{n, n, {}};
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const Integer x = w.empty() ? Integer(1) : Integer(w[i]);
+    a.entries.push_back({edges[i].first, edges[i].second, x});
+    a.entries.push_back({edges[i].second, edges[i].first, x});
+  }
+  a.normalize();
+  return a;
+}
+
+SparseMatrix<Integer> of(const EdgeList& g) { return adjacency(g.vertices, g.edges); }
+
+Integer total(const SparseMatrix<Integer>& a, long y = 1) {
+  PermanentValue w;
+  w.value = Integer(y);
+  return std::get<Integer>(count_matchings(a, w).value);
+}
+
+std::vector<Integer> polynomial(const SparseMatrix<Integer>& a) {
+  std::vector<Integer> out;
+  for (const auto& v : matching_polynomial(a)) out.push_back(std::get<Integer>(v.value));
+  return out;
+}
+
+/// Sum over all matchings of prod w_e * y^(unmatched), by enumeration: the lowest unmatched
+/// vertex is a monomer or matched to a later unmatched neighbour.
+Integer brute(int n, const std::vector<std::vector<long>>& w, long y, std::vector<bool>& used, std::vector<Integer>* by_size = nullptr,
+              int size = 0) {
+  int v = 0;
+  while (v < n && used[static_cast<std::size_t>(v)]) ++v;
+  if (v == n) {
+    if (by_size) (*by_size)[static_cast<std::size_t>(size)] += 1;
+    return 1;
+  }
+  used[static_cast<std::size_t>(v)] = true;
+  Integer s = Integer(y) * brute(n, w, y, used, nullptr, size);
+  for (int u = v + 1; u < n; ++u)
+    if (!used[static_cast<std::size_t>(u)] && w[static_cast<std::size_t>(v)][static_cast<std::size_t>(u)] != 0) {
+      used[static_cast<std::size_t>(u)] = true;
+      s += Integer(w[static_cast<std::size_t>(v)][static_cast<std::size_t>(u)]) * brute(n, w, y, used, nullptr, size + 1);
+      used[static_cast<std::size_t>(u)] = false;
+    }
+  used[static_cast<std::size_t>(v)] = false;
+  return s;
+}
+
+/// The weighted count of matchings of each size, by enumeration of edge subsets' sizes.
+void brute_sizes(int n, const std::vector<std::vector<long>>& w, std::vector<bool>& used, Integer weight, int size,
+                 std::vector<Integer>& out) {
+  int v = 0;
+  while (v < n && used[static_cast<std::size_t>(v)]) ++v;
+  if (v == n) {
+    out[static_cast<std::size_t>(size)] += weight;
+    return;
+  }
+  used[static_cast<std::size_t>(v)] = true;
+  brute_sizes(n, w, used, weight, size, out);
+  for (int u = v + 1; u < n; ++u)
+    if (!used[static_cast<std::size_t>(u)] && w[static_cast<std::size_t>(v)][static_cast<std::size_t>(u)] != 0) {
+      used[static_cast<std::size_t>(u)] = true;
+      brute_sizes(n, w, used, weight * w[static_cast<std::size_t>(v)][static_cast<std::size_t>(u)], size + 1, out);
+      used[static_cast<std::size_t>(u)] = false;
+    }
+  used[static_cast<std::size_t>(v)] = false;
+}
+
+TEST(Matchings, PathsCyclesAndCompleteGraphs) {
+  // Paths P_n: Fibonacci F_{n+1}; cycles C_n: Lucas L_n.
+  Integer f0 = 1, f1 = 1;  // F_1, F_2
+  for (int n = 1; n <= 30; ++n) {
+    std::vector<std::pair<int, int>> e;
+    for (int i = 0; i + 1 < n; ++i) e.emplace_back(i, i + 1);
+    EXPECT_EQ(total(adjacency(n, e)), f1) << "P_" << n;
+    const Integer f2 = f0 + f1;
+    f0 = f1, f1 = f2;
+  }
+  Integer l0 = 2, l1 = 1;  // L_0, L_1
+  for (int n = 2; n <= 30; ++n) {
+    const Integer l2 = l0 + l1;
+    l0 = l1, l1 = l2;
+    if (n < 3) continue;
+    std::vector<std::pair<int, int>> e;
+    for (int i = 0; i < n; ++i) e.emplace_back(i, (i + 1) % n);
+    EXPECT_EQ(total(adjacency(n, e)), l1) << "C_" << n;
+  }
+  // K_n: telephone numbers; m_k = n! / (k! (n - 2k)! 2^k).
+  const long telephone[] = {1, 1, 2, 4, 10, 26, 76, 232, 764, 2620, 9496, 35696, 140152};
+  for (int n = 1; n <= 12; ++n) {
+    std::vector<std::pair<int, int>> e;
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j) e.emplace_back(i, j);
+    const SparseMatrix<Integer> a = adjacency(n, e);
+    EXPECT_EQ(total(a), Integer(telephone[n])) << "K_" << n;
+    const std::vector<Integer> p = polynomial(a);
+    ASSERT_EQ(p.size(), static_cast<std::size_t>(n / 2 + 1));
+    for (int k = 0; k <= n / 2; ++k) {
+      Integer want;
+      mpz_fac_ui(want.get_mpz_t(), static_cast<unsigned long>(n));
+      Integer d1, d2;
+      mpz_fac_ui(d1.get_mpz_t(), static_cast<unsigned long>(k));
+      mpz_fac_ui(d2.get_mpz_t(), static_cast<unsigned long>(n - 2 * k));
+      want /= d1 * d2 * (Integer(1) << k);
+      EXPECT_EQ(p[static_cast<std::size_t>(k)], want) << "K_" << n << " m_" << k;
+    }
+  }
+}
+
+TEST(Matchings, GridsC60AndTheIdentities) {
+  // OEIS A028420: all matchings of the n x n grid.
+  const char* a028420[] = {"1", "7", "131", "10012", "2810694", "2989126727", "11945257052321",
+                           "179788343101980135", "10185111919160666118608", "2172138783673094193937750015"};
+  for (int n = 1; n <= 10; ++n) EXPECT_EQ(total(of(grid_graph(n, n))), Integer(a028420[n - 1])) << n;
+  // C60's Hosoya index (Hosoya 1986), its 90 edges and 12500 perfect matchings.
+  const SparseMatrix<Integer> c60 = of(c60_graph());
+  EXPECT_EQ(total(c60), Integer("1417036634543488"));
+  const std::vector<Integer> p = polynomial(c60);
+  ASSERT_EQ(p.size(), 31u);
+  EXPECT_EQ(p[0], 1);
+  EXPECT_EQ(p[1], 90);
+  EXPECT_EQ(p[30], 12500);
+  Integer sum = 0;
+  for (const auto& x : p) sum += x;
+  EXPECT_EQ(sum, Integer("1417036634543488"));
+}
+
+TEST(Matchings, RandomWeightedGraphsAgainstEnumeration) {
+  std::mt19937_64 rng(3);
+  for (int trial = 0; trial < 120; ++trial) {
+    const int n = 1 + static_cast<int>(rng() % 10);
+    std::vector<std::vector<long>> w(static_cast<std::size_t>(n), std::vector<long>(static_cast<std::size_t>(n), 0));
+    std::vector<std::pair<int, int>> e;
+    std::vector<long> ew;
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j)
+        if (rng() % 2) {
+          const long x = static_cast<long>(rng() % 7) - 3;
+          if (x == 0) continue;
+          w[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = w[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)] = x;
+          e.emplace_back(i, j), ew.push_back(x);
+        }
+    const SparseMatrix<Integer> a = adjacency(n, e, ew);
+    const long y = static_cast<long>(rng() % 5) - 2;
+    std::vector<bool> used(static_cast<std::size_t>(n), false);
+    EXPECT_EQ(total(a, y), brute(n, w, y, used)) << "trial " << trial << " y " << y;
+    std::vector<Integer> sizes(static_cast<std::size_t>(n / 2 + 1), 0);
+    brute_sizes(n, w, used, 1, 0, sizes);
+    EXPECT_EQ(polynomial(a), sizes) << "trial " << trial;
+  }
+}
+
+TEST(Matchings, RationalAndFloatWeightsAndRefusals) {
+  // A triangle with weights 1/2: 1 + 3/2; with y = 0.5 in floats: 0.125 + 3 * 0.5 * 0.5.
+  SparseMatrix<Rational> t{3, 3, {}};
+  for (auto [i, j] : std::vector<std::pair<int, int>>{{0, 1}, {1, 2}, {0, 2}})
+    t.entries.push_back({i, j, Rational(1, 2)}), t.entries.push_back({j, i, Rational(1, 2)});
+  t.normalize();
+  PermanentValue one;
+  one.value = Integer(1);
+  EXPECT_EQ(std::get<Rational>(count_matchings(t, one).value), Rational(5, 2));
+  const auto p = matching_polynomial(t);
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(std::get<Rational>(p[1].value), Rational(3, 2));
+  PermanentValue half;
+  half.value = 0.5;
+  const PermanentValue f = count_matchings(t, half);
+  EXPECT_NEAR(std::get<double>(f.value), 0.125 + 0.75, 1e-15);
+  // A self-loop, a float polynomial (for now) and a non-square matrix are refused.
+  SparseMatrix<Integer> loop{2, 2, {{0, 0, Integer(1)}, {0, 1, Integer(1)}, {1, 0, Integer(1)}}};
+  EXPECT_THROW(count_matchings(loop, one), std::invalid_argument);
+  SparseMatrix<double> fl{2, 2, {{0, 1, 0.5}, {1, 0, 0.5}}};
+  EXPECT_THROW(matching_polynomial(fl), UsageError);
+  SparseMatrix<Integer> rect{2, 3, {{0, 1, Integer(1)}}};
+  EXPECT_THROW(count_matchings(rect, one), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace matchcount

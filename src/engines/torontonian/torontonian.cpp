@@ -1,6 +1,7 @@
 // Torontonians (torontonian.hpp): the input brought to M = I - O in pair order (in real
 // arithmetic where a change of basis per mode makes it real), the certified error bound, and
-// the walk of tor_walk.hpp in work units (threads, checkpoints) through runtime::run_units.
+// the walk of tor_walk.hpp in work units (threads, checkpoints, MPI) through runtime::run_units,
+// or of cuda/ on the GPUs (the same numbers: outer-product Cholesky of every M_Z).
 //
 // The bound. Let u = 2^-53 and M_Z the principal submatrix of the Hermitian positive definite
 // M of a set Z (dimension k = 2|Z|). The computed Cholesky factor L of M_Z satisfies
@@ -21,8 +22,10 @@
 // q_hat = v^* (M_Z + F')^-1 v with ||F'|| <= (3 gamma + gamma^2) ||L||_F^2 + e_in, so
 // |q_hat - q| <= eta' q_hat (eta' = ||F'|| / lam) plus the rounding of |y|^2 and the input v's
 // own (2 sqrt(q) u |v| / sqrt(lam)); exp(q/2) is off by expm1 of half that. The signed sum is
-// kept in double-double (its own error below 2^-100 of the sum of |terms|). The error printed is
-// eps * sum |terms| / (1 - eps) plus the final roundings: it holds.
+// kept in double-double: a chain of N terms added by two-sums is off by at most N^2 u^2 of its
+// |terms| (the low words' own sum), plus u^2 per merge of chains; |terms| are summed in double,
+// off by (N + merges) u. The error printed is eps * sum |terms| / (1 - eps) plus those and the
+// final roundings: it holds.
 #include "engines/torontonian/torontonian.hpp"
 
 #include <omp.h>

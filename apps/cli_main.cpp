@@ -30,6 +30,7 @@
 #include "cli_limits.hpp"
 #include "cli_main.hpp"
 #include "cli_batch.hpp"
+#include "cli_matchings.hpp"
 #include "cli_options.hpp"
 #include "matchcount/memory.hpp"
 #include "matchcount/tuning.hpp"
@@ -245,6 +246,8 @@ static int run(int argc, char** argv) {
   cli::add_pattern_options(app, pattern);
   cli::TorontonianFlags tor;
   cli::add_torontonian_options(app, tor);
+  cli::MatchingsFlags all;
+  cli::add_matchings_options(app, all);
   cli::BatchFlags batch;
   cli::add_batch_options(app, batch);
   app.set_version_flag("--version", version_text());
@@ -293,6 +296,8 @@ static int run(int argc, char** argv) {
     const bool count_hafnian_of = read.hafnian || input.symmetric_graph;
     cli::check_pattern(pattern, read, estimate, !row_mult.empty() || !col_mult.empty());
     cli::check_torontonian(tor, read, estimate, !row_mult.empty() || !col_mult.empty(), pattern.given(), no_preprocess);
+    cli::check_matchings(all, read, estimate, !row_mult.empty() || !col_mult.empty(), pattern.given(), tor.torontonian,
+                         input.is_stack);
     cli::check_batch(batch, input, estimate ? "--estimate" : explain ? "--explain" : count.log ? "--log"
                                  : json ? "--json" : !checkpoint_file.empty() ? "--checkpoint"
                                  : pattern.given() ? "--reps" : !row_mult.empty() || !col_mult.empty() ? "--row-mult"
@@ -389,7 +394,8 @@ static int run(int argc, char** argv) {
                                                        max_seconds->as<std::string>());
     }
     if (input.symmetric_graph) count.vertex_names = input.row_names;
-    const CountReport report = tor.torontonian ? cli::count_torontonian_of(tor, input, read, count)
+    const CountReport report = all.matchings   ? cli::count_matchings_of(all, input, read, count)
+                               : tor.torontonian ? cli::count_torontonian_of(tor, input, read, count)
                                : pattern.given() ? cli::count_pattern(pattern, input, read, count)
                                : count_hafnian_of ? count_hafnian(input.matrix, loop_hafnian, count)
                                                   : count_permanent(input.matrix, count);
@@ -404,6 +410,8 @@ static int run(int argc, char** argv) {
 
     if (verbose) std::cerr << report_text(report, input, info);
     if (json) std::cout << report_json(report, input, info) << std::endl;
+    else if (!report.polynomial.empty())  // --matchings --polynomial: 'k m_k' a line
+      for (std::size_t k = 0; k < report.polynomial.size(); ++k) std::cout << k << " " << report.polynomial[k].to_string() << "\n";
     else std::cout << report.value.to_string() << std::endl;
     if (report.value.is_zero()) explain_zero();
     if (report.value.log && !json && !verbose) {

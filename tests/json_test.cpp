@@ -252,6 +252,14 @@ TEST(Json, OtherQuestionsFollowTheSchema) {
   const Json rpt = run_json("--json --loop-hafnian --reps 2,0,3,1 '" + a + "'");
   EXPECT_EQ(rpt["counts"], "loop_hafnian");
   EXPECT_EQ(rpt["value"], "852");
+  // All matchings of the 4-cycle: 1 + 4 + 2; its polynomial as strings.
+  const std::string c4 = test::temp_file("a b\nb c\nc d\nd a\n", ".edges");
+  const Json all = run_json("--json --matchings --polynomial --as graph '" + c4 + "'");
+  EXPECT_EQ(all["counts"], "matchings");
+  EXPECT_EQ(all["value"], "7");
+  EXPECT_EQ(all["polynomial"], Json::array({"1", "4", "2"}));
+  const Json half = run_json("--json --matchings --monomer-weight 0.5 --as graph '" + c4 + "'");
+  EXPECT_NEAR(half["value"].get<double>(), 0.0625 + 4 * 0.25 + 2, 1e-12);  // y^4 + 4 y^2 + 2
 }
 
 // A float error that rests on a statistical spread or a condition estimate is never called a

@@ -10,6 +10,7 @@
 #include "matchcount/error.hpp"
 #include "matchcount/generate.hpp"
 #include "matchcount/matchings.hpp"
+#include "test_support.hpp"
 
 namespace matchcount {
 namespace {
@@ -188,6 +189,37 @@ TEST(Matchings, RationalAndFloatWeightsAndRefusals) {
   EXPECT_THROW(matching_polynomial(fl), UsageError);
   SparseMatrix<Integer> rect{2, 3, {{0, 1, Integer(1)}}};
   EXPECT_THROW(count_matchings(rect, one), std::invalid_argument);
+}
+
+TEST(Matchings, CommandLine) {
+  // C60 as an edge list: its Hosoya index, and the polynomial one 'k m_k' a line.
+  std::string text;
+  const EdgeList c60 = c60_graph();
+  for (auto [u, v] : c60.edges) text += std::to_string(u + 1) + " " + std::to_string(v + 1) + "\n";
+  const std::string file = test::temp_file(text, ".edges");
+  auto r = test::run_matchcount("--matchings --as graph '" + file + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "1417036634543488\n");
+  r = test::run_matchcount("--matchings --polynomial --as graph '" + file + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, 16), "0 1\n1 90\n2 3825\n");
+  EXPECT_NE(r.out.find("\n30 12500\n"), std::string::npos) << r.out;
+  // The path a-b-c with monomer weight y: y^3 + 2y; a matrix counts partial permutations.
+  const std::string p3 = test::temp_file("a b\nb c\n", ".edges");
+  EXPECT_EQ(test::run_matchcount("--matchings --monomer-weight 2 --as graph '" + p3 + "'").out, "12\n");
+  EXPECT_EQ(test::run_matchcount("--matchings --monomer-weight 1/2 --as graph '" + p3 + "'").out, "9/8\n");
+  EXPECT_EQ(test::run_matchcount("--matchings --monomer-weight 0.5 --exact --as graph '" + p3 + "'").out, "9/8\n");
+  const std::string j2 = test::temp_file("%%MatrixMarket matrix array integer general\n2 2\n1\n1\n1\n1\n", ".mtx");
+  EXPECT_EQ(test::run_matchcount("--matchings --polynomial '" + j2 + "'").out, "0 1\n1 4\n2 2\n");
+  // Usage errors: exit 2, nothing on stdout.
+  for (const std::string bad : {"--polynomial", "--monomer-weight 2", "--matchings --polynomial --monomer-weight 2",
+                                "--matchings --hafnian", "--matchings --torontonian", "--matchings --estimate",
+                                "--matchings --reps 1,1,1", "--matchings --log", "--matchings --monomer-weight abc",
+                                "--matchings --explain", "--matchings --as digraph"}) {
+    r = test::run_matchcount(bad + (bad.find("--as") == std::string::npos ? " --as graph '" : " '") + p3 + "'");
+    EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.err;
+    EXPECT_TRUE(r.out.empty()) << bad << ": " << r.out;
+  }
 }
 
 }  // namespace

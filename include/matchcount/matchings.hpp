@@ -1,7 +1,6 @@
-// All matchings of a graph, not only the perfect ones (issue "All matchings"): the weighted
+// All matchings of a graph, not only the perfect ones (`matchcount --matchings`): the weighted
 // number of matchings with a monomer weight on every unmatched vertex, and the matching
-// polynomial. A first step: counted exactly through loop hafnians (src/pipeline/matchings.cpp);
-// the command line and the Python package do not offer it yet.
+// polynomial, counted through loop hafnians (src/pipeline/matchings.cpp).
 #pragma once
 
 #include <vector>
@@ -27,5 +26,11 @@ PermanentValue count_matchings(const AnyMatrix& a, const PermanentValue& monomer
 /// the loop hafnians of the graph with its edges scaled by x = 0 .. floor(n/2) and loops 1, then
 /// exact interpolation.
 std::vector<PermanentValue> matching_polynomial(const AnyMatrix& a, const CountOptions& options = {});
+
+/// The all-matchings question as a report (--matchings): count_hafnian's report of the loop
+/// hafnian behind count_matchings (its engines, structure and timings), quantity "matchings",
+/// the graph's own size, and with `polynomial` the coefficients of matching_polynomial.
+CountReport count_matchings_report(const AnyMatrix& a, const PermanentValue& monomer_weight, bool polynomial,
+                                   const CountOptions& options = {});
 
 }  // namespace matchcount

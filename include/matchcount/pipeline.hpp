@@ -142,9 +142,13 @@ struct CountReport {
   /// The general-graph path (count_hafnian); graph.hafnian is false for permanents.
   GraphReport graph;
   /// Set by the questions of one block, which have no preprocessing to report: "torontonian" or
-  /// "loop_torontonian" (count_torontonian), "hafnian" or "loop_hafnian" (count_hafnian_repeated).
-  /// Empty for the counts of perfect matchings (the permanent, hafnian or loop hafnian, as `graph`).
+  /// "loop_torontonian" (count_torontonian), "hafnian" or "loop_hafnian" (count_hafnian_repeated);
+  /// and "matchings" (count_matchings_report, matchcount/matchings.hpp). Empty for the counts of
+  /// perfect matchings (the permanent, hafnian or loop hafnian, as `graph`).
   std::string quantity;
+  /// With quantity "matchings" and the polynomial asked for: the coefficients m_0, m_1, ...,
+  /// m_floor(n/2) of the matching polynomial (m_k: the weighted number of k-matchings).
+  std::vector<PermanentValue> polynomial;
   /// With CountOptions::checkpoint: what was resumed from the file and verified.
   ResumeSummary resume;
 };

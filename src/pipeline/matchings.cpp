@@ -78,19 +78,38 @@ Rational exact_of(const PermanentValue& v) {
 
 }  // namespace
 
-PermanentValue count_matchings(const AnyMatrix& a, const PermanentValue& monomer_weight, const CountOptions& options) {
+CountReport count_matchings_report(const AnyMatrix& a, const PermanentValue& monomer_weight, bool polynomial,
+                                   const CountOptions& options) {
   if (monomer_weight.log) throw UsageError("the monomer weight is a value, not a logarithm");
+  if (options.log) throw UsageError("--log does not apply to --matchings (yet)");
+  if (options.explain) throw UsageError("--explain does not apply to --matchings (yet)");
+  if (polynomial && options.checkpoint)
+    throw UsageError("--checkpoint does not apply to --matchings --polynomial (it counts several loop hafnians)");
   CountOptions o = options;
   o.perfect_matchings = false;
+  CountReport r;
   switch (joined_kind(a, monomer_weight)) {
     case 0:
     case 1: {  // exact: as fractions (count_hafnian scales them to integers)
-      const AnyMatrix m = with_loops<Rational>(a, value_as<Rational>(monomer_weight), Rational(1));
-      return of_rational(exact_of(count_hafnian(m, true, o).value));
+      r = count_hafnian(with_loops<Rational>(a, value_as<Rational>(monomer_weight), Rational(1)), true, o);
+      r.value = of_rational(exact_of(r.value));
+      break;
     }
-    case 2: return count_hafnian(with_loops<double>(a, value_as<double>(monomer_weight), 1.0), true, o).value;
-    default: return count_hafnian(with_loops<Complex>(a, value_as<Complex>(monomer_weight), Complex(1)), true, o).value;
+    case 2: r = count_hafnian(with_loops<double>(a, value_as<double>(monomer_weight), 1.0), true, o); break;
+    default: r = count_hafnian(with_loops<Complex>(a, value_as<Complex>(monomer_weight), Complex(1)), true, o); break;
   }
+  r.quantity = "matchings";
+  r.rows = rows_of(a), r.cols = cols_of(a), r.nnz = nnz_of(a);
+  if (polynomial) {
+    CountOptions p = o;
+    p.checkpoint = nullptr;
+    r.polynomial = matching_polynomial(a, p);
+  }
+  return r;
+}
+
+PermanentValue count_matchings(const AnyMatrix& a, const PermanentValue& monomer_weight, const CountOptions& options) {
+  return count_matchings_report(a, monomer_weight, false, options).value;
 }
 
 std::vector<PermanentValue> matching_polynomial(const AnyMatrix& a, const CountOptions& options) {

@@ -174,6 +174,11 @@ std::string report_json(const CountReport& r, const ReadResult& in, const RunInf
     j["error_model"] = r.value.error_estimated ? "estimate" : "bound";
   }
   j["counts"] = !r.quantity.empty() ? r.quantity.c_str() : !r.graph.hafnian ? "permanent" : r.graph.loops ? "loop_hafnian" : "hafnian";
+  if (!r.polynomial.empty()) {  // m_0 .. m_floor(n/2), exact, as strings
+    Json p = Json::array();
+    for (const auto& c : r.polynomial) p.push_back(c.to_string());
+    j["polynomial"] = std::move(p);
+  }
   j["matching_size"] = r.matching_size;
   if (r.graph.hafnian)
     j["graph"] = {{"vertices", r.graph.vertices},         {"edges", r.graph.edges},

@@ -17,6 +17,7 @@
 #include "matchcount/error.hpp"
 #include "matchcount/estimate.hpp"
 #include "matchcount/gpu.hpp"
+#include "matchcount/matchings.hpp"
 #include "matchcount/memory.hpp"
 #include "matchcount/multiplicity.hpp"
 #include "matchcount/pipeline.hpp"
@@ -139,6 +140,35 @@ NB_MODULE(_core, m) {
     return nb::str(report_json(report, described(a.m, format, {}, {}), info).c_str());
   }, nb::arg("matrix"), nb::arg("reps"), nb::arg("mu").none(), nb::arg("loop"), nb::arg("threads"), nb::arg("details"),
      nb::arg("format"));
+  // matchings (hosoya_index, monomer_dimer, matching_polynomial): the total, the coefficients
+  // (polynomial), or with details the --json record. y: the monomer weight as a 1 x 1 matrix.
+  m.def("matchings", [](const Matrix& g, const Matrix& y, bool polynomial, int threads, int details,
+                        const std::string& format) -> nb::object {
+    PermanentValue w;
+    std::visit(
+        [&](const auto& a) {
+          using T = std::decay_t<decltype(a.entries[0].value)>;
+          w.value = a.entries.empty() ? T(0) : a.entries[0].value;
+        },
+        y.m);
+    CountOptions opts;
+    opts.threads = threads;
+    CountReport report;
+    {
+      nb::gil_scoped_release release;
+      report = count_matchings_report(g.m, w, polynomial, opts);
+    }
+    if (details != 0) {
+      RunInfo info;
+      info.file = "<python>";
+      info.threads = threads;
+      return nb::str(report_json(report, described(g.m, format, {}, {}), info).c_str());
+    }
+    if (!polynomial) return to_python(report.value);
+    nb::list out;
+    for (const auto& c : report.polynomial) out.append(to_python(c));
+    return out;
+  }, nb::arg("graph"), nb::arg("y"), nb::arg("polynomial"), nb::arg("threads"), nb::arg("details"), nb::arg("format"));
   // tor / ltor: the value, or with details the --json record.
   m.def("torontonian", [](const Matrix& o, const Matrix* gamma, int threads, const std::string& device, int details,
                           const std::string& format) -> nb::object {

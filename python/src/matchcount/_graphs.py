@@ -57,7 +57,7 @@ def _require_networkx_graph(g: Any, directed: bool) -> None:
                         if not directed else "cycle_covers takes a directed graph (networkx DiGraph), not an undirected one")
 
 
-def undirected(g: Any, weight: Optional[str], mode: int, hafnian: bool = False) -> GraphMatrix:
+def undirected(g: Any, weight: Optional[str], mode: int, hafnian: bool = False, scale: Any = 1) -> GraphMatrix:
     _require_networkx_graph(g, False)
     nodes = list(g.nodes)
     names = [str(v) for v in nodes]
@@ -87,7 +87,7 @@ def undirected(g: Any, weight: Optional[str], mode: int, hafnian: bool = False) 
     index = {v: i for i, v in enumerate(nodes)}
     rows, cols, vals = [], [], []
     for u, v, d in edges:
-        w = _weight(d, weight)
+        w = _weight(d, weight) if scale == 1 else _weight(d, weight) * scale
         rows += [index[u], index[v]]
         cols += [index[v], index[u]]
         vals += [w, w]

@@ -39,21 +39,29 @@ PermanentValue monomer_weight_of(const std::string& text, bool exact) {
   }
   if (used != text.size() || !std::isfinite(x)) throw bad();
   if (!exact) return v.value = x, v;
-  // The decimal exactly: its digits over a power of ten.
-  const std::size_t e = text.find_first_of("eE");
-  std::string mantissa = text.substr(0, e);
-  long exponent = e == std::string::npos ? 0 : std::stol(text.substr(e + 1));
-  if (const auto dot = mantissa.find('.'); dot != std::string::npos) {
-    exponent -= static_cast<long>(mantissa.size() - dot - 1);
-    mantissa.erase(dot, 1);
+  // The decimal exactly: its digits over a power of ten (digits, one dot, an exponent only).
+  if (text.find_first_not_of("+-0123456789.eE") != std::string::npos) throw bad();
+  try {
+    const std::size_t e = text.find_first_of("eE");
+    std::string mantissa = text.substr(0, e);
+    long exponent = e == std::string::npos ? 0 : std::stol(text.substr(e + 1));
+    if (const auto dot = mantissa.find('.'); dot != std::string::npos) {
+      exponent -= static_cast<long>(mantissa.size() - dot - 1);
+      mantissa.erase(dot, 1);
+    }
+    if (!mantissa.empty() && mantissa[0] == '+') mantissa.erase(0, 1);
+    if (std::labs(exponent) > 100000) throw bad();
+    Rational q{Integer(mantissa)};
+    Integer ten;
+    mpz_ui_pow_ui(ten.get_mpz_t(), 10, static_cast<unsigned long>(std::labs(exponent)));
+    q = exponent >= 0 ? Rational(q * ten) : Rational(q / ten);
+    q.canonicalize();
+    return v.value = q, v;
+  } catch (const std::invalid_argument&) {
+    throw bad();
+  } catch (const std::out_of_range&) {
+    throw bad();
   }
-  if (mantissa[0] == '+') mantissa.erase(0, 1);
-  Rational q{Integer(mantissa)};
-  Integer ten;
-  mpz_ui_pow_ui(ten.get_mpz_t(), 10, static_cast<unsigned long>(std::labs(exponent)));
-  q = exponent >= 0 ? Rational(q * ten) : Rational(q / ten);
-  q.canonicalize();
-  return v.value = q, v;
 }
 
 }  // namespace

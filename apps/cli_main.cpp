@@ -298,6 +298,8 @@ static int run(int argc, char** argv) {
     cli::check_torontonian(tor, read, estimate, !row_mult.empty() || !col_mult.empty(), pattern.given(), no_preprocess);
     cli::check_matchings(all, read, estimate, !row_mult.empty() || !col_mult.empty(), pattern.given(), tor.torontonian,
                          input.is_stack);
+    if (all.matchings)  // the reader's remarks on perfect matchings do not concern all matchings
+      std::erase_if(input.notes, [](const std::string& n) { return n.find("perfect matching") != std::string::npos; });
     cli::check_batch(batch, input, estimate ? "--estimate" : explain ? "--explain" : count.log ? "--log"
                                  : json ? "--json" : !checkpoint_file.empty() ? "--checkpoint"
                                  : pattern.given() ? "--reps" : !row_mult.empty() || !col_mult.empty() ? "--row-mult"

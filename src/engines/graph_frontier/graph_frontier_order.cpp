@@ -116,8 +116,8 @@ GraphFrontierPlan plan_graph_frontier(const std::vector<std::pair<int, int>>& pa
   std::iota(natural.begin(), natural.end(), 0);
   consider(natural);
   if (n == 0) return best;
-  // A complete graph looks the same in every order (small dense blocks: batches of hafnians
-  // spent a fifth of their time here).
+  // A complete graph looks the same in every order: no search (small dense blocks, as in
+  // batches, would pay more for it than for their count).
   if (std::all_of(adj.begin(), adj.end(), [n](const std::vector<int>& l) { return int(l.size()) == n - 1; })) return best;
   std::vector<int> cm = cuthill_mckee(adj, by_degree(adj, std::size_t(n))), rank(static_cast<std::size_t>(n));
   consider({cm.rbegin(), cm.rend()});

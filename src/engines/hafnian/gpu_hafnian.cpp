@@ -78,6 +78,19 @@ T channel_value(const gpu::HafResult& r, std::size_t c, std::size_t words, long 
   else return scaled(fixed_at(w), q);
 }
 
+/// The kFloatWalks channels of a float block (dense d, n0 x n0) in the walk orders `orders`.
+template <class T>
+void append_float_channels(gpu::HafGroup& g, const std::vector<T>& d, int n0, bool loops,
+                           const std::vector<std::vector<int>>& orders) {
+  for (int c = 0; c < haf::kFloatWalks; ++c) {
+    gpu::append_haf_root(g.roots, n0, loops, std::is_same_v<T, Complex> ? 2 : 1, [&](int i, int j, int w) {
+      const T x = haf::walk_entry(d, n0, orders, c, i, j);
+      return w ? std::imag(x) : std::real(x);
+    });
+    ++g.channels;
+  }
+}
+
 class GpuHafnianEngine final : public GraphEngine {
  public:
   std::string name() const override { return "gpu-hafnian"; }
@@ -158,14 +171,7 @@ class GpuHafnianEngine final : public GraphEngine {
     job.q = fixed_exponent(a, loops);
     HafGroup g;
     g.arith = cplx ? HafArith::Complex : HafArith::Real;
-    const auto orders = haf::float_orders(n0);
-    for (int c = 0; c < haf::kFloatWalks; ++c) {
-      gpu::append_haf_root(g.roots, n0, loops, cplx ? 2 : 1, [&](int i, int j, int w) {
-        const T x = haf::walk_entry(d, n0, orders, c, i, j);
-        return w ? std::imag(x) : std::real(x);
-      });
-      ++g.channels;
-    }
+    append_float_channels(g, d, n0, loops, haf::float_orders(n0));
     job.groups = {g};
     const gpu::HafResult r = run(job, cplx ? "complex" : "real", n0, opt);
     const long q = job.q;
@@ -209,14 +215,7 @@ std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blo
     for (std::size_t b = first; b < first + count; ++b) {
       if (blocks[b].rows != n0) throw std::invalid_argument("gpu_hafnian_batch: blocks of one size");
       job.q = std::max(job.q, fixed_exponent(blocks[b], loops));
-      const std::vector<T> d = blocks[b].dense();
-      for (int c = 0; c < haf::kFloatWalks; ++c) {
-        gpu::append_haf_root(g.roots, n0, loops, cplx ? 2 : 1, [&](int i, int j, int w) {
-          const T x = haf::walk_entry(d, n0, orders, c, i, j);
-          return w ? std::imag(x) : std::real(x);
-        });
-        ++g.channels;
-      }
+      append_float_channels(g, blocks[b].dense(), n0, loops, orders);
     }
     job.groups = {g};
     job.tag = "gpu-hafnian-batch";

@@ -55,8 +55,8 @@ class HafnianEngine final : public GraphEngine {
     const std::vector<haf::ModArith> ariths = haf::prime_passes(primes);
     const std::vector<Integer> dense = a.dense();
     std::vector<Root<v4d>> roots;
-    // The walk's input in its tag, for a checkpoint or MPI ranks only (hashing the roots cost a
-    // third of a small hafnian's time).
+    // The walk's input in its tag, for a checkpoint or MPI ranks only: hashing every root costs
+    // more than a small hafnian's walk.
     const bool tagged = opt.journal || opt.team;
     std::uint64_t h = fnv1a64(primes.data(), primes.size() * sizeof(double));
     for (const haf::ModArith& ar : ariths) {

@@ -61,7 +61,7 @@ constexpr double kHermitianTolerance = 1e-12;
 double gamma_of(double k, double unit) { return k * unit / (1 - k * unit); }
 
 /// |x| from above (sqrt of the norm, within 3u of |x|, raised by 4u): std::abs of a complex
-/// calls hypot, which took a third of a small torontonian's time.
+/// calls hypot, slow beside the few operations of a small torontonian (docs/benchmarks.md).
 double mag_up(const Complex& x) { return std::sqrt(std::norm(x)) * (1 + 4 * kU); }
 
 /// M = I - O in pair order (mode i at rows 2i, 2i + 1), Hermitian-symmetrized; e_in gets what

@@ -70,6 +70,33 @@ CountOptions small_dense(const AnyMatrix& m, const CountOptions& count) {
   return o;
 }
 
+/// A float (loop) hafnian of at most kSmallHafnianMax rows by the hafnian engine's walk alone
+/// (small_dense_hafnian), as the Python package's batches count it; false where the pipeline
+/// must count it (an exact number, an asymmetric matrix, ...).
+bool small_hafnian(const AnyMatrix& m, bool loops, const CountOptions& count, PermanentValue& value) {
+  const NumberKind kind = kind_of(m);
+  const int n = rows_of(m);
+  if (!count.engine.empty() || count.log || count.device == DevicePolicy::Gpu || n != cols_of(m) ||
+      n > kSmallHafnianMax || (kind != NumberKind::Real && kind != NumberKind::Complex))
+    return false;
+  SmallDenseValue v;
+  std::visit(
+      [&](const auto& a) {
+        using T = std::decay_t<decltype(a.entries[0].value)>;
+        if constexpr (std::is_same_v<T, double> || std::is_same_v<T, Complex>) {
+          std::vector<T> dense(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), T(0));
+          for (const auto& e : a.entries) dense[static_cast<std::size_t>(e.row * n + e.col)] = e.value;
+          const DenseElement type = std::is_same_v<T, double> ? DenseElement::Float64 : DenseElement::Complex128;
+          v = small_dense_hafnian(dense.data(), type, n, n, n, 1, loops, DenseMode::Float);
+        }
+      },
+      m);
+  if (v.kind == SmallDenseValue::None) return false;
+  value = v.value();
+  if (kind == NumberKind::Complex && value.value.index() == 2) value.value = Complex(v.re, 0.0);  // the stack's type
+  return true;
+}
+
 /// The stack's float permanents of 4..20 rows and (loop) hafnians of 2..64 on a CUDA device
 /// (gpu_dense_permanents, gpu_dense_hafnians), where --device asks for it or, by default, for
 /// 256 matrices and more; true for those counted. Hafnians go there only when every matrix is
@@ -155,8 +182,12 @@ void run_stack(const ReadResult& input, const std::string& file, StackQuestion q
       const AnyMatrix& m = input.stack[static_cast<std::size_t>(i)];
       switch (question) {
         case StackQuestion::Permanent: values[std::size_t(i)] = count_permanent(m, small_dense(m, one)).value; break;
-        case StackQuestion::Hafnian: values[std::size_t(i)] = count_hafnian(m, false, one).value; break;
-        case StackQuestion::LoopHafnian: values[std::size_t(i)] = count_hafnian(m, true, one).value; break;
+        case StackQuestion::Hafnian:
+        case StackQuestion::LoopHafnian: {
+          const bool loops = question == StackQuestion::LoopHafnian;
+          if (!small_hafnian(m, loops, one, values[std::size_t(i)])) values[std::size_t(i)] = count_hafnian(m, loops, one).value;
+          break;
+        }
         case StackQuestion::Torontonian: values[std::size_t(i)] = count_torontonian(m, nullptr, one).value; break;
       }
     } catch (...) {

@@ -124,15 +124,45 @@ Timing time_run(const SparseMatrix<T>& a, double cap, Show show) {
   return t;
 }
 
-/// --batch n:k[:real|complex]: gpu_dense_permanents on k random n x n matrices (entries
+/// The small dense kernels on the CPU's threads, one matrix a thread at a time (what the
+/// Python package's batches and the CLI's stacks run where no GPU takes a batch).
+std::vector<SmallDenseValue> cpu_batch(const std::vector<double>& re, const std::vector<double>& im, int n, long long k,
+                                       bool hafnian, bool loops) {
+  std::vector<SmallDenseValue> v(static_cast<std::size_t>(k));
+  const bool cplx = !im.empty();
+  const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+#pragma omp parallel
+  {
+    std::vector<std::complex<double>> c(cplx ? nn : 0);
+#pragma omp for schedule(dynamic, 16)
+    for (long long b = 0; b < k; ++b) {
+      const double* r = re.data() + static_cast<std::size_t>(b) * nn;
+      const void* data = r;
+      if (cplx) {
+        for (std::size_t e = 0; e < nn; ++e) c[e] = {r[e], im[static_cast<std::size_t>(b) * nn + e]};
+        data = c.data();
+      }
+      const DenseElement type = cplx ? DenseElement::Complex128 : DenseElement::Float64;
+      v[static_cast<std::size_t>(b)] = hafnian ? small_dense_hafnian(data, type, n, n, n, 1, loops, DenseMode::Float)
+                                               : small_dense_permanent(data, type, n, n, n, 1, DenseMode::Float);
+    }
+  }
+  return v;
+}
+
+/// --batch n:k[:real|complex[:cpu]]: gpu_dense_permanents on k random n x n matrices (entries
 /// 0.3 U(-1, 1), as GBSKernels' benchmark), the whole call timed (transfers included), best of
 /// three after a warm-up; the floor counts each term's FP64 operations: the n (2n complex)
 /// additions of the step, the n - 1 products (4 operations complex) and the sums' 8 (14).
+/// ":cpu" times the small dense kernels on the CPU's threads instead (cpu_batch).
 void time_batch(const std::string& spec, double rate, std::uint64_t seed) {
   int n = 0;
   long long k = 0;
   char kind_text[24] = "complex";
   if (std::sscanf(spec.c_str(), "%d:%lld:%23s", &n, &k, kind_text) < 2 || k < 1) throw CLI::ValidationError("--batch", spec);
+  std::string kind_spec = kind_text;
+  const bool on_cpu = kind_spec.size() > 4 && kind_spec.compare(kind_spec.size() - 4, 4, ":cpu") == 0;
+  if (on_cpu) kind_spec.resize(kind_spec.size() - 4), std::snprintf(kind_text, sizeof kind_text, "%s", kind_spec.c_str());
   // "haf-" or "lhaf-" before the number kind: hafnians (loop hafnians) of symmetric matrices.
   std::string kind = kind_text;
   const bool hafnian = kind.rfind("haf-", 0) == 0 || kind.rfind("lhaf-", 0) == 0, loops = kind.rfind("lhaf-", 0) == 0;
@@ -153,8 +183,9 @@ void time_batch(const std::string& spec, double rate, std::uint64_t seed) {
   double best = 1e300, checksum = 0;
   for (int r = 0; r < 4; ++r) {
     const double t0 = now();
-    const auto v = hafnian ? gpu_dense_hafnians(re.data(), cplx ? im.data() : nullptr, n, k, loops)
-                           : gpu_dense_permanents(re.data(), cplx ? im.data() : nullptr, n, k);
+    const auto v = on_cpu    ? cpu_batch(re, im, n, k, hafnian, loops)
+                   : hafnian ? gpu_dense_hafnians(re.data(), cplx ? im.data() : nullptr, n, k, loops)
+                             : gpu_dense_permanents(re.data(), cplx ? im.data() : nullptr, n, k);
     const double t = now() - t0;
     if (r > 0) best = std::min(best, t);
     checksum = 0;
@@ -162,10 +193,10 @@ void time_batch(const std::string& spec, double rate, std::uint64_t seed) {
   }
   const double ops_per_term = cplx ? 2.0 * n + 4.0 * (n - 1) + 14 : n + (n - 1) + 8.0;
   // Hafnians: the floor of their walk is not counted here (docs/benchmarks.md counts it).
-  const double floor = hafnian ? 0.0 : double(k) * std::ldexp(1.0, n - 1) * ops_per_term / rate;
-  std::printf("batch %s %-7s n=%2d k=%lld: %.4f s, %.4g /s, floor %.4f s (%.0f%%), checksum %.12g\n",
-              hafnian ? (loops ? "lhaf" : "haf") : "perm", kind.c_str(), n, k, best, double(k) / best, floor, 100 * floor / best,
-              checksum);
+  const double floor = hafnian || on_cpu ? 0.0 : double(k) * std::ldexp(1.0, n - 1) * ops_per_term / rate;
+  std::printf("batch %s %-7s n=%2d k=%lld %s: %.4f s, %.4g /s, floor %.4f s (%.0f%%), checksum %.12g\n",
+              hafnian ? (loops ? "lhaf" : "haf") : "perm", kind.c_str(), n, k, on_cpu ? "cpu" : "gpu", best, double(k) / best,
+              floor, 100 * floor / best, checksum);
   std::fflush(stdout);
 }
 
@@ -183,17 +214,17 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "random seed")->capture_default_str();
   std::vector<std::string> batches;
   app.add_option("--batch", batches,
-                 "n:k[:real|complex|haf-real|haf-complex|lhaf-real|lhaf-complex]: the GPU batch of k small dense "
-                 "permanents, hafnians or loop hafnians (then exits)")
+                 "n:k[:real|complex|haf-real|haf-complex|lhaf-real|lhaf-complex][:cpu]: the GPU batch of k small "
+                 "dense permanents, hafnians or loop hafnians, or with :cpu the CPU's small kernels (then exits)")
       ->delimiter(',');
   CLI11_PARSE(app, argc, argv);
+  if (!batches.empty()) {  // (a GPU case without a device fails in its GpuError)
+    for (const std::string& b : batches) time_batch(b, rate, seed);
+    return 0;
+  }
   if (!gpu_available()) {
     std::fprintf(stderr, "matchcount-kernel-bench: no CUDA device\n");
     return 1;
-  }
-  if (!batches.empty()) {
-    for (const std::string& b : batches) time_batch(b, rate, seed);
-    return 0;
   }
   // The first GPU run of a process pays one-time costs (module loading, first allocations):
   // an untimed run first.

@@ -4,6 +4,7 @@
 // column-major strides; exact integers; and the cases it leaves to the pipeline. The GPU batch
 // (gpu_dense_permanents): its threads' shares summed on the CPU, and on a GPU against ryser; the
 // GPU batch of (loop) hafnians (gpu_dense_hafnians) against the CPU hafnian engine.
+// small_dense_hafnian: the hafnian engine's bits and the brute force within the estimate.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "catalog/catalog.hpp"
+#include "engines/hafnian/hafnian.hpp"
 #include "engines/ryser/cuda/glynn_batch_walk.cuh"
 #include "matchcount/checkpoint.hpp"
 #include "matchcount/engine.hpp"
@@ -54,6 +56,80 @@ TEST(SmallDense, AgreesWithRyserOnEverySizeAndStride) {
       const Approx<double> want_r = ryser->permanent(mr, {});
       EXPECT_LE(std::abs(r.re - want_r.value), r.abs_error + want_r.abs_error) << n;
     }
+}
+
+TEST(SmallDense, HafniansAreTheEnginesBitsAndTheBruteForcesValues) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const auto fast = engines::make_hafnian();
+  const auto brute = engines::make_hafnian_brute();
+  std::vector<double> tiny(9, 0.5);
+  for (int n = 0; n < 4; ++n)  // preprocessing's exact reductions count these
+    EXPECT_EQ(small_dense_hafnian(tiny.data(), DenseElement::Float64, n, n, n, 1, true).kind, SmallDenseValue::None);
+  for (int n = 4; n <= 14; ++n)
+    for (const bool loops : {false, true})
+      for (const bool transposed : {false, true}) {
+        std::vector<std::complex<double>> a(static_cast<std::size_t>(n * n));
+        SparseMatrix<Complex> m{n, n, {}};
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j <= i; ++j) {
+            const std::complex<double> x(u(rng), u(rng));
+            a[static_cast<std::size_t>(i * n + j)] = a[static_cast<std::size_t>(j * n + i)] = x;
+            m.entries.push_back({i, j, x});
+            if (i != j) m.entries.push_back({j, i, x});
+          }
+        m.normalize();
+        const std::int64_t s0 = transposed ? 1 : n, s1 = transposed ? n : 1;
+        const SmallDenseValue v = small_dense_hafnian(a.data(), DenseElement::Complex128, n, n, s0, s1, loops);
+        ASSERT_EQ(v.kind, SmallDenseValue::Cplx) << n;
+        const Approx<Complex> want = brute->hafnian(m, loops, {});
+        EXPECT_LE(std::abs(Complex(v.re, v.im) - want.value), v.abs_error + want.abs_error) << n << " " << loops;
+        if (n % 2 == 0 || loops) {  // the engine's walk, bit for bit
+          const Approx<Complex> engine = fast->hafnian(m, loops, {});
+          EXPECT_EQ(Complex(v.re, v.im), engine.value) << n << " " << loops;
+          EXPECT_EQ(v.abs_error, engine.abs_error) << n;
+        } else {
+          EXPECT_EQ(v.re, 0.0);
+          EXPECT_EQ(v.im, 0.0);
+          EXPECT_EQ(v.abs_error, 0.0);
+        }
+        std::vector<double> re(a.size());
+        SparseMatrix<double> mr{n, n, {}};
+        for (std::size_t k = 0; k < a.size(); ++k) re[k] = a[k].real();
+        for (const auto& e : m.entries) mr.entries.push_back({e.row, e.col, e.value.real()});
+        const SmallDenseValue r = small_dense_hafnian(re.data(), DenseElement::Float64, n, n, s0, s1, loops);
+        ASSERT_EQ(r.kind, SmallDenseValue::Real) << n;
+        const Approx<double> want_r = brute->hafnian(mr, loops, {});
+        EXPECT_LE(std::abs(r.re - want_r.value), r.abs_error + want_r.abs_error) << n << " " << loops;
+      }
+  // What it leaves to the pipeline, and its exact zeros.
+  std::vector<double> ones(36, 1.0), half(36, 0.5);
+  EXPECT_EQ(small_dense_hafnian(ones.data(), DenseElement::Float64, 6, 6, 6, 1, false).kind, SmallDenseValue::None);
+  EXPECT_EQ(small_dense_hafnian(ones.data(), DenseElement::Float64, 6, 6, 6, 1, false, DenseMode::Float).re, 15.0);
+  EXPECT_EQ(small_dense_hafnian(half.data(), DenseElement::Float64, 6, 6, 6, 1, false, DenseMode::Exact).kind,
+            SmallDenseValue::None);
+  std::vector<std::int32_t> ints(36, 1);
+  EXPECT_EQ(small_dense_hafnian(ints.data(), DenseElement::Int32, 6, 6, 6, 1, false).kind, SmallDenseValue::None);
+  half[1] = 0.25;  // asymmetric
+  EXPECT_EQ(small_dense_hafnian(half.data(), DenseElement::Float64, 6, 6, 6, 1, false).kind, SmallDenseValue::None);
+  half[1] = std::nan("");
+  half[6] = half[1];
+  EXPECT_EQ(small_dense_hafnian(half.data(), DenseElement::Float64, 6, 6, 6, 1, false).kind, SmallDenseValue::None);
+  std::vector<double> big(25 * 25, 0.5);
+  EXPECT_EQ(small_dense_hafnian(big.data(), DenseElement::Float64, 25, 25, 25, 1, true).kind, SmallDenseValue::None);
+  std::vector<double> lonely(36, 0.5);
+  for (int j = 0; j < 6; ++j) lonely[static_cast<std::size_t>(2 * 6 + j)] = lonely[static_cast<std::size_t>(j * 6 + 2)] = 0;
+  const SmallDenseValue zero = small_dense_hafnian(lonely.data(), DenseElement::Float64, 6, 6, 6, 1, true);
+  EXPECT_EQ(zero.kind, SmallDenseValue::Real);
+  EXPECT_EQ(zero.re, 0.0);
+  EXPECT_EQ(zero.abs_error, 0.0);
+  lonely[2 * 6 + 2] = 0.5;  // its loop covers it
+  SparseMatrix<double> covered{6, 6, {}};
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j)
+      if (const double x = lonely[static_cast<std::size_t>(i * 6 + j)]; x != 0) covered.entries.push_back({i, j, x});
+  EXPECT_NEAR(small_dense_hafnian(lonely.data(), DenseElement::Float64, 6, 6, 6, 1, true).re,
+              brute->hafnian(covered, true, {}).value, 1e-12);
 }
 
 TEST(SmallDense, IntegersExactAndWhatItLeavesToThePipeline) {

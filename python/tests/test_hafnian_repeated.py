@@ -90,6 +90,19 @@ def test_batches_match_single_calls_and_follow_dtypes():
     assert all(h[k] == matchcount.hafnian(s[k]) for k in range(0, 40, 7))
     lh = matchcount.hafnian_batch(s.astype(complex), loop=True)
     assert lh.dtype == np.complex128 and lh[3] == matchcount.hafnian(s[3].astype(complex), loop=True)
+    # The quick path (the engine's walk without the pipeline) gives the engine's own bits, for
+    # every size it takes and in batches; odd sizes and uncovered vertices give 0.
+    for n in (2, 4, 5, 10, 16, 20):
+        c = rng.normal(size=(3, n, n)) + 1j * rng.normal(size=(3, n, n))
+        c = c + c.transpose(0, 2, 1)
+        for loop in (False, True):
+            b = matchcount.hafnian_batch(c, loop=loop)
+            for k in range(3):
+                single = matchcount.hafnian(c[k], loop=loop)
+                assert b[k] == single and (n < 4 or single == matchcount.hafnian(c[k], loop=loop, engine="hafnian"))
+    lonely = s[0].copy()
+    lonely[1, :] = lonely[:, 1] = 0
+    assert matchcount.hafnian(lonely) == 0
     ints = rng.integers(-3, 4, size=(10, 6, 6))
     ints = ints + ints.transpose(0, 2, 1)
     exact = matchcount.hafnian_batch(ints, exact=True)

@@ -127,8 +127,9 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   const int t = threads > 0 ? threads : omp_get_max_threads();
   // The tolerance of the symmetric test and the torontonian's number kind are the callers'.
   const ExactMode read_mode = what == BatchOf::Torontonian ? ExactMode::Float : static_cast<ExactMode>(mode);
-  const bool small = what == BatchOf::Permanent && rows == cols && rows <= kSmallMax && o.engine.empty() &&
-                     o.device != DevicePolicy::Gpu;
+  const bool hafnians = what == BatchOf::Hafnian || what == BatchOf::LoopHafnian;
+  const bool small = rows == cols && o.engine.empty() && o.device != DevicePolicy::Gpu &&
+                     (what == BatchOf::Permanent ? rows <= kSmallMax : hafnians && rows <= kSmallHafnianMax);
   // Permanents of floats of 4..20 rows and (loop) hafnians of 2..64 on a CUDA device, where
   // asked (or by default for a batch of 256 and more): the whole batch in a few launches.
   const bool floats = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float) ||
@@ -154,7 +155,9 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
       if (gpu && fast[std::size_t(i)].kind != SmallValue::None) continue;  // counted on the GPU
       try {
         if (small) {
-          fast[std::size_t(i)] = small_permanent(at(i), dtype, rows, cols, s1, s2, read_mode);
+          fast[std::size_t(i)] = what == BatchOf::Permanent
+                                     ? small_permanent(at(i), dtype, rows, cols, s1, s2, read_mode)
+                                     : small_hafnian(at(i), dtype, rows, cols, s1, s2, what == BatchOf::LoopHafnian, read_mode);
           if (fast[std::size_t(i)].kind != SmallValue::None) continue;
         }
         const AnyMatrix m = from_strided(at(i), dtype, rows, cols, s1, s2, read_mode);

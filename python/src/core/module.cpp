@@ -187,6 +187,22 @@ NB_MODULE(_core, m) {
     return nb::str(report_json(report, described(o.m, format, {}, {}), info).c_str());
   }, nb::arg("o"), nb::arg("gamma").none(), nb::arg("threads"), nb::arg("device"), nb::arg("details"), nb::arg("format"));
   m.def("permanent_dense", &permanent_dense);
+  // The hafnian's quick path: the value of small_hafnian, or None where the general path counts.
+  m.def("hafnian_dense", [](const Dense& a, bool loops) -> nb::object {
+    const auto small = [&] {
+      return small_hafnian(a.data(), a.dtype(), static_cast<std::int64_t>(a.shape(0)), static_cast<std::int64_t>(a.shape(1)),
+                           a.stride(0), a.stride(1), loops, ExactMode::Auto);
+    };
+    SmallValue v;
+    if (a.shape(0) < 12) {  // a few microseconds: the GIL stays
+      v = small();
+    } else {
+      nb::gil_scoped_release release;
+      v = small();
+    }
+    if (v.kind == SmallValue::None) return nb::none();
+    return to_python(v.value());
+  });
   // The small dense kernel alone, for the tests: (value, abs_error), or None where the
   // general path counts.
   m.def("small_permanent", [](const Dense& a, int mode) -> nb::object {

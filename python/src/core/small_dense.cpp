@@ -39,14 +39,24 @@ std::optional<DenseElement> element_of(nb::dlpack::dtype t) {
   return std::nullopt;
 }
 
+DenseMode dense_mode(ExactMode mode) {
+  return mode == ExactMode::Exact ? DenseMode::Exact : mode == ExactMode::Float ? DenseMode::Float : DenseMode::Auto;
+}
+
 }  // namespace
 
 SmallValue small_permanent(const void* data, nb::dlpack::dtype dtype, std::int64_t rows, std::int64_t cols,
                            std::int64_t s0, std::int64_t s1, ExactMode mode) {
   const auto element = element_of(dtype);
   if (!element) return {};
-  const DenseMode m = mode == ExactMode::Exact ? DenseMode::Exact : mode == ExactMode::Float ? DenseMode::Float : DenseMode::Auto;
-  return small_dense_permanent(data, *element, rows, cols, s0, s1, m);
+  return small_dense_permanent(data, *element, rows, cols, s0, s1, dense_mode(mode));
+}
+
+SmallValue small_hafnian(const void* data, nb::dlpack::dtype dtype, std::int64_t rows, std::int64_t cols,
+                         std::int64_t s0, std::int64_t s1, bool loops, ExactMode mode) {
+  const auto element = element_of(dtype);
+  if (!element) return {};
+  return small_dense_hafnian(data, *element, rows, cols, s0, s1, loops, dense_mode(mode));
 }
 
 }  // namespace matchcount::py

@@ -1,5 +1,5 @@
-// The library's small dense kernel (matchcount/small_dense.hpp: the "glynn" engine's walk) on a
-// NumPy array, for the batch functions and the one-matrix quick path.
+// The library's small dense kernels (matchcount/small_dense.hpp: the "glynn" engine's walk, the
+// "hafnian" engine's float walks) on a NumPy array, for the batch functions and the one-matrix quick path.
 #pragma once
 
 #include <nanobind/ndarray.h>
@@ -19,5 +19,10 @@ using SmallValue = SmallDenseValue;
 /// does not read.
 SmallValue small_permanent(const void* data, nb::dlpack::dtype dtype, std::int64_t rows, std::int64_t cols,
                            std::int64_t s0, std::int64_t s1, ExactMode mode);
+
+/// small_dense_hafnian (loop hafnians where `loops`) likewise: kind None where the general path
+/// counts (exact numbers, asymmetric matrices, n > kSmallHafnianMax, ...).
+SmallValue small_hafnian(const void* data, nb::dlpack::dtype dtype, std::int64_t rows, std::int64_t cols,
+                         std::int64_t s0, std::int64_t s1, bool loops, ExactMode mode);
 
 }  // namespace matchcount::py

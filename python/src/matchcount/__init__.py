@@ -54,6 +54,8 @@ class LogCount(NamedTuple):
 
 _FAST_DTYPES = frozenset(np.dtype(t) for t in (np.float64, np.complex128, np.int64))
 _FAST_MAX = 16  # the fast path is not interruptible: only where a count takes < ~1 ms
+_FAST_FLOATS = frozenset(np.dtype(t) for t in (np.float64, np.complex128))
+_FAST_HAFNIAN_MAX = 20  # hafnians' fast path likewise (the library's kernel takes up to 24)
 
 
 def _run(matrix: Any, fmt: str, *, what: int = 0, graph: bool = False, device: str = "auto", engine: str = "auto",
@@ -154,7 +156,14 @@ def hafnian(A: Any, *, loop: bool = False, exact: Optional[bool] = None, device:
     >>> matchcount.hafnian(np.ones((3, 3), dtype=int), loop=True)  # 3 edges + the 3 loops
     4
     """
-    matrix, fmt = _to_matrix(_nearly_symmetric(A, rtol, atol), exact)
+    A = _nearly_symmetric(A, rtol, atol)
+    if (type(A) is np.ndarray and A.ndim == 2 and A.dtype in _FAST_FLOATS and A.shape[0] <= _FAST_HAFNIAN_MAX
+            and exact is None and device == "auto" and engine == "auto" and type(threads) is int and threads >= 0
+            and checkpoint is None and progress is None and max_memory is None and max_seconds is None and not log):
+        value = _core.hafnian_dense(A, bool(loop))  # floats of a small dense matrix: the walk alone
+        if value is not None:
+            return value
+    matrix, fmt = _to_matrix(A, exact)
     return _run(matrix, fmt, what=2 if loop else 1, device=device, engine=engine, threads=threads,
                 checkpoint=checkpoint, checkpoint_every=checkpoint_every, progress=progress,
                 progress_every=progress_every, max_memory=max_memory, max_seconds=max_seconds, log=log)

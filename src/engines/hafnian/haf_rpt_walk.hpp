@@ -46,7 +46,9 @@ class RptWalk final : public Walk<Ar, 0> {
 
  public:
   RptWalk(const Ar& ar, const Root<typename Ar::V>& root, const PairChain& chain)
-      : Base(ar, root, 0), chain_(chain), chains_(chain.unit_types), choice_(chain.unit_types, -1) {}
+      : Base(ar, root, 0), chain_(chain), chains_(chain.unit_types), choice_(chain.unit_types, -1) {
+    this->truncate_ = false;  // each subset size stands for all its subsets (Walk::include)
+  }
 
   typename Ar::Acc run(std::uint64_t u) override {
     const std::size_t U = chain_.unit_types;

@@ -21,6 +21,7 @@
 // include (1) or exclude (0). A unit's sum is a pure function of (input, unit).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <type_traits>
@@ -124,7 +125,7 @@ Root<V> root_of(int n, bool loops, Edge edge, Loop loop) {
 
 /// out[k] = reduce(base[k] + sum_{a=1..k} x1[a] y1[k-a] + x2[a] y2[k-a]) for k = lo..m, in
 /// blocks of B outputs from the top; two products give 2B independent FMA chains.
-template <class Ar, int M>
+template <class Ar, int M = 0>
 inline void conv2(const Ar& ar, typename Ar::V* out, const typename Ar::V* base, const typename Ar::V* x1,
                   const typename Ar::V* y1, const typename Ar::V* x2, const typename Ar::V* y2, int lo, int m) {
   using V = typename Ar::V;
@@ -150,7 +151,7 @@ inline void conv2(const Ar& ar, typename Ar::V* out, const typename Ar::V* base,
 
 /// out[k] = reduce(base[k] + sum_{a=1..k} x[a] y[k-a]) for k = lo..m: one product, its terms
 /// split over two chains by the parity of a.
-template <class Ar, int M>
+template <class Ar, int M = 0>
 inline void conv1(const Ar& ar, typename Ar::V* out, const typename Ar::V* base, const typename Ar::V* x,
                   const typename Ar::V* y, int lo, int m) {
   using V = typename Ar::V;
@@ -265,9 +266,19 @@ class Walk : public WalkBase<Ar> {
     have_path_ = true;
   }
 
-  /// The include child of node x at level l, written into frame l+1.
+  /// The include child of node x at level l, written into frame l+1. Coefficients above
+  /// degree l + 2 of b (l + 1 of d and g) are not computed where truncate_: a path through
+  /// l eliminated pairs that visits each once has at most l + 1 edges, so higher terms belong
+  /// to structures that visit some pair twice, and so miss another. Their terms are the same
+  /// in every subset of included pairs that holds them (the rule depends on the level, not on
+  /// the subset), so dropping them drops whole inclusion-exclusion sums, each zero, and no
+  /// perfect matching loses a term. Frames never hold more than their level's degrees, so the
+  /// coefficients above stay the zeros they were allocated with. (The walk of repeated pairs
+  /// sums one subset per size for all, which needs every subset's value: no truncation.)
   Node include(int l, const Node& x) {
     const int s = n_ - 2 * l, u = s - 1, v = s - 2;
+    const int top = truncate_ ? std::min(mm(), l + 2) : mm();
+    const int top_d = truncate_ ? std::min(mm(), l + 1) : mm();
     Frame& f = frames_[static_cast<std::size_t>(l) + 1];
     V* cb = f.b.data();
     for (int i = 1; i < s - 2; ++i) {
@@ -278,7 +289,8 @@ class Walk : public WalkBase<Ar> {
         V* out = poly(cb, e);
         const V* base = poly(x.b, e);
         out[1] = base[1];  // products of two paths start at degree 2
-        conv2<Ar, M>(ar_, out, base, biu, entry(x.b, v, j), biv, entry(x.b, u, j), 2, mm());
+        if (top == mm()) conv2<Ar, M>(ar_, out, base, biu, entry(x.b, v, j), biv, entry(x.b, u, j), 2, top);
+        else conv2<Ar>(ar_, out, base, biu, entry(x.b, v, j), biv, entry(x.b, u, j), 2, top);
       }
     }
     const V* t = entry(x.b, u, v);
@@ -286,22 +298,22 @@ class Walk : public WalkBase<Ar> {
       const V* du = poly(x.d, static_cast<std::size_t>(u));
       const V* dv = poly(x.d, static_cast<std::size_t>(v));
       for (int i = 0; i < s - 2; ++i)
-        conv2<Ar, M>(ar_, poly(f.d.data(), static_cast<std::size_t>(i)), poly(x.d, static_cast<std::size_t>(i)),
-              entry(x.b, u, i), dv, entry(x.b, v, i), du, 0, mm());
-      t = closing(f.t.data(), x, u, v);
+        conv2<Ar>(ar_, poly(f.d.data(), static_cast<std::size_t>(i)), poly(x.d, static_cast<std::size_t>(i)),
+              entry(x.b, u, i), dv, entry(x.b, v, i), du, 0, top_d);
+      t = closing(f.t.data(), x, u, v, top_d);
     }
     V* g = f.g.data() + kPad;
     g[0] = x.g[0];
-    conv1<Ar, M>(ar_, g, x.g, t, x.g, 1, mm());
+    conv1<Ar>(ar_, g, x.g, t, x.g, 1, top_d);
     return Node{cb, f.d.data(), f.g.data() + kPad, x.w};
   }
 
   /// 1 + b_uv + x d_u d_v less the 1: the polynomial by which "include" multiplies g.
-  const V* closing(V* buf, const Node& x, int u, int v) const {
+  const V* closing(V* buf, const Node& x, int u, int v, int top) const {
     V* t = buf + kPad;
     // x d_u as x1[a] = d_u[a - 1]
-    conv1<Ar, M>(ar_, t, entry(x.b, u, v), poly(x.d, static_cast<std::size_t>(u)) - 1, poly(x.d, static_cast<std::size_t>(v)),
-          1, mm());
+    conv1<Ar>(ar_, t, entry(x.b, u, v), poly(x.d, static_cast<std::size_t>(u)) - 1, poly(x.d, static_cast<std::size_t>(v)),
+          1, top);
     return t;
   }
 
@@ -313,7 +325,7 @@ class Walk : public WalkBase<Ar> {
       return;
     }
     if (s == 2) {  // both leaves at once: w [x^m] (g (1 + t)) - w [x^m] g = w [x^m] g t
-      const V* t = root_.loops ? closing(leaf_t_.data(), x, 1, 0) : entry(x.b, 1, 0);
+      const V* t = root_.loops ? closing(leaf_t_.data(), x, 1, 0, mm()) : entry(x.b, 1, 0);
       V acc[4] = {Ar::zero(), Ar::zero(), Ar::zero(), Ar::zero()};
       const int m = mm();
       int k = 1;
@@ -336,6 +348,7 @@ class Walk : public WalkBase<Ar> {
   LineVector<V> leaf_t_, one_;
   std::uint64_t last_unit_ = 0;
   bool have_path_ = false;
+  bool truncate_ = true;
   typename Ar::Acc acc_{};
 };
 

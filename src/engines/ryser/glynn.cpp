@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "engines/dense_input.hpp"
 #include "engines/ryser/cuda/glynn_batch.hpp"
 #include "engines/ryser/glynn.hpp"
 #include "engines/ryser/glynn_walk.hpp"
@@ -57,52 +58,20 @@ Walked glynn(const Input& a) {
   return glynn_avx2<CX>(a);
 }
 
-/// Reads the matrix; false for entries the kernel leaves to the general path (non-finite
-/// values, whose message it gives, and integers beyond 2^53, which doubles would round).
+/// Reads the matrix; false for entries the kernel leaves to the general path
+/// (dense::to_doubles).
 template <class T>
 bool read(const T* p, std::int64_t s0, std::int64_t s1, Input& a) {
   const int n = a.n;
   a.complex = std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
-      const T x = p[i * s0 + j * s1];
-      double re, im = 0;
-      if constexpr (std::is_same_v<T, bool>) re = x;
-      else if constexpr (std::is_integral_v<T>) {
-        if constexpr (sizeof(T) == 8) {
-          constexpr T big = T(1) << 53;
-          if (x > big) return false;
-          if constexpr (std::is_signed_v<T>) if (x < -big) return false;
-        }
-        re = static_cast<double>(x);
-      } else if constexpr (std::is_floating_point_v<T>) re = x;
-      else re = x.real(), im = x.imag();
-      if (!std::isfinite(re) || !std::isfinite(im)) return false;
+      double re, im;
+      if (!dense::to_doubles(p[i * s0 + j * s1], re, im)) return false;
       a.integral = a.integral && im == 0 && std::trunc(re) == re;
       a.re[i * n + j] = re, a.im[i * n + j] = im;
     }
   return true;
-}
-
-/// Calls f with a null pointer of the element type (f reads the array through it).
-template <class F>
-bool dispatch(DenseElement t, F&& f) {
-  switch (t) {
-    case DenseElement::Bool: return f(static_cast<const bool*>(nullptr));
-    case DenseElement::Int8: return f(static_cast<const std::int8_t*>(nullptr));
-    case DenseElement::Int16: return f(static_cast<const std::int16_t*>(nullptr));
-    case DenseElement::Int32: return f(static_cast<const std::int32_t*>(nullptr));
-    case DenseElement::Int64: return f(static_cast<const std::int64_t*>(nullptr));
-    case DenseElement::UInt8: return f(static_cast<const std::uint8_t*>(nullptr));
-    case DenseElement::UInt16: return f(static_cast<const std::uint16_t*>(nullptr));
-    case DenseElement::UInt32: return f(static_cast<const std::uint32_t*>(nullptr));
-    case DenseElement::UInt64: return f(static_cast<const std::uint64_t*>(nullptr));
-    case DenseElement::Float32: return f(static_cast<const float*>(nullptr));
-    case DenseElement::Float64: return f(static_cast<const double*>(nullptr));
-    case DenseElement::Complex64: return f(static_cast<const std::complex<float>*>(nullptr));
-    case DenseElement::Complex128: return f(static_cast<const std::complex<double>*>(nullptr));
-  }
-  return false;
 }
 
 bool has_zero_line(const Input& a) {
@@ -220,13 +189,9 @@ SmallDenseValue small_dense_permanent(const void* data, DenseElement type, std::
   if (rows != cols || rows > kSmallMax || rows < 0) return out;
   Input a;
   a.n = int(rows);
-  if (!dispatch(type, [&](auto* tag) { return read(static_cast<decltype(tag)>(data), s0, s1, a); })) return out;
-  // The number kind of the NumPy reader (python/src/core/convert.cpp, Collector::finish).
-  const bool is_float = type == DenseElement::Float32 || type == DenseElement::Float64;
-  SmallDenseValue::Kind kind = SmallDenseValue::Exact;
-  if (a.complex && !a.integral) kind = SmallDenseValue::Cplx;
-  else if (is_float && !a.integral && mode == DenseMode::Exact) return out;  // exact fractions
-  else if ((is_float && !a.integral) || mode == DenseMode::Float) kind = SmallDenseValue::Real;
+  if (!engines::dense::dispatch(type, [&](auto* tag) { return read(static_cast<decltype(tag)>(data), s0, s1, a); })) return out;
+  const SmallDenseValue::Kind kind = engines::dense::number_kind(type, a.integral, mode);
+  if (kind == SmallDenseValue::None) return out;  // exact fractions
   out.kind = kind;
   const int n = a.n;
   if (n == 0) return out.re = 1, out;

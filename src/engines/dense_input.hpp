@@ -1,0 +1,67 @@
+// Reading a strided array of any DenseElement (matchcount/small_dense.hpp) into doubles, for the
+// small dense kernels that count without the pipeline (the glynn engine's permanents,
+// small_hafnian.cpp's hafnians), and the number kind the NumPy reader would give it.
+#pragma once
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <type_traits>
+
+#include "matchcount/small_dense.hpp"
+
+namespace matchcount::engines::dense {
+
+/// Calls f with a null pointer of the element type (f reads the array through it).
+template <class F>
+bool dispatch(DenseElement t, F&& f) {
+  switch (t) {
+    case DenseElement::Bool: return f(static_cast<const bool*>(nullptr));
+    case DenseElement::Int8: return f(static_cast<const std::int8_t*>(nullptr));
+    case DenseElement::Int16: return f(static_cast<const std::int16_t*>(nullptr));
+    case DenseElement::Int32: return f(static_cast<const std::int32_t*>(nullptr));
+    case DenseElement::Int64: return f(static_cast<const std::int64_t*>(nullptr));
+    case DenseElement::UInt8: return f(static_cast<const std::uint8_t*>(nullptr));
+    case DenseElement::UInt16: return f(static_cast<const std::uint16_t*>(nullptr));
+    case DenseElement::UInt32: return f(static_cast<const std::uint32_t*>(nullptr));
+    case DenseElement::UInt64: return f(static_cast<const std::uint64_t*>(nullptr));
+    case DenseElement::Float32: return f(static_cast<const float*>(nullptr));
+    case DenseElement::Float64: return f(static_cast<const double*>(nullptr));
+    case DenseElement::Complex64: return f(static_cast<const std::complex<float>*>(nullptr));
+    case DenseElement::Complex128: return f(static_cast<const std::complex<double>*>(nullptr));
+  }
+  return false;
+}
+
+/// x as a double pair; false where the general path must read it: a non-finite value (whose
+/// message it gives) or an integer beyond 2^53 (which doubles would round).
+template <class T>
+bool to_doubles(T x, double& re, double& im) {
+  im = 0;
+  if constexpr (std::is_same_v<T, bool>) re = x;
+  else if constexpr (std::is_integral_v<T>) {
+    if constexpr (sizeof(T) == 8) {
+      constexpr T big = T(1) << 53;
+      if (x > big) return false;
+      if constexpr (std::is_signed_v<T>) if (x < -big) return false;
+    }
+    re = static_cast<double>(x);
+  } else if constexpr (std::is_floating_point_v<T>) re = x;
+  else re = x.real(), im = x.imag();
+  return std::isfinite(re) && std::isfinite(im);
+}
+
+constexpr bool is_complex_type(DenseElement t) { return t == DenseElement::Complex64 || t == DenseElement::Complex128; }
+constexpr bool is_float_type(DenseElement t) { return t == DenseElement::Float32 || t == DenseElement::Float64; }
+
+/// The number kind of the NumPy reader (python/src/core/convert.cpp, Collector::finish) for an
+/// array of `type` whose entries are all (real) integers where `integral`: Exact (integers),
+/// Real or Cplx; None for exact fractions, which the small kernels leave to the pipeline.
+inline SmallDenseValue::Kind number_kind(DenseElement type, bool integral, DenseMode mode) {
+  if (is_complex_type(type) && !integral) return SmallDenseValue::Cplx;
+  if (is_float_type(type) && !integral && mode == DenseMode::Exact) return SmallDenseValue::None;
+  if ((is_float_type(type) && !integral) || mode == DenseMode::Float) return SmallDenseValue::Real;
+  return SmallDenseValue::Exact;
+}
+
+}  // namespace matchcount::engines::dense

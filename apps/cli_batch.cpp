@@ -20,9 +20,6 @@
 namespace matchcount::cli {
 namespace {
 
-/// Stacks of (loop) hafnians to gpu_dense_hafnians: off until its test has passed on a GPU.
-constexpr bool kHafniansOnGpu = false;
-
 Complex as_complex(const PermanentValue& v) {
   switch (v.value.index()) {
     case 0: return std::get<Integer>(v.value).get_d();
@@ -98,8 +95,8 @@ bool small_hafnian(const AnyMatrix& m, bool loops, const CountOptions& count, Pe
 }
 
 /// The stack's float permanents of 4..20 rows and (loop) hafnians of 2..64 on a CUDA device
-/// (gpu_dense_permanents, gpu_dense_hafnians), where --device asks for it or, by default, for
-/// 256 matrices and more; true for those counted. Hafnians go there only when every matrix is
+/// (gpu_dense_permanents, gpu_dense_hafnians), where --device asks for it or, for permanents,
+/// by default for 256 matrices and more; true for those counted. Hafnians go there only when every matrix is
 /// symmetric (else the pipeline says which is not).
 std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const CountOptions& count,
                          std::vector<PermanentValue>& values) {
@@ -108,12 +105,14 @@ std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const 
   const NumberKind kind = kind_of(input.matrix);
   const int n = rows_of(input.matrix);
   const bool permanent = question == StackQuestion::Permanent;
-  // (Loop) hafnians wait for gpu_dense_hafnians to be checked on a GPU (kHafniansOnGpu).
+  // (Loop) hafnians only where --device gpu asks: the CPU's small kernel counts a batch of them
+  // faster than the gpu-hafnian walk's channels at every size measured (docs/benchmarks.md).
   const bool sized = permanent ? n >= kGpuDenseMin && n <= kGpuDenseMax
-                               : kHafniansOnGpu && question != StackQuestion::Torontonian && n >= 2 && n <= 64;
-  if (k == 0 || !sized || !count.engine.empty() || (kind != NumberKind::Real && kind != NumberKind::Complex) ||
-      n != cols_of(input.matrix) ||
-      !(count.device == DevicePolicy::Gpu || (count.device == DevicePolicy::Auto && k >= 256 && gpu_available())))
+                               : question != StackQuestion::Torontonian && n >= 2 && n <= 64;
+  const bool asked = count.device == DevicePolicy::Gpu ||
+                     (permanent && count.device == DevicePolicy::Auto && k >= 256 && gpu_available());
+  if (k == 0 || !sized || !asked || !count.engine.empty() || (kind != NumberKind::Real && kind != NumberKind::Complex) ||
+      n != cols_of(input.matrix))
     return done;
   const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
   const bool cplx = kind == NumberKind::Complex;

@@ -97,7 +97,7 @@ TEST(Cli, BadInputsExitTwoWithFileAndLine) {
     int line;
   };
   const std::vector<Case> cases = {
-      {"a b\nc\n", ".edges", "", 2},                                            // malformed line
+      {"a b\nc d 1 2 3\n", ".edges", "", 2},                                    // malformed line
       {"a b\na b\n", ".edges", "", 2},                                          // duplicate edge
       {"a b x1\n", ".edges", "", 1},                                            // non-numeric weight
       {"%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n", ".mtx", "", 3},       // index out of range

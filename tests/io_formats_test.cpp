@@ -161,7 +161,7 @@ TEST(ReaderKonect, TimestampsCountsAndExplicitReadings) {
   EXPECT_EQ(forced.notes.at(0), "the KONECT header says 'sym' (graph), read as digraph as --as asks");
   EXPECT_EQ(by_name(read_as("a b 2 99\nb c 1 98\n", InputFormat::Graph)),
             by_name(read_as("a b 2\nb c 1\n", InputFormat::Graph)));
-  EXPECT_EQ(error_text("% bip\n1 2 1 5 6\n"), "in.txt:2: expected 'u v [weight [timestamp]]', found 5 fields");
+  EXPECT_EQ(error_text("% bip\n1 2 1 5 6\n"), "in.txt:2: expected 'u v [weight [timestamp]]' or a vertex 'u', found 5 fields");
   EXPECT_EQ(error_text("% bip\n1 2 1 x\n"), "in.txt:2: not a number: 'x' (the fourth column is a timestamp)");
 }
 

@@ -168,11 +168,10 @@ TEST(ReaderBipartite, NetworkxAttributeDicts) {
 
 TEST(ReaderBipartite, BadLines) {
   EXPECT_EQ(error_text("a b\nc d 1 2\n"),
-            "in.txt:2: expected 'u v [weight]', found 4 fields (a fourth column, such as KONECT's "
+            "in.txt:2: expected 'u v [weight]' or a vertex 'u', found 4 fields (a fourth column, such as KONECT's "
             "timestamps, is read with --as bipartite, graph or digraph)");
   EXPECT_EQ(error_text("a b\nc d 1 2 3\n", "in.txt", InputFormat::Graph),
-            "in.txt:2: expected 'u v [weight [timestamp]]', found 5 fields");
-  EXPECT_EQ(error_text("a b\n\nlonely\n"), "in.txt:3: expected 'u v [weight]', found 1 field");
+            "in.txt:2: expected 'u v [weight [timestamp]]' or a vertex 'u', found 5 fields");
   EXPECT_EQ(error_text("a b\nc d x1\n"), "in.txt:2: not a number: 'x1'");
   EXPECT_EQ(error_text("a b nan\n"), "in.txt:1: not a number: 'nan'");
   EXPECT_EQ(error_text("a b 0x10\n"), "in.txt:1: not a number: '0x10'");
@@ -217,6 +216,31 @@ TEST(ReaderGraph, ComponentsAndUnbalancedClasses) {
             ints({{0, 0, 1}, {0, 1, 1}, {1, 0, 1}, {1, 1, 1}, {2, 2, 1}, {2, 3, 1}, {2, 4, 1}}));
   ASSERT_EQ(res.notes.size(), 1u);
   EXPECT_EQ(res.notes[0], "the colour classes have 3 and 5 vertices: no perfect matching");
+}
+
+TEST(ReaderGraph, OneNameLinesDeclareVerticesWithoutEdges) {
+  // A graph: an isolated vertex, which colours white (a row) and empties its row.
+  const auto g = read_as("a b\nlonely\nb c\n", InputFormat::Graph);
+  EXPECT_EQ(g.row_names, (std::vector<std::string>{"a", "lonely", "c"}));
+  EXPECT_EQ(g.col_names, (std::vector<std::string>{"b"}));
+  EXPECT_EQ(triples<Integer>(g.matrix), ints({{0, 0, 1}, {2, 0, 1}}));
+  EXPECT_EQ(g.zero_hint, "vertex lonely has no edge (1 vertex has none): a perfect matching covers every vertex");
+  // Symmetric (a hafnian's reading): one vertex, one empty row and column.
+  ReadOptions haf;
+  haf.hafnian = true;
+  std::istringstream in("a b\nc\n");
+  const auto h = read_input(in, "h.txt", haf);
+  EXPECT_EQ(rows_of(h.matrix), 3);
+  EXPECT_EQ(h.zero_hint, "vertex c has no edge (1 vertex has none): a perfect matching covers every vertex");
+  // Bipartite: a left vertex; a file of vertices alone is not empty.
+  const auto b = read_text("x y\nz\n");
+  EXPECT_EQ(b.row_names, (std::vector<std::string>{"x", "z"}));
+  EXPECT_EQ(b.col_names, (std::vector<std::string>{"y"}));
+  const auto alone = read_as("v\nw\n", InputFormat::Graph);
+  EXPECT_EQ(rows_of(alone.matrix) + cols_of(alone.matrix), 2);
+  EXPECT_EQ(nnz_of(alone.matrix), 0u);
+  // A name given twice is one vertex; so is a name that also has edges.
+  EXPECT_EQ(rows_of(read_as("a\na\na b\n", InputFormat::Graph).matrix), 1);
 }
 
 TEST(ReaderGraph, OddCyclesGiveTheSymmetricAdjacencyMatrix) {

@@ -209,6 +209,16 @@ TEST(Matchings, CommandLine) {
   EXPECT_EQ(test::run_matchcount("--matchings --monomer-weight 2 --as graph '" + p3 + "'").out, "12\n");
   EXPECT_EQ(test::run_matchcount("--matchings --monomer-weight 1/2 --as graph '" + p3 + "'").out, "9/8\n");
   EXPECT_EQ(test::run_matchcount("--matchings --monomer-weight 0.5 --exact --as graph '" + p3 + "'").out, "9/8\n");
+  // A line of one name is a vertex without edges: a monomer in every matching (y^4 + 2 y^2 for
+  // the path and vertex d), no perfect matching; a file of such lines alone has one matching.
+  const std::string p3d = test::temp_file("a b\nb c\nd\n", ".edges");
+  EXPECT_EQ(test::run_matchcount("--matchings --monomer-weight 2 --as graph '" + p3d + "'").out, "24\n");
+  EXPECT_EQ(test::run_matchcount("--matchings --polynomial --as graph '" + p3d + "'").out, "0 1\n1 2\n2 0\n");
+  r = test::run_matchcount("--as graph '" + p3d + "'");
+  EXPECT_EQ(r.out, "0\n");
+  EXPECT_NE(r.err.find("vertex d has no edge"), std::string::npos) << r.err;
+  EXPECT_EQ(test::run_matchcount("--matchings --monomer-weight 3 --as graph '" + test::temp_file("u\nv\n", ".edges") + "'").out,
+            "9\n");
   const std::string j2 = test::temp_file("%%MatrixMarket matrix array integer general\n2 2\n1\n1\n1\n1\n", ".mtx");
   EXPECT_EQ(test::run_matchcount("--matchings --polynomial '" + j2 + "'").out, "0 1\n1 4\n2 2\n");
   // Usage errors: exit 2, nothing on stdout.

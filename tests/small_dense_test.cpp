@@ -276,6 +276,31 @@ std::string complex_stack_npy(const std::vector<std::complex<double>>& values, i
   return out;
 }
 
+TEST(SmallDense, CliHafnianStacksPrintTheEnginesValues) {
+  // Stacks of symmetric matrices go to small_dense_hafnian, which gives the pipeline's hafnian
+  // engine's values (--engine hafnian takes the pipeline); an asymmetric one is named.
+  std::mt19937_64 rng(37);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const int k = 6, n = 10;
+  std::vector<std::complex<double>> v(static_cast<std::size_t>(k * n * n));
+  for (int b = 0; b < k; ++b)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j <= i; ++j)
+        v[static_cast<std::size_t>(b * n * n + i * n + j)] = v[static_cast<std::size_t>(b * n * n + j * n + i)] = {u(rng), u(rng)};
+  const std::string file = test::temp_file(complex_stack_npy(v, k, n), ".npy");
+  for (const char* question : {"--hafnian", "--loop-hafnian"}) {
+    const auto quick = test::run_matchcount(std::string(question) + " '" + file + "'");
+    const auto engine = test::run_matchcount(std::string(question) + " --engine hafnian '" + file + "'");
+    ASSERT_EQ(quick.exit_code, 0) << quick.err;
+    EXPECT_EQ(quick.out, engine.out);
+    EXPECT_EQ(std::count(quick.out.begin(), quick.out.end(), '\n'), k);
+  }
+  v[static_cast<std::size_t>(3 * n * n + 1)] += 0.5;  // matrix 3: entry (0, 1) differs from (1, 0)
+  const auto bad = test::run_matchcount("--hafnian '" + test::temp_file(complex_stack_npy(v, k, n), ".npy") + "'");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("matrix 3"), std::string::npos) << bad.err;
+}
+
 TEST(SmallDense, CliStacksOnTheGpuGiveTheCpuValues) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
   std::mt19937_64 rng(31);

@@ -77,7 +77,7 @@ TEST(SmallEdges, ControlBytesInNamesAndValuesStayOnOneLine) {
 
   for (const std::string& text : {std::string("a b 1\r5\n"), std::string("a b 1.5\r\r\n"), std::string("1 1 2\r\x0c" "7\n"),
                                   std::string("a\rb c\n")}) {
-    const auto bad = test::run_matchcount("-", text + "zz\n");
+    const auto bad = test::run_matchcount("-", text + "zz 1 2 3 4\n");
     expect_one_line_error(bad);
   }
 }

@@ -72,8 +72,9 @@ std::vector<SmallDenseValue> gpu_dense_permanents(const double* re, const double
 /// for gpu_dense_permanents, on the CUDA devices: the gpu-hafnian walk with every matrix's four
 /// vertex orders as channels of one launch (docs/gpu.md), in jobs of 4096 matrices with `stop`
 /// asked between them; values of kind Real or Cplx with the hafnian engine's estimate. Only the
-/// lower triangle is read. GpuError without CUDA or a device, or for n outside 2..64. (Written
-/// and compiled, not yet run on a GPU: the CLI's stacks and the Python batches do not call it.)
+/// lower triangle is read. GpuError without CUDA or a device, or for n outside 2..64. Slower
+/// than small_dense_hafnian on the CPU's threads at every size measured (docs/benchmarks.md):
+/// the CLI's stacks and the Python batches call it only where the GPU is asked for.
 std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* im, int n, std::int64_t count, bool loops,
                                                 const std::function<bool()>& stop = {});
 

@@ -68,10 +68,16 @@ void read_edge_list(LineReader& reader, InputFormat as, const ReadOptions& optio
   std::string_view line;
   long timestamp_lines = 0;
   bool loop_line = false;  // a line 'x x': --as graph would refuse it as a self-loop
+  long isolated_lines = 0;  // lines 'x': a vertex, which may have no edge
 
   while (reader.next(line)) {
     const int n = tokenize(line, t);
     if (n == 0 || t[0].front() == '#' || t[0].front() == '%') continue;
+    if (n == 1) {  // a vertex without edges (a row vertex of a bipartite list)
+      left.id(t[0], reader);
+      ++isolated_lines;
+      continue;
+    }
     Num w{1, 0, -1};
     if (n >= 3 && t[2].front() == '{') {
       w = dict_weight(line, t[2], reader, pool);
@@ -88,8 +94,8 @@ void read_edge_list(LineReader& reader, InputFormat as, const ReadOptions& optio
       }
     } else if (n != 2) {
       if (timestamps_allowed)
-        reader.fail("expected 'u v [weight [timestamp]]', found " + fields(n));
-      reader.fail("expected 'u v [weight]', found " + fields(n) +
+        reader.fail("expected 'u v [weight [timestamp]]' or a vertex 'u', found " + fields(n));
+      reader.fail("expected 'u v [weight]' or a vertex 'u', found " + fields(n) +
                   (n == 4 ? " (a fourth column, such as KONECT's timestamps, is read with --as "
                             "bipartite, graph or digraph)"
                           : ""));
@@ -105,7 +111,7 @@ void read_edge_list(LineReader& reader, InputFormat as, const ReadOptions& optio
     }
     collect(entries, {a, b, reader.line_number(), w, Num{}}, options, reader);
   }
-  if (entries.empty()) reader.fail_at(0, "empty input: no edges");
+  if (entries.empty() && isolated_lines == 0) reader.fail_at(0, "empty input: no edges");
 
   if (context.size_line > 0 && (context.size_square || context.size_nnz == entries.size() - 1)) {
     const std::string looks =

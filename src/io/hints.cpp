@@ -123,8 +123,9 @@ void graph_zero_hint(GraphKind kind, bool zeros, ReadResult& result) {
   if (c.empty_rows + c.empty_cols > 0) {
     const std::string first = c.empty_rows > 0 ? left + name_of(result.row_names, c.first_empty_row)
                                                : right + name_of(result.col_names, c.first_empty_col);
-    result.zero_hint = first + " has no edge" + none + " (" +
-                       plural(c.empty_rows + c.empty_cols, "vertex has", "vertices have") +
+    // A symmetric adjacency matrix has a row and a column for each vertex.
+    const long lonely = result.symmetric_graph ? c.empty_rows : c.empty_rows + c.empty_cols;
+    result.zero_hint = first + " has no edge" + none + " (" + plural(lonely, "vertex has", "vertices have") +
                        " none): a perfect matching covers every vertex";
     return;
   }

@@ -21,9 +21,6 @@
 namespace matchcount::py {
 namespace {
 
-/// Batches of (loop) hafnians to gpu_dense_hafnians: off until its test has passed on a GPU.
-constexpr bool kHafniansOnGpu = false;
-
 template <class T>
 nb::object numpy_array(std::vector<T> values) {
   auto* data = new std::vector<T>(std::move(values));
@@ -131,15 +128,16 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   const bool small = rows == cols && o.engine.empty() && o.device != DevicePolicy::Gpu &&
                      (what == BatchOf::Permanent ? rows <= kSmallMax : hafnians && rows <= kSmallHafnianMax);
   // Permanents of floats of 4..20 rows and (loop) hafnians of 2..64 on a CUDA device, where
-  // asked (or by default for a batch of 256 and more): the whole batch in a few launches.
+  // asked (permanents also by default for a batch of 256 and more): the whole batch in a few
+  // launches.
   const bool floats = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float) ||
                       dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
-  // (Loop) hafnians wait for gpu_dense_hafnians to be checked on a GPU (kHafniansOnGpu).
-  const bool sized = what == BatchOf::Permanent ? rows >= kGpuDenseMin && rows <= kGpuDenseMax
-                                                : kHafniansOnGpu && (what == BatchOf::Hafnian || what == BatchOf::LoopHafnian) &&
-                                                      rows >= 2 && rows <= 64;
-  const bool gpu = sized && rows == cols && o.engine.empty() && floats && read_mode != ExactMode::Exact &&
-                   (o.device == DevicePolicy::Gpu || (o.device == DevicePolicy::Auto && k >= 256 && gpu_available()));
+  // (Loop) hafnians only where device="gpu" asks: the CPU's small kernel counts a batch of them
+  // faster than the gpu-hafnian walk's channels at every size measured (docs/benchmarks.md).
+  const bool sized = what == BatchOf::Permanent ? rows >= kGpuDenseMin && rows <= kGpuDenseMax : hafnians && rows >= 2 && rows <= 64;
+  const bool asked = o.device == DevicePolicy::Gpu ||
+                     (what == BatchOf::Permanent && o.device == DevicePolicy::Auto && k >= 256 && gpu_available());
+  const bool gpu = sized && asked && rows == cols && o.engine.empty() && floats && read_mode != ExactMode::Exact;
   std::vector<SmallValue> fast(static_cast<std::size_t>(small || gpu ? k : 0));
   std::vector<PermanentValue> values(static_cast<std::size_t>(k));
   std::int64_t failed_at = -1;

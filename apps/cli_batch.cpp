@@ -67,6 +67,29 @@ CountOptions small_dense(const AnyMatrix& m, const CountOptions& count) {
   return o;
 }
 
+/// A torontonian of at most kSmallTorontonianMaxModes modes by small_dense_torontonian (the
+/// engine's count without the pipeline); false where the engine must count it.
+bool small_torontonian(const AnyMatrix& m, const CountOptions& count, PermanentValue& value) {
+  const int n = rows_of(m);
+  if (count.device == DevicePolicy::Gpu || n != cols_of(m) || n % 2 || n > 2 * kSmallTorontonianMaxModes) return false;
+  std::vector<std::complex<double>> dense(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+  bool numbers = true;
+  std::visit(
+      [&](const auto& a) {
+        using T = std::decay_t<decltype(a.entries[0].value)>;
+        if constexpr (std::is_same_v<T, double> || std::is_same_v<T, Complex>)
+          for (const auto& e : a.entries) dense[static_cast<std::size_t>(e.row * n + e.col)] = std::complex<double>(e.value);
+        else
+          numbers = false;  // exact input: the pipeline's notes and conversion
+      },
+      m);
+  if (!numbers) return false;
+  const SmallDenseValue v = small_dense_torontonian(dense.data(), DenseElement::Complex128, n, n, n, 1);
+  if (v.kind == SmallDenseValue::None) return false;
+  value = v.value();
+  return true;
+}
+
 /// A float (loop) hafnian of at most kSmallHafnianMax rows by the hafnian engine's walk alone
 /// (small_dense_hafnian), as the Python package's batches count it; false where the pipeline
 /// must count it (an exact number, an asymmetric matrix, ...).
@@ -94,10 +117,11 @@ bool small_hafnian(const AnyMatrix& m, bool loops, const CountOptions& count, Pe
   return true;
 }
 
-/// The stack's float permanents of 4..20 rows and (loop) hafnians of 2..64 on a CUDA device
-/// (gpu_dense_permanents, gpu_dense_hafnians), where --device asks for it or, for permanents,
-/// by default for 256 matrices and more; true for those counted. Hafnians go there only when every matrix is
-/// symmetric (else the pipeline says which is not).
+/// The stack's float permanents of 4..20 rows, (loop) hafnians of 2..64 and torontonians of
+/// 1..16 modes on a CUDA device (gpu_dense_permanents, gpu_dense_hafnians,
+/// gpu_dense_torontonians), where --device asks for it or, for permanents and torontonians, by
+/// default for 256 matrices and more; true for those counted. Hafnians go there only when every
+/// matrix is symmetric (else the pipeline says which is not).
 std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const CountOptions& count,
                          std::vector<PermanentValue>& values) {
   const auto k = input.stack.size();
@@ -107,10 +131,12 @@ std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const 
   const bool permanent = question == StackQuestion::Permanent;
   // (Loop) hafnians only where --device gpu asks: the CPU's small kernel counts a batch of them
   // faster than the gpu-hafnian walk's channels at every size measured (docs/benchmarks.md).
-  const bool sized = permanent ? n >= kGpuDenseMin && n <= kGpuDenseMax
-                               : question != StackQuestion::Torontonian && n >= 2 && n <= 64;
+  const bool torontonian = question == StackQuestion::Torontonian;
+  const bool sized = permanent     ? n >= kGpuDenseMin && n <= kGpuDenseMax
+                     : torontonian ? n % 2 == 0 && n >= 2 && n <= 2 * kSmallTorontonianMaxModes
+                                   : n >= 2 && n <= 64;
   const bool asked = count.device == DevicePolicy::Gpu ||
-                     (permanent && count.device == DevicePolicy::Auto && k >= 256 && gpu_available());
+                     ((permanent || torontonian) && count.device == DevicePolicy::Auto && k >= 256 && gpu_available());
   if (k == 0 || !sized || !asked || !count.engine.empty() || (kind != NumberKind::Real && kind != NumberKind::Complex) ||
       n != cols_of(input.matrix))
     return done;
@@ -129,7 +155,7 @@ std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const 
             }
         },
         input.stack[i]);
-  if (!permanent)
+  if (!permanent && !torontonian)
     for (std::size_t i = 0; i < k; ++i)
       for (int r = 0; r < n; ++r)
         for (int c = 0; c < r; ++c) {
@@ -139,9 +165,11 @@ std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const 
   try {
     const double* pim = cplx ? im.data() : nullptr;
     const auto kk = static_cast<std::int64_t>(k);
-    const auto got = permanent ? gpu_dense_permanents(re.data(), pim, n, kk)
-                               : gpu_dense_hafnians(re.data(), pim, n, kk, question == StackQuestion::LoopHafnian);
-    for (std::size_t i = 0; i < k; ++i) values[i] = got[i].value(), done[i] = true;
+    const auto got = permanent     ? gpu_dense_permanents(re.data(), pim, n, kk)
+                     : torontonian ? gpu_dense_torontonians(re.data(), pim, n / 2, kk)
+                                   : gpu_dense_hafnians(re.data(), pim, n, kk, question == StackQuestion::LoopHafnian);
+    for (std::size_t i = 0; i < k; ++i)  // kind None: the engine counts it
+      if (got[i].kind != SmallDenseValue::None) values[i] = got[i].value(), done[i] = true;
   } catch (const GpuError& e) {  // counted on the CPU, as a GPU engine's block would be
     if (gpu_available()) std::fprintf(stderr, "matchcount: warning: GPU failed (%s); counting on the CPU\n", e.what());
   }
@@ -187,7 +215,9 @@ void run_stack(const ReadResult& input, const std::string& file, StackQuestion q
           if (!small_hafnian(m, loops, one, values[std::size_t(i)])) values[std::size_t(i)] = count_hafnian(m, loops, one).value;
           break;
         }
-        case StackQuestion::Torontonian: values[std::size_t(i)] = count_torontonian(m, nullptr, one).value; break;
+        case StackQuestion::Torontonian:
+          if (!small_torontonian(m, one, values[std::size_t(i)])) values[std::size_t(i)] = count_torontonian(m, nullptr, one).value;
+          break;
       }
     } catch (...) {
 #pragma omp critical(matchcount_stack_failure)

@@ -19,6 +19,7 @@
 
 #include "catalog/catalog.hpp"
 #include "matchcount/generate.hpp"
+#include "matchcount/io.hpp"
 #include "matchcount/small_dense.hpp"
 
 using namespace matchcount;
@@ -200,6 +201,55 @@ void time_batch(const std::string& spec, double rate, std::uint64_t seed) {
   std::fflush(stdout);
 }
 
+/// --tor-stack FILE.npy[:cpu]: the torontonians of a 3-D stack of O matrices (k, 2n, 2n), by
+/// gpu_dense_torontonians (the whole call, transfers included) or with :cpu by
+/// small_dense_torontonian on the CPU's threads; best of three after a warm-up, and how many the
+/// small path left to the engine.
+void time_tor_stack(const std::string& spec) {
+  std::string path = spec;
+  const bool on_cpu = path.size() > 4 && path.compare(path.size() - 4, 4, ":cpu") == 0;
+  if (on_cpu) path.resize(path.size() - 4);
+  const ReadResult in = read_input(path, ReadOptions{});
+  if (!in.is_stack || in.stack.empty()) throw CLI::ValidationError("--tor-stack", path + " is not a 3-D stack");
+  const int d = rows_of(in.stack[0]);
+  const auto k = static_cast<std::int64_t>(in.stack.size());
+  const std::size_t dd = static_cast<std::size_t>(d) * static_cast<std::size_t>(d);
+  std::vector<double> re(static_cast<std::size_t>(k) * dd), im(re.size());
+  std::vector<std::complex<double>> c(re.size());
+  for (std::int64_t b = 0; b < k; ++b)
+    std::visit(
+        [&](const auto& m) {
+          using T = std::decay_t<decltype(m.entries[0].value)>;
+          if constexpr (std::is_same_v<T, double> || std::is_same_v<T, Complex>)
+            for (const auto& e : m.entries) {
+              const std::size_t at = static_cast<std::size_t>(b) * dd + static_cast<std::size_t>(e.row * d + e.col);
+              c[at] = std::complex<double>(e.value), re[at] = c[at].real(), im[at] = c[at].imag();
+            }
+        },
+        in.stack[static_cast<std::size_t>(b)]);
+  double best = 1e300, checksum = 0;
+  std::int64_t referred = 0;
+  for (int r = 0; r < 4; ++r) {
+    const double t0 = now();
+    std::vector<SmallDenseValue> v;
+    if (on_cpu) {
+      v.resize(static_cast<std::size_t>(k));
+#pragma omp parallel for schedule(dynamic, 16)
+      for (std::int64_t b = 0; b < k; ++b)
+        v[static_cast<std::size_t>(b)] = small_dense_torontonian(c.data() + static_cast<std::size_t>(b) * dd, DenseElement::Complex128, d, d, d, 1);
+    } else {
+      v = gpu_dense_torontonians(re.data(), im.data(), d / 2, k);
+    }
+    const double t = now() - t0;
+    if (r > 0) best = std::min(best, t);
+    checksum = 0, referred = 0;
+    for (const auto& x : v) checksum += x.re, referred += x.kind == SmallDenseValue::None;
+  }
+  std::printf("tor stack %d modes k=%lld %s: %.4f s, %.4g /s, left to the engine %lld, checksum %.12g\n", d / 2,
+              static_cast<long long>(k), on_cpu ? "cpu" : "gpu", best, double(k) / best, static_cast<long long>(referred), checksum);
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -217,9 +267,14 @@ int main(int argc, char** argv) {
                  "n:k[:real|complex|haf-real|haf-complex|lhaf-real|lhaf-complex][:cpu]: the GPU batch of k small "
                  "dense permanents, hafnians or loop hafnians, or with :cpu the CPU's small kernels (then exits)")
       ->delimiter(',');
+  std::vector<std::string> tor_stacks;
+  app.add_option("--tor-stack", tor_stacks,
+                 "FILE.npy[:cpu]: the GPU batch of the stack's torontonians, or with :cpu the CPU's small path (then exits)")
+      ->delimiter(',');
   CLI11_PARSE(app, argc, argv);
-  if (!batches.empty()) {  // (a GPU case without a device fails in its GpuError)
+  if (!batches.empty() || !tor_stacks.empty()) {  // (a GPU case without a device fails in its GpuError)
     for (const std::string& b : batches) time_batch(b, rate, seed);
+    for (const std::string& t : tor_stacks) time_tor_stack(t);
     return 0;
   }
   if (!gpu_available()) {

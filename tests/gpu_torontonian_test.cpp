@@ -1,7 +1,9 @@
 // The GPU torontonian walk (src/engines/torontonian/cuda/) against the CPU walk: the same
 // values within both bounds for real and loop torontonians over the GPU walk's splits (one
 // unit, units with roots, blocks of fewer threads than 128), the same bits on one GPU and on
-// all, and the refusal of an input that is not positive definite. Skips without a GPU.
+// all, and the refusal of an input that is not positive definite. Skips without a GPU. The small
+// path (small_dense_torontonian on the CPU, the GPU batch gpu_dense_torontonians): the engine's
+// bits on the CPU, within the bounds on the GPU, and what it leaves to the engine.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,7 +13,9 @@
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/gpu.hpp"
+#include "engines/torontonian/cuda/tor_small.cuh"
 #include "matchcount/pipeline.hpp"
+#include "matchcount/small_dense.hpp"
 
 namespace matchcount {
 namespace {
@@ -105,6 +109,73 @@ TEST(GpuTorontonian, SameBitsOnOneGpuAndOnAll) {
   const CountReport all = count_on(o, nullptr, DevicePolicy::Gpu, 0);
   EXPECT_EQ(std::get<double>(one.value.value), std::get<double>(all.value.value));
   EXPECT_EQ(one.value.abs_error, all.value.abs_error);
+}
+
+/// O dense (row-major complex) from the sparse squeezed_o.
+std::vector<std::complex<double>> dense_of(const SparseMatrix<Complex>& o) {
+  std::vector<std::complex<double>> a(static_cast<std::size_t>(o.rows * o.cols));
+  for (const auto& e : o.entries) a[static_cast<std::size_t>(e.row * o.cols + e.col)] = e.value;
+  return a;
+}
+
+TEST(SmallTorontonian, TheEnginesBitsOnTheCpuAndWhatItLeavesToIt) {
+  for (int n = 1; n <= 12; ++n)
+    for (const std::uint64_t seed : {1u, 2u}) {
+      const SparseMatrix<Complex> o = squeezed_o(n, 0.3 + 0.2 * static_cast<double>(seed), 0.1, 100 * seed + static_cast<std::uint64_t>(n));
+      const auto a = dense_of(o);
+      const int d = 2 * n;
+      const SmallDenseValue v = small_dense_torontonian(a.data(), DenseElement::Complex128, d, d, d, 1);
+      const CountReport want = count_on(o, nullptr, DevicePolicy::Cpu);
+      ASSERT_EQ(v.kind, SmallDenseValue::Real) << n;
+      EXPECT_EQ(v.re, std::get<double>(want.value.value)) << n;
+      EXPECT_NEAR(v.abs_error, want.value.abs_error, 1e-9 * want.value.abs_error) << n;
+      // The kernels' smaller instantiations count the same on the host (this file is compiled
+      // without the library's -march, so without its fused multiply-adds: within the bound).
+      std::vector<double> re, im;
+      for (const auto& x : a) re.push_back(x.real()), im.push_back(x.imag());
+      std::vector<double> scratch(8 * 16 * 16 + gpu::tor_small::level_doubles(16));
+      const auto r12 = gpu::tor_small::torontonian<12>(re.data(), im.data(), n, scratch.data(), scratch.data() + 4 * 144,
+                                                       scratch.data() + 8 * 144);
+      EXPECT_EQ(r12.status, gpu::tor_small::kDone);
+      EXPECT_LE(std::fabs(r12.value - v.re), r12.error + v.abs_error) << n;
+    }
+  // Left to the engine: not Hermitian, not positive definite, not square or odd, NaN.
+  const auto a = dense_of(squeezed_o(3, 0.5, 0.1, 9));
+  auto bad = a;
+  bad[1] += 0.25;
+  EXPECT_EQ(small_dense_torontonian(bad.data(), DenseElement::Complex128, 6, 6, 6, 1).kind, SmallDenseValue::None);
+  bad = a;
+  bad[0] = 1.5;  // I - O with a negative diagonal entry
+  EXPECT_EQ(small_dense_torontonian(bad.data(), DenseElement::Complex128, 6, 6, 6, 1).kind, SmallDenseValue::None);
+  EXPECT_EQ(small_dense_torontonian(a.data(), DenseElement::Complex128, 5, 5, 6, 1).kind, SmallDenseValue::None);
+  bad = a;
+  bad[7] = std::nan("");
+  EXPECT_EQ(small_dense_torontonian(bad.data(), DenseElement::Complex128, 6, 6, 6, 1).kind, SmallDenseValue::None);
+}
+
+TEST(SmallTorontonian, GpuBatchWithinTheCpusBounds) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
+  for (const int n : {1, 4, 8, 12, 16}) {
+    const int k = 300, d = 2 * n;
+    std::vector<double> re, im;
+    std::vector<SmallDenseValue> cpu;
+    for (int b = 0; b < k; ++b) {
+      const auto a = dense_of(squeezed_o(n, 0.6, 0.1, 1000 + static_cast<std::uint64_t>(b)));
+      for (const auto& x : a) re.push_back(x.real()), im.push_back(x.imag());
+      cpu.push_back(small_dense_torontonian(a.data(), DenseElement::Complex128, d, d, d, 1));
+    }
+    re[3] = std::nan("");  // matrix 0 goes to the engine
+    const std::vector<SmallDenseValue> gpu = gpu_dense_torontonians(re.data(), im.data(), n, k);
+    ASSERT_EQ(gpu.size(), static_cast<std::size_t>(k));
+    EXPECT_EQ(gpu[0].kind, SmallDenseValue::None);
+    for (int b = 1; b < k; ++b) {
+      ASSERT_EQ(gpu[static_cast<std::size_t>(b)].kind, cpu[static_cast<std::size_t>(b)].kind) << n << " " << b;
+      const auto& g = gpu[static_cast<std::size_t>(b)];
+      const auto& c = cpu[static_cast<std::size_t>(b)];
+      EXPECT_LE(std::fabs(g.re - c.re), g.abs_error + c.abs_error) << n << " " << b;
+      EXPECT_LE(g.abs_error, 1.01 * c.abs_error) << n << " " << b;
+    }
+  }
 }
 
 TEST(GpuTorontonian, RefusesWhatIsNotPositiveDefinite) {

@@ -55,6 +55,26 @@ SmallDenseValue small_dense_hafnian(const void* data, DenseElement type, std::in
                                     std::int64_t row_stride, std::int64_t col_stride, bool loops,
                                     DenseMode mode = DenseMode::Auto);
 
+/// The most modes of small_dense_torontonian and gpu_dense_torontonians.
+constexpr int kSmallTorontonianMaxModes = 16;
+
+/// The torontonian (thewalrus's tor) of the 2n x 2n matrix O at `data`, n <= 16, laid out as
+/// for small_dense_permanent: the torontonian engine's count (real basis, certified least
+/// eigenvalue, Schur-complement walk) and its certified bound, without the pipeline; the
+/// engine's value bit for bit. Kind Real, or None where the engine must count (a matrix it would
+/// refuse, one whose real basis is not real, a bound above 1e-3 of the value, which it retries
+/// in long double, a non-finite entry).
+SmallDenseValue small_dense_torontonian(const void* data, DenseElement type, std::int64_t rows, std::int64_t cols,
+                                        std::int64_t row_stride, std::int64_t col_stride);
+
+/// The torontonians of `count` 2n x 2n matrices O (n = modes, 1..16) laid out as for
+/// gpu_dense_permanents, on the first CUDA device: one thread a matrix, each the whole count of
+/// small_dense_torontonian (its value within the same certified bound; the GPU's fused
+/// multiply-adds round differently). Kind None where the engine must count. `stop` as for
+/// gpu_dense_permanents. GpuError without CUDA or a device.
+std::vector<SmallDenseValue> gpu_dense_torontonians(const double* re, const double* im, int modes, std::int64_t count,
+                                                    const std::function<bool()>& stop = {});
+
 /// The sizes the GPU batch takes.
 constexpr int kGpuDenseMin = 4, kGpuDenseMax = 20;
 

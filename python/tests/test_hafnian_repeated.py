@@ -111,6 +111,15 @@ def test_batches_match_single_calls_and_follow_dtypes():
     os_ = np.array([[[0, x], [x, 0]] for x in t])
     tb = matchcount.torontonian_batch(os_)
     assert tb.dtype == np.float64 and np.allclose(tb, np.cosh([0.2, 0.5, 0.9]) - 1, rtol=1e-12)
+    # Product states of 5 modes: prod(cosh r_i - 1); the batch's small path gives tor's own bits.
+    rs = rng.uniform(0.3, 1.2, size=(12, 5))
+    prod = np.zeros((12, 10, 10))
+    for b in range(12):
+        for i, r in enumerate(rs[b]):
+            prod[b, i, i + 5] = prod[b, i + 5, i] = np.tanh(r)
+    tp = matchcount.torontonian_batch(prod, device="cpu")
+    assert np.allclose(tp, np.prod(np.cosh(rs) - 1, axis=1), rtol=1e-12)
+    assert all(tp[b] == matchcount.tor(prod[b]) for b in range(12))
     # Ctrl-C stops a long batch within a second and Python's handler is back.
     big = rng.normal(size=(4000, 22, 22))
     timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))

@@ -60,8 +60,8 @@ std::complex<double> entry(const char* data, const nb::dlpack::dtype& t, std::in
   return reinterpret_cast<const std::complex<double>*>(data)[at];
 }
 
-/// The batch's float permanents or (loop) hafnians on the GPU (gpu_dense_permanents,
-/// gpu_dense_hafnians) into `fast`: those counted as floats (non-integral, or every one with
+/// The batch's float permanents, (loop) hafnians or torontonians on the GPU (gpu_dense_permanents,
+/// gpu_dense_hafnians, gpu_dense_torontonians) into `fast`: those counted as floats (non-integral, or every one with
 /// ExactMode::Float; integral ones stay exact on the CPU), without a non-finite entry (whose
 /// message the pipeline gives) and, for hafnians, exactly symmetric (the pipeline says why
 /// not). A GPU that fails leaves them to the CPU.
@@ -82,7 +82,8 @@ void on_gpu(At at, const nb::dlpack::dtype& dtype, std::int64_t n, std::int64_t 
       if (cplx) im.push_back(x.imag());
     }
     bool symmetric = true;
-    for (std::int64_t r = 0; r < n && what != BatchOf::Permanent && symmetric; ++r)
+    const bool hafnian = what == BatchOf::Hafnian || what == BatchOf::LoopHafnian;
+    for (std::int64_t r = 0; r < n && hafnian && symmetric; ++r)
       for (std::int64_t c = 0; c < r && symmetric; ++c)
         symmetric = entry(at(i), dtype, r, c, s1, s2) == entry(at(i), dtype, c, r, s1, s2);
     if (!finite || !symmetric || (integral && mode != ExactMode::Float)) {
@@ -97,9 +98,9 @@ void on_gpu(At at, const nb::dlpack::dtype& dtype, std::int64_t n, std::int64_t 
     const double* pim = cplx ? im.data() : nullptr;
     const auto kk = static_cast<std::int64_t>(which.size());
     const std::vector<SmallValue> got =
-        what == BatchOf::Permanent
-            ? gpu_dense_permanents(re.data(), pim, static_cast<int>(n), kk, stop)
-            : gpu_dense_hafnians(re.data(), pim, static_cast<int>(n), kk, what == BatchOf::LoopHafnian, stop);
+        what == BatchOf::Permanent     ? gpu_dense_permanents(re.data(), pim, static_cast<int>(n), kk, stop)
+        : what == BatchOf::Torontonian ? gpu_dense_torontonians(re.data(), pim, static_cast<int>(n / 2), kk, stop)
+                                       : gpu_dense_hafnians(re.data(), pim, static_cast<int>(n), kk, what == BatchOf::LoopHafnian, stop);
     for (std::size_t w = 0; w < which.size(); ++w) fast[static_cast<std::size_t>(which[w])] = got[w];
   } catch (const GpuError&) {  // the CPU counts them
   } catch (const Interrupted&) {  // the caller sees the stop request
@@ -125,8 +126,9 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   // The tolerance of the symmetric test and the torontonian's number kind are the callers'.
   const ExactMode read_mode = what == BatchOf::Torontonian ? ExactMode::Float : static_cast<ExactMode>(mode);
   const bool hafnians = what == BatchOf::Hafnian || what == BatchOf::LoopHafnian;
+  const bool tors = what == BatchOf::Torontonian && rows % 2 == 0 && rows >= 2 && rows <= 2 * kSmallTorontonianMaxModes;
   const bool small = rows == cols && o.engine.empty() && o.device != DevicePolicy::Gpu &&
-                     (what == BatchOf::Permanent ? rows <= kSmallMax : hafnians && rows <= kSmallHafnianMax);
+                     (what == BatchOf::Permanent ? rows <= kSmallMax : tors || (hafnians && rows <= kSmallHafnianMax));
   // Permanents of floats of 4..20 rows and (loop) hafnians of 2..64 on a CUDA device, where
   // asked (permanents also by default for a batch of 256 and more): the whole batch in a few
   // launches.
@@ -134,9 +136,10 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
                       dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
   // (Loop) hafnians only where device="gpu" asks: the CPU's small kernel counts a batch of them
   // faster than the gpu-hafnian walk's channels at every size measured (docs/benchmarks.md).
-  const bool sized = what == BatchOf::Permanent ? rows >= kGpuDenseMin && rows <= kGpuDenseMax : hafnians && rows >= 2 && rows <= 64;
+  const bool sized = what == BatchOf::Permanent ? rows >= kGpuDenseMin && rows <= kGpuDenseMax
+                                                : tors || (hafnians && rows >= 2 && rows <= 64);
   const bool asked = o.device == DevicePolicy::Gpu ||
-                     (what == BatchOf::Permanent && o.device == DevicePolicy::Auto && k >= 256 && gpu_available());
+                     (!hafnians && o.device == DevicePolicy::Auto && k >= 256 && gpu_available());
   const bool gpu = sized && asked && rows == cols && o.engine.empty() && floats && read_mode != ExactMode::Exact;
   std::vector<SmallValue> fast(static_cast<std::size_t>(small || gpu ? k : 0));
   std::vector<PermanentValue> values(static_cast<std::size_t>(k));
@@ -153,9 +156,9 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
       if (gpu && fast[std::size_t(i)].kind != SmallValue::None) continue;  // counted on the GPU
       try {
         if (small) {
-          fast[std::size_t(i)] = what == BatchOf::Permanent
-                                     ? small_permanent(at(i), dtype, rows, cols, s1, s2, read_mode)
-                                     : small_hafnian(at(i), dtype, rows, cols, s1, s2, what == BatchOf::LoopHafnian, read_mode);
+          fast[std::size_t(i)] = what == BatchOf::Permanent     ? small_permanent(at(i), dtype, rows, cols, s1, s2, read_mode)
+                                 : what == BatchOf::Torontonian ? small_torontonian(at(i), dtype, rows, cols, s1, s2)
+                                 : small_hafnian(at(i), dtype, rows, cols, s1, s2, what == BatchOf::LoopHafnian, read_mode);
           if (fast[std::size_t(i)].kind != SmallValue::None) continue;
         }
         const AnyMatrix m = from_strided(at(i), dtype, rows, cols, s1, s2, read_mode);

@@ -59,4 +59,11 @@ SmallValue small_hafnian(const void* data, nb::dlpack::dtype dtype, std::int64_t
   return small_dense_hafnian(data, *element, rows, cols, s0, s1, loops, dense_mode(mode));
 }
 
+SmallValue small_torontonian(const void* data, nb::dlpack::dtype dtype, std::int64_t rows, std::int64_t cols,
+                             std::int64_t s0, std::int64_t s1) {
+  const auto element = element_of(dtype);
+  if (!element) return {};
+  return small_dense_torontonian(data, *element, rows, cols, s0, s1);
+}
+
 }  // namespace matchcount::py

@@ -20,6 +20,10 @@ using SmallValue = SmallDenseValue;
 SmallValue small_permanent(const void* data, nb::dlpack::dtype dtype, std::int64_t rows, std::int64_t cols,
                            std::int64_t s0, std::int64_t s1, ExactMode mode);
 
+/// small_dense_torontonian likewise (kind None where the engine counts).
+SmallValue small_torontonian(const void* data, nb::dlpack::dtype dtype, std::int64_t rows, std::int64_t cols,
+                             std::int64_t s0, std::int64_t s1);
+
 /// small_dense_hafnian (loop hafnians where `loops`) likewise: kind None where the general path
 /// counts (exact numbers, asymmetric matrices, n > kSmallHafnianMax, ...).
 SmallValue small_hafnian(const void* data, nb::dlpack::dtype dtype, std::int64_t rows, std::int64_t cols,

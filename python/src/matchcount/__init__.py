@@ -451,11 +451,13 @@ def hafnian_batch(As: Any, *, loop: bool = False, exact: Optional[bool] = None, 
                   lambda m: hafnian(m, loop=loop, exact=exact, device=device, engine=engine, threads=threads))
 
 
-def torontonian_batch(Os: Any, *, threads: int = 0) -> np.ndarray:
-    """Torontonians of a stack of 2n x 2n matrices (``tor`` of each), threads across them: a
-    float64 array. A matrix whose bound cannot be met raises RefusedError naming it."""
+def torontonian_batch(Os: Any, *, threads: int = 0, device: str = "auto") -> np.ndarray:
+    """Torontonians of a stack of 2n x 2n matrices (``tor`` of each), threads across them, or
+    on a CUDA device (device="gpu", or by default for 256 matrices of up to 16 modes): a float64
+    array, each value within its certified bound. A matrix whose bound cannot be met raises
+    RefusedError naming it."""
     return _batch(_stack(Os).astype(complex) if np.iscomplexobj(Os) else _stack(Os).astype(float), 3, False,
-                  threads, "auto", "auto", lambda m: torontonian(m, threads=threads))
+                  threads, device, "auto", lambda m: torontonian(m, threads=threads))
 
 
 def engines() -> list:

@@ -1,0 +1,97 @@
+// The GPU batch of small torontonians (tor_batch.hpp; matchcount::gpu_dense_torontonians): one
+// thread a matrix, each running tor_small.cuh's whole count (input to certified bound) with its
+// scratch in local memory, sized by the kernel's most modes (8, 12 or 16). Launches of at most
+// kLaunchMatrices, so that a stop request is seen between them.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "cuda/launch.hpp"
+#include "engines/torontonian/cuda/tor_batch.hpp"
+#include "engines/torontonian/cuda/tor_small.cuh"
+
+namespace {
+
+namespace ts = matchcount::gpu::tor_small;
+using matchcount::gpu::tor_batch::kOut;
+
+constexpr int kThreads = 64;
+constexpr std::int64_t kLaunchMatrices = 1 << 16;
+
+template <int N>
+__global__ void __launch_bounds__(kThreads) tor_batch_kernel(const double* re, const double* im, int modes, long long count,
+                                                             double* out) {
+  const long long i = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
+  if (i >= count) return;
+  double m[4 * N * N], chol[4 * N * N], levels[ts::level_doubles(N)];
+  const long long dd = 4LL * modes * modes;
+  const ts::Result r = ts::torontonian<N>(re + i * dd, im ? im + i * dd : nullptr, modes, m, chol, levels);
+  out[i * kOut] = r.value, out[i * kOut + 1] = r.error, out[i * kOut + 2] = r.status;
+}
+
+const void* kernel_for(int modes) {
+  if (modes <= 8) return reinterpret_cast<const void*>(tor_batch_kernel<8>);
+  if (modes <= 12) return reinterpret_cast<const void*>(tor_batch_kernel<12>);
+  if (modes <= ts::kMaxModes) return reinterpret_cast<const void*>(tor_batch_kernel<ts::kMaxModes>);
+  return nullptr;
+}
+
+}  // namespace
+
+namespace matchcount::gpu::tor_batch {
+
+std::vector<double> run(const double* re, const double* im, int modes, std::int64_t count, const std::function<bool()>& stop,
+                        bool& stopped, bool verbose) {
+  using detail::check;
+  using detail::DeviceBuffer;
+  stopped = false;
+  std::vector<double> out(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)) * kOut, 0.0);
+  for (std::size_t i = 2; i < out.size(); i += kOut) out[i] = ts::kRefer;
+  if (count <= 0) return out;
+  const void* fn = kernel_for(modes);
+  if (modes < 1 || !fn) throw GpuError("GPU torontonian batch: 1..16 modes");
+  int devices = 0;
+  check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
+  if (devices < 1) throw GpuError("no CUDA device");
+  check(cudaSetDevice(0), "cudaSetDevice");
+  const bool cplx = im != nullptr;
+  const std::size_t dd = 4 * static_cast<std::size_t>(modes) * static_cast<std::size_t>(modes);
+  const std::int64_t chunk = std::min<std::int64_t>(count, kLaunchMatrices);
+  DeviceBuffer<double> d_re(static_cast<std::size_t>(chunk) * dd), d_im(cplx ? static_cast<std::size_t>(chunk) * dd : 1),
+      d_out(static_cast<std::size_t>(chunk) * kOut);
+  for (std::int64_t b = 0; b < count; b += chunk) {
+    if (stop && stop()) {
+      stopped = true;
+      return out;
+    }
+    const std::int64_t k = std::min(chunk, count - b);
+    check(cudaMemcpy(d_re.ptr, re + b * static_cast<std::int64_t>(dd), static_cast<std::size_t>(k) * dd * sizeof(double),
+                     cudaMemcpyHostToDevice),
+          "cudaMemcpy");
+    if (cplx)
+      check(cudaMemcpy(d_im.ptr, im + b * static_cast<std::int64_t>(dd), static_cast<std::size_t>(k) * dd * sizeof(double),
+                       cudaMemcpyHostToDevice),
+            "cudaMemcpy");
+    long long count_k = k;
+    int n = modes;
+    const double* pr = d_re.ptr;
+    const double* pi = cplx ? d_im.ptr : nullptr;
+    double* po = d_out.ptr;
+    void* params[] = {&pr, &pi, &n, &count_k, &po};
+    const auto blocks = static_cast<unsigned>((k + kThreads - 1) / kThreads);
+    const auto t0 = std::chrono::steady_clock::now();
+    check(cudaLaunchKernel(fn, dim3(blocks), dim3(kThreads), params, 0, nullptr), "cudaLaunchKernel");
+    check(cudaDeviceSynchronize(), "the GPU torontonian batch kernel");
+    if (verbose)
+      std::fprintf(stderr, "gpu-torontonian batch: %lld matrices of %d modes, kernel %.6f s\n", count_k, modes,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    check(cudaMemcpy(out.data() + b * kOut, d_out.ptr, static_cast<std::size_t>(k) * kOut * sizeof(double),
+                     cudaMemcpyDeviceToHost),
+          "cudaMemcpy");
+  }
+  return out;
+}
+
+}  // namespace matchcount::gpu::tor_batch

@@ -1,0 +1,71 @@
+// matchcount::small_dense_torontonian and gpu_dense_torontonians (matchcount/small_dense.hpp):
+// small torontonians without the pipeline, on a CPU thread or a GPU thread each
+// (cuda/tor_small.cuh, the engine's real-basis count and certified bound written for both).
+// Batches of 8-mode torontonians spent about 35 us each in the pipeline and the engine's
+// set-up, against about 3 us of walk.
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <vector>
+
+#include "core/tuning.hpp"
+#include "engines/dense_input.hpp"
+#include "engines/torontonian/cuda/tor_batch.hpp"
+#include "engines/torontonian/cuda/tor_small.cuh"
+#include "matchcount/checkpoint.hpp"
+#include "matchcount/gpu.hpp"
+#include "matchcount/small_dense.hpp"
+
+namespace matchcount {
+
+static_assert(kSmallTorontonianMaxModes == gpu::tor_small::kMaxModes);
+
+SmallDenseValue small_dense_torontonian(const void* data, DenseElement type, std::int64_t rows, std::int64_t cols,
+                                        std::int64_t s0, std::int64_t s1) {
+  namespace ts = gpu::tor_small;
+  SmallDenseValue none;
+  if (rows != cols || rows < 2 || rows % 2 || rows > 2 * ts::kMaxModes) return none;
+  const int d = static_cast<int>(rows);
+  thread_local std::vector<double> re, im, scratch;
+  re.assign(static_cast<std::size_t>(d * d), 0.0), im.assign(static_cast<std::size_t>(d * d), 0.0);
+  bool any_imag = false;
+  const bool read = engines::dense::dispatch(type, [&](auto* tag) {
+    const auto* p = static_cast<decltype(tag)>(data);
+    for (int i = 0; i < d; ++i)
+      for (int j = 0; j < d; ++j) {
+        double x, y;
+        if (!engines::dense::to_doubles(p[i * s0 + j * s1], x, y)) return false;
+        re[static_cast<std::size_t>(i * d + j)] = x, im[static_cast<std::size_t>(i * d + j)] = y;
+        any_imag = any_imag || y != 0;
+      }
+    return true;
+  });
+  if (!read) return none;
+  constexpr int N = ts::kMaxModes;
+  scratch.resize(static_cast<std::size_t>(8 * N * N + ts::level_doubles(N)));
+  double* m = scratch.data();
+  const ts::Result r = ts::torontonian<N>(re.data(), any_imag ? im.data() : nullptr, d / 2, m, m + 4 * N * N, m + 8 * N * N);
+  if (r.status != ts::kDone) return none;
+  SmallDenseValue out;
+  out.kind = SmallDenseValue::Real;
+  out.re = r.value, out.abs_error = r.error;
+  return out;
+}
+
+std::vector<SmallDenseValue> gpu_dense_torontonians(const double* re, const double* im, int modes, std::int64_t count,
+                                                    const std::function<bool()>& stop) {
+  if (modes < 1 || modes > gpu::tor_small::kMaxModes) throw GpuError("GPU torontonian batch: 1..16 modes");
+  bool stopped = false;
+  const std::vector<double> got = gpu::tor_batch::run(re, im, modes, count, stop, stopped, tuning::tuning().gpu_verbose);
+  if (stopped) throw Interrupted(2, "GPU torontonian batch stopped");
+  std::vector<SmallDenseValue> values(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double* o = &got[i * gpu::tor_batch::kOut];
+    if (o[2] != static_cast<double>(gpu::tor_small::kDone)) continue;  // kind None: the engine counts it
+    values[i].kind = SmallDenseValue::Real;
+    values[i].re = o[0], values[i].abs_error = o[1];
+  }
+  return values;
+}
+
+}  // namespace matchcount

@@ -107,9 +107,10 @@ TEST(HafnianRuntime, SigtermSavesTheWalkAndTheRerunResumes) {
   const std::string ckpt = test::temp_file("", ".ckpt");
   std::filesystem::remove(ckpt);
   // 256 units of about 20 ms each with the pause: SIGTERM lands inside the walk (the CPU walk:
-  // the pause is after CPU units, and a GPU would finish first).
+  // the pause is after CPU units, and a GPU would finish first), with a second of room for a
+  // start slowed by other tests running beside it.
   const auto stopped = test::run_slow_matchcount_under(
-      "timeout -s TERM 1.5", 20000, "--device cpu --threads 1 --hafnian --checkpoint '" + ckpt + "' '" + file + "'");
+      "timeout -s TERM 2.5", 20000, "--device cpu --threads 1 --hafnian --checkpoint '" + ckpt + "' '" + file + "'");
   EXPECT_EQ(stopped.exit_code, 124) << stopped.err;  // timeout's code once it sent the signal
   EXPECT_NE(stopped.err.find("interrupted by SIGTERM"), std::string::npos) << stopped.err;
   ASSERT_TRUE(std::filesystem::exists(ckpt));

@@ -219,12 +219,21 @@ TEST(Matchings, CommandLine) {
   EXPECT_NE(r.err.find("vertex d has no edge"), std::string::npos) << r.err;
   EXPECT_EQ(test::run_matchcount("--matchings --monomer-weight 3 --as graph '" + test::temp_file("u\nv\n", ".edges") + "'").out,
             "9\n");
+  // --log: the natural logarithm of the total (the 8 x 8 grid's 179788343101980135).
+  std::string grid;
+  for (int v = 0; v < 64; ++v) {
+    if (v % 8 < 7) grid += std::to_string(v) + " " + std::to_string(v + 1) + "\n";
+    if (v < 56) grid += std::to_string(v) + " " + std::to_string(v + 8) + "\n";
+  }
+  r = test::run_matchcount("--matchings --log --as graph '" + test::temp_file(grid, ".edges") + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NEAR(std::stod(r.out), std::log(179788343101980135.0), 1e-12);
   const std::string j2 = test::temp_file("%%MatrixMarket matrix array integer general\n2 2\n1\n1\n1\n1\n", ".mtx");
   EXPECT_EQ(test::run_matchcount("--matchings --polynomial '" + j2 + "'").out, "0 1\n1 4\n2 2\n");
   // Usage errors: exit 2, nothing on stdout.
   for (const std::string bad : {"--polynomial", "--monomer-weight 2", "--matchings --polynomial --monomer-weight 2",
                                 "--matchings --hafnian", "--matchings --torontonian", "--matchings --estimate",
-                                "--matchings --reps 1,1,1", "--matchings --log", "--matchings --monomer-weight abc",
+                                "--matchings --reps 1,1,1", "--matchings --polynomial --log", "--matchings --monomer-weight abc",
                                 "--matchings --explain", "--matchings --as digraph"}) {
     r = test::run_matchcount(bad + (bad.find("--as") == std::string::npos ? " --as graph '" : " '") + p3 + "'");
     EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.err;

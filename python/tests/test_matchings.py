@@ -71,3 +71,16 @@ def test_inputs_and_refusals():
         matchcount.monomer_dimer(a, 1, "y")
     with pytest.raises(ValueError):
         matchcount.hosoya_index(np.eye(3))  # a self-loop on the diagonal
+
+
+def test_log_and_isolated_vertices():
+    import math
+    import networkx as nx
+    g = nx.grid_2d_graph(8, 8)
+    lc = matchcount.hosoya_index(g, log=True)
+    assert lc.sign == 1 and abs(lc.log - math.log(179788343101980135)) < 1e-12 and lc.error < 1e-10
+    assert abs(matchcount.monomer_dimer(nx.path_graph(3), 1, 2, log=True).log - math.log(12)) < 1e-14
+    # An isolated node is a vertex: a monomer in every matching.
+    p = nx.path_graph(3)
+    p.add_node("d")
+    assert matchcount.monomer_dimer(p, 1, 2) == 24 and matchcount.matching_polynomial(p) == [1, 2, 0]

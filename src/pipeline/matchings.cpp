@@ -81,7 +81,8 @@ Rational exact_of(const PermanentValue& v) {
 CountReport count_matchings_report(const AnyMatrix& a, const PermanentValue& monomer_weight, bool polynomial,
                                    const CountOptions& options) {
   if (monomer_weight.log) throw UsageError("the monomer weight is a value, not a logarithm");
-  if (options.log) throw UsageError("--log does not apply to --matchings (yet)");
+  if (options.log && polynomial)
+    throw UsageError("--log gives the logarithm of the total; --polynomial's coefficients are exact integers");
   if (options.explain) throw UsageError("--explain does not apply to --matchings (yet)");
   if (polynomial && options.checkpoint)
     throw UsageError("--checkpoint does not apply to --matchings --polynomial (it counts several loop hafnians)");
@@ -92,7 +93,7 @@ CountReport count_matchings_report(const AnyMatrix& a, const PermanentValue& mon
     case 0:
     case 1: {  // exact: as fractions (count_hafnian scales them to integers)
       r = count_hafnian(with_loops<Rational>(a, value_as<Rational>(monomer_weight), Rational(1)), true, o);
-      r.value = of_rational(exact_of(r.value));
+      if (!r.value.log) r.value = of_rational(exact_of(r.value));  // --log: the logarithm of the exact total
       break;
     }
     case 2: r = count_hafnian(with_loops<double>(a, value_as<double>(monomer_weight), 1.0), true, o); break;

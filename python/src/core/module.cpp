@@ -143,7 +143,7 @@ NB_MODULE(_core, m) {
   // matchings (hosoya_index, monomer_dimer, matching_polynomial): the total, the coefficients
   // (polynomial), or with details the --json record. y: the monomer weight as a 1 x 1 matrix.
   m.def("matchings", [](const Matrix& g, const Matrix& y, bool polynomial, int threads, int details,
-                        const std::string& format) -> nb::object {
+                        const std::string& format, bool log) -> nb::object {
     PermanentValue w;
     std::visit(
         [&](const auto& a) {
@@ -153,10 +153,15 @@ NB_MODULE(_core, m) {
         y.m);
     CountOptions opts;
     opts.threads = threads;
+    opts.log = log;
     CountReport report;
     {
       nb::gil_scoped_release release;
       report = count_matchings_report(g.m, w, polynomial, opts);
+    }
+    if (details == 0 && report.value.log) {  // log=True: (sign, ln |total|, its error), as count's
+      const LogValue& l = *report.value.log;
+      return nb::make_tuple(l.sign, l.log_abs, l.error);
     }
     if (details != 0) {
       RunInfo info;
@@ -168,7 +173,8 @@ NB_MODULE(_core, m) {
     nb::list out;
     for (const auto& c : report.polynomial) out.append(to_python(c));
     return out;
-  }, nb::arg("graph"), nb::arg("y"), nb::arg("polynomial"), nb::arg("threads"), nb::arg("details"), nb::arg("format"));
+  }, nb::arg("graph"), nb::arg("y"), nb::arg("polynomial"), nb::arg("threads"), nb::arg("details"), nb::arg("format"),
+     nb::arg("log"));
   // tor / ltor: the value, or with details the --json record.
   m.def("torontonian", [](const Matrix& o, const Matrix* gamma, int threads, const std::string& device, int details,
                           const std::string& format) -> nb::object {

@@ -5,6 +5,7 @@ symmetric adjacency matrix (numpy array or scipy.sparse, zero diagonal)."""
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from typing import Any, List, Optional, Union
 
@@ -43,35 +44,43 @@ def _weight_matrix(y: Number, exact: Optional[bool]):
 
 
 def _run(G: Any, x: Number, y: Number, polynomial: bool, weight: Optional[str], exact: Optional[bool], threads: int,
-         details: bool) -> Any:
+         details: bool, log: bool = False) -> Any:
     check_options("auto", "auto", threads)
     g, fmt = _graph(G, weight, exact, x)
-    out = _core.matchings(g, _weight_matrix(y, exact), polynomial, int(threads), 1 if details else 0, fmt)
-    return json.loads(out) if details else out
+    out = _core.matchings(g, _weight_matrix(y, exact), polynomial, int(threads), 1 if details else 0, fmt, bool(log))
+    if details:
+        return json.loads(out)
+    if log:
+        from . import LogCount
+        sign, ln, err = out
+        return LogCount(sign, ln, ln / math.log(10) if sign else -math.inf, err)
+    return out
 
 
-def hosoya_index(G: Any, *, weight: Optional[str] = None, threads: int = 0, details: bool = False) -> Any:
+def hosoya_index(G: Any, *, weight: Optional[str] = None, threads: int = 0, details: bool = False,
+                 log: bool = False) -> Any:
     """The number of all matchings of G, the empty one included (the Hosoya index of a molecule's
     graph); with weight="attr" the sum over matchings of the product of their edges' weights.
+    log=True: a ``LogCount`` (the CLI's --log).
 
     >>> import networkx as nx, matchcount
     >>> matchcount.hosoya_index(nx.path_graph(5))  # Fibonacci
     8
     """
-    return _run(G, 1, 1, False, weight, None, threads, details)
+    return _run(G, 1, 1, False, weight, None, threads, details, log)
 
 
 def monomer_dimer(G: Any, x: Number = 1, y: Number = 1, *, weight: Optional[str] = None, exact: Optional[bool] = None,
-                  threads: int = 0, details: bool = False) -> Any:
+                  threads: int = 0, details: bool = False, log: bool = False) -> Any:
     """The monomer-dimer partition function Z(x, y) = sum_k m_k x^k y^(n - 2k): each matched edge
     weighs x (times its weight), each unmatched vertex y. Exact for integers and Fractions; floats
-    give a float (details=True: with its error).
+    give a float (details=True: with its error; log=True: a ``LogCount``).
 
     >>> import networkx as nx, matchcount
     >>> matchcount.monomer_dimer(nx.cycle_graph(4), 1, 2)  # 2^4 + 4 * 2^2 + 2
     34
     """
-    return _run(G, x, y, False, weight, exact, threads, details)
+    return _run(G, x, y, False, weight, exact, threads, details, log)
 
 
 def matching_polynomial(G: Any, *, weight: Optional[str] = None, threads: int = 0) -> List[Any]:

@@ -128,6 +128,9 @@ TEST(Matchings, GridsC60AndTheIdentities) {
   const char* a028420[] = {"1", "7", "131", "10012", "2810694", "2989126727", "11945257052321",
                            "179788343101980135", "10185111919160666118608", "2172138783673094193937750015"};
   for (int n = 1; n <= 10; ++n) EXPECT_EQ(total(of(grid_graph(n, n))), Integer(a028420[n - 1])) << n;
+  // OEIS A045310: all matchings of the hypercube Q_d (Q_1 .. Q_4 also by enumeration here).
+  const char* a045310[] = {"2", "7", "108", "41025", "13803794944", "7174574164703330195841"};
+  for (int d = 1; d <= 6; ++d) EXPECT_EQ(total(of(hypercube_graph(d))), Integer(a045310[d - 1])) << d;
   // C60's Hosoya index (Hosoya 1986), its 90 edges and 12500 perfect matchings.
   const SparseMatrix<Integer> c60 = of(c60_graph());
   EXPECT_EQ(total(c60), Integer("1417036634543488"));

@@ -218,31 +218,6 @@ TEST(ReaderGraph, ComponentsAndUnbalancedClasses) {
   EXPECT_EQ(res.notes[0], "the colour classes have 3 and 5 vertices: no perfect matching");
 }
 
-TEST(ReaderGraph, OneNameLinesDeclareVerticesWithoutEdges) {
-  // A graph: an isolated vertex, which colours white (a row) and empties its row.
-  const auto g = read_as("a b\nlonely\nb c\n", InputFormat::Graph);
-  EXPECT_EQ(g.row_names, (std::vector<std::string>{"a", "lonely", "c"}));
-  EXPECT_EQ(g.col_names, (std::vector<std::string>{"b"}));
-  EXPECT_EQ(triples<Integer>(g.matrix), ints({{0, 0, 1}, {2, 0, 1}}));
-  EXPECT_EQ(g.zero_hint, "vertex lonely has no edge (1 vertex has none): a perfect matching covers every vertex");
-  // Symmetric (a hafnian's reading): one vertex, one empty row and column.
-  ReadOptions haf;
-  haf.hafnian = true;
-  std::istringstream in("a b\nc\n");
-  const auto h = read_input(in, "h.txt", haf);
-  EXPECT_EQ(rows_of(h.matrix), 3);
-  EXPECT_EQ(h.zero_hint, "vertex c has no edge (1 vertex has none): a perfect matching covers every vertex");
-  // Bipartite: a left vertex; a file of vertices alone is not empty.
-  const auto b = read_text("x y\nz\n");
-  EXPECT_EQ(b.row_names, (std::vector<std::string>{"x", "z"}));
-  EXPECT_EQ(b.col_names, (std::vector<std::string>{"y"}));
-  const auto alone = read_as("v\nw\n", InputFormat::Graph);
-  EXPECT_EQ(rows_of(alone.matrix) + cols_of(alone.matrix), 2);
-  EXPECT_EQ(nnz_of(alone.matrix), 0u);
-  // A name given twice is one vertex; so is a name that also has edges.
-  EXPECT_EQ(rows_of(read_as("a\na\na b\n", InputFormat::Graph).matrix), 1);
-}
-
 TEST(ReaderGraph, OddCyclesGiveTheSymmetricAdjacencyMatrix) {
   const auto c5 = read_as("a b\nb c\nc d\nd e\ne a\n", InputFormat::Graph);
   EXPECT_TRUE(c5.symmetric_graph);

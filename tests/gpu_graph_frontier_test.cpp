@@ -269,6 +269,23 @@ TEST(GpuGraphFrontier, PassesAndKnownValues) {
   }
 }
 
+TEST(GpuGraphFrontier, DevicesShareThePrimes) {
+  SKIP_WITHOUT_GPU();
+  // One device and all of them (two on a two-GPU machine): the same integers, with and without
+  // loops, weighted, in passes of one prime so that each device has several.
+  std::mt19937_64 rng(59);
+  for (int it = 0; it < 6; ++it) {
+    const bool loops = it % 2 == 1;
+    const auto a = weighted(random_family(rng, it % 6), rng, -1000000000000L, 1000000000000L, loops ? 0.7 : 0);
+    const Integer want = engines::graph_frontier_hafnian(a, loops, {}, {});
+    for (const int gpus : {1, 0}) {
+      EngineOptions o;
+      o.gpus = gpus;
+      EXPECT_EQ(engines::gpu_graph_frontier_hafnian(a, loops, o, 1), want) << it << " gpus " << gpus;
+    }
+  }
+}
+
 TEST(GpuGraphFrontier, PlannerChoosesItForWideFrontiers) {
   SKIP_WITHOUT_GPU();
   EXPECT_EQ(plan_graph_engine(adjacency_matrix(king_graph(20, 20)), false, DevicePolicy::Auto, 2).engine, "gpu-graph-frontier");

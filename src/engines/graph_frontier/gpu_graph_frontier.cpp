@@ -1,11 +1,16 @@
 // The GPU graph frontier engine: the CPU engine's vertex order and steps (graph_frontier_order.cpp)
-// run on a CUDA device over the same dense tables (cuda/graph_frontier_launch.cu), exact modulo
-// the same primes with CRT on the host, so the count is the CPU engine's integer. Real and
+// run on CUDA devices over the same dense tables (cuda/graph_frontier_launch.cu), exact modulo
+// the same primes with CRT on the host, so the count is the CPU engine's integer; several
+// devices share the primes. Real and
 // complex blocks, small blocks and any block whose GPU run fails are counted by the CPU engine.
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "core/arith.hpp"
 #include "cuda/prime_passes.hpp"
@@ -48,6 +53,56 @@ class GpuGraphFrontierEngine final : public GraphEngine {
   std::unique_ptr<GraphEngine> cpu_ = make_graph_frontier();
 };
 
+/// The job on the first `gpus` devices (0: all): the primes are independent, so each device
+/// takes an equal share of them in passes of its own, in a thread of its own; the values come
+/// back in the primes' order. Progress is the devices' mean fraction.
+gpu::GraphFrontierResult run_on_devices(const gpu::GraphFrontierJob& job, int gpus) {
+  const int visible = static_cast<int>(gpu_devices().size());
+  const std::size_t K = job.primes.size();
+  const int D = static_cast<int>(std::min<std::size_t>(K, std::size_t(std::max(1, gpus > 0 ? std::min(gpus, visible) : visible))));
+  if (D <= 1) return gpu::run_graph_frontier(job);
+  const std::size_t E = job.residues.size() / K;
+  std::vector<gpu::GraphFrontierResult> parts(static_cast<std::size_t>(D));
+  std::vector<std::exception_ptr> failed(static_cast<std::size_t>(D));
+  std::vector<double> fraction(static_cast<std::size_t>(D), 0.0);
+  std::mutex progress_mutex;
+  std::vector<std::thread> threads;
+  for (int d = 0; d < D; ++d)
+    threads.emplace_back([&, d] {
+      const std::size_t k0 = K * std::size_t(d) / std::size_t(D), k1 = K * std::size_t(d + 1) / std::size_t(D);
+      gpu::GraphFrontierJob mine;
+      mine.steps = job.steps, mine.loops = job.loops, mine.unit = job.unit;
+      mine.max_primes_per_pass = job.max_primes_per_pass;
+      mine.device = d;
+      mine.primes.assign(job.primes.begin() + std::ptrdiff_t(k0), job.primes.begin() + std::ptrdiff_t(k1));
+      for (std::size_t e = 0; e < E && !job.residues.empty(); ++e)
+        for (std::size_t k = k0; k < k1; ++k) mine.residues.push_back(job.residues[e * K + k]);
+      if (job.progress)
+        mine.progress = [&, d](double f) {
+          std::lock_guard<std::mutex> lock(progress_mutex);
+          fraction[static_cast<std::size_t>(d)] = f;
+          double sum = 0;
+          for (double x : fraction) sum += x;
+          job.progress(sum / double(D));
+        };
+      try {
+        parts[static_cast<std::size_t>(d)] = gpu::run_graph_frontier(mine);
+      } catch (...) {
+        failed[static_cast<std::size_t>(d)] = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& e : failed)
+    if (e) std::rethrow_exception(e);
+  gpu::GraphFrontierResult out;
+  for (const auto& p : parts) {
+    out.values.insert(out.values.end(), p.values.begin(), p.values.end());
+    out.passes = std::max(out.passes, p.passes), out.primes_per_pass = std::max(out.primes_per_pass, p.primes_per_pass);
+    out.table_gib = std::max(out.table_gib, p.table_gib), out.run_seconds = std::max(out.run_seconds, p.run_seconds);
+  }
+  return out;
+}
+
 }  // namespace
 
 Integer gpu_graph_frontier_hafnian(const SparseMatrix<Integer>& a, bool loops, const EngineOptions& opt,
@@ -73,7 +128,7 @@ Integer gpu_graph_frontier_hafnian(const SparseMatrix<Integer>& a, bool loops, c
       for (double p : job.primes) job.residues.push_back(residue_of(e.value, p));
   job.max_primes_per_pass = max_primes_per_pass;
   job.progress = opt.progress;
-  const gpu::GraphFrontierResult r = gpu::run_graph_frontier(job);
+  const gpu::GraphFrontierResult r = run_on_devices(job, opt.gpus);
   return frontier_dp_result(opt, r.passes, r.primes_per_pass, r.table_gib, plan.width, r.run_seconds, job.primes, r.values);
 }
 

@@ -413,7 +413,7 @@ static int run(int argc, char** argv) {
     if (verbose) std::cerr << report_text(report, input, info);
     if (json) std::cout << report_json(report, input, info) << std::endl;
     else if (!report.polynomial.empty())  // --matchings --polynomial: 'k m_k' a line
-      for (std::size_t k = 0; k < report.polynomial.size(); ++k) std::cout << k << " " << report.polynomial[k].to_string() << "\n";
+      cli::print_polynomial(report, std::cout, std::cerr);
     else std::cout << report.value.to_string() << std::endl;
     if (report.value.is_zero()) explain_zero();
     if (report.value.log && !json && !verbose) {

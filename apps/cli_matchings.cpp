@@ -4,6 +4,8 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <ostream>
 #include <variant>
 
 #include "matchcount/error.hpp"
@@ -73,7 +75,7 @@ void add_matchings_options(CLI::App& app, MatchingsFlags& flags) {
               "weighted by its edges' weights; a matrix counts the partial permutations (rook numbers)");
   g->add_flag("--polynomial", flags.polynomial,
               "with --matchings: print the matching polynomial's coefficients, one 'k m_k' a line (m_k: "
-              "the matchings of k edges), exactly");
+              "the matchings of k edges), exactly, or for float weights as doubles with a bound");
   g->add_option("--monomer-weight", flags.monomer_weight,
                 "with --matchings: each unmatched vertex weighs Y (the monomer-dimer partition function; "
                 "default 1)")
@@ -119,6 +121,27 @@ CountReport count_matchings_of(const MatchingsFlags& flags, const ReadResult& in
                                const CountOptions& count) {
   return count_matchings_report(matchings_graph(input), monomer_weight_of(flags.monomer_weight, read.exact), flags.polynomial,
                                 count);
+}
+
+void print_polynomial(const CountReport& report, std::ostream& out, std::ostream& err) {
+  double worst = 0;
+  std::size_t at = 0;
+  bool floats = false;
+  for (std::size_t k = 0; k < report.polynomial.size(); ++k) {
+    const PermanentValue& c = report.polynomial[k];
+    out << k << " " << c.to_string() << "\n";
+    if (c.value.index() < 2) continue;
+    floats = true;
+    const double rel = c.abs_error / std::max(std::abs(std::get<double>(c.value)), 0x1p-1074);
+    if (rel > worst) worst = rel, at = k;
+  }
+  if (!floats) return;
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "matchcount: note: the coefficients are doubles, each within its bound (--json: \"polynomial_errors\"); the "
+                "largest relative bound is %.3g (m_%zu); --exact gives them exactly\n",
+                worst, at);
+  err << line;
 }
 
 }  // namespace matchcount::cli

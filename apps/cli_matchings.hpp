@@ -31,4 +31,8 @@ AnyMatrix matchings_graph(const ReadResult& input);
 CountReport count_matchings_of(const MatchingsFlags& flags, const ReadResult& input, const ReadOptions& read,
                                const CountOptions& count);
 
+/// Prints the polynomial's coefficients, one 'k m_k' a line, to `out`; for float coefficients
+/// also a note on `err` with the largest bound relative to its coefficient.
+void print_polynomial(const CountReport& report, std::ostream& out, std::ostream& err);
+
 }  // namespace matchcount::cli

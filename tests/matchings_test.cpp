@@ -185,13 +185,56 @@ TEST(Matchings, RationalAndFloatWeightsAndRefusals) {
   half.value = 0.5;
   const PermanentValue f = count_matchings(t, half);
   EXPECT_NEAR(std::get<double>(f.value), 0.125 + 0.75, 1e-15);
-  // A self-loop, a float polynomial (for now) and a non-square matrix are refused.
+  // A self-loop, a complex polynomial, a subnormal weight and a non-square matrix are refused.
   SparseMatrix<Integer> loop{2, 2, {{0, 0, Integer(1)}, {0, 1, Integer(1)}, {1, 0, Integer(1)}}};
   EXPECT_THROW(count_matchings(loop, one), std::invalid_argument);
-  SparseMatrix<double> fl{2, 2, {{0, 1, 0.5}, {1, 0, 0.5}}};
-  EXPECT_THROW(matching_polynomial(fl), UsageError);
+  SparseMatrix<Complex> cx{2, 2, {{0, 1, Complex(0.5, 1)}, {1, 0, Complex(0.5, 1)}}};
+  EXPECT_THROW(matching_polynomial(cx), UsageError);
+  SparseMatrix<double> sub{2, 2, {{0, 1, 1e-310}, {1, 0, 1e-310}}};
+  EXPECT_THROW(matching_polynomial(sub), RefusedError);
   SparseMatrix<Integer> rect{2, 3, {{0, 1, Integer(1)}}};
   EXPECT_THROW(count_matchings(rect, one), std::invalid_argument);
+}
+
+TEST(Matchings, FloatPolynomialsWithinTheirBoundsOfTheDecimals) {
+  // Random graphs whose weights are decimals (signed, of mixed magnitudes, so that the
+  // coefficients cancel): the float polynomial of their doubles against the exact polynomial of
+  // the decimals themselves, each coefficient within its printed bound.
+  std::mt19937_64 rng(71);
+  std::uniform_int_distribution<int> digits(-999, 999), scale(-6, 6), coin(0, 2);
+  for (int trial = 0; trial < 30; ++trial) {
+    const int n = 4 + trial % 7;
+    SparseMatrix<Rational> decimal{n, n, {}};
+    SparseMatrix<double> floats{n, n, {}};
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < i; ++j) {
+        if (coin(rng) == 0) continue;
+        const int d = digits(rng), e = scale(rng);
+        if (d == 0) continue;
+        const int p = e - 3;  // the weight d 10^p
+        Integer ten;
+        mpz_ui_pow_ui(ten.get_mpz_t(), 10, static_cast<unsigned long>(std::abs(p)));
+        Rational q = p >= 0 ? Rational(Integer(d) * ten) : Rational(Integer(d), ten);
+        q.canonicalize();
+        const double x = std::stod(std::to_string(d) + "e" + std::to_string(e - 3));  // the reader's rounding
+        for (auto [r, c] : {std::pair{i, j}, std::pair{j, i}}) decimal.entries.push_back({r, c, q}), floats.entries.push_back({r, c, x});
+      }
+    decimal.normalize(), floats.normalize();
+    SparseMatrix<Rational> moduli = decimal;
+    for (auto& e : moduli.entries) e.value = abs(e.value);
+    const std::vector<PermanentValue> want = matching_polynomial(decimal), got = matching_polynomial(floats),
+                                      sizes = matching_polynomial(moduli);
+    ASSERT_EQ(want.size(), got.size());
+    const auto exact = [](const PermanentValue& v) {
+      return v.value.index() == 0 ? Rational(std::get<Integer>(v.value)) : std::get<Rational>(v.value);
+    };
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      const Rational diff = abs(exact(want[k]) - Rational(std::get<double>(got[k].value)));
+      EXPECT_LE(diff, Rational(got[k].abs_error)) << "trial " << trial << " k " << k;
+      // Not loose: within (k + 3) u of the sum of |terms|, however far the terms cancel.
+      EXPECT_LE(got[k].abs_error, (double(k) + 3) * 1.2e-16 * exact(sizes[k]).get_d() + 1e-300) << "trial " << trial << " k " << k;
+    }
+  }
 }
 
 TEST(Matchings, CommandLine) {

@@ -2,11 +2,14 @@
 // loop of weight y, so the monomer-dimer sum of a graph is the loop hafnian of its adjacency
 // matrix with y on the diagonal, and count_hafnian counts it (components, reductions, the
 // hafnian engines, exact over CRT primes). The matching polynomial sum_k m_k x^k comes from
-// Z(x) at x = 0 .. floor(n/2) (edges times x, loops 1) by exact Newton interpolation. A first
-// step of the all-matchings question: its own frontier DP carrying polynomials is to come.
+// Z(x) at x = 0 .. floor(n/2) (edges times x, loops 1) by exact Newton interpolation; float
+// weights are counted exactly as the binary fractions they are, then rounded, with a bound. A
+// first step of the all-matchings question: its own frontier DP carrying polynomials is to come.
 #include "matchcount/matchings.hpp"
 
+#include <cmath>
 #include <complex>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -82,7 +85,7 @@ CountReport count_matchings_report(const AnyMatrix& a, const PermanentValue& mon
                                    const CountOptions& options) {
   if (monomer_weight.log) throw UsageError("the monomer weight is a value, not a logarithm");
   if (options.log && polynomial)
-    throw UsageError("--log gives the logarithm of the total; --polynomial's coefficients are exact integers");
+    throw UsageError("--log gives the logarithm of the total; --polynomial prints the coefficients themselves");
   if (options.explain) throw UsageError("--explain does not apply to --matchings (yet)");
   if (polynomial && options.checkpoint)
     throw UsageError("--checkpoint does not apply to --matchings --polynomial (it counts several loop hafnians)");
@@ -113,8 +116,10 @@ PermanentValue count_matchings(const AnyMatrix& a, const PermanentValue& monomer
   return count_matchings_report(a, monomer_weight, false, options).value;
 }
 
-std::vector<PermanentValue> matching_polynomial(const AnyMatrix& a, const CountOptions& options) {
-  if (a.index() > 1) throw UsageError("the matching polynomial needs exact (integer or rational) weights for now");
+namespace {
+
+/// The coefficients of an integer or rational graph, exactly.
+std::vector<Rational> exact_polynomial(const AnyMatrix& a, const CountOptions& options) {
   const int n = rows_of(a), k_max = n / 2;
   CountOptions o = options;
   o.perfect_matchings = false;
@@ -150,8 +155,49 @@ std::vector<PermanentValue> matching_polynomial(const AnyMatrix& a, const CountO
     next[0] += c[static_cast<std::size_t>(i)];
     p = std::move(next);
   }
+  for (auto& q : p) q.canonicalize();
+  return p;
+}
+
+/// Float weights: a double is an exact binary fraction, so the polynomial of the doubles is
+/// counted exactly and rounded once (get_d truncates: within 2u of the coefficient). Each double
+/// stands for a number within u of itself relatively (the reader's rounding of a decimal, as
+/// for every float count), which moves a k-edge matching's product by at most ((1 + u)^k - 1)
+/// of its modulus: the bound adds ((1 + u)^k - 1) m_k(|A|), the polynomial of the moduli, also
+/// exact. (A subnormal weight would be off by more than u of itself: refused.)
+std::vector<PermanentValue> float_polynomial(const SparseMatrix<double>& a, const CountOptions& options) {
+  SparseMatrix<Rational> exact{a.rows, a.cols, {}}, modulus{a.rows, a.cols, {}};
+  for (const auto& e : a.entries) {
+    if (!std::isfinite(e.value)) throw std::invalid_argument("the matching polynomial needs finite weights");
+    if (e.value != 0 && std::fabs(e.value) < std::numeric_limits<double>::min())
+      throw RefusedError("the matching polynomial's bound does not cover subnormal weights (give them exactly, with --exact)");
+    exact.entries.push_back({e.row, e.col, Rational(e.value)});
+    modulus.entries.push_back({e.row, e.col, Rational(std::fabs(e.value))});
+  }
+  const std::vector<Rational> m = exact_polynomial(exact, options), moduli = exact_polynomial(modulus, options);
+  const Rational one_plus_u = Rational(1) + Rational(1, Integer(1) << 53);
+  Rational grown = 1;  // (1 + u)^k
   std::vector<PermanentValue> out;
-  for (const Rational& q : p) out.push_back(of_rational(q));
+  for (std::size_t k = 0; k < m.size(); ++k) {
+    Rational err = (grown - 1) * moduli[k] + Rational(2) * abs(m[k]) / Rational(Integer(1) << 53);
+    err.canonicalize();
+    PermanentValue v;
+    v.value = m[k].get_d();
+    v.abs_error = err.get_d() * (1 + 0x1p-50);  // get_d truncates: raised past its own rounding
+    out.push_back(v);
+    grown *= one_plus_u;
+    grown.canonicalize();
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<PermanentValue> matching_polynomial(const AnyMatrix& a, const CountOptions& options) {
+  if (a.index() == 3) throw UsageError("the matching polynomial of complex weights is not counted yet; give real or exact weights");
+  if (a.index() == 2) return float_polynomial(std::get<SparseMatrix<double>>(a), options);
+  std::vector<PermanentValue> out;
+  for (const Rational& q : exact_polynomial(a, options)) out.push_back(of_rational(q));
   return out;
 }
 

@@ -174,10 +174,16 @@ std::string report_json(const CountReport& r, const ReadResult& in, const RunInf
     j["error_model"] = r.value.error_estimated ? "estimate" : "bound";
   }
   j["counts"] = !r.quantity.empty() ? r.quantity.c_str() : !r.graph.hafnian ? "permanent" : r.graph.loops ? "loop_hafnian" : "hafnian";
-  if (!r.polynomial.empty()) {  // m_0 .. m_floor(n/2), exact, as strings
-    Json p = Json::array();
-    for (const auto& c : r.polynomial) p.push_back(c.to_string());
+  if (!r.polynomial.empty()) {  // m_0 .. m_floor(n/2) as strings; floats with their bounds
+    Json p = Json::array(), e = Json::array();
+    bool floats = false;
+    for (const auto& c : r.polynomial) {
+      p.push_back(c.to_string());
+      e.push_back(c.abs_error);
+      floats = floats || c.value.index() >= 2;
+    }
     j["polynomial"] = std::move(p);
+    if (floats) j["polynomial_errors"] = std::move(e);
   }
   j["matching_size"] = r.matching_size;
   if (r.graph.hafnian)

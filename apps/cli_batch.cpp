@@ -67,24 +67,33 @@ CountOptions small_dense(const AnyMatrix& m, const CountOptions& count) {
   return o;
 }
 
-/// A torontonian of at most kSmallTorontonianMaxModes modes by small_dense_torontonian (the
-/// engine's count without the pipeline); false where the engine must count it.
-bool small_torontonian(const AnyMatrix& m, const CountOptions& count, PermanentValue& value) {
+/// A float matrix of the stack as a dense row-major array for a small kernel: `count(data,
+/// type, n)` runs it; kind None (the pipeline counts it) for an exact or non-square matrix.
+template <class Count>
+SmallDenseValue on_dense(const AnyMatrix& m, Count count) {
   const int n = rows_of(m);
-  if (count.device == DevicePolicy::Gpu || n != cols_of(m) || n % 2 || n > 2 * kSmallTorontonianMaxModes) return false;
-  std::vector<std::complex<double>> dense(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-  bool numbers = true;
+  SmallDenseValue v;
+  if (n != cols_of(m)) return v;
   std::visit(
       [&](const auto& a) {
         using T = std::decay_t<decltype(a.entries[0].value)>;
-        if constexpr (std::is_same_v<T, double> || std::is_same_v<T, Complex>)
-          for (const auto& e : a.entries) dense[static_cast<std::size_t>(e.row * n + e.col)] = std::complex<double>(e.value);
-        else
-          numbers = false;  // exact input: the pipeline's notes and conversion
+        if constexpr (std::is_same_v<T, double> || std::is_same_v<T, Complex>) {
+          std::vector<T> dense(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), T(0));
+          for (const auto& e : a.entries) dense[static_cast<std::size_t>(e.row * n + e.col)] = e.value;
+          v = count(dense.data(), std::is_same_v<T, double> ? DenseElement::Float64 : DenseElement::Complex128, n);
+        }  // exact input: the pipeline's notes and conversion
       },
       m);
-  if (!numbers) return false;
-  const SmallDenseValue v = small_dense_torontonian(dense.data(), DenseElement::Complex128, n, n, n, 1);
+  return v;
+}
+
+/// A torontonian of at most kSmallTorontonianMaxModes modes by small_dense_torontonian (the
+/// engine's count without the pipeline); false where the engine must count it.
+bool small_torontonian(const AnyMatrix& m, const CountOptions& count, PermanentValue& value) {
+  if (count.device == DevicePolicy::Gpu || rows_of(m) > 2 * kSmallTorontonianMaxModes) return false;
+  const SmallDenseValue v = on_dense(m, [](const void* data, DenseElement type, int n) {
+    return small_dense_torontonian(data, type, n, n, n, 1);
+  });
   if (v.kind == SmallDenseValue::None) return false;
   value = v.value();
   return true;
@@ -94,26 +103,13 @@ bool small_torontonian(const AnyMatrix& m, const CountOptions& count, PermanentV
 /// (small_dense_hafnian), as the Python package's batches count it; false where the pipeline
 /// must count it (an exact number, an asymmetric matrix, ...).
 bool small_hafnian(const AnyMatrix& m, bool loops, const CountOptions& count, PermanentValue& value) {
-  const NumberKind kind = kind_of(m);
-  const int n = rows_of(m);
-  if (!count.engine.empty() || count.log || count.device == DevicePolicy::Gpu || n != cols_of(m) ||
-      n > kSmallHafnianMax || (kind != NumberKind::Real && kind != NumberKind::Complex))
-    return false;
-  SmallDenseValue v;
-  std::visit(
-      [&](const auto& a) {
-        using T = std::decay_t<decltype(a.entries[0].value)>;
-        if constexpr (std::is_same_v<T, double> || std::is_same_v<T, Complex>) {
-          std::vector<T> dense(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), T(0));
-          for (const auto& e : a.entries) dense[static_cast<std::size_t>(e.row * n + e.col)] = e.value;
-          const DenseElement type = std::is_same_v<T, double> ? DenseElement::Float64 : DenseElement::Complex128;
-          v = small_dense_hafnian(dense.data(), type, n, n, n, 1, loops, DenseMode::Float);
-        }
-      },
-      m);
+  if (!count.engine.empty() || count.log || count.device == DevicePolicy::Gpu || rows_of(m) > kSmallHafnianMax) return false;
+  const SmallDenseValue v = on_dense(m, [&](const void* data, DenseElement type, int n) {
+    return small_dense_hafnian(data, type, n, n, n, 1, loops, DenseMode::Float);
+  });
   if (v.kind == SmallDenseValue::None) return false;
   value = v.value();
-  if (kind == NumberKind::Complex && value.value.index() == 2) value.value = Complex(v.re, 0.0);  // the stack's type
+  if (kind_of(m) == NumberKind::Complex && value.value.index() == 2) value.value = Complex(v.re, 0.0);  // the stack's type
   return true;
 }
 

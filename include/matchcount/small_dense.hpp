@@ -41,7 +41,8 @@ struct SmallDenseValue {
 SmallDenseValue small_dense_permanent(const void* data, DenseElement type, std::int64_t rows, std::int64_t cols,
                                       std::int64_t row_stride, std::int64_t col_stride, DenseMode mode = DenseMode::Auto);
 
-/// The largest n of small_dense_hafnian: 2^12 leaves, about a millisecond of one core.
+/// The largest n of small_dense_hafnian: 2^12 leaves, short enough for a call that is not
+/// interrupted.
 constexpr int kSmallHafnianMax = 24;
 
 /// The hafnian (the loop hafnian where `loops`: the diagonal holds loop weights) of the n x n

@@ -7,6 +7,7 @@
 #include <complex>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "matchcount/small_dense.hpp"
 
@@ -49,6 +50,29 @@ bool to_doubles(T x, double& re, double& im) {
   } else if constexpr (std::is_floating_point_v<T>) re = x;
   else re = x.real(), im = x.imag();
   return std::isfinite(re) && std::isfinite(im);
+}
+
+/// The n x n array at `data` (strides s0, s1) into row-major re and im; false where the general
+/// path must read it (to_doubles). Sets `integral` when every entry is a real integer and
+/// `any_imag` when some imaginary part is not 0.
+inline bool read_square(const void* data, DenseElement type, int n, std::int64_t s0, std::int64_t s1,
+                        std::vector<double>& re, std::vector<double>& im, bool& integral, bool& any_imag) {
+  const auto nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+  re.assign(nn, 0.0), im.assign(nn, 0.0);
+  integral = true, any_imag = false;
+  return dispatch(type, [&](auto* tag) {
+    const auto* p = static_cast<decltype(tag)>(data);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        double x, y;
+        if (!to_doubles(p[i * s0 + j * s1], x, y)) return false;
+        integral = integral && y == 0 && std::trunc(x) == x;
+        any_imag = any_imag || y != 0;
+        const auto at = static_cast<std::size_t>(i) * static_cast<std::size_t>(n) + static_cast<std::size_t>(j);
+        re[at] = x, im[at] = y;
+      }
+    return true;
+  });
 }
 
 constexpr bool is_complex_type(DenseElement t) { return t == DenseElement::Complex64 || t == DenseElement::Complex128; }

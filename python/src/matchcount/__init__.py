@@ -52,6 +52,12 @@ class LogCount(NamedTuple):
     log10: float
     error: float
 
+    @classmethod
+    def of(cls, core: Any) -> "LogCount":
+        """From the core's (sign, ln |count|, error)."""
+        sign, ln, err = core
+        return cls(sign, ln, ln / math.log(10) if sign else -math.inf, err)
+
 _FAST_DTYPES = frozenset(np.dtype(t) for t in (np.float64, np.complex128, np.int64))
 _FAST_MAX = 16  # the fast path is not interruptible: only where a count takes < ~1 ms
 _FAST_FLOATS = frozenset(np.dtype(t) for t in (np.float64, np.complex128))
@@ -78,8 +84,7 @@ def _run(matrix: Any, fmt: str, *, what: int = 0, graph: bool = False, device: s
     if details:
         return json.loads(out)
     if log:
-        sign, ln, err = out
-        return LogCount(sign, ln, ln / math.log(10) if sign else -math.inf, err)
+        return LogCount.of(out)
     return out
 
 

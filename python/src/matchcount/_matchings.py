@@ -5,7 +5,6 @@ symmetric adjacency matrix (numpy array or scipy.sparse, zero diagonal)."""
 from __future__ import annotations
 
 import json
-import math
 from fractions import Fraction
 from typing import Any, List, Optional, Union
 
@@ -52,8 +51,7 @@ def _run(G: Any, x: Number, y: Number, polynomial: bool, weight: Optional[str], 
         return json.loads(out)
     if log:
         from . import LogCount
-        sign, ln, err = out
-        return LogCount(sign, ln, ln / math.log(10) if sign else -math.inf, err)
+        return LogCount.of(out)
     return out
 
 

@@ -103,20 +103,8 @@ SmallDenseValue small_dense_hafnian(const void* data, DenseElement type, std::in
   if (rows != cols || rows < 4 || rows > kSmallHafnianMax) return none;
   const int n = static_cast<int>(rows);
   thread_local std::vector<double> re, im;
-  re.assign(static_cast<std::size_t>(n * n), 0.0), im.assign(static_cast<std::size_t>(n * n), 0.0);
-  bool integral = true;
-  const bool read = engines::dense::dispatch(type, [&](auto* tag) {
-    const auto* p = static_cast<decltype(tag)>(data);
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        double x, y;
-        if (!engines::dense::to_doubles(p[i * s0 + j * s1], x, y)) return false;
-        integral = integral && y == 0 && std::trunc(x) == x;
-        re[static_cast<std::size_t>(i * n + j)] = x, im[static_cast<std::size_t>(i * n + j)] = y;
-      }
-    return true;
-  });
-  if (!read) return none;
+  bool integral = true, any_imag = false;
+  if (!engines::dense::read_square(data, type, n, s0, s1, re, im, integral, any_imag)) return none;
   for (int i = 0; i < n; ++i)  // an asymmetric matrix: the pipeline names the entry
     for (int j = 0; j < i; ++j)
       if (re[static_cast<std::size_t>(i * n + j)] != re[static_cast<std::size_t>(j * n + i)] ||

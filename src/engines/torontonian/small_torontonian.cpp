@@ -1,8 +1,8 @@
 // matchcount::small_dense_torontonian and gpu_dense_torontonians (matchcount/small_dense.hpp):
 // small torontonians without the pipeline, on a CPU thread or a GPU thread each
 // (cuda/tor_small.cuh, the engine's real-basis count and certified bound written for both).
-// Batches of 8-mode torontonians spent about 35 us each in the pipeline and the engine's
-// set-up, against about 3 us of walk.
+// For batches: the pipeline's and the engine's per-matrix set-up outweighed a small walk
+// (docs/benchmarks.md, "Batches beside GBSKernels").
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -27,20 +27,8 @@ SmallDenseValue small_dense_torontonian(const void* data, DenseElement type, std
   if (rows != cols || rows < 2 || rows % 2 || rows > 2 * ts::kMaxModes) return none;
   const int d = static_cast<int>(rows);
   thread_local std::vector<double> re, im, scratch;
-  re.assign(static_cast<std::size_t>(d * d), 0.0), im.assign(static_cast<std::size_t>(d * d), 0.0);
-  bool any_imag = false;
-  const bool read = engines::dense::dispatch(type, [&](auto* tag) {
-    const auto* p = static_cast<decltype(tag)>(data);
-    for (int i = 0; i < d; ++i)
-      for (int j = 0; j < d; ++j) {
-        double x, y;
-        if (!engines::dense::to_doubles(p[i * s0 + j * s1], x, y)) return false;
-        re[static_cast<std::size_t>(i * d + j)] = x, im[static_cast<std::size_t>(i * d + j)] = y;
-        any_imag = any_imag || y != 0;
-      }
-    return true;
-  });
-  if (!read) return none;
+  bool integral = true, any_imag = false;
+  if (!engines::dense::read_square(data, type, d, s0, s1, re, im, integral, any_imag)) return none;
   constexpr int N = ts::kMaxModes;
   scratch.resize(static_cast<std::size_t>(8 * N * N + ts::level_doubles(N)));
   double* m = scratch.data();

@@ -112,3 +112,30 @@ TEST(GpuHafnian, CountsOnTheCpuWithoutADevice) {
   const auto g = gpu->hafnian(r, false, {}), c = cpu->hafnian(r, false, {});
   EXPECT_LE(std::abs(g.value - c.value), g.abs_error + c.abs_error);
 }
+
+// Loops far larger than the rows: a matching of loops alone is worth |loop|^n, beyond what the
+// row sums bound, and the fixed point must still hold it (gpu_haf::walk_rho).
+TEST(GpuHafnian, LargeLoopsStayWithinTheFixedPoint) {
+  SKIP_WITHOUT_GPU();
+  const auto gpu = make_graph_engine("gpu-hafnian"), cpu = make_graph_engine("hafnian");
+  std::mt19937_64 rng(17);
+  for (int n : {4, 7, 12, 21}) {
+    SparseMatrix<Integer> a{n, n, {}};
+    SparseMatrix<double> f{n, n, {}};
+    std::vector<long> d(static_cast<std::size_t>(n * n), 0);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j <= i; ++j)
+        d[static_cast<std::size_t>(i * n + j)] = d[static_cast<std::size_t>(j * n + i)] =
+            i == j ? 1000000 + static_cast<long>(rng() % 1000) : static_cast<long>(rng() % 3);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        if (d[static_cast<std::size_t>(i * n + j)] != 0) {
+          a.entries.push_back({i, j, Integer(d[static_cast<std::size_t>(i * n + j)])});
+          f.entries.push_back({i, j, static_cast<double>(d[static_cast<std::size_t>(i * n + j)])});
+        }
+    const double want = cpu->hafnian(a, true, {}).get_d();
+    const auto got = gpu->hafnian(f, true, {});
+    EXPECT_LE(std::abs(got.value - want), got.abs_error) << "n=" << n;
+    EXPECT_LE(std::abs(got.value - want), 1e-12 * std::abs(want)) << "n=" << n;
+  }
+}

@@ -106,11 +106,11 @@ TEST(HafnianRuntime, SigtermSavesTheWalkAndTheRerunResumes) {
   ASSERT_EQ(direct.exit_code, 0) << direct.err;
   const std::string ckpt = test::temp_file("", ".ckpt");
   std::filesystem::remove(ckpt);
-  // 256 units of about 20 ms each with the pause: SIGTERM lands inside the walk (the CPU walk:
-  // the pause is after CPU units, and a GPU would finish first), with a second of room for a
-  // start slowed by other tests running beside it.
+  // 256 units of about 30 ms each with the pause (7.7 s): SIGTERM at 4.5 s lands inside the
+  // walk (the CPU walk: the pause is after CPU units, and a GPU would finish first), with room
+  // for a start slowed by other tests running beside it (2.5 s was once too little).
   const auto stopped = test::run_slow_matchcount_under(
-      "timeout -s TERM 2.5", 20000, "--device cpu --threads 1 --hafnian --checkpoint '" + ckpt + "' '" + file + "'");
+      "timeout -s TERM 4.5", 30000, "--device cpu --threads 1 --hafnian --checkpoint '" + ckpt + "' '" + file + "'");
   EXPECT_EQ(stopped.exit_code, 124) << stopped.err;  // timeout's code once it sent the signal
   EXPECT_NE(stopped.err.find("interrupted by SIGTERM"), std::string::npos) << stopped.err;
   ASSERT_TRUE(std::filesystem::exists(ckpt));

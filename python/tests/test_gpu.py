@@ -135,3 +135,19 @@ def test_progress_and_checkpoints_on_a_gpu_walk(tmp_path):
     r = matchcount.count(a, device="gpu", checkpoint=str(ckpt), details=True)
     assert any("resumed" in n for n in r["notes"]) and runs_on(r) == {"gpu"}
     assert int(r["value"]) == whole
+
+
+def test_repeated_hafnians_match_the_cpu():
+    rng = np.random.default_rng(13)
+    a = rng.integers(-3, 4, (16, 16))
+    a = a + a.T
+    rpt = [2, 3, 1, 2, 2, 1, 3, 2, 2, 1, 2, 2, 3, 2, 1, 3]  # 32 photons
+    gpu = matchcount.hafnian_repeated(a, rpt, device="gpu", details=True)
+    cpu = matchcount.hafnian_repeated(a, rpt, device="cpu", details=True)
+    assert runs_on(gpu) == {"gpu"} and gpu["value"] == cpu["value"]
+    c = rng.standard_normal((16, 16)) + 1j * rng.standard_normal((16, 16))
+    c = c + c.T
+    gpu = matchcount.hafnian_repeated(c, rpt, loop=True, device="gpu", details=True)
+    cpu = matchcount.hafnian_repeated(c, rpt, loop=True, device="cpu", details=True)
+    assert runs_on(gpu) == {"gpu"}
+    agree_within_bounds(gpu, cpu)

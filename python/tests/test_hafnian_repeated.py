@@ -23,6 +23,9 @@ def test_integers_are_exact_and_match_the_expansion():
             got = matchcount.hafnian_repeated(a, rpt, loop=loop)
             assert isinstance(got, int)
             assert got == matchcount.hafnian(expanded(a, rpt), loop=loop)
+            assert matchcount.hafnian_repeated(a, rpt, loop=loop, device="cpu") == got
+    with pytest.raises(ValueError, match="device"):
+        matchcount.hafnian_repeated(a, rpt, device="tpu")
 
 
 def test_floats_complex_and_loop_weights():

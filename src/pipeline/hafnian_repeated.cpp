@@ -6,6 +6,8 @@
 #include <cmath>
 #include <string>
 
+#include <omp.h>
+
 #include "core/hashing.hpp"
 #include "core/tuning.hpp"
 #include "engines/hafnian/hafnian_repeated.hpp"
@@ -43,7 +45,7 @@ void count_kind(const engines::RepeatedHafnian<T>& in, const EngineOptions& eo, 
     for (const auto& x : in.a) mpz_lcm(l.get_mpz_t(), l.get_mpz_t(), x.get_den_mpz_t());
     if (in.loops)
       for (const auto& x : in.mu) mpz_lcm(l.get_mpz_t(), l.get_mpz_t(), x.get_den_mpz_t());
-    engines::RepeatedHafnian<Integer> z{in.n, {}, {}, in.rpt, in.loops};
+    engines::RepeatedHafnian<Integer> z{in.n, {}, {}, in.rpt, in.loops, in.device};
     for (const auto& x : in.a) z.a.push_back(x.get_num() * (Integer(l * l) / x.get_den()));
     for (const auto& x : in.mu) z.mu.push_back(x.get_num() * (l / x.get_den()));
     std::uint64_t vertices = 0;
@@ -73,8 +75,9 @@ CountReport count_hafnian_repeated(const AnyMatrix& input, const std::vector<std
   report.graph.hafnian = true;
   report.graph.loops = loops;
   report.quantity = loops ? "loop_hafnian" : "hafnian";
-  if (!options.engine.empty() && options.engine != "hafnian")
-    throw UsageError("--reps counts with the repeated-pair hafnian walk; --engine " + options.engine + " does not apply");
+  if (!options.engine.empty() && options.engine != "hafnian" && options.engine != "gpu-hafnian")
+    throw UsageError("--reps counts with the repeated-pair hafnian walk (hafnian or gpu-hafnian); --engine " + options.engine +
+                     " does not apply");
   if (options.log) throw UsageError("--log does not apply to --reps (the count is a double or exact)");
   if (options.explain) throw UsageError("--explain does not apply to --reps");
   if (!options.preprocess) throw UsageError("--no-preprocess does not apply to --reps (nothing is preprocessed)");
@@ -109,11 +112,25 @@ CountReport count_hafnian_repeated(const AnyMatrix& input, const std::vector<std
     if (mu) in.mu = detail::dense_as<T>(*mu);
     else
       for (int i = 0; i < n; ++i) in.mu.push_back(in.a[static_cast<std::size_t>(i) * static_cast<std::size_t>(n + 1)]);
+    // The device, decided once here so that MPI ranks walk the same walk: --engine gpu-hafnian
+    // or --device gpu asks for the GPU, auto takes it for walks of half a second or more.
+    in.device = options.engine == "gpu-hafnian" ? DevicePolicy::Gpu : options.device;
+    const int cores = std::max(1, options.threads > 0 ? options.threads : omp_get_max_threads());
+    if constexpr (std::is_same_v<T, Rational>) {
+      engines::RepeatedHafnian<Integer> probe{n, {}, {}, rpt, loops, in.device};
+      probe.a.assign(in.a.size(), Integer(1));  // the device depends on the pattern and the kind alone
+      probe.mu.assign(in.mu.size(), Integer(1));
+      in.device = engines::repeated_device(probe, cores);
+    } else {
+      in.device = engines::repeated_device(in, cores);
+    }
+    const bool gpu = in.device == DevicePolicy::Gpu;
     const double primes = 0;  // the seconds of floats; exact counts take a few more passes
-    const double predicted = engines::hafnian_repeated_seconds(types, primes, number_kind<T>(), options.threads);
+    const double predicted = gpu ? engines::hafnian_repeated_gpu_seconds(types, 4)
+                                 : engines::hafnian_repeated_seconds(types, primes, number_kind<T>(), options.threads);
     if (options.max_seconds > 0) {
       EnginePlan plan;
-      plan.engine = "hafnian-rpt";
+      plan.engine = gpu ? "gpu-hafnian-rpt" : "hafnian-rpt";
       plan.predicted_seconds = predicted;
       detail::check_time_budget({plan}, options);
     }
@@ -127,8 +144,9 @@ CountReport count_hafnian_repeated(const AnyMatrix& input, const std::vector<std
     case 2: run(0.0); break;
     default: run(Complex()); break;
   }
-  report.engine_runs.push_back({static_cast<int>(photons), report.nnz, "hafnian-rpt", std::chrono::duration<double>(Clock::now() - t1).count(), stats});
-  if (!stats.note.empty()) report.notes.push_back("hafnian-rpt: " + stats.note);
+  const std::string engine = stats.device == "gpu" ? "gpu-hafnian-rpt" : "hafnian-rpt";
+  report.engine_runs.push_back({static_cast<int>(photons), report.nnz, engine, std::chrono::duration<double>(Clock::now() - t1).count(), stats});
+  if (!stats.note.empty()) report.notes.push_back(engine + ": " + stats.note);
   saved.finish(report);
   report.stage_seconds.push_back({"total", std::chrono::duration<double>(Clock::now() - start).count()});
   return report;

@@ -52,6 +52,7 @@ void serve_walks_of(Reader& in, const std::string& engine) {
     r.rpt = in.get_vector<std::uint64_t>();
     r.mu = get_matrix<T>(in).dense();
     r.loops = in.get<int>() != 0;
+    r.device = in.get<int>() ? DevicePolicy::Gpu : DevicePolicy::Cpu;
     (void)engines::hafnian_repeated(r, o);
     return;
   }
@@ -131,6 +132,7 @@ WalkTeam* share_repeated_hafnian(const engines::RepeatedHafnian<T>& in, const En
   w.put_vector(in.rpt);
   put_matrix(w, mu);
   w.put(in.loops ? 1 : 0);
+  w.put(in.device == DevicePolicy::Gpu ? 1 : 0);  // rank 0's resolved choice
   return share_job(w);
 }
 template WalkTeam* share_repeated_hafnian(const engines::RepeatedHafnian<Integer>&, const EngineOptions&);

@@ -124,10 +124,11 @@ NB_MODULE(_core, m) {
 
   // hafnian_repeated: the value, or with details the --json record.
   m.def("hafnian_repeated", [](const Matrix& a, const std::string& reps, const Matrix* mu, bool loop, int threads,
-                               int details, const std::string& format) -> nb::object {
+                               const std::string& device, int details, const std::string& format) -> nb::object {
     const std::vector<std::uint64_t> rpt = parse_multiplicities(reps, "rpt");
     CountOptions o;
     o.threads = threads;
+    o.device = device_policy(device);
     CountReport report;
     {
       nb::gil_scoped_release release;
@@ -138,8 +139,8 @@ NB_MODULE(_core, m) {
     info.file = "<python>";
     info.threads = threads;
     return nb::str(report_json(report, described(a.m, format, {}, {}), info).c_str());
-  }, nb::arg("matrix"), nb::arg("reps"), nb::arg("mu").none(), nb::arg("loop"), nb::arg("threads"), nb::arg("details"),
-     nb::arg("format"));
+  }, nb::arg("matrix"), nb::arg("reps"), nb::arg("mu").none(), nb::arg("loop"), nb::arg("threads"), nb::arg("device"),
+     nb::arg("details"), nb::arg("format"));
   // matchings (hosoya_index, monomer_dimer, matching_polynomial): the total, the coefficients
   // (polynomial), or with details the --json record. y: the monomer weight as a 1 x 1 matrix.
   m.def("matchings", [](const Matrix& g, const Matrix& y, bool polynomial, int threads, int details,

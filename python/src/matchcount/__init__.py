@@ -196,7 +196,8 @@ def _nearly_symmetric(A: Any, rtol: float, atol: float) -> Any:
 
 
 def hafnian_repeated(A: Any, rpt: Sequence[int], mu: Any = None, loop: bool = False, *, exact: Optional[bool] = None,
-                     threads: int = 0, rtol: float = 1e-05, atol: float = 1e-08, details: bool = False) -> Any:
+                     threads: int = 0, device: str = "auto", rtol: float = 1e-05, atol: float = 1e-08,
+                     details: bool = False) -> Any:
     """The hafnian of A with row and column i repeated rpt[i] times (0 drops it), as thewalrus's
     ``hafnian_repeated``: two copies of mode i are joined by A[i, i], so the diagonal counts even
     without loops. With loop=True each copy of i also has loop weight mu[i] (default: the
@@ -204,7 +205,8 @@ def hafnian_repeated(A: Any, rpt: Sequence[int], mu: Any = None, loop: bool = Fa
     over the pair types of the pattern, not with 2^(sum(rpt)/2). Integers give exact ints,
     exact=True fractions, floats and complex an estimate of their error (details=True gives the
     record with abs_error and error_model). A float matrix symmetric within rtol/atol is
-    symmetrized, as thewalrus does.
+    symmetrized, as thewalrus does. device: "auto" (a CUDA device for walks of half a second or
+    more, up to 64 photons), "cpu" or "gpu".
 
     >>> import numpy as np, matchcount
     >>> matchcount.hafnian_repeated(np.ones((2, 2), dtype=int), [3, 3])  # K6: 5 * 3 * 1
@@ -218,8 +220,8 @@ def hafnian_repeated(A: Any, rpt: Sequence[int], mu: Any = None, loop: bool = Fa
         if not loop:
             raise ValueError("mu gives loop weights: it needs loop=True")
         mu_matrix, _ = _to_matrix(np.asarray(mu).reshape(-1, 1), exact)
-    _check_options("auto", "auto", threads)
-    out = _core.hafnian_repeated(matrix, _multiplicities(rpt, "rpt"), mu_matrix, bool(loop), int(threads),
+    _check_options(device, "auto", threads)
+    out = _core.hafnian_repeated(matrix, _multiplicities(rpt, "rpt"), mu_matrix, bool(loop), int(threads), device,
                                  1 if details else 0, fmt)
     return json.loads(out) if details else out
 

@@ -13,6 +13,7 @@
 #include "core/tuning.hpp"
 #include "engines/gpu_common.hpp"
 #include "engines/hafnian/cuda/haf_gpu_job.hpp"
+#include "engines/hafnian/gpu_haf_common.hpp"
 #include "engines/hafnian/haf_setup.hpp"
 #include "engines/hafnian/hafnian.hpp"
 #include "matchcount/checkpoint.hpp"
@@ -24,11 +25,10 @@ namespace {
 
 using gpu::HafArith;
 using gpu::HafGroup;
+using gpu_haf::base_job;
+using gpu_haf::channel_value;
 
-/// The fixed-point exponent: every partial sum of a float walk is below 2^(q+510). A leaf
-/// is at most its walk over |A|, at most C(m + |P| - 1, m) rho^m <= 4^m rho^m, rho the largest row
-/// sum of |A| plus the largest loop (each b coefficient counts walks of k edges, at most
-/// rho^k), and there are 2^m leaves; the margin covers rounding.
+/// The fixed-point exponent of a block (gpu_haf_common.hpp's fixed_exponent and walk_rho).
 template <class T>
 int fixed_exponent(const SparseMatrix<T>& a, bool loops) {
   std::vector<double> row(static_cast<std::size_t>(a.rows));
@@ -37,10 +37,8 @@ int fixed_exponent(const SparseMatrix<T>& a, bool loops) {
     if (e.row == e.col) diag = std::max(diag, std::abs(e.value));
     else row[static_cast<std::size_t>(e.row)] += std::abs(e.value);
   }
-  double rho = loops ? diag + 1 : 0;
-  for (double r : row) rho = std::max(rho, r);
-  const int m = (a.rows + 1) / 2;
-  return static_cast<int>(std::ceil(m * (3 + std::log2(rho)))) + 8 - 510;
+  const double max_row = row.empty() ? 0.0 : *std::max_element(row.begin(), row.end());
+  return gpu_haf::fixed_exponent((a.rows + 1) / 2, gpu_haf::walk_rho(max_row, diag, loops));
 }
 
 std::string walk_tag(const char* kind, int n, bool loops, const gpu::HafJob& job) {
@@ -54,28 +52,6 @@ std::string walk_tag(const char* kind, int n, bool loops, const gpu::HafJob& job
   std::snprintf(buf, sizeof buf, "gpu-hafnian/%s/n=%d/loops=%d/depth=%d/input=%016llx", kind, n, loops ? 1 : 0,
                 gpu::haf_unit_depth((n + 1) / 2), static_cast<unsigned long long>(h));
   return buf;
-}
-
-gpu::HafJob base_job(int n0, bool loops, const EngineOptions& opt) {
-  gpu::HafJob job;
-  job.n = n0 + n0 % 2;
-  job.loops = loops;
-  job.walk_fmas = hafnian_work(n0, loops);
-  job.shared_kb = tuning::tuning().haf_shared_kb;
-  job.verbose = tuning::tuning().gpu_verbose;
-  job.gpus = opt.gpus;
-  job.progress = opt.progress;
-  job.journal = opt.journal;
-  job.team = opt.team;
-  return job;
-}
-
-/// A float group's channel c of the walk's words as a value (fixed point times 2^q).
-template <class T>
-T channel_value(const gpu::HafResult& r, std::size_t c, std::size_t words, long q) {
-  const std::uint64_t* w = &r.words[c * words];
-  if constexpr (std::is_same_v<T, Complex>) return T(scaled(fixed_at(w), q), scaled(fixed_at(w + kLimbs), q));
-  else return scaled(fixed_at(w), q);
 }
 
 /// The kFloatWalks channels of a float block (dense d, n0 x n0) in the walk orders `orders`.
@@ -120,22 +96,7 @@ class GpuHafnianEngine final : public GraphEngine {
 
   static gpu::HafResult run(gpu::HafJob& job, const char* kind, int n0, const EngineOptions& opt) {
     job.tag = walk_tag(kind, n0, job.loops, job);
-    gpu::HafResult r = gpu::run_hafnian_walk(job);
-    if (opt.stats) {
-      opt.stats->device = "gpu";
-      opt.stats->kernel = "generic";
-      std::string note = "frames of up to " + std::to_string(2 * r.shared_levels) + " vertices in shared memory";
-      if (r.units_per_device.size() > 1) {
-        note += "; " + std::to_string(r.units_per_device.size()) + " GPUs took";
-        for (std::size_t d = 0; d < r.units_per_device.size(); ++d)
-          note += (d ? " + " : " ") + std::to_string(r.units_per_device[d]);
-        note += " units";
-      }
-      if (!r.units_by_rank.empty()) note += "; " + cluster::ranks_note(r.units_by_rank);
-      if (!r.note.empty()) note += "; " + r.note;
-      opt.stats->note = note;
-    }
-    return r;
+    return gpu_haf::run_noted(job, opt, "");
   }
 
   static Integer exact(const SparseMatrix<Integer>& a, bool loops, const EngineOptions& opt) {
@@ -186,6 +147,44 @@ class GpuHafnianEngine final : public GraphEngine {
 };
 
 }  // namespace
+
+namespace gpu_haf {
+
+gpu::HafJob base_job(int n0, bool loops, const EngineOptions& opt) {
+  gpu::HafJob job;
+  job.n = n0 + n0 % 2;
+  job.loops = loops;
+  job.walk_fmas = hafnian_work(n0, loops);
+  job.shared_kb = tuning::tuning().haf_shared_kb;
+  job.verbose = tuning::tuning().gpu_verbose;
+  job.gpus = opt.gpus;
+  job.progress = opt.progress;
+  job.journal = opt.journal;
+  job.team = opt.team;
+  return job;
+}
+
+gpu::HafResult run_noted(const gpu::HafJob& job, const EngineOptions& opt, const std::string& what) {
+  gpu::HafResult r = gpu::run_hafnian_walk(job);
+  if (opt.stats) {
+    opt.stats->device = "gpu";
+    opt.stats->kernel = "generic";
+    std::string note = what + (what.empty() ? "" : "; ") + "frames of up to " + std::to_string(2 * r.shared_levels) +
+                       " vertices in shared memory";
+    if (r.units_per_device.size() > 1) {
+      note += "; " + std::to_string(r.units_per_device.size()) + " GPUs took";
+      for (std::size_t d = 0; d < r.units_per_device.size(); ++d)
+        note += (d ? " + " : " ") + std::to_string(r.units_per_device[d]);
+      note += " units";
+    }
+    if (!r.units_by_rank.empty()) note += "; " + cluster::ranks_note(r.units_by_rank);
+    if (!r.note.empty()) note += "; " + r.note;
+    opt.stats->note = note;
+  }
+  return r;
+}
+
+}  // namespace gpu_haf
 
 double gpu_hafnian_seconds(int n, double channels, bool loops) {
   constexpr double kFmasPerSecond = 8e11, kStart = 0.15;

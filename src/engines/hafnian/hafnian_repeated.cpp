@@ -8,10 +8,14 @@
 #include <cstdio>
 #include <numeric>
 
+#include <omp.h>
+
 #include "core/arith.hpp"
 #include "core/hashing.hpp"
 #include "core/tuning.hpp"
 #include "engines/common.hpp"
+#include "engines/gpu_common.hpp"
+#include "engines/hafnian/haf_rpt_layout.hpp"
 #include "engines/hafnian/haf_rpt_walk.hpp"
 #include "engines/hafnian/haf_setup.hpp"
 #include "engines/hafnian/haf_units.hpp"
@@ -23,32 +27,14 @@ namespace {
 using haf::cv4;
 using haf::PairChain;
 using haf::Root;
+using Layout = haf::RptLayout;
+using haf::layout_of;
+using haf::bound_of;
+using haf::rpt_entry;
+using haf::rpt_loop_weight;
 
 /// Units keep at least this many leaves, so that rebuilding a unit's chain stays cheap.
 constexpr double kLeavesPerUnit = 2048;
-
-/// The expanded problem: the modes of the positions of the recursion (position 2l + 1 and 2l
-/// are eliminated at level m - 1 - l) and the chain of pair types over the levels.
-struct Layout {
-  PairTypes types;
-  std::vector<int> mode;  // mode of each position (n: the loop's extra vertex)
-  int vertices = 0;
-};
-
-Layout layout_of(const std::vector<std::uint64_t>& rpt, bool loops) {
-  Layout L;
-  L.types = pair_types(rpt, loops);
-  for (int m : L.types.mult) L.vertices += 2 * m;
-  L.mode.assign(static_cast<std::size_t>(L.vertices), 0);
-  int level = 0;
-  for (std::size_t t = 0; t < L.types.mult.size(); ++t)
-    for (int j = 0; j < L.types.mult[t]; ++j, ++level) {
-      const int u = L.vertices - 1 - 2 * level;  // the level's pair (u, u - 1)
-      L.mode[static_cast<std::size_t>(u)] = L.types.a[t];
-      L.mode[static_cast<std::size_t>(u) - 1] = L.types.b[t];
-    }
-  return L;
-}
 
 /// The chain of `types` with lane weights (-1)^(r-k) C(r, k), each reduced by `reduce`.
 template <class Reduce>
@@ -110,83 +96,24 @@ bool trivial(const RepeatedHafnian<T>& in, T& settled) {
   return false;
 }
 
-/// Exact: |haf| <= prod_i (|mu_i| + sqrt(R_i))^rpt_i, R_i the off-diagonal row sum of |A| over
-/// the copies (resume.cpp's log_bound on the expanded matrix), rounded up.
-Integer bound_of(const RepeatedHafnian<Integer>& in) {
-  Integer bound = 1;
-  for (int i = 0; i < in.n; ++i) {
-    const auto r = in.rpt[static_cast<std::size_t>(i)];
-    if (r == 0) continue;
-    Integer row = 0;
-    for (int j = 0; j < in.n; ++j) {
-      const auto rj = in.rpt[static_cast<std::size_t>(j)] - (i == j ? 1 : 0);
-      row += abs(in.a[static_cast<std::size_t>(i) * static_cast<std::size_t>(in.n) + static_cast<std::size_t>(j)]) *
-             Integer(static_cast<unsigned long>(rj));
-    }
-    Integer root;
-    mpz_sqrt(root.get_mpz_t(), row.get_mpz_t());
-    Integer f = root + 1 + (in.loops ? abs(in.mu[static_cast<std::size_t>(i)]) : Integer(0));
-    Integer power;
-    mpz_pow_ui(power.get_mpz_t(), f.get_mpz_t(), static_cast<unsigned long>(r));
-    bound *= power;
-  }
-  return bound;
-}
-
-/// Entry of the root at positions (i, j) from the mode matrix; the extra vertex has no edge.
-template <class T>
-T entry(const RepeatedHafnian<T>& in, int p, int q) {
-  if (p >= in.n || q >= in.n) return T(0);
-  return in.a[static_cast<std::size_t>(p) * static_cast<std::size_t>(in.n) + static_cast<std::size_t>(q)];
-}
-template <class T>
-T loop_weight(const RepeatedHafnian<T>& in, int p) {
-  return p >= in.n ? T(1) : in.mu[static_cast<std::size_t>(p)];
-}
-
 template <class Ar>
 std::unique_ptr<haf::WalkBase<Ar>> make_rpt_walk(const Ar& ar, const Root<typename Ar::V>& root, const PairChain& c) {
   return std::make_unique<haf::RptWalk<Ar>>(ar, root, c);
 }
 
-/// Float lanes: lanes 0-2 walk the pattern with the modes scaled by d_i (haf(D A D) = prod d_i^rpt_i
-/// haf A, undone at the end) and, in lanes 1 and 2, each pair's two copies swapped: their
-/// roundings differ, and their spread is the error estimate. Lane 3 walks |A| and |mu| for what
-/// the entries' own errors move.
-double lane_scale(int lane, int mode) { return lane == 0 || lane == 3 ? 1.0 : 1.0 + ((mode * 5 + lane * 3) % 7 - 3) / 32.0; }
-
 template <class T, class Ar, class ToLanes>
 Approx<T> float_rpt(const RepeatedHafnian<T>& in, const EngineOptions& opt, const Ar& ar, typename Ar::V zero_v,
                     const char* policy, ToLanes to_lanes) {
   const Layout L = layout_of(in.rpt, in.loops);
-  const auto pos_mode = [&](int lane, int p) {  // lanes 1 and 2 swap the copies of each pair
-    const int q = (lane == 1 || lane == 2) ? (p ^ 1) : p;
-    return L.mode[static_cast<std::size_t>(q)];
-  };
   using V = typename Ar::V;
-  const auto scale_of = [&](int lane, int mode) { return mode < in.n ? lane_scale(lane, mode) : 1.0; };
-  const auto value = [&](int lane, T x, int mi, int mj) {
-    if (lane == 3) return T(std::abs(x));
-    return x * scale_of(lane, mi) * (mj < 0 ? 1.0 : scale_of(lane, mj));
+  const auto lanes = [&](auto value) {
+    V v = zero_v;
+    for (int l = 0; l < 4; ++l) to_lanes(v, l, value(l));
+    return v;
   };
   const Root<V> root = haf::root_of<V>(
-      L.vertices, in.loops,
-      [&](int i, int j) {
-        V v = zero_v;
-        for (int l = 0; l < 4; ++l) {
-          const int mi = pos_mode(l, i), mj = pos_mode(l, j);
-          to_lanes(v, l, value(l, entry(in, mi, mj), mi, mj));
-        }
-        return v;
-      },
-      [&](int i) {
-        V v = zero_v;
-        for (int l = 0; l < 4; ++l) {
-          const int mi = pos_mode(l, i);
-          to_lanes(v, l, value(l, loop_weight(in, mi), mi, -1));
-        }
-        return v;
-      });
+      L.vertices, in.loops, [&](int i, int j) { return lanes([&](int l) { return haf::rpt_lane_entry(in, L, l, i, j); }); },
+      [&](int i) { return lanes([&](int l) { return haf::rpt_lane_entry(in, L, l, i, i); }); });
   const PairChain chain = chain_of(L.types, [](const Integer& w) {
     const double x = w.get_d();
     return v4d{x, x, x, x};
@@ -196,31 +123,8 @@ Approx<T> float_rpt(const RepeatedHafnian<T>& in, const EngineOptions& opt, cons
   std::vector<T> walks = haf::float_units<Ar>(
       units, threads, opt, tag_of(policy, L, units, tag_needed(opt) ? hash_of(root, chain, 0xcbf29ce484222325ULL) : 0),
       [&] { return make_rpt_walk(ar, root, chain); });
-  for (int l = 0; l < 4; ++l) {
-    long double scale = 1;  // prod d_i^rpt_i of the lane (the extra vertex: 1)
-    for (int i = 0; i < in.n; ++i) scale *= std::pow(static_cast<long double>(lane_scale(l, i)), in.rpt[static_cast<std::size_t>(i)]);
-    walks[static_cast<std::size_t>(l)] /= static_cast<double>(scale);
-  }
-  // Every entry and loop weight stands for a decimal within u of itself; a matching's product
-  // of at most N of them moves by at most (1 + u)^N - 1 of itself.
-  const double excess = std::expm1(L.vertices * std::log1p(0x1p-53)) * (1 + 1e-9);
-  return haf::float_estimate(walks, excess);
-}
-
-/// The walk's work in vector multiply-adds: each include at a level of s vertices updates tri(s)
-/// polynomials by truncated products (about m^2 / 2 each), once per node above it; plus m a
-/// leaf.
-double walk_work(const PairTypes& types, double vertices) {
-  const double m = vertices / 2;
-  double nodes = 1, level = 0, work = 0;
-  for (int r : types.mult) {
-    for (int j = 0; j < r; ++j) {
-      const double s = vertices - 2 * (level + j);
-      work += nodes * s * (s - 1) / 2 * m * m / 2;
-    }
-    nodes *= r + 1.0, level += r;
-  }
-  return work + nodes * m;
+  for (int l = 0; l < 4; ++l) walks[static_cast<std::size_t>(l)] /= haf::rpt_lane_factor(in, l);
+  return haf::float_estimate(walks, haf::rpt_excess(L));
 }
 
 /// Kan's formula where it costs less than the walk (or where MATCHCOUNT_HAFNIAN_RPT says so): a
@@ -236,7 +140,7 @@ bool kan_preferred(const RepeatedHafnian<T>& in) {
   for (auto r : in.rpt) N += double(r);
   const double kan = kan_terms(in.rpt) * (double(in.n) * in.n + N + 4) * (exact ? 9.3 : 0.2) *
                     (std::is_same_v<T, Complex> ? 4 : 1);
-  const double walk = walk_work(pair_types(in.rpt, in.loops), N + (in.loops ? std::fmod(N, 2.0) : 0.0)) * 0.7 *
+  const double walk = haf::rpt_walk_work(pair_types(in.rpt, in.loops), N + (in.loops ? std::fmod(N, 2.0) : 0.0)) * 0.7 *
                       (exact ? 1.5 : 1.0) * (std::is_same_v<T, Complex> ? 4 : 1);
   return kan < walk;
 }
@@ -298,20 +202,48 @@ PairTypes pair_types(const std::vector<std::uint64_t>& rpt, bool loops) {
   return sorted;
 }
 
+template <class T>
+DevicePolicy repeated_device(const RepeatedHafnian<T>& in, int cores) {
+  if (in.device == DevicePolicy::Cpu || kan_preferred(in)) return DevicePolicy::Cpu;
+  const PairTypes types = pair_types(in.rpt, in.loops);
+  double vertices = 0;
+  for (int m : types.mult) vertices += 2.0 * m;
+  if (vertices > kRepeatedGpuMaxVertices) return DevicePolicy::Cpu;
+  if (in.device == DevicePolicy::Gpu) return DevicePolicy::Gpu;
+  constexpr NumberKind kind = number_kind<T>();
+  const double primes = kind == NumberKind::Integer ? 2 + vertices / 2 : 0;  // a guess: about log2 of the bound / 23
+  return gpu_available() && hafnian_repeated_seconds(types, primes, kind, cores) >= 0.5 ? DevicePolicy::Gpu : DevicePolicy::Cpu;
+}
+template DevicePolicy repeated_device(const RepeatedHafnian<Integer>&, int);
+template DevicePolicy repeated_device(const RepeatedHafnian<double>&, int);
+template DevicePolicy repeated_device(const RepeatedHafnian<Complex>&, int);
+
+namespace {
+
+/// The walk on the device repeated_device chose (the CPU where a GPU run fails).
+template <class T>
+auto walk_on_device(const RepeatedHafnian<T>& in, const EngineOptions& opt) {
+  const int cores = std::max(1, opt.threads > 0 ? opt.threads : omp_get_max_threads());
+  if (repeated_device(in, cores) == DevicePolicy::Cpu) return hafnian_rpt_walk(in, opt);
+  return gpu_else_cpu(opt, [&] { return gpu_hafnian_rpt_walk(in, opt); }, [&] { return hafnian_rpt_walk(in, opt); });
+}
+
+}  // namespace
+
 Integer hafnian_repeated(const RepeatedHafnian<Integer>& in, const EngineOptions& opt) {
   Integer settled;
   if (trivial(in, settled)) return settled;
-  return choose(in, opt) ? hafnian_kan(in) : hafnian_rpt_walk(in, opt);
+  return choose(in, opt) ? hafnian_kan(in) : walk_on_device(in, opt);
 }
 Approx<double> hafnian_repeated(const RepeatedHafnian<double>& in, const EngineOptions& opt) {
   double settled = 0;
   if (trivial(in, settled)) return {settled, 0.0};
-  return choose(in, opt) ? hafnian_kan(in) : hafnian_rpt_walk(in, opt);
+  return choose(in, opt) ? hafnian_kan(in) : walk_on_device(in, opt);
 }
 Approx<Complex> hafnian_repeated(const RepeatedHafnian<Complex>& in, const EngineOptions& opt) {
   Complex settled;
   if (trivial(in, settled)) return {settled, 0.0};
-  return choose(in, opt) ? hafnian_kan(in) : hafnian_rpt_walk(in, opt);
+  return choose(in, opt) ? hafnian_kan(in) : walk_on_device(in, opt);
 }
 
 Integer hafnian_rpt_walk(const RepeatedHafnian<Integer>& in, const EngineOptions& opt) {
@@ -326,8 +258,8 @@ Integer hafnian_rpt_walk(const RepeatedHafnian<Integer>& in, const EngineOptions
   for (const haf::ModArith& ar : ariths) {
     const auto residue = [&](const Integer& x) { return haf::residues(x, ar); };
     roots.push_back(haf::root_of<v4d>(
-        L.vertices, in.loops, [&](int i, int j) { return residue(entry(in, L.mode[std::size_t(i)], L.mode[std::size_t(j)])); },
-        [&](int i) { return residue(loop_weight(in, L.mode[std::size_t(i)])); }));
+        L.vertices, in.loops, [&](int i, int j) { return residue(rpt_entry(in, L.mode[std::size_t(i)], L.mode[std::size_t(j)])); },
+        [&](int i) { return residue(rpt_loop_weight(in, L.mode[std::size_t(i)])); }));
     chains.push_back(chain_of(L.types, residue));
     if (tag_needed(opt)) h = hash_of(roots.back(), chains.back(), h);
   }

@@ -26,6 +26,9 @@ struct RepeatedHafnian {
   std::vector<T> a, mu;
   std::vector<std::uint64_t> rpt;
   bool loops = false;
+  /// Where the pair walk runs (repeated_device): Gpu on the CUDA devices (the CPU where a run
+  /// fails), Auto there where a device is present and the walk is long enough to repay it.
+  DevicePolicy device = DevicePolicy::Cpu;
 };
 
 /// How the copies are paired: pair type t joins a copy of mode a[t] with a copy of mode b[t]
@@ -70,5 +73,23 @@ Approx<Complex> hafnian_kan(const RepeatedHafnian<Complex>& in);
 
 /// Planner cost model: predicted seconds on `cores` cores (integers: `primes` CRT primes).
 double hafnian_repeated_seconds(const PairTypes& p, double primes, NumberKind kind, int cores);
+
+/// The GPU walk takes patterns of up to this many vertices (the GPU hafnian's largest block).
+constexpr int kRepeatedGpuMaxVertices = 64;
+
+/// The pair walk on the CUDA devices (gpu_hafnian_repeated.cpp), the same tree as the CPU's:
+/// GpuError where it cannot run there (no CUDA or device, more than kRepeatedGpuMaxVertices).
+Integer gpu_hafnian_rpt_walk(const RepeatedHafnian<Integer>& in, const EngineOptions& opt);
+Approx<double> gpu_hafnian_rpt_walk(const RepeatedHafnian<double>& in, const EngineOptions& opt);
+Approx<Complex> gpu_hafnian_rpt_walk(const RepeatedHafnian<Complex>& in, const EngineOptions& opt);
+
+/// Predicted seconds of the GPU walk over `channels` channels (primes, or 4 float lanes).
+double hafnian_repeated_gpu_seconds(const PairTypes& p, double channels);
+
+/// Where hafnian_repeated walks `in` (Cpu or Gpu: in.device resolved; Cpu where Kan's formula
+/// counts it, where the pattern is too large for the GPU, or for Auto below half a second on
+/// `cores` cores). The pipeline resolves it once, so that MPI ranks walk the same walk.
+template <class T>
+DevicePolicy repeated_device(const RepeatedHafnian<T>& in, int cores);
 
 }  // namespace matchcount::engines

@@ -41,11 +41,17 @@ struct HafGroup {
   std::vector<double> roots;  // channel-major
   /// Per channel of a Mod group: the prime and 1/p (empty for floats).
   std::vector<double> prime, pinv;
+  /// A repeated walk's lane factors, channel-major: for each pair type t and k = 0..mult[t],
+  /// (-1)^(mult - k) C(mult, k) (reduced modulo the channel's prime in a Mod group).
+  std::vector<double> rpt_weights;
 };
 
 struct HafJob {
   int n = 0;  // even (odd loop blocks gained a vertex)
   bool loops = false;
+  /// Not empty: the walk over repeated pair types (haf_rpt_walk.hpp) with these multiplicities
+  /// in elimination order (they sum to n / 2); the root is the pattern's expanded matrix.
+  std::vector<int> rpt_mult;
   std::vector<HafGroup> groups;
   /// Float groups: leaves are summed exactly as integers times 2^q (512-bit limbs).
   int q = 0;
@@ -80,6 +86,10 @@ struct HafResult {
 /// The walk's unit depth: 2^depth units; fixed by m alone so that sums and checkpoints do not
 /// depend on the devices.
 int haf_unit_depth(int m);
+
+/// A repeated walk's units (fixed by the multiplicities alone, as haf_unit_depth): ranges of
+/// prod (mult + 1) / units consecutive leaves, each the choices of the first few types.
+std::uint64_t haf_rpt_units(const std::vector<int>& mult);
 
 /// Runs the walk on the GPUs; GpuError on any CUDA failure (or without CUDA).
 HafResult run_hafnian_walk(const HafJob& job);

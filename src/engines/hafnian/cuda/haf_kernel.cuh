@@ -18,6 +18,17 @@ constexpr int kPad = 16;  // as gpu::kHafPad
 constexpr int kMaxM = 32;
 constexpr int kWarps = 4;  // warps per block
 
+/// A walk over repeated pair types (haf_rpt_walk.hpp; types == 0: the binary walk). Type t
+/// takes levels first[t] .. first[t] + mult[t] - 1 (level l is of type ltype[l]); a leaf
+/// chooses k_t in 0..mult[t] for every type (mixed radix, the last type fastest), includes the
+/// type's first k_t levels and skips the others, and weighs its value by the product of
+/// weight[woff[t] + k_t] over the types (channel c's weights start at c * wstride).
+struct Rpt {
+  int types, wstride;
+  int mult[kMaxM], first[kMaxM], woff[kMaxM], ltype[kMaxM];
+  const double* weight;
+};
+
 struct Args {
   int n, m, S, loops;
   /// Levels l >= shared_from keep their frames in shared memory; frame l starts frame_off[l]
@@ -33,6 +44,7 @@ struct Args {
   const double *prime, *pinv;  // per channel (Mod)
   u64* out;                           // words per (channel, warp)
   int words, q;
+  Rpt rpt;
 };
 
 __host__ __device__ inline long long tri(int s) { return (long long)s * (s - 1) / 2; }
@@ -45,6 +57,7 @@ struct ModAr {
   __device__ static V madd(V acc, V x, V y) { return __fma_rn(x, y, acc); }
   __device__ V reduce(V x) const { return modreduce(x, p, pinv); }
   __device__ static V scale(V x, double w) { return x * w; }
+  __device__ double wmul(double x, double y) const { return modreduce(x * y, p, pinv); }
   __device__ static V shfl_sum(V x) {
     for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
     return x;
@@ -63,6 +76,7 @@ struct RealAr {
   __device__ static V madd(V acc, V x, V y) { return __fma_rn(x, y, acc); }
   __device__ static V reduce(V x) { return x; }
   __device__ static V scale(V x, double w) { return x * w; }
+  __device__ static double wmul(double x, double y) { return x * y; }
   __device__ static V shfl_sum(V x) { return ModAr::shfl_sum(x); }
   struct Acc {
     u64 fx[kLimbs] = {};
@@ -82,6 +96,7 @@ struct ComplexAr {
   }
   __device__ static V reduce(V x) { return x; }
   __device__ static V scale(V x, double w) { return make_double2(x.x * w, x.y * w); }
+  __device__ static double wmul(double x, double y) { return x * y; }
   __device__ static V shfl_sum(V x) { return make_double2(ModAr::shfl_sum(x.x), ModAr::shfl_sum(x.y)); }
   struct Acc {
     u64 re[kLimbs] = {}, im[kLimbs] = {};
@@ -235,6 +250,26 @@ struct Walk {
     if (lane == 0) ar.leaf(acc, Ar::scale(ar.reduce(p), x.w), a.q);
     __syncwarp();  // the leaf buffer is rewritten by the next leaf
   }
+
+  /// A repeated walk's leaf below node x (above the last level): w [x^m] g, plus w [x^m] g t
+  /// where the last level is included.
+  __device__ void leaf_rpt(const Node<V>& x, bool include_last, double w, typename Ar::Acc& acc) const {
+    V p = Ar::zero();
+    if (include_last) {
+      const V* t = entry(x.b, 1, 0);
+      if (a.loops) {
+        V* buf = shared + a.leaf_off + kPad;
+        closing(buf, x, 1, 0);
+        __syncwarp();
+        t = buf;
+      }
+      const int k = lane + 1;
+      if (k <= a.m) p = Ar::madd(Ar::zero(), t[k], x.g[a.m - k]);
+      p = Ar::shfl_sum(p);
+    }
+    if (lane == 0) ar.leaf(acc, Ar::scale(ar.reduce(add_values(ar.reduce(p), x.g[a.m])), w), a.q);
+    __syncwarp();
+  }
 };
 
 template <class Ar>
@@ -264,6 +299,51 @@ __device__ void walk_range(const Args& a, const Ar& ar, int c) {
       path[l + 1] = (L >> (top - l)) & 1 ? walk.include(l, x) : Node<V>{x.b, x.d, x.g, -x.w};
     }
     walk.leaf(path[a.m - 1], acc);
+  }
+  if (lane == 0) Ar::store(acc, a.out + ((u64)c * warps + gw) * a.words);
+}
+
+/// One warp's repeated walk over leaves [lp_lo, lp_hi) of channel c (Args::rpt): consecutive
+/// leaves differ from the highest type whose choice changed, whose one new include is the
+/// only level recomputed above the types reset to no copies (skips cost nothing).
+template <class Ar>
+__device__ void walk_rpt_range(const Args& a, const Ar& ar, int c) {
+  typedef typename Ar::V V;
+  extern __shared__ double smem_raw[];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const u64 warps = (u64)gridDim.x * kWarps, gw = (u64)blockIdx.x * kWarps + warp;
+  V* shared = reinterpret_cast<V*>(smem_raw) + warp * a.shared_per_warp;
+  V* global = reinterpret_cast<V*>(a.scratch) + ((u64)c * warps + gw) * a.scratch_per_warp;
+  for (long long i = lane; i < a.shared_per_warp; i += 32) shared[i] = Ar::zero();
+  __syncwarp();
+  Walk<Ar> walk{a, ar, shared, global, lane};
+  const V* root = reinterpret_cast<const V*>(a.root) + c * a.root_stride;
+  const Rpt& r = a.rpt;
+  const double* weight = r.weight + (long long)c * r.wstride;
+  Node<V> path[kMaxM + 1];
+  path[0] = Node<V>{root, root + tri(a.n) * a.S, root + (tri(a.n) + (a.loops ? a.n : 0)) * a.S + kPad, 1.0};
+  const u64 per = (a.lp_count + warps - 1) / warps;
+  const u64 lo = a.lp_begin + gw * per, hi = a.lp_begin + min(a.lp_count, (gw + 1) * per);
+  typename Ar::Acc acc;
+  int k[kMaxM];
+  double wp[kMaxM];  // wp[t]: the product of the weights of types 0..t
+  u64 x = lo;
+  for (int t = r.types - 1; t >= 0; --t) k[t] = (int)(x % (u64)(r.mult[t] + 1)), x /= (u64)(r.mult[t] + 1);
+  const int top = a.m - 2, last = r.types - 1;
+  int from = 0, from_type = 0;
+  for (u64 L = lo; L < hi; ++L) {
+    if (L != lo) {  // the next leaf: the last type that is not full takes one more copy
+      int t = last;
+      while (k[t] == r.mult[t]) k[t--] = 0;
+      from = r.first[t] + k[t], from_type = t;
+      ++k[t];
+    }
+    for (int t = from_type; t <= last; ++t) wp[t] = ar.wmul(t ? wp[t - 1] : 1.0, weight[r.woff[t] + k[t]]);
+    for (int l = from; l <= top; ++l) {
+      const int t = r.ltype[l];
+      path[l + 1] = l - r.first[t] < k[t] ? walk.include(l, path[l]) : path[l];
+    }
+    walk.leaf_rpt(path[a.m - 1], a.m - 1 - r.first[last] < k[last], wp[last], acc);
   }
   if (lane == 0) Ar::store(acc, a.out + ((u64)c * warps + gw) * a.words);
 }

@@ -28,6 +28,17 @@ __global__ void __launch_bounds__(kWarps * 32) haf_real(Args a) { mcgpu::haf::wa
 __global__ void __launch_bounds__(kWarps * 32) haf_complex(Args a) {
   mcgpu::haf::walk_range(a, mcgpu::haf::ComplexAr{}, blockIdx.y);
 }
+// The repeated walks (Args::rpt), as kernels of their own so the binary walk keeps its registers.
+__global__ void __launch_bounds__(kWarps * 32) haf_mod_rpt(Args a) {
+  const int c = blockIdx.y;
+  mcgpu::haf::walk_rpt_range(a, mcgpu::haf::ModAr{a.prime[c], a.pinv[c]}, c);
+}
+__global__ void __launch_bounds__(kWarps * 32) haf_real_rpt(Args a) {
+  mcgpu::haf::walk_rpt_range(a, mcgpu::haf::RealAr{}, blockIdx.y);
+}
+__global__ void __launch_bounds__(kWarps * 32) haf_complex_rpt(Args a) {
+  mcgpu::haf::walk_rpt_range(a, mcgpu::haf::ComplexAr{}, blockIdx.y);
+}
 
 }  // namespace
 
@@ -88,15 +99,15 @@ struct GroupRun {
   Layout layout;
   std::size_t shared_bytes = 0, words = 0;
   std::uint64_t max_blocks = 1;  // blocks along x per channel
-  std::unique_ptr<DeviceBuffer<double>> roots, prime, pinv, scratch;
+  std::unique_ptr<DeviceBuffer<double>> roots, prime, pinv, weights, scratch;
   std::unique_ptr<DeviceBuffer<std::uint64_t>> out;
   Args args{};
 };
 
 class HafWorker final : public runtime::DeviceWorker {
  public:
-  HafWorker(int d, const HafJob& job, int unit_shift, double unit_fmas)
-      : job_(job), unit_shift_(unit_shift), unit_fmas_(unit_fmas), device_(d) {
+  HafWorker(int d, const HafJob& job, std::uint64_t unit_leaves, double unit_fmas)
+      : job_(job), unit_leaves_(unit_leaves), unit_fmas_(unit_fmas), device_(d) {
     const auto t0 = std::chrono::steady_clock::now();
     check(cudaSetDevice(d), "cudaSetDevice");
     cudaDeviceProp prop{};
@@ -107,9 +118,10 @@ class HafWorker final : public runtime::DeviceWorker {
     for (const HafGroup& g : job.groups) {
       GroupRun r;
       r.group = &g;
-      r.fn = g.arith == HafArith::Mod ? reinterpret_cast<const void*>(haf_mod)
-             : g.arith == HafArith::Real ? reinterpret_cast<const void*>(haf_real)
-                                         : reinterpret_cast<const void*>(haf_complex);
+      const bool rpt = !job.rpt_mult.empty();
+      r.fn = g.arith == HafArith::Mod    ? reinterpret_cast<const void*>(rpt ? haf_mod_rpt : haf_mod)
+             : g.arith == HafArith::Real ? reinterpret_cast<const void*>(rpt ? haf_real_rpt : haf_real)
+                                         : reinterpret_cast<const void*>(rpt ? haf_complex_rpt : haf_complex);
       const std::size_t vbytes = 8 * value_doubles(g.arith);
       r.layout = plan_layout(job.n, job.loops, static_cast<long long>(shared_budget_bytes(job.shared_kb) / (kWarps * vbytes)));
       r.shared_bytes = static_cast<std::size_t>(r.layout.shared_values) * kWarps * vbytes;
@@ -144,6 +156,7 @@ class HafWorker final : public runtime::DeviceWorker {
       a.out = reinterpret_cast<mcgpu::u64*>(r.out->ptr);
       a.words = static_cast<int>(r.words);
       a.q = job.q;
+      if (rpt) set_repeats(a, r, g);
       if (r.shared_bytes > 48 * 1024)
         check(cudaFuncSetAttribute(r.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(r.shared_bytes)),
               "cudaFuncSetAttribute");
@@ -178,8 +191,8 @@ class HafWorker final : public runtime::DeviceWorker {
     std::vector<std::uint64_t> sums;
     for (GroupRun& r : runs_) {
       Args& a = r.args;
-      a.lp_begin = range.begin << unit_shift_;
-      a.lp_count = range.size() << unit_shift_;
+      a.lp_begin = range.begin * unit_leaves_;
+      a.lp_count = range.size() * unit_leaves_;
       const std::uint64_t blocks = std::min<std::uint64_t>(r.max_blocks, (a.lp_count + kWarps - 1) / kWarps);
       const std::size_t warps = static_cast<std::size_t>(blocks) * kWarps, channels = r.group->channels;
       void* params[] = {&a};
@@ -218,8 +231,25 @@ class HafWorker final : public runtime::DeviceWorker {
   int shared_levels() const { return shared_levels_; }
 
  private:
+  /// The repeated walk's types and the group's weights in the launch arguments.
+  void set_repeats(Args& a, GroupRun& r, const HafGroup& g) const {
+    mcgpu::haf::Rpt& p = a.rpt;
+    p.types = static_cast<int>(job_.rpt_mult.size());
+    int level = 0, woff = 0;
+    for (int t = 0; t < p.types; ++t) {
+      p.mult[t] = job_.rpt_mult[static_cast<std::size_t>(t)], p.first[t] = level, p.woff[t] = woff;
+      for (int j = 0; j < p.mult[t]; ++j) p.ltype[level++] = t;
+      woff += p.mult[t] + 1;
+    }
+    if (level != job_.n / 2 || g.rpt_weights.size() != static_cast<std::size_t>(woff) * g.channels)
+      throw GpuError("GPU hafnian: the repeated walk's types do not fit its block");
+    p.wstride = woff;
+    r.weights = std::make_unique<DeviceBuffer<double>>(g.rpt_weights);
+    p.weight = r.weights->ptr;
+  }
+
   const HafJob& job_;
-  int unit_shift_;
+  std::uint64_t unit_leaves_;
   double unit_fmas_;
   std::vector<GroupRun> runs_;
   std::vector<std::uint64_t> raw_;
@@ -235,8 +265,19 @@ HafResult run_hafnian_walk(const HafJob& job) {
   if (job.n < 2 || job.n % 2 || m > kHafMaxM) throw GpuError("GPU hafnian: block size must be even, 2..64");
   int visible = 0;
   check(cudaGetDeviceCount(&visible), "cudaGetDeviceCount");
-  const int depth = haf_unit_depth(m);
-  const int unit_shift = (m - 1) - depth;
+  // Binary walks: 2^depth units of leaf pairs; repeated walks: ranges of leaves.
+  std::uint64_t units = 0, unit_leaves = 0;
+  if (job.rpt_mult.empty()) {
+    const int depth = haf_unit_depth(m);
+    units = std::uint64_t{1} << depth, unit_leaves = std::uint64_t{1} << ((m - 1) - depth);
+  } else {
+    if (static_cast<int>(job.rpt_mult.size()) > mcgpu::haf::kMaxM) throw GpuError("GPU hafnian: too many pair types");
+    double leaves = 1;
+    for (int r : job.rpt_mult) leaves *= r + 1.0;
+    if (leaves > 0x1p62) throw GpuError("GPU hafnian: more than 2^62 leaves");
+    units = haf_rpt_units(job.rpt_mult);
+    unit_leaves = static_cast<std::uint64_t>(leaves) / units;
+  }
   std::vector<std::size_t> offsets;  // first word of each group
   std::size_t words = 0, channels = 0;
   for (const HafGroup& g : job.groups) {
@@ -244,10 +285,10 @@ HafResult run_hafnian_walk(const HafJob& job) {
     words += g.channels * haf_channel_words(g.arith);
     channels += g.channels * (g.arith == HafArith::Complex ? 4 : 1);
   }
-  const double unit_fmas = std::ldexp(job.walk_fmas, -depth) * double(channels);
+  const double unit_fmas = job.walk_fmas / double(units) * double(channels);
   runtime::DeviceWalk walk;
   walk.tag = job.tag;
-  walk.units = std::uint64_t{1} << depth;
+  walk.units = units;
   walk.words = words;
   walk.devices = job.gpus > 0 ? std::min(job.gpus, visible) : visible;
   if (job.walk_fmas * double(channels) < 1e11) walk.devices = 1;  // under a tenth of a second: one device
@@ -272,7 +313,7 @@ HafResult run_hafnian_walk(const HafJob& job) {
   };
   int shared_levels = 0;
   walk.make_worker = [&](int d) -> std::unique_ptr<runtime::DeviceWorker> {
-    auto w = std::make_unique<HafWorker>(d, job, unit_shift, unit_fmas);
+    auto w = std::make_unique<HafWorker>(d, job, unit_leaves, unit_fmas);
     if (d == 0) shared_levels = w->shared_levels();
     return w;
   };

@@ -33,4 +33,18 @@ void append_haf_root(std::vector<double>& out, int n0, bool loops, int W,
 // units, which the ledger and the MPI ranks hand out cheaply.
 int haf_unit_depth(int m) { return std::clamp(m - 10, 0, 14); }
 
+// The same bounds for a repeated walk: the first types' choices, while a unit keeps at least
+// 2^10 leaves and there are at most 2^14 units.
+std::uint64_t haf_rpt_units(const std::vector<int>& mult) {
+  double leaves = 1;
+  for (int r : mult) leaves *= r + 1.0;
+  std::uint64_t units = 1;
+  for (int r : mult) {
+    const double next = double(units) * (r + 1.0);
+    if (next > 0x1p14 || leaves / next < 0x1p10) break;
+    units *= static_cast<std::uint64_t>(r) + 1;
+  }
+  return units;
+}
+
 }  // namespace matchcount::gpu

@@ -1,0 +1,45 @@
+// What the GPU hafnian walks share (private to the hafnian engines): gpu_hafnian.cpp's binary
+// walk and gpu_hafnian_repeated.cpp's walk over repeated pair types build their jobs, run them
+// and read their fixed-point sums the same way.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "engines/engine.hpp"
+#include "engines/gpu_common.hpp"
+#include "engines/hafnian/cuda/haf_gpu_job.hpp"
+
+namespace matchcount::engines::gpu_haf {
+
+/// The fixed-point exponent of a float walk of half-size m: every partial sum is below
+/// 2^(q+510). A leaf is at most its walk over |A|, at most C(m + |P| - 1, m) rho^m <= 4^m rho^m
+/// (each b coefficient counts walks of k edges, at most rho^k, rho = walk_rho), and the
+/// leaves' weights sum to at most 2^m in absolute value (2^m leaves of weight 1; a repeated
+/// walk's binomials sum to 2^mult per type); the margin covers rounding.
+inline int fixed_exponent(int m, double rho) { return static_cast<int>(std::ceil(m * (3 + std::log2(rho)))) + 8 - 510; }
+
+/// rho of fixed_exponent: the largest off-diagonal row sum of |A|, plus with loops (largest
+/// |loop| + 1)^2. A pair of loops closes a structure as one edge does (the closing polynomial
+/// b_uv + x d_u d_v), with the weight of two loops: a matching of loops alone is worth
+/// |loop|^N = (|loop|^2)^m, which the row sums need not bound.
+inline double walk_rho(double max_row, double max_loop, bool loops) {
+  return std::max(1.0, max_row + (loops ? (max_loop + 1) * (max_loop + 1) : 0.0));
+}
+
+/// A job for a block of n0 vertices (padded to even) with the options' devices, journal and team.
+gpu::HafJob base_job(int n0, bool loops, const EngineOptions& opt);
+
+/// Runs the job; the stats note says `what`, the frames and the devices' shares.
+gpu::HafResult run_noted(const gpu::HafJob& job, const EngineOptions& opt, const std::string& what);
+
+/// A float group's channel c of the walk's words as a value (fixed point times 2^q).
+template <class T>
+T channel_value(const gpu::HafResult& r, std::size_t c, std::size_t words, long q) {
+  const std::uint64_t* w = &r.words[c * words];
+  if constexpr (std::is_same_v<T, Complex>) return T(scaled(fixed_at(w), q), scaled(fixed_at(w + kLimbs), q));
+  else return scaled(fixed_at(w), q);
+}
+
+}  // namespace matchcount::engines::gpu_haf

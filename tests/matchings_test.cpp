@@ -7,6 +7,8 @@
 #include <random>
 #include <vector>
 
+#include "core/tuning.hpp"
+#include "engines/graph_frontier/graph_frontier.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/generate.hpp"
 #include "matchcount/matchings.hpp"
@@ -166,7 +168,41 @@ TEST(Matchings, RandomWeightedGraphsAgainstEnumeration) {
     std::vector<Integer> sizes(static_cast<std::size_t>(n / 2 + 1), 0);
     brute_sizes(n, w, used, 1, 0, sizes);
     EXPECT_EQ(polynomial(a), sizes) << "trial " << trial;
+    // Both ways of the pipeline, and the frontier DP of polynomials alone.
+    for (int way : {1, 2}) {
+      tuning::Tuning t = tuning::tuning();
+      t.matching_polynomial = way;
+      const tuning::ScopedTuning scoped(t);
+      EXPECT_EQ(polynomial(a), sizes) << "trial " << trial << " way " << way;
+    }
+    EXPECT_EQ(engines::graph_frontier_matching_polynomial(a, {}), sizes) << "trial " << trial;
   }
+}
+
+// The DP of polynomials on graphs wider than the enumeration reaches: against the interpolation
+// over loop hafnians, weighted (both signs) and on grids, where m_(n/2) is the tiling count.
+TEST(Matchings, FrontierPolynomialAgreesWithInterpolation) {
+  std::mt19937_64 rng(29);
+  for (int trial = 0; trial < 12; ++trial) {
+    const int n = 12 + static_cast<int>(rng() % 10);
+    std::vector<std::pair<int, int>> e;
+    std::vector<long> ew;
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j)
+        if (rng() % 4 == 0 || j == i + 1) {
+          const long x = trial % 2 ? static_cast<long>(rng() % 9) - 4 : 1;
+          if (x != 0) e.emplace_back(i, j), ew.push_back(x);
+        }
+    const SparseMatrix<Integer> a = adjacency(n, e, ew);
+    tuning::Tuning t = tuning::tuning();
+    t.matching_polynomial = 2;
+    const tuning::ScopedTuning scoped(t);
+    EXPECT_EQ(engines::graph_frontier_matching_polynomial(a, {}), polynomial(a)) << "trial " << trial;
+  }
+  const auto p = engines::graph_frontier_matching_polynomial(of(grid_graph(6, 7)), {});
+  ASSERT_EQ(p.size(), 22u);
+  EXPECT_EQ(p[1], 71);    // the grid's edges
+  EXPECT_EQ(p[21], 31529);  // domino tilings of 6 x 7
 }
 
 TEST(Matchings, RationalAndFloatWeightsAndRefusals) {

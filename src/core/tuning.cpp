@@ -121,6 +121,14 @@ const Knob kKnobs[] = {
     {"MATCHCOUNT_HAFNIAN_RPT", "walk or kan: how --reps counts (the pair walk or Kan's moment formula)", "by cost",
      [](Tuning& t, const char* v) { t.hafnian_rpt = std::string(v) == "walk" ? 1 : std::string(v) == "kan" ? 2 : 0; },
      [](const Tuning& t) -> std::string { return t.hafnian_rpt == 1 ? "walk" : t.hafnian_rpt == 2 ? "kan" : "by cost"; }},
+    {"MATCHCOUNT_MATCHING_POLYNOMIAL", "dp or interpolate: how --matchings --polynomial counts (the frontier DP of polynomials or loop hafnians at n/2 + 1 points)",
+     "by cost",
+     [](Tuning& t, const char* v) {
+       t.matching_polynomial = std::string(v) == "dp" ? 1 : std::string(v) == "interpolate" ? 2 : 0;
+     },
+     [](const Tuning& t) -> std::string {
+       return t.matching_polynomial == 1 ? "dp" : t.matching_polynomial == 2 ? "interpolate" : "by cost";
+     }},
 };
 
 /// The variables mpirun (Open MPI), Hydra (MPICH, Intel MPI) and srun (PMI, PMIx) give a rank.

@@ -40,6 +40,9 @@ struct Tuning {
   int log_ordering = 0;
   /// MATCHCOUNT_HAFNIAN_RPT: 0 by cost, 1 the pair walk, 2 Kan's moment formula.
   int hafnian_rpt = 0;
+  /// MATCHCOUNT_MATCHING_POLYNOMIAL: 0 by cost, 1 the frontier DP of polynomials (where its
+  /// tables fit), 2 interpolation over loop hafnians.
+  int matching_polynomial = 0;
   // Started as a rank by mpirun, Hydra or srun (their variables are set).
   bool launched_by_mpi = false;
 };

@@ -3,19 +3,29 @@
 // matrix with y on the diagonal, and count_hafnian counts it (components, reductions, the
 // hafnian engines, exact over CRT primes). The matching polynomial sum_k m_k x^k comes from
 // Z(x) at x = 0 .. floor(n/2) (edges times x, loops 1) by exact Newton interpolation; float
-// weights are counted exactly as the binary fractions they are, then rounded, with a bound. A
-// first step of the all-matchings question: its own frontier DP carrying polynomials is to come.
+// weights are counted exactly as the binary fractions they are, then rounded, with a bound.
+// Graphs of narrow frontier take graph-frontier's one DP whose states carry the polynomial
+// instead (graph_frontier_polynomial.cpp), where that is predicted to cost less.
 #include "matchcount/matchings.hpp"
 
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <variant>
 
+#include <omp.h>
+
+#include "core/arith.hpp"
+#include "core/tuning.hpp"
+#include "engines/graph_frontier/graph_frontier.hpp"
+#include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
+#include "pipeline/block_options.hpp"
+#include "pipeline/memory_budget.hpp"
 #include "pipeline/one_block.hpp"
 
 namespace matchcount {
@@ -118,8 +128,60 @@ PermanentValue count_matchings(const AnyMatrix& a, const PermanentValue& monomer
 
 namespace {
 
+/// The coefficients by graph-frontier's one DP whose states carry polynomials, where its tables
+/// fit in a quarter of the memory budget (and 2 GiB) and it is predicted to take less than the
+/// k_max + 1 loop hafnians of the interpolation (each predicted as the planner predicts the
+/// largest, at x = k_max), or MATCHCOUNT_MATCHING_POLYNOMIAL says dp; empty otherwise. Rationals are scaled to integers by their common
+/// denominator L (m_k of L A is L^k m_k).
+std::optional<std::vector<Rational>> by_frontier_dp(const AnyMatrix& a, const CountOptions& options) {
+  const int n = rows_of(a), k_max = n / 2;
+  const int knob = tuning::tuning().matching_polynomial;  // MATCHCOUNT_MATCHING_POLYNOMIAL
+  if (n != cols_of(a) || n < 2 || knob == 2) return std::nullopt;
+  const std::vector<Rational> d = detail::dense_as<Rational>(a);
+  Integer l = 1;
+  for (const auto& x : d) mpz_lcm(l.get_mpz_t(), l.get_mpz_t(), x.get_den_mpz_t());
+  SparseMatrix<Integer> z{n, n, {}}, top{n, n, {}};
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) {
+      const Rational& x = d[static_cast<std::size_t>(r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)];
+      if (r == c) {
+        top.entries.push_back({r, c, Integer(1)});
+        if (x != 0) return std::nullopt;  // with_loops refuses it with its message
+      } else if (x != 0) {
+        z.entries.push_back({r, c, x.get_num() * (l / x.get_den())});
+        top.entries.push_back({r, c, z.entries.back().value * k_max});
+      }
+    }
+  const CountOptions budgeted = detail::with_memory_budget(options);
+  const engines::GraphFrontierPlan plan = engines::graph_frontier_polynomial_plan(z);
+  if (plan.width > engines::kGraphFrontierMaxWidth) return std::nullopt;
+  const double room = std::min(2.0 * (1ull << 30), budgeted.max_memory > 0 ? budgeted.max_memory / 4 : 2.0 * (1ull << 30));
+  if (engines::graph_frontier_polynomial_bytes(plan, n) > room) return std::nullopt;
+  SparseMatrix<Integer> moduli = z;
+  for (auto& e : moduli.entries) e.value = abs(e.value);
+  for (int i = 0; i < n; ++i) moduli.entries.push_back({i, i, Integer(1)});
+  moduli.normalize();
+  const int cores = std::max(1, options.threads > 0 ? options.threads : omp_get_max_threads());
+  const double primes = double(choose_primes(hafnian_bound(moduli, true)).size());
+  const double dp = engines::graph_frontier_polynomial_seconds(plan, n, primes, cores);
+  const double one = plan_graph_engine(top, true, options.device, options.threads).predicted_seconds;
+  if (knob == 0 && !(dp <= (k_max + 1) * one)) return std::nullopt;
+  EngineOptions eo = detail::block_options(budgeted, nullptr, nullptr);
+  const std::vector<Integer> m = engines::graph_frontier_matching_polynomial(z, eo);
+  std::vector<Rational> out;
+  Integer scale = 1;  // L^k
+  for (const Integer& x : m) {
+    Rational q(x, scale);
+    q.canonicalize();
+    out.push_back(q);
+    scale *= l;
+  }
+  return out;
+}
+
 /// The coefficients of an integer or rational graph, exactly.
 std::vector<Rational> exact_polynomial(const AnyMatrix& a, const CountOptions& options) {
+  if (auto m = by_frontier_dp(a, options)) return *m;
   const int n = rows_of(a), k_max = n / 2;
   CountOptions o = options;
   o.perfect_matchings = false;

@@ -119,6 +119,22 @@ struct GraphFrontierTuning {
 Integer graph_frontier_hafnian(const SparseMatrix<Integer>& a, bool loops, const EngineOptions& opt,
                                const GraphFrontierTuning& tuning);
 
+// ---- the matching polynomial (graph_frontier_polynomial.cpp) --------------------------------
+
+/// The vertex order of the polynomial DP for the graph `a` (symmetric, no diagonal).
+GraphFrontierPlan graph_frontier_polynomial_plan(const SparseMatrix<Integer>& a);
+
+/// Predicted peak bytes of its tables: the loop hafnian's with n/2 + 1 coefficients a state.
+double graph_frontier_polynomial_bytes(const GraphFrontierPlan& plan, int n);
+
+/// m_0 .. m_{n/2} of the integer-weighted graph `a` (symmetric, no diagonal): the number (or
+/// weight) of matchings of each size, by one DP whose states carry polynomials, exact modulo
+/// primes. RefusedError (BudgetError under a budget) when the tables do not fit.
+std::vector<Integer> graph_frontier_matching_polynomial(const SparseMatrix<Integer>& a, const EngineOptions& opt);
+
+/// Predicted seconds of graph_frontier_matching_polynomial with `primes` CRT primes.
+double graph_frontier_polynomial_seconds(const GraphFrontierPlan& plan, int n, double primes, int cores);
+
 // ---- gpu-graph-frontier (gpu_graph_frontier.cpp, cuda/) ----------------------------------
 
 /// name "gpu-graph-frontier", loops() true: the same DP with its tables on a CUDA device, exact

@@ -23,9 +23,18 @@
 
 namespace matchcount::engines::graph_frontier_detail {
 
-/// The DP over dense tables of Policy::words words a state. Policy: Word; the constants words
-/// and abs_word (the word bounding |value|, -1 for none); one(), zero(d), add(d, s, entry)
-/// (entry -1: weight 1) and finish(d).
+/// Words a state of Policy: the constant Policy::words, or a policy's run-time word_count
+/// (the polynomial DP: a coefficient per degree).
+template <class Policy>
+std::size_t words_of(const Policy& pol) {
+  if constexpr (requires { pol.word_count; }) return pol.word_count;
+  else return std::size_t(Policy::words);
+}
+
+/// The DP over dense tables of words_of(policy) words a state. Policy: Word; the constants
+/// words (or the member word_count) and abs_word (the word bounding |value|, -1 for none);
+/// one(), zero(d), add(d, s, entry) (entry -1: weight 1), finish(d), and optionally
+/// begin_step(k), called before vertex k's states are filled.
 template <class Policy>
 class GraphRun {
  public:
@@ -33,7 +42,7 @@ class GraphRun {
   /// The tables charge `meter` (graph_frontier.cpp sets its limit from
   /// EngineOptions::max_bytes).
   GraphRun(const Policy& pol, const EngineOptions& opt, bool loops, TableMeter& meter)
-      : pol_(pol), opt_(opt), half_(!loops), meter_(meter), old_(&meter), new_(&meter) {}
+      : pol_(pol), opt_(opt), K_(words_of(pol)), half_(!loops), meter_(meter), old_(&meter), new_(&meter) {}
 
   /// The final state's words (all zero when no state survives).
   std::vector<Word> run(const std::vector<GraphStep>& steps) {
@@ -75,6 +84,7 @@ class GraphRun {
                       new_.extra(N * K_));
     }
     new_.resize(N * K_);
+    if constexpr (requires { pol_.begin_step(k); }) pol_.begin_step(k);
     const Word* src = old_.data();
     Word* dst_all = new_.data();
     // thread_count counts basic steps of about a quarter nanosecond; a gather of a word costs
@@ -83,7 +93,9 @@ class GraphRun {
     const int threads = thread_count(opt_, work);
     double mx = 0;
     const Policy& pol = pol_;
-    const std::size_t K = K_;
+    // A compile-time count where the policy has one, so the gathers' indexing folds.
+    constexpr std::size_t kStatic = static_words();
+    const std::size_t K = kStatic ? kStatic : K_;
 #pragma omp parallel for schedule(static) num_threads(threads) reduction(max : mx)
     for (std::size_t i = 0; i < N; ++i) {
       State t = i;
@@ -119,9 +131,14 @@ class GraphRun {
     return true;
   }
 
+  static constexpr std::size_t static_words() {
+    if constexpr (requires { Policy::words; }) return std::size_t(Policy::words);
+    else return 0;
+  }
+
   const Policy& pol_;
   const EngineOptions& opt_;
-  static constexpr std::size_t K_ = std::size_t(Policy::words);
+  const std::size_t K_;
   bool half_;
   TableMeter& meter_;
   int shift_ = 0;

@@ -1,0 +1,154 @@
+// The matching polynomial by one frontier DP (graph_frontier.hpp,
+// graph_frontier_matching_polynomial): the loop-hafnian DP of graph_frontier_run.hpp over the
+// graph with a loop of weight 1 at every vertex (a vertex left unmatched), where every state
+// carries the polynomial in the number of edges instead of one value. A vertex matched to an
+// open neighbour shifts the polynomial by one degree (times the edge's weight); staying open or
+// taking its loop adds it as it is. After k vertices no structure has more than floor(k/2)
+// edges, so a step touches only the degrees up to that. Exact modulo primes below 2^50 (the
+// coefficients are bounded by the total of the moduli), one prime a pass, CRT at the end.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/arith.hpp"
+#include "engines/common.hpp"
+#include "engines/graph_frontier/graph_frontier.hpp"
+#include "engines/graph_frontier/graph_frontier_run.hpp"
+#include "engines/modular_tables.hpp"
+#include "matchcount/error.hpp"
+
+namespace matchcount::engines {
+namespace {
+
+using graph_frontier_detail::GraphRun;
+
+/// Residues of the coefficients 0 .. word_count - 1 modulo one prime p < 2^50, summed lazily
+/// (at most 65 terms below 2p a coefficient, as ModPolicy) and reduced by Barrett.
+struct PolyPolicy {
+  using Word = std::uint64_t;
+  static constexpr int abs_word = -1;
+  std::size_t word_count = 1;
+  std::uint64_t p = 0, barrett = 0;
+  bool unit = true;                              // every edge weighs 1
+  ShoupTable factors;                            // per distinct value
+  const std::vector<std::uint32_t>* value_of = nullptr;
+  const std::vector<char>* is_loop = nullptr;    // per entry
+  // Degrees a source state may hold (read) and a new state may hold (written) at this step.
+  mutable std::size_t read_top = 0, write_top = 0;
+
+  void begin_step(std::size_t k) const {
+    read_top = std::min(word_count - 1, k / 2);
+    write_top = std::min(word_count - 1, (k + 1) / 2);
+  }
+  std::vector<Word> one() const {
+    std::vector<Word> v(word_count, 0);
+    v[0] = 1;
+    return v;
+  }
+  void zero(Word* d) const { std::fill(d, d + write_top + 1, Word(0)); }
+  void add(Word* d, const Word* s, int e) const {
+    if (e < 0 || (*is_loop)[std::size_t(e)]) {  // open, or a monomer (loop weight 1)
+      for (std::size_t c = 0; c <= read_top; ++c) d[c] += s[c];
+      return;
+    }
+    // An edge: one degree up. A term beyond write_top is zero (no structure has that many
+    // edges), so it is skipped.
+    const std::size_t top = std::min(read_top, write_top - 1);
+    if (unit) {
+      for (std::size_t c = 0; c <= top; ++c) d[c + 1] += s[c];
+      return;
+    }
+    const std::size_t i = (*value_of)[std::size_t(e)];
+    const std::uint64_t w = factors.residue[i], wq = factors.quotient[i];
+    for (std::size_t c = 0; c <= top; ++c) d[c + 1] += shoup_mul_lazy(s[c], w, wq, p);
+  }
+  void finish(Word* d) const {
+    for (std::size_t c = 0; c <= write_top; ++c) d[c] = barrett_reduce(d[c], p, barrett);
+  }
+};
+
+/// The graph with a loop of weight 1 at every vertex.
+SparseMatrix<Integer> with_monomers(const SparseMatrix<Integer>& a) {
+  SparseMatrix<Integer> g{a.rows, a.cols, {}};
+  for (const auto& e : a.entries)
+    if (e.row != e.col) g.entries.push_back(e);
+  for (int i = 0; i < a.rows; ++i) g.entries.push_back({i, i, Integer(1)});
+  g.normalize();
+  return g;
+}
+
+}  // namespace
+
+GraphFrontierPlan graph_frontier_polynomial_plan(const SparseMatrix<Integer>& a) {
+  std::vector<std::pair<int, int>> pattern;
+  for (const auto& e : a.entries)
+    if (e.row != e.col) pattern.emplace_back(e.row, e.col);
+  return plan_graph_frontier(pattern, a.rows);
+}
+
+double graph_frontier_polynomial_bytes(const GraphFrontierPlan& plan, int n) {
+  return graph_frontier_bytes(plan, n / 2 + 1, true);
+}
+
+std::vector<Integer> graph_frontier_matching_polynomial(const SparseMatrix<Integer>& a, const EngineOptions& opt) {
+  if (a.rows != a.cols) throw std::invalid_argument("the matching polynomial needs a square symmetric matrix");
+  for (const auto& e : a.entries)
+    if (e.row == e.col) throw std::invalid_argument("the matching polynomial counts a graph without self-loops");
+  const int n = a.rows, top = n / 2;
+  if (n == 0) return {Integer(1)};
+  const SparseMatrix<Integer> g = with_monomers(a);
+  const GraphFrontierPlan plan = graph_frontier_polynomial_plan(a);
+  if (plan.width > kGraphFrontierMaxWidth)
+    throw RefusedError("graph-frontier: the best vertex order found has frontier width " + std::to_string(plan.width) +
+                       ", more than the " + std::to_string(kGraphFrontierMaxWidth) + " vertices a state holds");
+  const double limit = std::min(kGraphFrontierMemoryLimit, opt.max_bytes) - graph_frontier_other_bytes(n, double(a.nnz()));
+  const double bytes = graph_frontier_polynomial_bytes(plan, n);
+  if (bytes > limit)
+    refuse_memory(opt.max_bytes < kGraphFrontierMemoryLimit,
+                  "graph-frontier: the matching polynomial's tables (frontier width " + std::to_string(plan.width) + ", " +
+                      std::to_string(top + 1) + " coefficients a state) would take " + three_digits(bytes / double(1ull << 30)) +
+                      " GiB, over the " + three_digits(std::max(limit, 0.0) / double(1ull << 30)) + " GiB they may use");
+  const auto steps = graph_frontier_steps(g, true, plan);
+  // Every |m_k| is at most the total over |A|: the loop hafnian of |A| with unit loops.
+  SparseMatrix<Integer> moduli = g;
+  for (auto& e : moduli.entries) e.value = abs(e.value);
+  std::vector<std::uint64_t> primes;
+  for (double p : choose_primes(hafnian_bound(moduli, true))) primes.push_back(std::uint64_t(p));
+  const DistinctValues distinct = distinct_values(g);
+  std::vector<char> is_loop;
+  bool unit = true;
+  for (const auto& e : g.entries) {
+    is_loop.push_back(e.row == e.col);
+    unit = unit && (e.row == e.col || e.value == 1);
+  }
+  std::vector<std::vector<std::uint64_t>> residues(static_cast<std::size_t>(top) + 1);
+  for (std::size_t b = 0; b < primes.size(); ++b) {
+    EngineOptions o = opt;
+    if (opt.progress) o.progress = [&](double f) { opt.progress((double(b) + f) / double(primes.size())); };
+    PolyPolicy pol;
+    pol.word_count = static_cast<std::size_t>(top) + 1;
+    pol.p = primes[b], pol.barrett = barrett_factor(primes[b]);
+    pol.unit = unit;
+    pol.value_of = &distinct.index_of;
+    pol.is_loop = &is_loop;
+    pol.factors = ShoupTable(distinct.values, std::vector<std::uint64_t>{primes[b]});
+    TableMeter meter(limit, opt.max_bytes < kGraphFrontierMemoryLimit);
+    meter.set_target(bytes);
+    const std::vector<std::uint64_t> r = GraphRun<PolyPolicy>(pol, o, true, meter).run(steps);
+    for (int k = 0; k <= top; ++k) residues[static_cast<std::size_t>(k)].push_back(r[static_cast<std::size_t>(k)]);
+  }
+  std::vector<Integer> m;
+  for (const auto& r : residues) m.push_back(crt_symmetric(r, primes));
+  return m;
+}
+
+double graph_frontier_polynomial_seconds(const GraphFrontierPlan& plan, int n, double primes, int cores) {
+  // Per prime a pass, the loop-hafnian DP's gathers of about n / 4 words each (the degrees
+  // touched grow from 0 to n / 2), each a sum (unit) or a lazy product.
+  const double words = std::max(1.0, n / 4.0);
+  return kGraphFrontierFixed + primes * (plan.cost * 2 * (kGraphFrontierBase + words * kGraphFrontierModWord)) /
+                                   (1 + kGraphFrontierParallel * (std::max(cores, 1) - 1));
+}
+
+}  // namespace matchcount::engines

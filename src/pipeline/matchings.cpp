@@ -21,6 +21,8 @@
 
 #include "core/arith.hpp"
 #include "core/tuning.hpp"
+#include "engines/gpu_common.hpp"
+#include "engines/graph_frontier/cuda/graph_frontier_job.hpp"
 #include "engines/graph_frontier/graph_frontier.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
@@ -84,6 +86,9 @@ PermanentValue of_rational(Rational q) {
   return v;
 }
 
+/// matching_polynomial, with a note of how it was counted in `notes` (when given).
+std::vector<PermanentValue> polynomial_noted(const AnyMatrix& a, const CountOptions& options, std::vector<std::string>* notes);
+
 Rational exact_of(const PermanentValue& v) {
   if (const auto* i = std::get_if<Integer>(&v.value)) return Rational(*i);
   return std::get<Rational>(v.value);
@@ -117,7 +122,7 @@ CountReport count_matchings_report(const AnyMatrix& a, const PermanentValue& mon
   if (polynomial) {
     CountOptions p = o;
     p.checkpoint = nullptr;
-    r.polynomial = matching_polynomial(a, p);
+    r.polynomial = polynomial_noted(a, p, &r.notes);
   }
   return r;
 }
@@ -133,7 +138,8 @@ namespace {
 /// k_max + 1 loop hafnians of the interpolation (each predicted as the planner predicts the
 /// largest, at x = k_max), or MATCHCOUNT_MATCHING_POLYNOMIAL says dp; empty otherwise. Rationals are scaled to integers by their common
 /// denominator L (m_k of L A is L^k m_k).
-std::optional<std::vector<Rational>> by_frontier_dp(const AnyMatrix& a, const CountOptions& options) {
+std::optional<std::vector<Rational>> by_frontier_dp(const AnyMatrix& a, const CountOptions& options,
+                                                    std::vector<std::string>* notes) {
   const int n = rows_of(a), k_max = n / 2;
   const int knob = tuning::tuning().matching_polynomial;  // MATCHCOUNT_MATCHING_POLYNOMIAL
   if (n != cols_of(a) || n < 2 || knob == 2) return std::nullopt;
@@ -155,19 +161,39 @@ std::optional<std::vector<Rational>> by_frontier_dp(const AnyMatrix& a, const Co
   const CountOptions budgeted = detail::with_memory_budget(options);
   const engines::GraphFrontierPlan plan = engines::graph_frontier_polynomial_plan(z);
   if (plan.width > engines::kGraphFrontierMaxWidth) return std::nullopt;
+  // The CPU run's tables must fit in a quarter of the memory budget (and 2 GiB); the GPU's live
+  // on the device (its launcher checks the device's memory).
   const double room = std::min(2.0 * (1ull << 30), budgeted.max_memory > 0 ? budgeted.max_memory / 4 : 2.0 * (1ull << 30));
-  if (engines::graph_frontier_polynomial_bytes(plan, n) > room) return std::nullopt;
+  const bool cpu_ok = engines::graph_frontier_polynomial_bytes(plan, n) <= room;
+  const bool gpu_ok = std::size_t(k_max) + 1 <= gpu::kGraphPolynomialMaxWords && options.device != DevicePolicy::Cpu &&
+                      gpu_available();
+  if (!cpu_ok && !gpu_ok) return std::nullopt;
   SparseMatrix<Integer> moduli = z;
   for (auto& e : moduli.entries) e.value = abs(e.value);
   for (int i = 0; i < n; ++i) moduli.entries.push_back({i, i, Integer(1)});
   moduli.normalize();
   const int cores = std::max(1, options.threads > 0 ? options.threads : omp_get_max_threads());
   const double primes = double(choose_primes(hafnian_bound(moduli, true)).size());
-  const double dp = engines::graph_frontier_polynomial_seconds(plan, n, primes, cores);
+  const double inf = std::numeric_limits<double>::infinity();
+  const double cpu = cpu_ok ? engines::graph_frontier_polynomial_seconds(plan, n, primes, cores) : inf;
+  const double gpu_seconds = gpu_ok ? engines::gpu_graph_polynomial_seconds(plan, n, primes) : inf;
+  // The GPU where asked, where the CPU's tables do not fit, or where the CPU run would take a
+  // second or more and the GPU less.
+  const bool on_gpu = gpu_ok && (options.device == DevicePolicy::Gpu || !cpu_ok || (cpu >= 1.0 && gpu_seconds < cpu));
   const double one = plan_graph_engine(top, true, options.device, options.threads).predicted_seconds;
-  if (knob == 0 && !(dp <= (k_max + 1) * one)) return std::nullopt;
+  if (knob == 0 && !(std::min(cpu, gpu_seconds) <= (k_max + 1) * one)) return std::nullopt;
   EngineOptions eo = detail::block_options(budgeted, nullptr, nullptr);
-  const std::vector<Integer> m = engines::graph_frontier_matching_polynomial(z, eo);
+  EngineStats stats;
+  eo.stats = &stats;
+  const auto on_cpu = [&] { return engines::graph_frontier_matching_polynomial(z, eo); };
+  const std::vector<Integer> m =
+      on_gpu ? engines::gpu_else_cpu(eo, [&] { return engines::gpu_graph_frontier_matching_polynomial(z, eo); }, on_cpu) : on_cpu();
+  if (notes) {
+    std::string note = "the polynomial: one frontier DP of polynomials (width " + std::to_string(plan.width) + ") on the " +
+                       (stats.device == "gpu" ? "GPU" : "CPU");
+    if (!stats.note.empty()) note += ", " + stats.note;
+    notes->push_back(note);
+  }
   std::vector<Rational> out;
   Integer scale = 1;  // L^k
   for (const Integer& x : m) {
@@ -179,10 +205,11 @@ std::optional<std::vector<Rational>> by_frontier_dp(const AnyMatrix& a, const Co
   return out;
 }
 
-/// The coefficients of an integer or rational graph, exactly.
-std::vector<Rational> exact_polynomial(const AnyMatrix& a, const CountOptions& options) {
-  if (auto m = by_frontier_dp(a, options)) return *m;
+/// The coefficients of an integer or rational graph, exactly; `notes` (if given) says how.
+std::vector<Rational> exact_polynomial(const AnyMatrix& a, const CountOptions& options, std::vector<std::string>* notes) {
+  if (auto m = by_frontier_dp(a, options, notes)) return *m;
   const int n = rows_of(a), k_max = n / 2;
+  if (notes) notes->push_back("the polynomial: interpolation over " + std::to_string(k_max) + " loop hafnians");
   CountOptions o = options;
   o.perfect_matchings = false;
   // Z(x) = sum_k m_k x^k at x = 0 .. k_max: edges times x, every loop 1.
@@ -227,7 +254,8 @@ std::vector<Rational> exact_polynomial(const AnyMatrix& a, const CountOptions& o
 /// for every float count), which moves a k-edge matching's product by at most ((1 + u)^k - 1)
 /// of its modulus: the bound adds ((1 + u)^k - 1) m_k(|A|), the polynomial of the moduli, also
 /// exact. (A subnormal weight would be off by more than u of itself: refused.)
-std::vector<PermanentValue> float_polynomial(const SparseMatrix<double>& a, const CountOptions& options) {
+std::vector<PermanentValue> float_polynomial(const SparseMatrix<double>& a, const CountOptions& options,
+                                             std::vector<std::string>* notes) {
   SparseMatrix<Rational> exact{a.rows, a.cols, {}}, modulus{a.rows, a.cols, {}};
   for (const auto& e : a.entries) {
     if (!std::isfinite(e.value)) throw std::invalid_argument("the matching polynomial needs finite weights");
@@ -236,7 +264,7 @@ std::vector<PermanentValue> float_polynomial(const SparseMatrix<double>& a, cons
     exact.entries.push_back({e.row, e.col, Rational(e.value)});
     modulus.entries.push_back({e.row, e.col, Rational(std::fabs(e.value))});
   }
-  const std::vector<Rational> m = exact_polynomial(exact, options), moduli = exact_polynomial(modulus, options);
+  const std::vector<Rational> m = exact_polynomial(exact, options, notes), moduli = exact_polynomial(modulus, options, nullptr);
   const Rational one_plus_u = Rational(1) + Rational(1, Integer(1) << 53);
   Rational grown = 1;  // (1 + u)^k
   std::vector<PermanentValue> out;
@@ -255,12 +283,20 @@ std::vector<PermanentValue> float_polynomial(const SparseMatrix<double>& a, cons
 
 }  // namespace
 
-std::vector<PermanentValue> matching_polynomial(const AnyMatrix& a, const CountOptions& options) {
+namespace {
+
+std::vector<PermanentValue> polynomial_noted(const AnyMatrix& a, const CountOptions& options, std::vector<std::string>* notes) {
   if (a.index() == 3) throw UsageError("the matching polynomial of complex weights is not counted yet; give real or exact weights");
-  if (a.index() == 2) return float_polynomial(std::get<SparseMatrix<double>>(a), options);
+  if (a.index() == 2) return float_polynomial(std::get<SparseMatrix<double>>(a), options, notes);
   std::vector<PermanentValue> out;
-  for (const Rational& q : exact_polynomial(a, options)) out.push_back(of_rational(q));
+  for (const Rational& q : exact_polynomial(a, options, notes)) out.push_back(of_rational(q));
   return out;
+}
+
+}  // namespace
+
+std::vector<PermanentValue> matching_polynomial(const AnyMatrix& a, const CountOptions& options) {
+  return polynomial_noted(a, options, nullptr);
 }
 
 }  // namespace matchcount

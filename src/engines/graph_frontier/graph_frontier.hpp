@@ -19,6 +19,7 @@
 #include "engines/graph_engine.hpp"
 #include "engines/graph_frontier/graph_step.hpp"
 #include "engines/growing_array.hpp"
+#include "engines/modular_tables.hpp"
 #include "matchcount/matrix.hpp"
 
 namespace matchcount::engines {
@@ -134,6 +135,31 @@ std::vector<Integer> graph_frontier_matching_polynomial(const SparseMatrix<Integ
 
 /// Predicted seconds of graph_frontier_matching_polynomial with `primes` CRT primes.
 double graph_frontier_polynomial_seconds(const GraphFrontierPlan& plan, int n, double primes, int cores);
+
+/// What both runs of the polynomial DP (CPU and GPU) start from: the graph with unit loops, its
+/// plan and steps, the primes, the entries' distinct values and which entries are loops, the
+/// words a state (n/2 + 1) and the tables' predicted bytes and limit. RefusedError (BudgetError
+/// under a budget) when the tables do not fit the host's limit, unless they go `on_device`.
+struct PolynomialSetup {
+  SparseMatrix<Integer> g;
+  GraphFrontierPlan plan;
+  std::vector<graph_frontier_detail::GraphStep> steps;
+  std::vector<std::uint64_t> primes;
+  DistinctValues distinct;
+  std::vector<char> is_loop;
+  bool unit = true;  // every edge weighs 1
+  std::size_t words = 1;
+  double bytes = 0, limit = 0;
+};
+PolynomialSetup polynomial_setup(const SparseMatrix<Integer>& a, const EngineOptions& opt, bool on_device);
+
+/// The same coefficients with the tables on a CUDA device (gpu_graph_polynomial.cpp): GpuError
+/// without one, RefusedError beyond 256 coefficients or the device's memory.
+std::vector<Integer> gpu_graph_frontier_matching_polynomial(const SparseMatrix<Integer>& a, const EngineOptions& opt);
+
+/// Predicted seconds of the GPU run: the bytes its passes stream at an effective bandwidth and
+/// a launch per vertex and prime.
+double gpu_graph_polynomial_seconds(const GraphFrontierPlan& plan, int n, double primes);
 
 // ---- gpu-graph-frontier (gpu_graph_frontier.cpp, cuda/) ----------------------------------
 

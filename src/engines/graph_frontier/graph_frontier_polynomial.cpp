@@ -91,55 +91,59 @@ double graph_frontier_polynomial_bytes(const GraphFrontierPlan& plan, int n) {
   return graph_frontier_bytes(plan, n / 2 + 1, true);
 }
 
-std::vector<Integer> graph_frontier_matching_polynomial(const SparseMatrix<Integer>& a, const EngineOptions& opt) {
+PolynomialSetup polynomial_setup(const SparseMatrix<Integer>& a, const EngineOptions& opt, bool on_device) {
   if (a.rows != a.cols) throw std::invalid_argument("the matching polynomial needs a square symmetric matrix");
   for (const auto& e : a.entries)
     if (e.row == e.col) throw std::invalid_argument("the matching polynomial counts a graph without self-loops");
-  const int n = a.rows, top = n / 2;
-  if (n == 0) return {Integer(1)};
-  const SparseMatrix<Integer> g = with_monomers(a);
-  const GraphFrontierPlan plan = graph_frontier_polynomial_plan(a);
-  if (plan.width > kGraphFrontierMaxWidth)
-    throw RefusedError("graph-frontier: the best vertex order found has frontier width " + std::to_string(plan.width) +
+  PolynomialSetup s;
+  const int n = a.rows;
+  s.words = static_cast<std::size_t>(n / 2) + 1;
+  s.g = with_monomers(a);
+  s.plan = graph_frontier_polynomial_plan(a);
+  if (s.plan.width > kGraphFrontierMaxWidth)
+    throw RefusedError("graph-frontier: the best vertex order found has frontier width " + std::to_string(s.plan.width) +
                        ", more than the " + std::to_string(kGraphFrontierMaxWidth) + " vertices a state holds");
-  const double limit = std::min(kGraphFrontierMemoryLimit, opt.max_bytes) - graph_frontier_other_bytes(n, double(a.nnz()));
-  const double bytes = graph_frontier_polynomial_bytes(plan, n);
-  if (bytes > limit)
+  s.limit = std::min(kGraphFrontierMemoryLimit, opt.max_bytes) - graph_frontier_other_bytes(n, double(a.nnz()));
+  s.bytes = graph_frontier_polynomial_bytes(s.plan, n);
+  if (!on_device && s.bytes > s.limit)
     refuse_memory(opt.max_bytes < kGraphFrontierMemoryLimit,
-                  "graph-frontier: the matching polynomial's tables (frontier width " + std::to_string(plan.width) + ", " +
-                      std::to_string(top + 1) + " coefficients a state) would take " + three_digits(bytes / double(1ull << 30)) +
-                      " GiB, over the " + three_digits(std::max(limit, 0.0) / double(1ull << 30)) + " GiB they may use");
-  const auto steps = graph_frontier_steps(g, true, plan);
+                  "graph-frontier: the matching polynomial's tables (frontier width " + std::to_string(s.plan.width) + ", " +
+                      std::to_string(s.words) + " coefficients a state) would take " + three_digits(s.bytes / double(1ull << 30)) +
+                      " GiB, over the " + three_digits(std::max(s.limit, 0.0) / double(1ull << 30)) + " GiB they may use");
+  s.steps = graph_frontier_steps(s.g, true, s.plan);
   // Every |m_k| is at most the total over |A|: the loop hafnian of |A| with unit loops.
-  SparseMatrix<Integer> moduli = g;
+  SparseMatrix<Integer> moduli = s.g;
   for (auto& e : moduli.entries) e.value = abs(e.value);
-  std::vector<std::uint64_t> primes;
-  for (double p : choose_primes(hafnian_bound(moduli, true))) primes.push_back(std::uint64_t(p));
-  const DistinctValues distinct = distinct_values(g);
-  std::vector<char> is_loop;
-  bool unit = true;
-  for (const auto& e : g.entries) {
-    is_loop.push_back(e.row == e.col);
-    unit = unit && (e.row == e.col || e.value == 1);
+  for (double p : choose_primes(hafnian_bound(moduli, true))) s.primes.push_back(std::uint64_t(p));
+  s.distinct = distinct_values(s.g);
+  for (const auto& e : s.g.entries) {
+    s.is_loop.push_back(e.row == e.col);
+    s.unit = s.unit && (e.row == e.col || e.value == 1);
   }
-  std::vector<std::vector<std::uint64_t>> residues(static_cast<std::size_t>(top) + 1);
-  for (std::size_t b = 0; b < primes.size(); ++b) {
+  return s;
+}
+
+std::vector<Integer> graph_frontier_matching_polynomial(const SparseMatrix<Integer>& a, const EngineOptions& opt) {
+  if (a.rows == 0) return {Integer(1)};
+  const PolynomialSetup s = polynomial_setup(a, opt, false);
+  std::vector<std::vector<std::uint64_t>> residues(s.words);
+  for (std::size_t b = 0; b < s.primes.size(); ++b) {
     EngineOptions o = opt;
-    if (opt.progress) o.progress = [&](double f) { opt.progress((double(b) + f) / double(primes.size())); };
+    if (opt.progress) o.progress = [&](double f) { opt.progress((double(b) + f) / double(s.primes.size())); };
     PolyPolicy pol;
-    pol.word_count = static_cast<std::size_t>(top) + 1;
-    pol.p = primes[b], pol.barrett = barrett_factor(primes[b]);
-    pol.unit = unit;
-    pol.value_of = &distinct.index_of;
-    pol.is_loop = &is_loop;
-    pol.factors = ShoupTable(distinct.values, std::vector<std::uint64_t>{primes[b]});
-    TableMeter meter(limit, opt.max_bytes < kGraphFrontierMemoryLimit);
-    meter.set_target(bytes);
-    const std::vector<std::uint64_t> r = GraphRun<PolyPolicy>(pol, o, true, meter).run(steps);
-    for (int k = 0; k <= top; ++k) residues[static_cast<std::size_t>(k)].push_back(r[static_cast<std::size_t>(k)]);
+    pol.word_count = s.words;
+    pol.p = s.primes[b], pol.barrett = barrett_factor(s.primes[b]);
+    pol.unit = s.unit;
+    pol.value_of = &s.distinct.index_of;
+    pol.is_loop = &s.is_loop;
+    pol.factors = ShoupTable(s.distinct.values, std::vector<std::uint64_t>{s.primes[b]});
+    TableMeter meter(s.limit, opt.max_bytes < kGraphFrontierMemoryLimit);
+    meter.set_target(s.bytes);
+    const std::vector<std::uint64_t> r = GraphRun<PolyPolicy>(pol, o, true, meter).run(s.steps);
+    for (std::size_t k = 0; k < s.words; ++k) residues[k].push_back(r[k]);
   }
   std::vector<Integer> m;
-  for (const auto& r : residues) m.push_back(crt_symmetric(r, primes));
+  for (const auto& r : residues) m.push_back(crt_symmetric(r, s.primes));
   return m;
 }
 

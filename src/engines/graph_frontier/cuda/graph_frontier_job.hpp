@@ -47,4 +47,28 @@ inline double graph_frontier_bytes_per_prime(const std::vector<engines::graph_fr
 /// prime's tables do not fit the free device memory, GpuError on any CUDA failure.
 GraphFrontierResult run_graph_frontier(const GraphFrontierJob& job);
 
+/// The matching polynomial's DP (graph_frontier_polynomial.cpp) on the device: the loop
+/// hafnian's steps over the graph with unit loops, `words` coefficients a state, one prime a
+/// pass.
+struct GraphPolynomialJob {
+  std::vector<engines::graph_frontier_detail::GraphStep> steps;
+  std::size_t words = 1;  // at most kGraphPolynomialMaxWords
+  bool unit = false;      // every edge weighs 1
+  /// Primes in (2^49, 2^50); residues[entry * primes.size() + k] in [0, p); is_loop per entry.
+  std::vector<double> primes, residues;
+  std::vector<signed char> is_loop;
+  int device = 0;
+  std::function<void(double)> progress;
+};
+constexpr std::size_t kGraphPolynomialMaxWords = 512;
+
+struct GraphPolynomialResult {
+  std::vector<double> values;  // per prime, `words` coefficients in (-p, p)
+  double table_gib = 0, run_seconds = 0;
+};
+
+/// Runs it; RefusedError when the tables do not fit the free device memory or the polynomial
+/// has more than kGraphPolynomialMaxWords coefficients, GpuError on any CUDA failure.
+GraphPolynomialResult run_graph_polynomial(const GraphPolynomialJob& job);
+
 }  // namespace matchcount::gpu

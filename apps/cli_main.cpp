@@ -31,6 +31,7 @@
 #include "cli_main.hpp"
 #include "cli_batch.hpp"
 #include "cli_matchings.hpp"
+#include "cli_which.hpp"
 #include "cli_options.hpp"
 #include "matchcount/memory.hpp"
 #include "matchcount/tuning.hpp"
@@ -248,6 +249,8 @@ static int run(int argc, char** argv) {
   cli::add_torontonian_options(app, tor);
   cli::MatchingsFlags all;
   cli::add_matchings_options(app, all);
+  cli::WhichFlags which;
+  cli::add_which_options(app, which);
   cli::BatchFlags batch;
   cli::add_batch_options(app, batch);
   app.set_version_flag("--version", version_text());
@@ -278,6 +281,7 @@ static int run(int argc, char** argv) {
     read.sum_duplicates = sum_duplicates;
     read.hafnian = hafnian || loop_hafnian;
     read.loops = loop_hafnian;
+    read.keep_lines = which.marginals;  // edges are listed in file order
     if (!max_memory.empty()) read.max_memory = cli::memory_budget_of(max_memory);
     // A cap the user gave covers reading too: a huge file is refused at the cap, not read whole.
     const bool capped = max_seconds->count() > 0 && est.max_seconds > 0;
@@ -298,6 +302,8 @@ static int run(int argc, char** argv) {
     cli::check_torontonian(tor, read, estimate, !row_mult.empty() || !col_mult.empty(), pattern.given(), no_preprocess);
     cli::check_matchings(all, read, estimate, !row_mult.empty() || !col_mult.empty(), pattern.given(), tor.torontonian,
                          input.is_stack);
+    cli::check_which(which, {estimate, !row_mult.empty() || !col_mult.empty(), pattern.given(), tor.torontonian, all.matchings,
+                             input.is_stack, loop_hafnian, count.log, explain, !checkpoint_file.empty()});
     if (all.matchings)  // the reader's remarks on perfect matchings do not concern all matchings
       std::erase_if(input.notes, [](const std::string& n) { return n.find("perfect matching") != std::string::npos; });
     cli::check_batch(batch, input, estimate ? "--estimate" : explain ? "--explain" : count.log ? "--log"
@@ -378,6 +384,7 @@ static int run(int argc, char** argv) {
       if (report.exact && report.estimate.zero()) explain_zero();
       return 0;
     }
+    if (which.given()) return cli::run_which(which, input, count_hafnian_of, count, est.seed, json, info);
     count.progress = [&bar](double f) { bar.count(f); };
     count.explain = explain;
     // --max-seconds caps exact counts too (docs/usage.md, "Time caps, memory and large inputs"): a predicted

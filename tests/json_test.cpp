@@ -430,5 +430,28 @@ TEST(Json, ResumedCountSaysWhatItTookAndVerified) {
   EXPECT_GT(r["walk_ranges_recomputed"].get<int>(), 0);
 }
 
+TEST(Json, MarginalsAndSamples) {
+  const Json j = run_json("--json --marginals" + grid8());
+  EXPECT_EQ(j["mode"], "marginals");
+  EXPECT_EQ(j["total"], "12988816");
+  EXPECT_EQ(j["edges"].size(), 112u);
+  EXPECT_TRUE(j["edges"][0]["p"].is_string());
+  const auto r = test::run_matchcount("--json --sample 3" + grid8());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  int n = 0;
+  while (std::getline(lines, line)) {
+    const Json s = Json::parse(line);
+    EXPECT_EQ(schema().errors(s), "") << line;
+    EXPECT_EQ(s["edges"].size(), 32u);
+    ++n;
+  }
+  EXPECT_EQ(n, 3);
+  const Json f = run_json("--json --marginals -", "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 0.5\n1 2 0.25\n2 1 1\n");
+  EXPECT_TRUE(f["edges"][0]["p"].is_number());
+  EXPECT_EQ(f["edges"][0]["error_model"], "bound");
+}
+
 }  // namespace
 }  // namespace matchcount

@@ -39,6 +39,16 @@ struct ReadOptions {
   /// reached) once it has passed, checked after every block of input and after each pass over
   /// the entries (docs/usage.md, "Time caps, memory and large inputs").
   double max_seconds = 0;
+  /// Keep the line each entry came from (ReadResult::entry_lines), for answers that list the
+  /// file's edges in file order (--marginals).
+  bool keep_lines = false;
+};
+
+/// Where an entry of the matrix came from: (row, col) and the file's line (with duplicates
+/// summed, the first line).
+struct EntryLine {
+  int row = 0, col = 0;
+  long line = 0;
 };
 
 struct ReadResult {
@@ -66,6 +76,9 @@ struct ReadResult {
   /// matrix of their number kind). Only .npy files give stacks; the program counts each.
   bool is_stack = false;
   std::vector<AnyMatrix> stack;
+  /// With ReadOptions::keep_lines, from line-based readers: each nonzero entry's line, sorted by
+  /// (row, col) (a symmetric graph's edge is there twice, once each way).
+  std::vector<EntryLine> entry_lines;
 };
 
 /// The names --as accepts, in the order of InputFormat: auto, bipartite, graph, digraph, matrix,

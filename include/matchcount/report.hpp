@@ -6,6 +6,7 @@
 #include "matchcount/estimate.hpp"
 #include "matchcount/io.hpp"
 #include "matchcount/pipeline.hpp"
+#include "matchcount/which.hpp"
 
 namespace matchcount {
 
@@ -35,5 +36,18 @@ std::string json_number(double x);
 /// diagnostics with `verbose`).
 std::string estimate_json(const EstimateReport& report, const ReadResult& input, const RunInfo& info);
 std::string estimate_text(const EstimateReport& report, const ReadResult& input, const RunInfo& info, bool verbose);
+
+/// The input's name of row (or vertex) r and column c, for answers that list edges: a graph's
+/// vertex names, else the 1-based index.
+std::string row_label(const ReadResult& input, int r);
+std::string col_label(const ReadResult& input, int c);
+
+/// Edge probabilities (--marginals --json) as one object of the same schema (mode
+/// "marginals"): the total, and per edge in `order` its names, p (a string when exact, else a
+/// number with abs_error).
+std::string marginals_json(const MarginalsReport& report, const std::vector<std::size_t>& order, const MatchingGraph& g,
+                           const ReadResult& input, const RunInfo& info);
+/// One sample (--sample --json): {"edges": [["u", "v"], ...]} on one line.
+std::string sample_json(const std::vector<std::pair<int, int>>& pairs, const MatchingGraph& g, const ReadResult& input);
 
 }  // namespace matchcount

@@ -121,6 +121,11 @@ std::size_t assemble(int rows, int cols, std::vector<RawEntry>& entries, const N
     std::sort(entries.begin(), entries.end(), by_position);
   reader.check_time();
   if (options.hafnian) check_symmetric(rows, cols, entries, pool, reader);
+  if (options.keep_lines) {
+    result.entry_lines.clear();
+    result.entry_lines.reserve(entries.size());
+    for (const RawEntry& e : entries) result.entry_lines.push_back({e.a, e.b, e.line});
+  }
 
   const bool all_integer = std::all_of(entries.begin(), entries.end(), [&](const RawEntry& e) {
     return pool.is_integer(e.re) && (!complex || pool.is_zero(e.im));

@@ -22,6 +22,7 @@
 #include "matchcount/multiplicity.hpp"
 #include "matchcount/pipeline.hpp"
 #include "matchcount/report.hpp"
+#include "matchcount/which.hpp"
 #include "run.hpp"
 #include "small_dense.hpp"
 
@@ -141,6 +142,40 @@ NB_MODULE(_core, m) {
     return nb::str(report_json(report, described(a.m, format, {}, {}), info).c_str());
   }, nb::arg("matrix"), nb::arg("reps"), nb::arg("mu").none(), nb::arg("loop"), nb::arg("threads"), nb::arg("device"),
      nb::arg("details"), nb::arg("format"));
+  // edge_probabilities: (u, v, p, abs_error) per edge, p an int/Fraction or a float.
+  m.def("marginals", [](const Matrix& g, bool symmetric, int threads, const std::string& device) -> nb::object {
+    CountOptions o;
+    o.threads = threads;
+    o.device = device_policy(device);
+    MarginalsReport r;
+    {
+      nb::gil_scoped_release release;
+      r = edge_probabilities(MatchingGraph{g.m, symmetric}, o);
+    }
+    nb::list out;
+    for (const auto& e : r.edges) out.append(nb::make_tuple(e.u, e.v, to_python(e.p), e.p.abs_error));
+    return out;
+  }, nb::arg("graph"), nb::arg("symmetric"), nb::arg("threads"), nb::arg("device"));
+  // sample_perfect_matchings: a list of samples, each a list of (u, v).
+  m.def("samples", [](const Matrix& g, bool symmetric, std::uint64_t k, std::uint64_t seed, int threads,
+                      const std::string& device) -> nb::object {
+    SampleOptions o;
+    o.samples = k, o.seed = seed;
+    o.count.threads = threads;
+    o.count.device = device_policy(device);
+    std::vector<std::vector<std::pair<int, int>>> drawn;
+    {
+      nb::gil_scoped_release release;
+      drawn = sample_perfect_matchings(MatchingGraph{g.m, symmetric}, o);
+    }
+    nb::list out;
+    for (const auto& pairs : drawn) {
+      nb::list one;
+      for (const auto& [u, v] : pairs) one.append(nb::make_tuple(u, v));
+      out.append(one);
+    }
+    return out;
+  }, nb::arg("graph"), nb::arg("symmetric"), nb::arg("k"), nb::arg("seed"), nb::arg("threads"), nb::arg("device"));
   // matchings (hosoya_index, monomer_dimer, matching_polynomial): the total, the coefficients
   // (polynomial), or with details the --json record. y: the monomer weight as a 1 x 1 matrix.
   m.def("matchings", [](const Matrix& g, const Matrix& y, bool polynomial, int threads, int details,

@@ -28,6 +28,7 @@ from . import _core
 from ._core import BudgetExceeded, RefusedError
 from ._estimate import Estimate
 from ._matchings import hosoya_index, matching_polynomial, monomer_dimer
+from ._which import edge_probabilities, sample_perfect_matchings
 from ._graphs import directed as _directed, graph_matrix as _graph_matrix, undirected as _undirected
 from ._input import (check_options as _check_options, exact_mode as _exact_mode, interruptible as _interruptible,
                      memory_budget as _memory_budget, multiplicities as _multiplicities, time_cap as _time_cap,
@@ -37,7 +38,7 @@ __version__: str = _core.__version__
 __all__ = ["permanent", "perm", "hafnian", "loop_hafnian", "LogCount", "hafnian_repeated", "torontonian", "loop_torontonian", "tor", "ltor",
            "hafnian_batch", "torontonian_batch", "perfect_matchings", "cycle_covers", "count", "estimate", "permanent_batch",
            "Estimate", "RefusedError", "BudgetExceeded", "engines", "built_with_cuda", "hosoya_index", "monomer_dimer",
-           "matching_polynomial", "__version__"]
+           "matching_polynomial", "edge_probabilities", "sample_perfect_matchings", "__version__"]
 
 Number = Union[int, Fraction, float, complex]
 Progress = Optional[Callable[[float], Any]]

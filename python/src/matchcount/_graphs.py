@@ -13,8 +13,11 @@ from ._input import from_entries
 class GraphMatrix:
     """A graph's matrix and how to count it."""
 
-    def __init__(self, matrix: "_core.Matrix", hafnian: bool, names: List[str], notes: List[str], fmt: str):
+    def __init__(self, matrix: "_core.Matrix", hafnian: bool, names: List[str], notes: List[str], fmt: str,
+                 row_nodes: Optional[List[Hashable]] = None, col_nodes: Optional[List[Hashable]] = None):
         self.matrix, self.hafnian, self.names, self.notes, self.format = matrix, hafnian, names, notes, fmt
+        # The graph's nodes of the matrix's rows and columns (undirected graphs).
+        self.row_nodes, self.col_nodes = row_nodes, col_nodes
 
 
 def _weight(data: Dict[str, Any], weight: Optional[str]) -> Any:
@@ -83,7 +86,7 @@ def undirected(g: Any, weight: Optional[str], mode: int, hafnian: bool = False, 
             notes.append(f"the graph is bipartite with sides of {len(left)} and {len(right)} vertices: "
                          "no perfect matching")
         m = from_entries(len(left), len(right), rows, cols, vals, mode)
-        return GraphMatrix(m, False, names, notes, f"networkx{multi} graph, bipartite")
+        return GraphMatrix(m, False, names, notes, f"networkx{multi} graph, bipartite", left, right)
     index = {v: i for i, v in enumerate(nodes)}
     rows, cols, vals = [], [], []
     for u, v, d in edges:
@@ -94,7 +97,7 @@ def undirected(g: Any, weight: Optional[str], mode: int, hafnian: bool = False, 
     notes.append("the graph is not bipartite: its perfect matchings are counted as a hafnian"
                  if not hafnian else "counted as a hafnian")
     n = len(nodes)
-    return GraphMatrix(from_entries(n, n, rows, cols, vals, mode), True, names, notes, f"networkx{multi} graph")
+    return GraphMatrix(from_entries(n, n, rows, cols, vals, mode), True, names, notes, f"networkx{multi} graph", nodes, nodes)
 
 
 def directed(g: Any, weight: Optional[str], mode: int) -> GraphMatrix:

@@ -1,0 +1,96 @@
+"""Which perfect matchings (the CLI's --marginals and --sample, docs/usage.md "Which
+matchings"): the probability of each edge in a random perfect matching, and exact random perfect
+matchings, uniform or with probability proportional to the product of their weights. G: a
+networkx graph, or a matrix: a bipartite graph's biadjacency matrix (rows matched to columns),
+or with hafnian=True a general graph's symmetric adjacency matrix."""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Hashable, List, Optional, Set, Tuple, Union
+
+import numpy as np
+
+from . import _core
+from ._graphs import undirected
+from ._input import _is_graph, check_options, exact_mode, to_matrix
+
+Probability = Union[int, Fraction, float]
+
+
+def _prepare(G: Any, weight: Optional[str], exact: Optional[bool], hafnian: bool):
+    """The core matrix, whether it is a general graph's, and the row and column labels (nodes
+    of a networkx graph; None for a matrix)."""
+    if _is_graph(G):
+        gm = undirected(G, weight, exact_mode(exact))
+        return gm.matrix, gm.hafnian, gm.row_nodes, gm.col_nodes
+    if weight is not None:
+        raise ValueError("weight= names an edge attribute of a networkx graph; a matrix holds its weights")
+    matrix, _ = to_matrix(G, exact, "graph's matrix")
+    return matrix, bool(hafnian), None, None
+
+
+def edge_probabilities(G: Any, *, hafnian: bool = False, weight: Optional[str] = None, exact: Optional[bool] = None,
+                       threads: int = 0, device: str = "auto") -> Any:
+    """The probability that each edge lies in a random perfect matching, drawn uniformly or with
+    probability proportional to the product of its weights (the chemists' Pauling bond orders).
+    Integer and Fraction weights give exact Fractions (0 and 1 as ints); floats give floats.
+
+    A networkx graph gives a dict {(u, v): p}, one key per edge as G.edges lists it. A matrix
+    gives a matrix of the same shape: P[i, j] for entry (i, j) (both triangles of a symmetric
+    matrix with hafnian=True), an object array of exact values or a float array.
+
+    >>> import networkx as nx, matchcount
+    >>> sorted(set(matchcount.edge_probabilities(nx.cycle_graph(6)).values()))
+    [Fraction(1, 2)]
+    """
+    check_options(device, "auto", threads)
+    matrix, symmetric, rows, cols = _prepare(G, weight, exact, hafnian)
+    got = _core.marginals(matrix, symmetric, int(threads), device)
+    if rows is not None:
+        p = {}
+        for u, v, value, _ in got:
+            p[(rows[u], cols[v])] = value
+        out = {}
+        for u, v in G.edges():  # the graph's own order and orientation
+            out[(u, v)] = p.get((u, v), p.get((v, u), 0))
+        return out
+    shape = G.shape if hasattr(G, "shape") else np.shape(G)
+    exact_values = all(not isinstance(value, float) for _, _, value, _ in got)
+    out = np.zeros(shape, dtype=object if exact_values else float)
+    for u, v, value, _ in got:
+        out[u, v] = value
+        if symmetric:
+            out[v, u] = value
+    return out
+
+
+def sample_perfect_matchings(G: Any, k: int = 1, *, seed: int = 1, hafnian: bool = False, weight: Optional[str] = None,
+                             threads: int = 0, device: str = "auto") -> List[Set[Tuple[Hashable, Hashable]]]:
+    """k independent exact random perfect matchings of G, uniform or with probability
+    proportional to the product of their weights (negative and complex weights are refused), each
+    a set of edges (u, v). The same seed gives the same samples on every machine.
+
+    >>> import networkx as nx, matchcount
+    >>> [sorted(m) for m in matchcount.sample_perfect_matchings(nx.path_graph(4), 2, seed=3)]
+    [[(0, 1), (2, 3)], [(0, 1), (2, 3)]]
+    """
+    check_options(device, "auto", threads)
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k: must be a whole number >= 1, not '{k}'")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed: must be a whole number >= 0, not '{seed}'")
+    matrix, symmetric, rows, cols = _prepare(G, weight, None, hafnian)
+    drawn = _core.samples(matrix, symmetric, int(k), int(seed), int(threads), device)
+    if rows is None:
+        return [set(m) for m in drawn]
+    edges = set()
+    for u, v in G.edges():
+        edges.add((u, v))
+    out = []
+    for m in drawn:
+        pairs = set()
+        for u, v in m:
+            a, b = rows[u], cols[v]
+            pairs.add((a, b) if (a, b) in edges or (b, a) not in edges else (b, a))
+        out.append(pairs)
+    return out

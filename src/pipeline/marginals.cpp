@@ -1,0 +1,103 @@
+// Edge probabilities (matchcount/which.hpp, edge_probabilities): p_uv = w_uv count(G - u - v) /
+// count(G), each count through the counting pipeline (components, reductions, the planner's
+// engine), so an edge in no perfect matching gets exactly 0 and a forced edge exactly 1.
+// Integer and rational weights give exact fractions; real weights a double with a bound that
+// holds, from the counts' own bounds. A first step: one count per edge; the inverse Kasteleyn
+// matrix, the frontier DPs' forward-backward pass and the gradient of one walk are to come.
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "matchcount/error.hpp"
+#include "matchcount/which.hpp"
+#include "pipeline/which_common.hpp"
+
+namespace matchcount {
+namespace {
+
+Rational rational_of(const PermanentValue& v) {
+  if (const auto* i = std::get_if<Integer>(&v.value)) return Rational(*i);
+  return std::get<Rational>(v.value);
+}
+
+PermanentValue exact_value(Rational q) {
+  q.canonicalize();
+  PermanentValue v;
+  if (q.get_den() == 1) v.value = Integer(q.get_num());
+  else v.value = q;
+  return v;
+}
+
+double double_of(const PermanentValue& v) {
+  if (const auto* d = std::get_if<double>(&v.value)) return *d;
+  if (const auto* i = std::get_if<Integer>(&v.value)) return i->get_d();
+  return std::get<Rational>(v.value).get_d();
+}
+
+/// a / b with a's and b's errors: |a/b - a'/b'| <= (ea + |a'/b'| eb) / (|b'| - eb) when
+/// |b'| > eb, plus the division's rounding.
+PermanentValue float_ratio(double a, double ea, double b, double eb, bool estimated) {
+  PermanentValue v;
+  const double q = a / b;
+  v.value = q;
+  const double room = std::fabs(b) - eb;
+  v.abs_error = room > 0 ? (ea + std::fabs(q) * eb) / room * (1 + 0x1p-50) + std::fabs(q) * 0x1p-53
+                         : std::numeric_limits<double>::infinity();
+  v.error_estimated = estimated;
+  return v;
+}
+
+template <class T>
+void edges_of(const SparseMatrix<T>& a, bool symmetric, const CountOptions& options, const PermanentValue& total,
+              MarginalsReport& report) {
+  const std::size_t rows = static_cast<std::size_t>(a.rows), cols = static_cast<std::size_t>(a.cols);
+  std::vector<char> drop_row(rows, 0), drop_col(cols, 0);
+  for (const auto& e : a.entries) {
+    if (symmetric && e.row >= e.col) continue;  // each edge once; the diagonal is no edge
+    const std::size_t r = static_cast<std::size_t>(e.row), c = static_cast<std::size_t>(e.col);
+    drop_row[r] = drop_col[c] = 1;
+    if (symmetric) drop_row[c] = drop_col[r] = 1;
+    const PermanentValue minor = detail::count_quietly(AnyMatrix(detail::without(a, drop_row, drop_col)), symmetric, options);
+    drop_row[r] = drop_col[c] = 0;
+    if (symmetric) drop_row[c] = drop_col[r] = 0;
+    EdgeProbability p;
+    p.u = e.row, p.v = e.col;
+    if constexpr (std::is_same_v<T, double>) {
+      const double m = double_of(minor), w = e.value;
+      const double num = w * m, e_num = std::fabs(w) * minor.abs_error * (1 + 0x1p-52) + std::fabs(num) * 0x1p-53;
+      p.p = float_ratio(num, e_num, double_of(total), total.abs_error, minor.error_estimated || total.error_estimated);
+    } else {
+      p.p = exact_value(Rational(e.value) * rational_of(minor) / rational_of(total));
+    }
+    report.edges.push_back(std::move(p));
+  }
+}
+
+}  // namespace
+
+MarginalsReport edge_probabilities(const MatchingGraph& g, const CountOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  if (options.log) throw UsageError("--log does not apply to --marginals: probabilities are printed as they are");
+  if (g.symmetric && rows_of(g.matrix) != cols_of(g.matrix))
+    throw UsageError("edge probabilities of a general graph need its square adjacency matrix");
+  MarginalsReport report;
+  report.total = detail::count_quietly(g.matrix, g.symmetric, options);
+  if (report.total.is_zero())
+    throw RefusedError("the graph has no perfect matching, so no edge has a probability of lying in one");
+  std::visit(
+      [&](const auto& a) {
+        using T = std::decay_t<decltype(a.entries[0].value)>;
+        if constexpr (std::is_same_v<T, Complex>) {
+          throw UsageError("edge probabilities need real weights, not complex ones");
+        } else {
+          edges_of(a, g.symmetric, options, report.total, report);
+        }
+      },
+      g.matrix);
+  report.notes.push_back("one count of the graph without each edge's ends (" + std::to_string(report.edges.size()) + " edges)");
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+}  // namespace matchcount

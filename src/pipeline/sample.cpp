@@ -1,0 +1,154 @@
+// Exact random perfect matchings (matchcount/which.hpp, sample_perfect_matchings) by sequential
+// self-reducibility: the first unmatched vertex u takes neighbour v with probability
+// w_uv count(G - u - v) / count(G), with exact integer counts (the weights scaled to integers:
+// rationals by their common denominator, doubles as the binary fractions they are) and an exact
+// uniform draw below the total (GMP's Mersenne Twister, seeded per sample from the seed and the
+// sample's index, so samples do not depend on threads or machines). Counts of the graphs met
+// are kept, so later samples reuse the early steps. A first step: the frontier DPs' backward
+// sampling and lattice samplers are to come.
+#include <gmp.h>
+
+#include <cmath>
+#include <string>
+#include <unordered_map>
+
+#include "matchcount/error.hpp"
+#include "matchcount/which.hpp"
+#include "pipeline/which_common.hpp"
+
+namespace matchcount {
+namespace {
+
+/// The weights as nonnegative integers with the same ratios; RefusedError for negative or
+/// complex ones.
+SparseMatrix<Integer> integer_weights(const AnyMatrix& m) {
+  return std::visit(
+      [](const auto& a) -> SparseMatrix<Integer> {
+        using T = std::decay_t<decltype(a.entries[0].value)>;
+        if constexpr (std::is_same_v<T, Complex>) {
+          throw RefusedError("samples are drawn with probability proportional to the weights: complex weights have none");
+        } else {
+          std::vector<Rational> q;
+          for (const auto& e : a.entries) {
+            if constexpr (std::is_same_v<T, double>) {
+              if (!std::isfinite(e.value)) throw RefusedError("samples need finite weights");
+              q.push_back(Rational(e.value));  // exact: a double is a binary fraction
+            } else {
+              q.push_back(Rational(e.value));
+            }
+            if (q.back() < 0)
+              throw RefusedError("samples are drawn with probability proportional to the weights: a negative weight (entry " +
+                                 std::to_string(e.row + 1) + ", " + std::to_string(e.col + 1) + ") makes that no probability");
+          }
+          Integer l = 1;
+          for (const auto& x : q) mpz_lcm(l.get_mpz_t(), l.get_mpz_t(), x.get_den_mpz_t());
+          SparseMatrix<Integer> z{a.rows, a.cols, {}};
+          for (std::size_t i = 0; i < q.size(); ++i)
+            if (q[i] != 0) z.entries.push_back({a.entries[i].row, a.entries[i].col, q[i].get_num() * (l / q[i].get_den())});
+          return z;
+        }
+      },
+      m);
+}
+
+class Sampler {
+ public:
+  Sampler(SparseMatrix<Integer> a, bool symmetric, const SampleOptions& options)
+      : a_(std::move(a)), symmetric_(symmetric), options_(options), rows_(a_.rows), cols_(a_.cols) {
+    row_entries_.resize(static_cast<std::size_t>(rows_));
+    for (std::size_t i = 0; i < a_.entries.size(); ++i) row_entries_[static_cast<std::size_t>(a_.entries[i].row)].push_back(i);
+    gmp_randinit_mt(state_);
+  }
+  ~Sampler() { gmp_randclear(state_); }
+  Sampler(const Sampler&) = delete;
+  Sampler& operator=(const Sampler&) = delete;
+
+  std::vector<std::pair<int, int>> draw(std::uint64_t index) {
+    // A seed per sample from (seed, index) by splitmix64's finalizer.
+    std::uint64_t z = options_.seed + 0x9e3779b97f4a7c15ULL * (index + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    Integer seed;
+    mpz_import(seed.get_mpz_t(), 1, 1, sizeof z, 0, 0, &z);
+    gmp_randseed(state_, seed.get_mpz_t());
+    std::vector<char> gone_row(static_cast<std::size_t>(rows_), 0), gone_col(static_cast<std::size_t>(cols_), 0);
+    std::vector<std::pair<int, int>> pairs;
+    for (int u = 0; u < rows_; ++u) {
+      if (gone_row[static_cast<std::size_t>(u)]) continue;
+      if (options_.stop && options_.stop()) throw Interrupted(2, "sampling stopped");
+      // The candidates and their weights w_uv count(G - u - v).
+      std::vector<std::pair<int, Integer>> choices;
+      Integer total = 0;
+      for (std::size_t i : row_entries_[static_cast<std::size_t>(u)]) {
+        const auto& e = a_.entries[i];
+        const int v = e.col;
+        if (symmetric_ && v == u) continue;
+        if (gone_col[static_cast<std::size_t>(v)]) continue;
+        gone_row[static_cast<std::size_t>(u)] = gone_col[static_cast<std::size_t>(v)] = 1;
+        if (symmetric_) gone_row[static_cast<std::size_t>(v)] = gone_col[static_cast<std::size_t>(u)] = 1;
+        const Integer w = e.value * count(gone_row, gone_col);
+        gone_row[static_cast<std::size_t>(u)] = gone_col[static_cast<std::size_t>(v)] = 0;
+        if (symmetric_) gone_row[static_cast<std::size_t>(v)] = gone_col[static_cast<std::size_t>(u)] = 0;
+        if (w == 0) continue;
+        total += w;
+        choices.emplace_back(v, w);
+      }
+      if (total == 0) throw std::logic_error("sample_perfect_matchings: a step with no matching left");
+      Integer r;
+      mpz_urandomm(r.get_mpz_t(), state_, total.get_mpz_t());
+      int chosen = choices.back().first;
+      for (const auto& [v, w] : choices) {
+        if (r < w) {
+          chosen = v;
+          break;
+        }
+        r -= w;
+      }
+      gone_row[static_cast<std::size_t>(u)] = gone_col[static_cast<std::size_t>(chosen)] = 1;
+      if (symmetric_) gone_row[static_cast<std::size_t>(chosen)] = gone_col[static_cast<std::size_t>(u)] = 1;
+      pairs.emplace_back(u, chosen);
+    }
+    return pairs;
+  }
+
+  /// The count of the graph without the gone rows and columns, kept for later steps.
+  Integer count(const std::vector<char>& gone_row, const std::vector<char>& gone_col) {
+    std::string key(gone_row.begin(), gone_row.end());
+    if (!symmetric_) key.append(gone_col.begin(), gone_col.end());
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    const PermanentValue v =
+        detail::count_quietly(AnyMatrix(detail::without(a_, gone_row, gone_col)), symmetric_, options_.count);
+    Integer c = std::get<Integer>(v.value);
+    if (memo_.size() < kMemoMax) memo_.emplace(std::move(key), c);
+    return c;
+  }
+
+ private:
+  static constexpr std::size_t kMemoMax = 1 << 20;
+  SparseMatrix<Integer> a_;
+  bool symmetric_;
+  const SampleOptions& options_;
+  int rows_, cols_;
+  std::vector<std::vector<std::size_t>> row_entries_;
+  std::unordered_map<std::string, Integer> memo_;
+  gmp_randstate_t state_;
+};
+
+}  // namespace
+
+std::vector<std::vector<std::pair<int, int>>> sample_perfect_matchings(const MatchingGraph& g, const SampleOptions& options) {
+  if (options.count.log) throw UsageError("--log does not apply to --sample");
+  if (g.symmetric && rows_of(g.matrix) != cols_of(g.matrix))
+    throw UsageError("samples of a general graph need its square adjacency matrix");
+  SparseMatrix<Integer> a = integer_weights(g.matrix);
+  std::vector<char> none_r(static_cast<std::size_t>(a.rows), 0), none_c(static_cast<std::size_t>(a.cols), 0);
+  Sampler sampler(std::move(a), g.symmetric, options);
+  if (sampler.count(none_r, none_c) == 0)
+    throw RefusedError("the graph has no perfect matching to sample");
+  std::vector<std::vector<std::pair<int, int>>> out;
+  for (std::uint64_t i = 0; i < options.samples; ++i) out.push_back(sampler.draw(i));
+  return out;
+}
+
+}  // namespace matchcount

@@ -1,0 +1,243 @@
+// Which perfect matchings (matchcount/which.hpp): edge probabilities against enumeration on
+// random weighted graphs (general and bipartite), vertex sums, C60's bond orders and float
+// bounds; exact samples by chi-square goodness of fit against enumeration (K_6, Petersen, the
+// 4 x 4 grid, a weighted 8-cycle, the Aztec diamond of order 2, a weighted bipartite matrix),
+// seeds, refusals and the command line.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <string>
+
+#include "matchcount/error.hpp"
+#include "matchcount/generate.hpp"
+#include "matchcount/which.hpp"
+#include "test_support.hpp"
+
+namespace matchcount {
+namespace {
+
+using Matching = std::vector<std::pair<int, int>>;
+
+/// Every perfect matching of the symmetric weight table w (pairs (u, v), u < v, sorted by u)
+/// with its weight.
+void enumerate(const std::vector<std::vector<long>>& w, std::vector<char>& used, Matching& cur, Integer weight,
+               std::map<Matching, Integer>& out) {
+  const int n = static_cast<int>(w.size());
+  int u = 0;
+  while (u < n && used[static_cast<std::size_t>(u)]) ++u;
+  if (u == n) {
+    out[cur] += weight;
+    return;
+  }
+  used[static_cast<std::size_t>(u)] = 1;
+  for (int v = u + 1; v < n; ++v) {
+    const long x = w[static_cast<std::size_t>(u)][static_cast<std::size_t>(v)];
+    if (used[static_cast<std::size_t>(v)] || x == 0) continue;
+    used[static_cast<std::size_t>(v)] = 1;
+    cur.emplace_back(u, v);
+    enumerate(w, used, cur, weight * x, out);
+    cur.pop_back();
+    used[static_cast<std::size_t>(v)] = 0;
+  }
+  used[static_cast<std::size_t>(u)] = 0;
+}
+
+std::map<Matching, Integer> matchings_of(const std::vector<std::vector<long>>& w) {
+  std::map<Matching, Integer> out;
+  std::vector<char> used(w.size(), 0);
+  Matching cur;
+  enumerate(w, used, cur, 1, out);
+  return out;
+}
+
+SparseMatrix<Integer> symmetric_of(const std::vector<std::vector<long>>& w) {
+  const int n = static_cast<int>(w.size());
+  SparseMatrix<Integer> a{n, n, {}};
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (w[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] != 0)
+        a.entries.push_back({i, j, Integer(w[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)])});
+  return a;
+}
+
+std::vector<std::vector<long>> table_of(const EdgeList& g, const std::vector<long>& weights = {}) {
+  std::vector<std::vector<long>> w(static_cast<std::size_t>(g.vertices), std::vector<long>(static_cast<std::size_t>(g.vertices), 0));
+  for (std::size_t k = 0; k < g.edges.size(); ++k) {
+    const auto [u, v] = g.edges[k];
+    w[static_cast<std::size_t>(u)][static_cast<std::size_t>(v)] = w[static_cast<std::size_t>(v)][static_cast<std::size_t>(u)] =
+        weights.empty() ? 1 : weights[k];
+  }
+  return w;
+}
+
+Rational exact(const PermanentValue& v) {
+  if (const auto* i = std::get_if<Integer>(&v.value)) return Rational(*i);
+  return std::get<Rational>(v.value);
+}
+
+TEST(Marginals, RandomWeightedGraphsAgainstEnumeration) {
+  std::mt19937_64 rng(5);
+  int checked = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    const int n = 2 * (1 + static_cast<int>(rng() % 5));
+    std::vector<std::vector<long>> w(static_cast<std::size_t>(n), std::vector<long>(static_cast<std::size_t>(n), 0));
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j)
+        if (rng() % 3) {
+          long x = static_cast<long>(rng() % 7) - (trial % 2 ? 3 : 0);
+          if (x == 0) x = 1;
+          w[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = w[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)] = x;
+        }
+    const auto all = matchings_of(w);
+    Integer total = 0;
+    std::map<std::pair<int, int>, Integer> through;
+    for (const auto& [m, x] : all) {
+      total += x;
+      for (const auto& e : m) through[e] += x;
+    }
+    MatchingGraph g{AnyMatrix(symmetric_of(w)), true};
+    if (total == 0) {
+      EXPECT_THROW(edge_probabilities(g), RefusedError);
+      continue;
+    }
+    const MarginalsReport r = edge_probabilities(g);
+    EXPECT_EQ(exact(r.total), Rational(total));
+    std::vector<Rational> at_vertex(static_cast<std::size_t>(n), Rational(0));
+    for (const auto& e : r.edges) {
+      Rational want(through[{e.u, e.v}], total);
+      want.canonicalize();
+      EXPECT_EQ(exact(e.p), want) << "trial " << trial << " edge " << e.u << " " << e.v;
+      at_vertex[static_cast<std::size_t>(e.u)] += exact(e.p), at_vertex[static_cast<std::size_t>(e.v)] += exact(e.p);
+    }
+    for (const auto& s : at_vertex) EXPECT_EQ(s, Rational(1)) << "trial " << trial;  // every vertex is matched once
+    ++checked;
+  }
+  EXPECT_GT(checked, 60);
+}
+
+TEST(Marginals, BipartiteMatricesC60AndFloats) {
+  // A bipartite matrix: rows matched to columns, p_rc = a_rc perm(A without r, c) / perm(A).
+  SparseMatrix<Integer> a{3, 3, {{0, 0, Integer(2)}, {0, 1, Integer(1)}, {1, 0, Integer(1)}, {1, 1, Integer(1)}, {1, 2, Integer(3)},
+                                 {2, 1, Integer(1)}, {2, 2, Integer(1)}}};
+  // By enumeration: {00, 11, 22} weighs 2, {00, 12, 21} 6, {01, 10, 22} 1: perm = 9.
+  const MarginalsReport r = edge_probabilities(MatchingGraph{AnyMatrix(a), false});
+  EXPECT_EQ(exact(r.total), Rational(9));
+  std::map<std::pair<int, int>, Rational> p;
+  for (const auto& e : r.edges) p[{e.u, e.v}] = exact(e.p);
+  EXPECT_EQ((p[{0, 0}]), Rational(8, 9));
+  EXPECT_EQ((p[{1, 2}]), Rational(2, 3));
+  EXPECT_EQ((p[{0, 1}]), Rational(1, 9));
+  // C60: Pauling bond orders 11/25 (hexagon-hexagon edges, 30) and 7/25 (pentagon edges, 60).
+  const MarginalsReport c = edge_probabilities(MatchingGraph{AnyMatrix(symmetric_of(table_of(c60_graph()))), true});
+  int eleven = 0, seven = 0;
+  for (const auto& e : c.edges) eleven += exact(e.p) == Rational(11, 25), seven += exact(e.p) == Rational(7, 25);
+  EXPECT_EQ(eleven, 30);
+  EXPECT_EQ(seven, 60);
+  // Floats: within their bounds of the exact probabilities of the same (binary) weights.
+  std::mt19937_64 rng(8);
+  SparseMatrix<double> f{8, 8, {}};
+  SparseMatrix<Rational> q{8, 8, {}};
+  for (int i = 0; i < 8; ++i)
+    for (int j = i + 1; j < 8; ++j)
+      if (rng() % 2 || j == i + 1) {
+        const double x = std::ldexp(double(1 + rng() % 1000), -static_cast<int>(rng() % 20));
+        for (auto [u, v] : {std::pair{i, j}, std::pair{j, i}}) f.entries.push_back({u, v, x}), q.entries.push_back({u, v, Rational(x)});
+      }
+  f.normalize(), q.normalize();
+  const MarginalsReport fr = edge_probabilities(MatchingGraph{AnyMatrix(f), true});
+  const MarginalsReport qr = edge_probabilities(MatchingGraph{AnyMatrix(q), true});
+  ASSERT_EQ(fr.edges.size(), qr.edges.size());
+  for (std::size_t k = 0; k < fr.edges.size(); ++k) {
+    const double got = std::get<double>(fr.edges[k].p.value), want = exact(qr.edges[k].p).get_d();
+    EXPECT_LE(std::abs(got - want), fr.edges[k].p.abs_error) << k;
+    EXPECT_LT(fr.edges[k].p.abs_error, 1e-9);
+  }
+  SparseMatrix<Complex> z{2, 2, {{0, 1, Complex(0, 1)}, {1, 0, Complex(0, 1)}}};
+  EXPECT_THROW(edge_probabilities(MatchingGraph{AnyMatrix(z), true}), UsageError);
+}
+
+/// Chi-square statistic of `samples` draws against the enumeration's weights; the critical
+/// value for a false alarm of about 1e-6 (Wilson-Hilferty).
+void expect_fits(const MatchingGraph& g, const std::map<Matching, Integer>& weights, std::uint64_t samples, std::uint64_t seed,
+                 const char* what) {
+  SampleOptions o;
+  o.samples = samples;
+  o.seed = seed;
+  std::map<Matching, std::uint64_t> seen;
+  for (const auto& m : sample_perfect_matchings(g, o)) ++seen[m];
+  Integer total = 0;
+  for (const auto& [m, w] : weights) total += w;
+  double chi2 = 0;
+  for (const auto& [m, w] : weights) {
+    const double expected = double(samples) * (Rational(w, total)).get_d();
+    const double d = double(seen[m]) - expected;
+    chi2 += d * d / expected;
+  }
+  for (const auto& [m, c] : seen) EXPECT_TRUE(weights.count(m)) << what << ": a sample that is no perfect matching";
+  const double k = double(weights.size() - 1), z = 4.75;  // one-sided 1e-6
+  const double critical = k * std::pow(1 - 2 / (9 * k) + z * std::sqrt(2 / (9 * k)), 3);
+  EXPECT_LT(chi2, critical) << what << ": chi-square " << chi2 << " with " << k << " degrees of freedom";
+}
+
+TEST(Sample, ChiSquareAgainstEnumeration) {
+  const auto fit = [](const EdgeList& e, const std::vector<long>& weights, std::uint64_t samples, const char* what) {
+    const auto w = table_of(e, weights);
+    expect_fits(MatchingGraph{AnyMatrix(symmetric_of(w)), true}, matchings_of(w), samples, 11, what);
+  };
+  fit(complete_graph(6), {}, 3000, "K_6");           // 15, uniform
+  fit(petersen_graph(), {}, 1200, "Petersen");       // 6
+  fit(grid_graph(4, 4), {}, 3600, "4 x 4 grid");     // 36
+  fit(aztec_diamond_graph(2), {}, 1600, "Aztec 2");  // 8
+  EdgeList cycle{8, {}};
+  for (int i = 0; i < 8; ++i) cycle.edges.emplace_back(i, (i + 1) % 8);
+  fit(cycle, {1, 2, 3, 1, 5, 1, 2, 4}, 2000, "weighted 8-cycle");  // 2 matchings, weights 15 and 40
+  // A bipartite matrix (rows to columns): the permutations weighted by their products.
+  SparseMatrix<Integer> a{3, 3, {{0, 0, Integer(2)}, {0, 1, Integer(1)}, {1, 0, Integer(1)}, {1, 1, Integer(1)}, {1, 2, Integer(3)},
+                                 {2, 1, Integer(1)}, {2, 2, Integer(1)}}};
+  std::map<Matching, Integer> perms{{{{0, 0}, {1, 1}, {2, 2}}, Integer(2)}, {{{0, 0}, {1, 2}, {2, 1}}, Integer(6)},
+                                    {{{0, 1}, {1, 0}, {2, 2}}, Integer(1)}};
+  expect_fits(MatchingGraph{AnyMatrix(a), false}, perms, 1800, 5, "3 x 3 matrix");
+}
+
+TEST(Sample, SeedsReproduceAndRefusals) {
+  const auto w = table_of(grid_graph(4, 4));
+  const MatchingGraph g{AnyMatrix(symmetric_of(w)), true};
+  SampleOptions o;
+  o.samples = 20, o.seed = 7;
+  const auto a = sample_perfect_matchings(g, o), b = sample_perfect_matchings(g, o);
+  EXPECT_EQ(a, b);
+  o.seed = 8;
+  EXPECT_NE(sample_perfect_matchings(g, o), a);
+  o.samples = 5;  // the first samples of a longer run are the samples of a shorter one
+  const auto longer = sample_perfect_matchings(g, SampleOptions{20, 8, {}, {}});
+  EXPECT_EQ(sample_perfect_matchings(g, o), std::vector<Matching>(longer.begin(), longer.begin() + 5));
+  SparseMatrix<Integer> neg{2, 2, {{0, 1, Integer(-1)}, {1, 0, Integer(-1)}}};
+  EXPECT_THROW(sample_perfect_matchings(MatchingGraph{AnyMatrix(neg), true}, o), RefusedError);
+  SparseMatrix<Integer> none{3, 3, {{0, 1, Integer(1)}, {1, 0, Integer(1)}}};
+  EXPECT_THROW(sample_perfect_matchings(MatchingGraph{AnyMatrix(none), true}, o), RefusedError);
+}
+
+TEST(Which, CommandLine) {
+  const std::string f = test::temp_file("a b\nb c\nd c\nd a\na c\n", ".edges");
+  const auto m = test::run_matchcount("--marginals --as graph '" + f + "'");
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  EXPECT_EQ(m.out, "a b 1/2\nb c 1/2\nc d 1/2\na d 1/2\na c 0\n");  // file order
+  const auto s = test::run_matchcount("--sample 3 --seed 4 --json --as graph '" + f + "'");
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_NE(s.out.find("{\"edges\":[[\"a\","), std::string::npos) << s.out;
+  EXPECT_EQ(std::count(s.out.begin(), s.out.end(), '\n'), 3);
+  EXPECT_EQ(test::run_matchcount("--sample 3 --seed 4 --json --as graph '" + f + "'").out, s.out);
+  for (const char* bad : {"--marginals --estimate", "--marginals --sample 2", "--sample 2 --log", "--marginals --matchings",
+                          "--sample 0"}) {
+    const auto r = test::run_matchcount(std::string(bad) + " --as graph '" + f + "'");
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << bad;
+  }
+  const std::string odd = test::temp_file("a b\nb c\n", ".edges");
+  EXPECT_EQ(test::run_matchcount("--marginals --as graph '" + odd + "'").exit_code, 3);
+}
+
+}  // namespace
+}  // namespace matchcount

@@ -33,7 +33,9 @@ def test_floats_match_pipeline_within_both_estimates(kind):
     rng = np.random.default_rng(11)
     for n, k in SIZES:
         stack = random_stack(rng, k, n, kind)
-        got = matchcount.permanent_batch(stack)
+        # On the CPU: a batch of 256 or more goes to a GPU where one is present, whose bits differ
+        # (tests/test_gpu.py compares those within the bounds).
+        got = matchcount.permanent_batch(stack, device="cpu")
         for i in range(0, k, max(1, k // 30)):  # the pipeline's error needs the record: a sample
             want, want_err = reference(stack[i])
             value, err = _core.small_permanent(stack[i], 0)

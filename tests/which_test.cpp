@@ -1,8 +1,9 @@
 // Which perfect matchings (matchcount/which.hpp): edge probabilities against enumeration on
 // random weighted graphs (general and bipartite), vertex sums, C60's bond orders and float
 // bounds; exact samples by chi-square goodness of fit against enumeration (K_6, Petersen, the
-// 4 x 4 grid, a weighted 8-cycle, the Aztec diamond of order 2, a weighted bipartite matrix),
-// seeds, refusals and the command line.
+// 4 x 4 grid, a weighted 8-cycle, the Aztec diamond of order 2, a weighted bipartite matrix), by
+// both methods (the frontier DP's tables, self-reducibility), seeds, refusals and the command
+// line.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -161,10 +162,11 @@ TEST(Marginals, BipartiteMatricesC60AndFloats) {
 /// Chi-square statistic of `samples` draws against the enumeration's weights; the critical
 /// value for a false alarm of about 1e-6 (Wilson-Hilferty).
 void expect_fits(const MatchingGraph& g, const std::map<Matching, Integer>& weights, std::uint64_t samples, std::uint64_t seed,
-                 const char* what) {
+                 const std::string& what, SampleMethod method) {
   SampleOptions o;
   o.samples = samples;
   o.seed = seed;
+  o.method = method;
   std::map<Matching, std::uint64_t> seen;
   for (const auto& m : sample_perfect_matchings(g, o)) ++seen[m];
   Integer total = 0;
@@ -181,10 +183,14 @@ void expect_fits(const MatchingGraph& g, const std::map<Matching, Integer>& weig
   EXPECT_LT(chi2, critical) << what << ": chi-square " << chi2 << " with " << k << " degrees of freedom";
 }
 
-TEST(Sample, ChiSquareAgainstEnumeration) {
-  const auto fit = [](const EdgeList& e, const std::vector<long>& weights, std::uint64_t samples, const char* what) {
+// Both methods: the frontier DP's tables and the counts of self-reducibility.
+class SampleMethods : public ::testing::TestWithParam<SampleMethod> {};
+
+TEST_P(SampleMethods, ChiSquareAgainstEnumeration) {
+  const SampleMethod method = GetParam();
+  const auto fit = [&](const EdgeList& e, const std::vector<long>& weights, std::uint64_t samples, const char* what) {
     const auto w = table_of(e, weights);
-    expect_fits(MatchingGraph{AnyMatrix(symmetric_of(w)), true}, matchings_of(w), samples, 11, what);
+    expect_fits(MatchingGraph{AnyMatrix(symmetric_of(w)), true}, matchings_of(w), samples, 11, what, method);
   };
   fit(complete_graph(6), {}, 3000, "K_6");           // 15, uniform
   fit(petersen_graph(), {}, 1200, "Petersen");       // 6
@@ -198,8 +204,11 @@ TEST(Sample, ChiSquareAgainstEnumeration) {
                                  {2, 1, Integer(1)}, {2, 2, Integer(1)}}};
   std::map<Matching, Integer> perms{{{{0, 0}, {1, 1}, {2, 2}}, Integer(2)}, {{{0, 0}, {1, 2}, {2, 1}}, Integer(6)},
                                     {{{0, 1}, {1, 0}, {2, 2}}, Integer(1)}};
-  expect_fits(MatchingGraph{AnyMatrix(a), false}, perms, 1800, 5, "3 x 3 matrix");
+  expect_fits(MatchingGraph{AnyMatrix(a), false}, perms, 1800, 5, "3 x 3 matrix", method);
 }
+
+INSTANTIATE_TEST_SUITE_P(Sample, SampleMethods, ::testing::Values(SampleMethod::Frontier, SampleMethod::Counts),
+                         [](const auto& info) { return info.param == SampleMethod::Frontier ? "Frontier" : "Counts"; });
 
 TEST(Sample, SeedsReproduceAndRefusals) {
   const auto w = table_of(grid_graph(4, 4));
@@ -213,10 +222,20 @@ TEST(Sample, SeedsReproduceAndRefusals) {
   o.samples = 5;  // the first samples of a longer run are the samples of a shorter one
   const auto longer = sample_perfect_matchings(g, SampleOptions{20, 8, {}, {}});
   EXPECT_EQ(sample_perfect_matchings(g, o), std::vector<Matching>(longer.begin(), longer.begin() + 5));
+  // The frontier DP chooses for this graph, and counts it exactly: both methods fit above.
+  o.method = SampleMethod::Counts;
+  for (const auto& m : sample_perfect_matchings(g, o)) EXPECT_EQ(m.size(), 8u);
   SparseMatrix<Integer> neg{2, 2, {{0, 1, Integer(-1)}, {1, 0, Integer(-1)}}};
   EXPECT_THROW(sample_perfect_matchings(MatchingGraph{AnyMatrix(neg), true}, o), RefusedError);
   SparseMatrix<Integer> none{3, 3, {{0, 1, Integer(1)}, {1, 0, Integer(1)}}};
-  EXPECT_THROW(sample_perfect_matchings(MatchingGraph{AnyMatrix(none), true}, o), RefusedError);
+  SparseMatrix<Integer> none4{4, 4, {{0, 1, Integer(1)}, {1, 0, Integer(1)}, {0, 2, Integer(1)}, {2, 0, Integer(1)}}};
+  none4.normalize();  // vertex 3 has no edge
+  for (SampleMethod m : {SampleMethod::Frontier, SampleMethod::Counts}) {
+    SCOPED_TRACE(m == SampleMethod::Frontier ? "frontier" : "counts");
+    o.method = m;
+    EXPECT_THROW(sample_perfect_matchings(MatchingGraph{AnyMatrix(none), true}, o), RefusedError);
+    EXPECT_THROW(sample_perfect_matchings(MatchingGraph{AnyMatrix(none4), true}, o), RefusedError);
+  }
 }
 
 TEST(Which, CommandLine) {

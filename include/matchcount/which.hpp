@@ -47,6 +47,10 @@ struct MarginalsReport {
 /// (threads, device, budgets).
 MarginalsReport edge_probabilities(const MatchingGraph& g, const CountOptions& options = {});
 
+/// How samples are drawn: Auto takes the frontier DP where its tables fit in 1 GiB (a fixed
+/// limit, so the method, and with it the samples of a seed, depend on the graph alone).
+enum class SampleMethod { Auto, Frontier, Counts };
+
 struct SampleOptions {
   std::uint64_t samples = 1;
   /// The same seed gives the same samples on every machine and thread count.
@@ -54,12 +58,15 @@ struct SampleOptions {
   CountOptions count;
   /// Called between samples (and between steps of one); returning true stops with Interrupted.
   std::function<bool()> stop;
+  SampleMethod method = SampleMethod::Auto;
 };
 
 /// Independent exact samples: each a perfect matching as its pairs (u, v) (u < v vertices of a
-/// symmetric graph, else (row, column)), sorted by u. Drawn by sequential self-reducibility:
-/// the first unmatched vertex u takes neighbour v with probability w_uv count(G - u - v) /
-/// count(G), all in exact integers (real weights as the exact binary fractions they are).
+/// symmetric graph, else (row, column)), sorted by u. Two exact methods, all in exact integers
+/// (real weights as the exact binary fractions they are): the graph frontier DP's tables, kept
+/// from one forward pass and walked back once a sample (graphs of narrow frontier), or
+/// sequential self-reducibility, where the first unmatched vertex u takes neighbour v with
+/// probability w_uv count(G - u - v) / count(G) (any graph the counts reach).
 /// RefusedError for negative or complex weights and for a graph without a perfect matching.
 std::vector<std::vector<std::pair<int, int>>> sample_perfect_matchings(const MatchingGraph& g, const SampleOptions& options);
 

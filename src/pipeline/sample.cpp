@@ -4,16 +4,18 @@
 // rationals by their common denominator, doubles as the binary fractions they are) and an exact
 // uniform draw below the total (GMP's Mersenne Twister, seeded per sample from the seed and the
 // sample's index, so samples do not depend on threads or machines). Counts of the graphs met
-// are kept, so later samples reuse the early steps. A first step: the frontier DPs' backward
-// sampling and lattice samplers are to come.
+// are kept, so later samples reuse the early steps. Graphs of narrow frontier go to the frontier
+// DP's sampler instead (graph_frontier_sampler.hpp): one forward pass, then O(n) a sample.
 #include <gmp.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
 #include "matchcount/error.hpp"
 #include "matchcount/which.hpp"
+#include "engines/graph_frontier/graph_frontier_sampler.hpp"
 #include "pipeline/which_common.hpp"
 
 namespace matchcount {
@@ -51,6 +53,8 @@ SparseMatrix<Integer> integer_weights(const AnyMatrix& m) {
       m);
 }
 
+std::uint64_t sample_seed(std::uint64_t seed, std::uint64_t index);
+
 class Sampler {
  public:
   Sampler(SparseMatrix<Integer> a, bool symmetric, const SampleOptions& options)
@@ -64,11 +68,7 @@ class Sampler {
   Sampler& operator=(const Sampler&) = delete;
 
   std::vector<std::pair<int, int>> draw(std::uint64_t index) {
-    // A seed per sample from (seed, index) by splitmix64's finalizer.
-    std::uint64_t z = options_.seed + 0x9e3779b97f4a7c15ULL * (index + 1);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
+    const std::uint64_t z = sample_seed(options_.seed, index);
     Integer seed;
     mpz_import(seed.get_mpz_t(), 1, 1, sizeof z, 0, 0, &z);
     gmp_randseed(state_, seed.get_mpz_t());
@@ -135,6 +135,52 @@ class Sampler {
   gmp_randstate_t state_;
 };
 
+/// A seed per sample from (seed, index) by splitmix64's finalizer.
+std::uint64_t sample_seed(std::uint64_t seed, std::uint64_t index) {
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (index + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+/// The general graph of `a`: itself when symmetric, else rows 0..r-1 and columns r..r+c-1.
+SparseMatrix<Integer> general_graph(const SparseMatrix<Integer>& a, bool symmetric) {
+  SparseMatrix<Integer> g{a.rows + (symmetric ? 0 : a.cols), a.rows + (symmetric ? 0 : a.cols), {}};
+  for (const auto& e : a.entries) {
+    if (symmetric) {
+      if (e.row != e.col) g.entries.push_back(e);
+      continue;
+    }
+    g.entries.push_back({e.row, a.rows + e.col, e.value});
+    g.entries.push_back({a.rows + e.col, e.row, e.value});
+  }
+  g.normalize();
+  return g;
+}
+
+/// The samples by the frontier DP, or nothing where it does not apply (Auto: tables beyond 1 GiB).
+std::optional<std::vector<std::vector<std::pair<int, int>>>> by_frontier(const SparseMatrix<Integer>& a, bool symmetric,
+                                                                         const SampleOptions& options) {
+  if (options.method == SampleMethod::Counts) return std::nullopt;
+  if (!symmetric && a.rows != a.cols) return std::nullopt;  // no perfect matching: the counts say so
+  const SparseMatrix<Integer> g = general_graph(a, symmetric);
+  constexpr double kTables = double(1ull << 30);
+  for (const auto& e : g.entries)
+    if (!e.value.fits_ulong_p()) return std::nullopt;
+  if (options.method == SampleMethod::Auto && !(engines::FrontierSampler::predicted(g).first <= kTables)) return std::nullopt;
+  const engines::FrontierSampler sampler(g, options.method == SampleMethod::Frontier ? 16 * kTables : kTables);
+  if (!sampler.has_matching()) throw RefusedError("the graph has no perfect matching to sample");
+  std::vector<std::vector<std::pair<int, int>>> out;
+  for (std::uint64_t i = 0; i < options.samples; ++i) {
+    if (options.stop && options.stop()) throw Interrupted(2, "sampling stopped");
+    auto pairs = sampler.draw(sample_seed(options.seed, i));
+    if (!symmetric)
+      for (auto& [u, v] : pairs) v -= a.rows;  // (row, row count + column) -> (row, column)
+    out.push_back(std::move(pairs));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::vector<std::pair<int, int>>> sample_perfect_matchings(const MatchingGraph& g, const SampleOptions& options) {
@@ -142,6 +188,7 @@ std::vector<std::vector<std::pair<int, int>>> sample_perfect_matchings(const Mat
   if (g.symmetric && rows_of(g.matrix) != cols_of(g.matrix))
     throw UsageError("samples of a general graph need its square adjacency matrix");
   SparseMatrix<Integer> a = integer_weights(g.matrix);
+  if (auto drawn = by_frontier(a, g.symmetric, options)) return *drawn;
   std::vector<char> none_r(static_cast<std::size_t>(a.rows), 0), none_c(static_cast<std::size_t>(a.cols), 0);
   Sampler sampler(std::move(a), g.symmetric, options);
   if (sampler.count(none_r, none_c) == 0)

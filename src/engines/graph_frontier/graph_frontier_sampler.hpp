@@ -1,0 +1,43 @@
+// Exact random perfect matchings by the graph frontier DP (private to src/engines and the
+// pipeline's sample.cpp): one forward pass keeps every vertex's table (graph_step.hpp's states)
+// in exact fixed-width integers; a sample walks back from the last table, at each vertex
+// choosing one of the states its state pulled from with probability weight × source / value,
+// by an exact uniform draw. O(n) table reads a sample after the pass.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "engines/graph_frontier/graph_step.hpp"
+#include "matchcount/matrix.hpp"
+
+namespace matchcount::engines {
+
+class FrontierSampler {
+ public:
+  /// `a`: a symmetric matrix of nonnegative integer weights below 2^64 (the diagonal ignored).
+  /// RefusedError when a weight does not fit 64 bits, the frontier is wider than the state
+  /// bits, or the tables would take more than `max_bytes`.
+  FrontierSampler(const SparseMatrix<Integer>& a, double max_bytes);
+
+  /// The tables' bytes for `a`, and its widest frontier (infinite bytes beyond the state bits).
+  static std::pair<double, int> predicted(const SparseMatrix<Integer>& a);
+
+  /// False when the graph has no perfect matching.
+  bool has_matching() const { return !dead_; }
+  /// One sample, every random draw from `seed` (std::mt19937_64, the same on every platform):
+  /// the pairs (u, v), u < v, sorted.
+  std::vector<std::pair<int, int>> draw(std::uint64_t seed) const;
+
+ private:
+  int limbs_ = 1;
+  bool dead_ = false;
+  std::vector<int> order_;
+  std::vector<graph_frontier_detail::GraphStep> steps_;
+  std::vector<std::vector<std::uint64_t>> tables_;  // table k: the states before vertex k, limbs_ words each
+  std::vector<std::uint64_t> weight_;               // per entry of `a`
+  std::vector<int> other_;                          // per entry: its column (v's neighbour)
+};
+
+}  // namespace matchcount::engines

@@ -118,6 +118,33 @@ TEST(Marginals, RandomWeightedGraphsAgainstEnumeration) {
   EXPECT_GT(checked, 60);
 }
 
+// The two methods on graphs beyond enumeration: random banded graphs of 20 to 30 vertices (a
+// narrow frontier) with weights 1..9, general and bipartite (by their matrices).
+TEST(Marginals, FrontierTablesAgreeWithCounts) {
+  std::mt19937_64 rng(19);
+  for (int trial = 0; trial < 8; ++trial) {
+    const int n = 20 + 2 * static_cast<int>(rng() % 6);
+    const bool symmetric = trial % 2 == 0;
+    SparseMatrix<Integer> a{n, n, {}};
+    for (int i = 0; i < n; ++i)
+      for (int j = symmetric ? i + 1 : std::max(0, i - 3); j < std::min(n, i + 5); ++j)
+        if (rng() % 2 == 0 || j == i + 1) {
+          const Integer w(static_cast<long>(1 + rng() % 9));
+          a.entries.push_back({i, j, w});
+          if (symmetric) a.entries.push_back({j, i, w});
+        }
+    a.normalize();
+    const MatchingGraph g{AnyMatrix(a), symmetric};
+    const MarginalsReport dp = edge_probabilities(g, {}, WhichMethod::Frontier);
+    const MarginalsReport counts = edge_probabilities(g, {}, WhichMethod::Counts);
+    ASSERT_EQ(dp.edges.size(), counts.edges.size());
+    for (std::size_t k = 0; k < dp.edges.size(); ++k) {
+      EXPECT_EQ(dp.edges[k].u, counts.edges[k].u);
+      EXPECT_EQ(exact(dp.edges[k].p), exact(counts.edges[k].p)) << "trial " << trial << " edge " << k;
+    }
+  }
+}
+
 TEST(Marginals, BipartiteMatricesC60AndFloats) {
   // A bipartite matrix: rows matched to columns, p_rc = a_rc perm(A without r, c) / perm(A).
   SparseMatrix<Integer> a{3, 3, {{0, 0, Integer(2)}, {0, 1, Integer(1)}, {1, 0, Integer(1)}, {1, 1, Integer(1)}, {1, 2, Integer(3)},
@@ -162,7 +189,7 @@ TEST(Marginals, BipartiteMatricesC60AndFloats) {
 /// Chi-square statistic of `samples` draws against the enumeration's weights; the critical
 /// value for a false alarm of about 1e-6 (Wilson-Hilferty).
 void expect_fits(const MatchingGraph& g, const std::map<Matching, Integer>& weights, std::uint64_t samples, std::uint64_t seed,
-                 const std::string& what, SampleMethod method) {
+                 const std::string& what, WhichMethod method) {
   SampleOptions o;
   o.samples = samples;
   o.seed = seed;
@@ -184,10 +211,10 @@ void expect_fits(const MatchingGraph& g, const std::map<Matching, Integer>& weig
 }
 
 // Both methods: the frontier DP's tables and the counts of self-reducibility.
-class SampleMethods : public ::testing::TestWithParam<SampleMethod> {};
+class WhichMethods : public ::testing::TestWithParam<WhichMethod> {};
 
-TEST_P(SampleMethods, ChiSquareAgainstEnumeration) {
-  const SampleMethod method = GetParam();
+TEST_P(WhichMethods, ChiSquareAgainstEnumeration) {
+  const WhichMethod method = GetParam();
   const auto fit = [&](const EdgeList& e, const std::vector<long>& weights, std::uint64_t samples, const char* what) {
     const auto w = table_of(e, weights);
     expect_fits(MatchingGraph{AnyMatrix(symmetric_of(w)), true}, matchings_of(w), samples, 11, what, method);
@@ -207,8 +234,8 @@ TEST_P(SampleMethods, ChiSquareAgainstEnumeration) {
   expect_fits(MatchingGraph{AnyMatrix(a), false}, perms, 1800, 5, "3 x 3 matrix", method);
 }
 
-INSTANTIATE_TEST_SUITE_P(Sample, SampleMethods, ::testing::Values(SampleMethod::Frontier, SampleMethod::Counts),
-                         [](const auto& info) { return info.param == SampleMethod::Frontier ? "Frontier" : "Counts"; });
+INSTANTIATE_TEST_SUITE_P(Sample, WhichMethods, ::testing::Values(WhichMethod::Frontier, WhichMethod::Counts),
+                         [](const auto& info) { return info.param == WhichMethod::Frontier ? "Frontier" : "Counts"; });
 
 TEST(Sample, SeedsReproduceAndRefusals) {
   const auto w = table_of(grid_graph(4, 4));
@@ -223,15 +250,15 @@ TEST(Sample, SeedsReproduceAndRefusals) {
   const auto longer = sample_perfect_matchings(g, SampleOptions{20, 8, {}, {}});
   EXPECT_EQ(sample_perfect_matchings(g, o), std::vector<Matching>(longer.begin(), longer.begin() + 5));
   // The frontier DP chooses for this graph, and counts it exactly: both methods fit above.
-  o.method = SampleMethod::Counts;
+  o.method = WhichMethod::Counts;
   for (const auto& m : sample_perfect_matchings(g, o)) EXPECT_EQ(m.size(), 8u);
   SparseMatrix<Integer> neg{2, 2, {{0, 1, Integer(-1)}, {1, 0, Integer(-1)}}};
   EXPECT_THROW(sample_perfect_matchings(MatchingGraph{AnyMatrix(neg), true}, o), RefusedError);
   SparseMatrix<Integer> none{3, 3, {{0, 1, Integer(1)}, {1, 0, Integer(1)}}};
   SparseMatrix<Integer> none4{4, 4, {{0, 1, Integer(1)}, {1, 0, Integer(1)}, {0, 2, Integer(1)}, {2, 0, Integer(1)}}};
   none4.normalize();  // vertex 3 has no edge
-  for (SampleMethod m : {SampleMethod::Frontier, SampleMethod::Counts}) {
-    SCOPED_TRACE(m == SampleMethod::Frontier ? "frontier" : "counts");
+  for (WhichMethod m : {WhichMethod::Frontier, WhichMethod::Counts}) {
+    SCOPED_TRACE(m == WhichMethod::Frontier ? "frontier" : "counts");
     o.method = m;
     EXPECT_THROW(sample_perfect_matchings(MatchingGraph{AnyMatrix(none), true}, o), RefusedError);
     EXPECT_THROW(sample_perfect_matchings(MatchingGraph{AnyMatrix(none4), true}, o), RefusedError);

@@ -22,6 +22,13 @@ struct MatchingGraph {
   bool symmetric = false;
 };
 
+/// How the questions are answered: Frontier, the graph frontier DP's tables (nonnegative exact
+/// weights that fit 64 bits; for marginals integer or rational weights); Counts, one count of
+/// the graph without an edge's ends for each (marginals) or candidate (samples); Auto the
+/// frontier DP where its tables fit in 1 GiB (a fixed limit, so the method, and with it the
+/// samples of a seed, depend on the graph alone), else the counts.
+enum class WhichMethod { Auto, Frontier, Counts };
+
 /// The probability of edge (u, v): for a symmetric graph u < v are vertices, else u a row and v
 /// a column.
 struct EdgeProbability {
@@ -41,15 +48,14 @@ struct MarginalsReport {
 };
 
 /// The probability that each edge lies in a random perfect matching drawn with probability
-/// proportional to its weight (uniformly for 0-1 graphs): w_uv times the count of the graph
-/// without u and v, over the count of the graph. RefusedError when the graph has no perfect
+/// proportional to its weight (uniformly for 0-1 graphs): the weight of the perfect matchings
+/// through the edge (the frontier DP's forward and backward tables, or w_uv times the count of
+/// the graph without u and v) over the weight of all. RefusedError when the graph has no perfect
 /// matching (every probability is undefined) or for complex weights; `options` as for counts
 /// (threads, device, budgets).
-MarginalsReport edge_probabilities(const MatchingGraph& g, const CountOptions& options = {});
+MarginalsReport edge_probabilities(const MatchingGraph& g, const CountOptions& options = {},
+                                   WhichMethod method = WhichMethod::Auto);
 
-/// How samples are drawn: Auto takes the frontier DP where its tables fit in 1 GiB (a fixed
-/// limit, so the method, and with it the samples of a seed, depend on the graph alone).
-enum class SampleMethod { Auto, Frontier, Counts };
 
 struct SampleOptions {
   std::uint64_t samples = 1;
@@ -58,7 +64,7 @@ struct SampleOptions {
   CountOptions count;
   /// Called between samples (and between steps of one); returning true stops with Interrupted.
   std::function<bool()> stop;
-  SampleMethod method = SampleMethod::Auto;
+  WhichMethod method = WhichMethod::Auto;
 };
 
 /// Independent exact samples: each a perfect matching as its pairs (u, v) (u < v vertices of a

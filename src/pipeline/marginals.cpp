@@ -2,8 +2,10 @@
 // count(G), each count through the counting pipeline (components, reductions, the planner's
 // engine), so an edge in no perfect matching gets exactly 0 and a forced edge exactly 1.
 // Integer and rational weights give exact fractions; real weights a double with a bound that
-// holds, from the counts' own bounds. A first step: one count per edge; the inverse Kasteleyn
-// matrix, the frontier DPs' forward-backward pass and the gradient of one walk are to come.
+// holds, from the counts' own bounds. Graphs of narrow frontier with nonnegative exact weights
+// take the graph frontier DP's forward and backward tables instead (all edges in one pass); the
+// inverse Kasteleyn matrix and the gradient of one walk are to come.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -11,6 +13,7 @@
 
 #include "matchcount/error.hpp"
 #include "matchcount/which.hpp"
+#include "engines/graph_frontier/graph_frontier_sampler.hpp"
 #include "pipeline/which_common.hpp"
 
 namespace matchcount {
@@ -74,14 +77,59 @@ void edges_of(const SparseMatrix<T>& a, bool symmetric, const CountOptions& opti
   }
 }
 
+/// Every edge's probability by the graph frontier DP's forward and backward tables, for
+/// nonnegative exact weights whose tables fit in 1 GiB; false where that does not apply.
+bool by_frontier(const MatchingGraph& g, bool forced, MarginalsReport& report) {
+  if (g.matrix.index() > 1) return false;  // real weights: counts, whose bounds cover the decimals
+  const auto z = detail::scaled_integer_weights(g.matrix, nullptr);
+  if (!z || (!g.symmetric && z->rows != z->cols)) return false;
+  const SparseMatrix<Integer> general = detail::general_graph(*z, g.symmetric);
+  for (const auto& e : general.entries)
+    if (!e.value.fits_ulong_p()) return false;
+  if (!forced && !(engines::FrontierSampler::predicted(general).first <= double(1ull << 30))) return false;
+  const engines::FrontierSampler dp(general, double(forced ? 16 : 1) * double(1ull << 30));
+  const Integer total = dp.total();
+  if (total == 0) throw RefusedError("the graph has no perfect matching, so no edge has a probability of lying in one");
+  const std::vector<Integer> through = dp.edge_weights();
+  const auto weight_of = [&](int u, int v) {  // both entries of the general graph's edge
+    Integer sum = 0;
+    for (auto [r, c] : {std::pair{u, v}, std::pair{v, u}}) {
+      const auto it = std::lower_bound(general.entries.begin(), general.entries.end(), std::pair{r, c},
+                                       [](const auto& e, const std::pair<int, int>& k) { return std::pair{e.row, e.col} < k; });
+      if (it != general.entries.end() && it->row == r && it->col == c) sum += through[std::size_t(it - general.entries.begin())];
+    }
+    return sum;
+  };
+  report.total.value = total;  // of the weights scaled to integers (the probabilities are the same)
+  const int rows = rows_of(g.matrix);
+  std::visit(
+      [&](const auto& a) {
+        for (const auto& e : a.entries) {
+          if (g.symmetric && e.row >= e.col) continue;
+          EdgeProbability p;
+          p.u = e.row, p.v = e.col;
+          p.p = exact_value(Rational(weight_of(e.row, g.symmetric ? e.col : rows + e.col), total));
+          report.edges.push_back(std::move(p));
+        }
+      },
+      g.matrix);
+  report.notes.push_back("the graph frontier DP's forward and backward tables (frontier width " +
+                         std::to_string(engines::FrontierSampler::predicted(general).second) + ")");
+  return true;
+}
+
 }  // namespace
 
-MarginalsReport edge_probabilities(const MatchingGraph& g, const CountOptions& options) {
+MarginalsReport edge_probabilities(const MatchingGraph& g, const CountOptions& options, WhichMethod method) {
   const auto start = std::chrono::steady_clock::now();
   if (options.log) throw UsageError("--log does not apply to --marginals: probabilities are printed as they are");
   if (g.symmetric && rows_of(g.matrix) != cols_of(g.matrix))
     throw UsageError("edge probabilities of a general graph need its square adjacency matrix");
   MarginalsReport report;
+  if (method != WhichMethod::Counts && by_frontier(g, method == WhichMethod::Frontier, report)) {
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return report;
+  }
   report.total = detail::count_quietly(g.matrix, g.symmetric, options);
   if (report.total.is_zero())
     throw RefusedError("the graph has no perfect matching, so no edge has a probability of lying in one");

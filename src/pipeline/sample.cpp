@@ -24,33 +24,10 @@ namespace {
 /// The weights as nonnegative integers with the same ratios; RefusedError for negative or
 /// complex ones.
 SparseMatrix<Integer> integer_weights(const AnyMatrix& m) {
-  return std::visit(
-      [](const auto& a) -> SparseMatrix<Integer> {
-        using T = std::decay_t<decltype(a.entries[0].value)>;
-        if constexpr (std::is_same_v<T, Complex>) {
-          throw RefusedError("samples are drawn with probability proportional to the weights: complex weights have none");
-        } else {
-          std::vector<Rational> q;
-          for (const auto& e : a.entries) {
-            if constexpr (std::is_same_v<T, double>) {
-              if (!std::isfinite(e.value)) throw RefusedError("samples need finite weights");
-              q.push_back(Rational(e.value));  // exact: a double is a binary fraction
-            } else {
-              q.push_back(Rational(e.value));
-            }
-            if (q.back() < 0)
-              throw RefusedError("samples are drawn with probability proportional to the weights: a negative weight (entry " +
-                                 std::to_string(e.row + 1) + ", " + std::to_string(e.col + 1) + ") makes that no probability");
-          }
-          Integer l = 1;
-          for (const auto& x : q) mpz_lcm(l.get_mpz_t(), l.get_mpz_t(), x.get_den_mpz_t());
-          SparseMatrix<Integer> z{a.rows, a.cols, {}};
-          for (std::size_t i = 0; i < q.size(); ++i)
-            if (q[i] != 0) z.entries.push_back({a.entries[i].row, a.entries[i].col, q[i].get_num() * (l / q[i].get_den())});
-          return z;
-        }
-      },
-      m);
+  std::string why;
+  auto z = detail::scaled_integer_weights(m, &why);
+  if (!z) throw RefusedError("samples are drawn with probability proportional to the weights: " + why);
+  return std::move(*z);
 }
 
 std::uint64_t sample_seed(std::uint64_t seed, std::uint64_t index);
@@ -143,32 +120,17 @@ std::uint64_t sample_seed(std::uint64_t seed, std::uint64_t index) {
   return z ^ (z >> 31);
 }
 
-/// The general graph of `a`: itself when symmetric, else rows 0..r-1 and columns r..r+c-1.
-SparseMatrix<Integer> general_graph(const SparseMatrix<Integer>& a, bool symmetric) {
-  SparseMatrix<Integer> g{a.rows + (symmetric ? 0 : a.cols), a.rows + (symmetric ? 0 : a.cols), {}};
-  for (const auto& e : a.entries) {
-    if (symmetric) {
-      if (e.row != e.col) g.entries.push_back(e);
-      continue;
-    }
-    g.entries.push_back({e.row, a.rows + e.col, e.value});
-    g.entries.push_back({a.rows + e.col, e.row, e.value});
-  }
-  g.normalize();
-  return g;
-}
-
 /// The samples by the frontier DP, or nothing where it does not apply (Auto: tables beyond 1 GiB).
 std::optional<std::vector<std::vector<std::pair<int, int>>>> by_frontier(const SparseMatrix<Integer>& a, bool symmetric,
                                                                          const SampleOptions& options) {
-  if (options.method == SampleMethod::Counts) return std::nullopt;
+  if (options.method == WhichMethod::Counts) return std::nullopt;
   if (!symmetric && a.rows != a.cols) return std::nullopt;  // no perfect matching: the counts say so
-  const SparseMatrix<Integer> g = general_graph(a, symmetric);
+  const SparseMatrix<Integer> g = detail::general_graph(a, symmetric);
   constexpr double kTables = double(1ull << 30);
   for (const auto& e : g.entries)
     if (!e.value.fits_ulong_p()) return std::nullopt;
-  if (options.method == SampleMethod::Auto && !(engines::FrontierSampler::predicted(g).first <= kTables)) return std::nullopt;
-  const engines::FrontierSampler sampler(g, options.method == SampleMethod::Frontier ? 16 * kTables : kTables);
+  if (options.method == WhichMethod::Auto && !(engines::FrontierSampler::predicted(g).first <= kTables)) return std::nullopt;
+  const engines::FrontierSampler sampler(g, options.method == WhichMethod::Frontier ? 16 * kTables : kTables);
   if (!sampler.has_matching()) throw RefusedError("the graph has no perfect matching to sample");
   std::vector<std::vector<std::pair<int, int>>> out;
   for (std::uint64_t i = 0; i < options.samples; ++i) {

@@ -2,6 +2,8 @@
 // without some of its vertices, and its count through the counting pipeline.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "matchcount/pipeline.hpp"
@@ -44,5 +46,14 @@ inline PermanentValue count_quietly(const AnyMatrix& m, bool symmetric, const Co
   }
   return symmetric ? count_hafnian(m, false, o).value : count_permanent(m, o).value;
 }
+
+/// The weights as nonnegative integers with the same ratios (rationals over their common
+/// denominator, doubles as the binary fractions they are); nothing where one is negative,
+/// complex or not finite (`why` says which).
+std::optional<SparseMatrix<Integer>> scaled_integer_weights(const AnyMatrix& m, std::string* why);
+
+/// The general graph of `a`: itself (less the diagonal) when symmetric, else the bipartite graph
+/// of rows 0..r-1 and columns r..r+c-1.
+SparseMatrix<Integer> general_graph(const SparseMatrix<Integer>& a, bool symmetric);
 
 }  // namespace matchcount::detail

@@ -93,7 +93,70 @@ int limbs_for(const SparseMatrix<Integer>& a) {
   return std::max(1, static_cast<int>(std::ceil(bits / 64)));
 }
 
+Integer integer_of(const u64* x, int n) {
+  Integer v;
+  mpz_import(v.get_mpz_t(), static_cast<std::size_t>(n), -1, sizeof(u64), 0, 0, x);
+  return v;
+}
+
+/// acc (2n + 1 limbs) += x * y (n limbs each).
+void add_product(u64* acc, const u64* x, const u64* y, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (x[i] == 0) continue;
+    u64 carry = 0;
+    int j = 0;
+    for (; j < n; ++j) {
+      const u128 t = u128(x[i]) * y[j] + acc[i + j] + carry;
+      acc[i + j] = u64(t), carry = u64(t >> 64);
+    }
+    for (int k = i + j; carry && k < 2 * n + 1; ++k) {
+      const u128 t = u128(acc[k]) + carry;
+      acc[k] = u64(t), carry = u64(t >> 64);
+    }
+  }
+}
+
 }  // namespace
+
+Integer FrontierSampler::total() const {
+  if (dead_) return 0;
+  return integer_of(tables_.back().data(), limbs_);
+}
+
+std::vector<Integer> FrontierSampler::edge_weights() const {
+  const int L = limbs_, W = 2 * L + 1;
+  std::vector<std::vector<u64>> through(weight_.size());  // per entry, W limbs (allocated when used)
+  if (dead_) return std::vector<Integer>(weight_.size(), Integer(0));
+  // back: the weight of completing each state of table k + 1 (the last table: 1).
+  std::vector<u64> back(static_cast<std::size_t>(L), 0), prev, wb(static_cast<std::size_t>(L) + 1);
+  back[0] = 1;
+  for (std::size_t k = steps_.size(); k-- > 0;) {
+    const Pairs p = pairs_of(steps_[k]);
+    const std::vector<u64>& fwd = tables_[k];
+    prev.assign(fwd.size(), 0);
+    for (gpu::PullState t = 0; t < p.step.states; ++t) {
+      const u64* b = back.data() + t * static_cast<u64>(L);
+      if (std::all_of(b, b + L, [](u64 x) { return x == 0; })) continue;
+      gpu::graph_pull(p.step, p.moved.data(), p.back.data(), t, [&](gpu::PullState o, int entry) {
+        u64* dst = prev.data() + o * static_cast<u64>(L);
+        if (entry < 0) {
+          add_to(dst, b, L);
+          return;
+        }
+        std::fill(wb.begin(), wb.end(), 0);
+        add_mul(wb.data(), b, weight_[static_cast<std::size_t>(entry)], L);  // w * back fits: it is a count
+        add_to(dst, wb.data(), L);
+        auto& acc = through[static_cast<std::size_t>(entry)];
+        if (acc.empty()) acc.assign(static_cast<std::size_t>(W), 0);
+        add_product(acc.data(), fwd.data() + o * static_cast<u64>(L), wb.data(), L);
+      });
+    }
+    back.swap(prev);
+  }
+  std::vector<Integer> out;
+  for (const auto& acc : through) out.push_back(acc.empty() ? Integer(0) : integer_of(acc.data(), W));
+  return out;
+}
 
 std::pair<double, int> FrontierSampler::predicted(const SparseMatrix<Integer>& a) {
   const GraphFrontierPlan plan = plan_of(a);

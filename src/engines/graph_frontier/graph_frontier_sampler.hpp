@@ -30,6 +30,13 @@ class FrontierSampler {
   /// the pairs (u, v), u < v, sorted.
   std::vector<std::pair<int, int>> draw(std::uint64_t seed) const;
 
+  /// The weighted number of perfect matchings (the last table's value).
+  Integer total() const;
+  /// Per entry of `a` (row v, column u): the weight of the perfect matchings that match v to u
+  /// through that entry, by one backward pass over the forward tables (forward × weight ×
+  /// backward); an edge's two entries together give its weight, one of them 0.
+  std::vector<Integer> edge_weights() const;
+
  private:
   int limbs_ = 1;
   bool dead_ = false;

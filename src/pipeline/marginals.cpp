@@ -13,7 +13,7 @@
 
 #include "matchcount/error.hpp"
 #include "matchcount/which.hpp"
-#include "engines/graph_frontier/graph_frontier_sampler.hpp"
+#include "engines/graph_frontier/graph_frontier_tables.hpp"
 #include "pipeline/which_common.hpp"
 
 namespace matchcount {
@@ -86,8 +86,8 @@ bool by_frontier(const MatchingGraph& g, bool forced, MarginalsReport& report) {
   const SparseMatrix<Integer> general = detail::general_graph(*z, g.symmetric);
   for (const auto& e : general.entries)
     if (!e.value.fits_ulong_p()) return false;
-  if (!forced && !(engines::FrontierSampler::predicted(general).first <= double(1ull << 30))) return false;
-  const engines::FrontierSampler dp(general, double(forced ? 16 : 1) * double(1ull << 30));
+  if (!forced && !(engines::FrontierTables::predicted(general).first <= double(1ull << 30))) return false;
+  const engines::FrontierTables dp(general, double(forced ? 16 : 1) * double(1ull << 30));
   const Integer total = dp.total();
   if (total == 0) throw RefusedError("the graph has no perfect matching, so no edge has a probability of lying in one");
   const std::vector<Integer> through = dp.edge_weights();
@@ -114,7 +114,7 @@ bool by_frontier(const MatchingGraph& g, bool forced, MarginalsReport& report) {
       },
       g.matrix);
   report.notes.push_back("the graph frontier DP's forward and backward tables (frontier width " +
-                         std::to_string(engines::FrontierSampler::predicted(general).second) + ")");
+                         std::to_string(engines::FrontierTables::predicted(general).second) + ")");
   return true;
 }
 

@@ -5,7 +5,7 @@
 // uniform draw below the total (GMP's Mersenne Twister, seeded per sample from the seed and the
 // sample's index, so samples do not depend on threads or machines). Counts of the graphs met
 // are kept, so later samples reuse the early steps. Graphs of narrow frontier go to the frontier
-// DP's sampler instead (graph_frontier_sampler.hpp): one forward pass, then O(n) a sample.
+// DP's sampler instead (graph_frontier_tables.hpp): one forward pass, then O(n) a sample.
 #include <gmp.h>
 
 #include <cmath>
@@ -15,7 +15,7 @@
 
 #include "matchcount/error.hpp"
 #include "matchcount/which.hpp"
-#include "engines/graph_frontier/graph_frontier_sampler.hpp"
+#include "engines/graph_frontier/graph_frontier_tables.hpp"
 #include "pipeline/which_common.hpp"
 
 namespace matchcount {
@@ -129,8 +129,8 @@ std::optional<std::vector<std::vector<std::pair<int, int>>>> by_frontier(const S
   constexpr double kTables = double(1ull << 30);
   for (const auto& e : g.entries)
     if (!e.value.fits_ulong_p()) return std::nullopt;
-  if (options.method == WhichMethod::Auto && !(engines::FrontierSampler::predicted(g).first <= kTables)) return std::nullopt;
-  const engines::FrontierSampler sampler(g, options.method == WhichMethod::Frontier ? 16 * kTables : kTables);
+  if (options.method == WhichMethod::Auto && !(engines::FrontierTables::predicted(g).first <= kTables)) return std::nullopt;
+  const engines::FrontierTables sampler(g, options.method == WhichMethod::Frontier ? 16 * kTables : kTables);
   if (!sampler.has_matching()) throw RefusedError("the graph has no perfect matching to sample");
   std::vector<std::vector<std::pair<int, int>>> out;
   for (std::uint64_t i = 0; i < options.samples; ++i) {

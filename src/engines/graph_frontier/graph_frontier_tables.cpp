@@ -1,7 +1,7 @@
-// FrontierSampler (graph_frontier_sampler.hpp). Every table entry counts the perfect matchings
+// FrontierTables (graph_frontier_tables.hpp). Every table entry counts the perfect matchings
 // of an induced subgraph, at most prod_v sqrt(R_v) (haf^2 <= perm <= the product of row sums
 // R_v), so tables of ceil(bits / 64) limbs hold them and every partial sum of a pull.
-#include "engines/graph_frontier/graph_frontier_sampler.hpp"
+#include "engines/graph_frontier/graph_frontier_tables.hpp"
 
 #include <omp.h>
 
@@ -118,12 +118,12 @@ void add_product(u64* acc, const u64* x, const u64* y, int n) {
 
 }  // namespace
 
-Integer FrontierSampler::total() const {
+Integer FrontierTables::total() const {
   if (dead_) return 0;
   return integer_of(tables_.back().data(), limbs_);
 }
 
-std::vector<Integer> FrontierSampler::edge_weights() const {
+std::vector<Integer> FrontierTables::edge_weights() const {
   const int L = limbs_, W = 2 * L + 1;
   std::vector<std::vector<u64>> through(weight_.size());  // per entry, W limbs (allocated when used)
   if (dead_) return std::vector<Integer>(weight_.size(), Integer(0));
@@ -158,14 +158,14 @@ std::vector<Integer> FrontierSampler::edge_weights() const {
   return out;
 }
 
-std::pair<double, int> FrontierSampler::predicted(const SparseMatrix<Integer>& a) {
+std::pair<double, int> FrontierTables::predicted(const SparseMatrix<Integer>& a) {
   const GraphFrontierPlan plan = plan_of(a);
   if (plan.width > kGraphFrontierMaxWidth) return {std::numeric_limits<double>::infinity(), plan.width};
   // The tables of every vertex: plan.states is the sum of the tables after each vertex.
   return {(plan.states + 1) * 8.0 * limbs_for(a), plan.width};
 }
 
-FrontierSampler::FrontierSampler(const SparseMatrix<Integer>& a, double max_bytes) {
+FrontierTables::FrontierTables(const SparseMatrix<Integer>& a, double max_bytes) {
   for (const auto& e : a.entries) {
     if (e.row == e.col) {
       weight_.push_back(0), other_.push_back(e.col);
@@ -209,7 +209,7 @@ FrontierSampler::FrontierSampler(const SparseMatrix<Integer>& a, double max_byte
   dead_ = std::all_of(last.begin(), last.begin() + L, [](u64 x) { return x == 0; });
 }
 
-std::vector<std::pair<int, int>> FrontierSampler::draw(std::uint64_t seed) const {
+std::vector<std::pair<int, int>> FrontierTables::draw(std::uint64_t seed) const {
   std::mt19937_64 rng(seed);
   const int L = limbs_;
   std::vector<std::pair<int, int>> pairs;
@@ -239,7 +239,7 @@ std::vector<std::pair<int, int>> FrontierSampler::draw(std::uint64_t seed) const
       }
       subtract(r.data(), term.data(), L);
     });
-    if (!chosen) throw std::logic_error("FrontierSampler: a draw beyond its state's value");
+    if (!chosen) throw std::logic_error("FrontierTables: a draw beyond its state's value");
   }
   std::sort(pairs.begin(), pairs.end());
   return pairs;

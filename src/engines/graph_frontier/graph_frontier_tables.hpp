@@ -1,8 +1,9 @@
-// Exact random perfect matchings by the graph frontier DP (private to src/engines and the
-// pipeline's sample.cpp): one forward pass keeps every vertex's table (graph_step.hpp's states)
-// in exact fixed-width integers; a sample walks back from the last table, at each vertex
+// Which perfect matchings by the graph frontier DP (private to src/engines and the pipeline's
+// sample.cpp and marginals.cpp): one forward pass keeps every vertex's table (graph_step.hpp's
+// states) in exact fixed-width integers. A sample walks back from the last table, at each vertex
 // choosing one of the states its state pulled from with probability weight × source / value,
-// by an exact uniform draw. O(n) table reads a sample after the pass.
+// by an exact uniform draw: O(n) table reads a sample after the pass. Edge weights take one
+// backward pass of completions over the same pulls: forward × weight × backward per entry.
 #pragma once
 
 #include <cstdint>
@@ -14,12 +15,12 @@
 
 namespace matchcount::engines {
 
-class FrontierSampler {
+class FrontierTables {
  public:
   /// `a`: a symmetric matrix of nonnegative integer weights below 2^64 (the diagonal ignored).
   /// RefusedError when a weight does not fit 64 bits, the frontier is wider than the state
   /// bits, or the tables would take more than `max_bytes`.
-  FrontierSampler(const SparseMatrix<Integer>& a, double max_bytes);
+  FrontierTables(const SparseMatrix<Integer>& a, double max_bytes);
 
   /// The tables' bytes for `a`, and its widest frontier (infinite bytes beyond the state bits).
   static std::pair<double, int> predicted(const SparseMatrix<Integer>& a);

@@ -384,7 +384,6 @@ static int run(int argc, char** argv) {
       if (report.exact && report.estimate.zero()) explain_zero();
       return 0;
     }
-    if (which.given()) return cli::run_which(which, input, count_hafnian_of, count, est.seed, json, info);
     count.progress = [&bar](double f) { bar.count(f); };
     count.explain = explain;
     // --max-seconds caps exact counts too (docs/usage.md, "Time caps, memory and large inputs"): a predicted
@@ -401,6 +400,11 @@ static int run(int argc, char** argv) {
       const double left = count.max_seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       deadline = std::make_unique<cli::DeadlineTimer>(std::max(left, 0.0), checkpoint.get(),
                                                        max_seconds->as<std::string>());
+    }
+    if (which.given()) {  // under the same time cap (no checkpoint: the cap ends the run with exit 3)
+      const int status = cli::run_which(which, input, count_hafnian_of, count, est.seed, json, info);
+      if (deadline) deadline->cancel();
+      return status;
     }
     if (input.symmetric_graph) count.vertex_names = input.row_names;
     const CountReport report = all.matchings   ? cli::count_matchings_of(all, input, read, count)

@@ -281,6 +281,12 @@ TEST(Which, CommandLine) {
     EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << bad;
   }
+  // --max-seconds binds: a million samples of the 8 x 8 grid take seconds; nothing is printed.
+  const auto capped = test::run_matchcount("--sample 1000000 --max-seconds 0.3 --as graph '" +
+                                           std::string(MATCHCOUNT_SOURCE_DIR) + "/datasets/grid8x8.edges'");
+  EXPECT_EQ(capped.exit_code, 3) << capped.err;
+  EXPECT_TRUE(capped.out.empty());
+  EXPECT_NE(capped.err.find("--max-seconds 0.3"), std::string::npos) << capped.err;
   const std::string odd = test::temp_file("a b\nb c\n", ".edges");
   EXPECT_EQ(test::run_matchcount("--marginals --as graph '" + odd + "'").exit_code, 3);
 }

@@ -79,3 +79,15 @@ def test_samples_fit_enumeration_and_seeds_reproduce():
         matchcount.sample_perfect_matchings(np.array([[1, -1], [1, 1]]))
     with pytest.raises(ValueError, match="k:"):
         matchcount.sample_perfect_matchings(g, 0)
+
+
+def test_ctrl_c_stops_sampling():
+    import os, signal, threading, time
+    g = nx.grid_2d_graph(8, 8)  # a million samples: seconds
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        matchcount.sample_perfect_matchings(g, 1_000_000, seed=1)
+    assert time.monotonic() - t0 < 5
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

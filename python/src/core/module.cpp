@@ -23,6 +23,7 @@
 #include "matchcount/pipeline.hpp"
 #include "matchcount/report.hpp"
 #include "matchcount/which.hpp"
+#include "interrupt.hpp"
 #include "run.hpp"
 #include "small_dense.hpp"
 
@@ -158,15 +159,28 @@ NB_MODULE(_core, m) {
   }, nb::arg("graph"), nb::arg("symmetric"), nb::arg("threads"), nb::arg("device"));
   // sample_perfect_matchings: a list of samples, each a list of (u, v).
   m.def("samples", [](const Matrix& g, bool symmetric, std::uint64_t k, std::uint64_t seed, int threads,
-                      const std::string& device) -> nb::object {
+                      const std::string& device, bool interruptible) -> nb::object {
     SampleOptions o;
     o.samples = k, o.seed = seed;
     o.count.threads = threads;
     o.count.device = device_policy(device);
     std::vector<std::vector<std::pair<int, int>>> drawn;
+    StopToken token("", 60, false);
+    SigintGuard guard(interruptible, &token);  // Ctrl-C stops between samples and steps
+    o.stop = [&token] { return token.stop_requested(); };
+    bool stopped = false;
     {
       nb::gil_scoped_release release;
-      drawn = sample_perfect_matchings(MatchingGraph{g.m, symmetric}, o);
+      try {
+        drawn = sample_perfect_matchings(MatchingGraph{g.m, symmetric}, o);
+      } catch (const Interrupted&) {
+        stopped = true;
+      }
+    }
+    guard.restore();
+    if (stopped || guard.signalled()) {
+      PyErr_SetString(PyExc_KeyboardInterrupt, "matchcount: sampling interrupted");
+      throw nb::python_error();
     }
     nb::list out;
     for (const auto& pairs : drawn) {
@@ -175,7 +189,8 @@ NB_MODULE(_core, m) {
       out.append(one);
     }
     return out;
-  }, nb::arg("graph"), nb::arg("symmetric"), nb::arg("k"), nb::arg("seed"), nb::arg("threads"), nb::arg("device"));
+  }, nb::arg("graph"), nb::arg("symmetric"), nb::arg("k"), nb::arg("seed"), nb::arg("threads"), nb::arg("device"),
+     nb::arg("interruptible"));
   // matchings (hosoya_index, monomer_dimer, matching_polynomial): the total, the coefficients
   // (polynomial), or with details the --json record. y: the monomer weight as a 1 x 1 matrix.
   m.def("matchings", [](const Matrix& g, const Matrix& y, bool polynomial, int threads, int details,

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _core
 from ._graphs import undirected
-from ._input import _is_graph, check_options, exact_mode, to_matrix
+from ._input import _is_graph, check_options, exact_mode, interruptible, to_matrix
 
 Probability = Union[int, Fraction, float]
 
@@ -68,7 +68,8 @@ def sample_perfect_matchings(G: Any, k: int = 1, *, seed: int = 1, hafnian: bool
                              threads: int = 0, device: str = "auto") -> List[Set[Tuple[Hashable, Hashable]]]:
     """k independent exact random perfect matchings of G, uniform or with probability
     proportional to the product of their weights (negative and complex weights are refused), each
-    a set of edges (u, v). The same seed gives the same samples on every machine.
+    a set of edges (u, v). The same seed gives the same samples on every machine. Ctrl-C stops
+    it (KeyboardInterrupt).
 
     >>> import networkx as nx, matchcount
     >>> [sorted(m) for m in matchcount.sample_perfect_matchings(nx.path_graph(4), 2, seed=3)]
@@ -80,7 +81,7 @@ def sample_perfect_matchings(G: Any, k: int = 1, *, seed: int = 1, hafnian: bool
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed: must be a whole number >= 0, not '{seed}'")
     matrix, symmetric, rows, cols = _prepare(G, weight, None, hafnian)
-    drawn = _core.samples(matrix, symmetric, int(k), int(seed), int(threads), device)
+    drawn = _core.samples(matrix, symmetric, int(k), int(seed), int(threads), device, interruptible())
     if rows is None:
         return [set(m) for m in drawn]
     edges = set()

@@ -126,21 +126,23 @@ CountReport count_matchings_of(const MatchingsFlags& flags, const ReadResult& in
 void print_polynomial(const CountReport& report, std::ostream& out, std::ostream& err) {
   double worst = 0;
   std::size_t at = 0;
-  bool floats = false;
+  bool floats = false, complex = false;  // complex weights have no exact mode to suggest
   for (std::size_t k = 0; k < report.polynomial.size(); ++k) {
     const PermanentValue& c = report.polynomial[k];
     out << k << " " << c.to_string() << "\n";
     if (c.value.index() < 2) continue;
     floats = true;
-    const double rel = c.abs_error / std::max(std::abs(std::get<double>(c.value)), 0x1p-1074);
+    complex = complex || c.value.index() == 3;
+    const double size = c.value.index() == 2 ? std::abs(std::get<double>(c.value)) : std::abs(std::get<Complex>(c.value));
+    const double rel = c.abs_error / std::max(size, 0x1p-1074);
     if (rel > worst) worst = rel, at = k;
   }
   if (!floats) return;
   char line[200];
   std::snprintf(line, sizeof line,
                 "matchcount: note: the coefficients are doubles, each within its bound (--json: \"polynomial_errors\"); the "
-                "largest relative bound is %.3g (m_%zu); --exact gives them exactly\n",
-                worst, at);
+                "largest relative bound is %.3g (m_%zu)%s\n",
+                worst, at, complex ? "" : "; --exact gives them exactly");
   err << line;
 }
 

@@ -4,6 +4,7 @@
 // weighted graphs; m_1 the edges and m_{n/2} the perfect matchings; the refusals.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -221,15 +222,68 @@ TEST(Matchings, RationalAndFloatWeightsAndRefusals) {
   half.value = 0.5;
   const PermanentValue f = count_matchings(t, half);
   EXPECT_NEAR(std::get<double>(f.value), 0.125 + 0.75, 1e-15);
-  // A self-loop, a complex polynomial, a subnormal weight and a non-square matrix are refused.
+  // A self-loop, a subnormal weight and a non-square matrix are refused.
   SparseMatrix<Integer> loop{2, 2, {{0, 0, Integer(1)}, {0, 1, Integer(1)}, {1, 0, Integer(1)}}};
   EXPECT_THROW(count_matchings(loop, one), std::invalid_argument);
   SparseMatrix<Complex> cx{2, 2, {{0, 1, Complex(0.5, 1)}, {1, 0, Complex(0.5, 1)}}};
-  EXPECT_THROW(matching_polynomial(cx), UsageError);
+  const auto c = matching_polynomial(cx);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(std::get<Complex>(c[1].value), Complex(0.5, 1));
   SparseMatrix<double> sub{2, 2, {{0, 1, 1e-310}, {1, 0, 1e-310}}};
   EXPECT_THROW(matching_polynomial(sub), RefusedError);
   SparseMatrix<Integer> rect{2, 3, {{0, 1, Integer(1)}}};
   EXPECT_THROW(count_matchings(rect, one), std::invalid_argument);
+}
+
+// Complex weights (Gaussian integers over powers of two, so the polynomial of the doubles is
+// known exactly): every coefficient within its bound of the enumeration's, on random graphs.
+TEST(Matchings, ComplexPolynomialsAgainstEnumeration) {
+  std::mt19937_64 rng(37);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int n = 2 + static_cast<int>(rng() % 9);
+    const int shift = static_cast<int>(rng() % 4);  // weights (x + iy) / 2^shift
+    std::vector<std::vector<std::pair<long, long>>> w(static_cast<std::size_t>(n),
+                                                       std::vector<std::pair<long, long>>(static_cast<std::size_t>(n), {0, 0}));
+    SparseMatrix<Complex> a{n, n, {}};
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j)
+        if (rng() % 2) {
+          const long x = static_cast<long>(rng() % 9) - 4, y = static_cast<long>(rng() % 9) - 4;
+          if (x == 0 && y == 0) continue;
+          w[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = {x, y};
+          const Complex z(std::ldexp(double(x), -shift), std::ldexp(double(y), -shift));
+          a.entries.push_back({i, j, z}), a.entries.push_back({j, i, z});
+        }
+    a.normalize();
+    // m_k by enumeration in Gaussian integers (times 2^(shift k)).
+    std::vector<std::pair<Integer, Integer>> m(static_cast<std::size_t>(n / 2 + 1), {Integer(0), Integer(0)});
+    std::vector<bool> used(static_cast<std::size_t>(n), false);
+    std::function<void(int, Integer, Integer, int)> rec = [&](int from, Integer re, Integer im, int k) {
+      m[static_cast<std::size_t>(k)].first += re, m[static_cast<std::size_t>(k)].second += im;
+      for (int u = from; u < n; ++u) {
+        if (used[static_cast<std::size_t>(u)]) continue;
+        used[static_cast<std::size_t>(u)] = true;
+        for (int v = u + 1; v < n; ++v) {
+          const auto [x, y] = w[static_cast<std::size_t>(u)][static_cast<std::size_t>(v)];
+          if (used[static_cast<std::size_t>(v)] || (x == 0 && y == 0)) continue;
+          used[static_cast<std::size_t>(v)] = true;
+          rec(u + 1, re * x - im * y, re * y + im * x, k + 1);
+          used[static_cast<std::size_t>(v)] = false;
+        }
+        used[static_cast<std::size_t>(u)] = false;
+      }
+    };
+    rec(0, Integer(1), Integer(0), 0);
+    const auto got = matching_polynomial(a);
+    ASSERT_EQ(got.size(), m.size());
+    for (std::size_t k = 0; k < m.size(); ++k) {
+      const double scale = std::ldexp(1.0, -shift * static_cast<int>(k));
+      const Complex want(m[k].first.get_d() * scale, m[k].second.get_d() * scale);
+      const Complex z = std::get<Complex>(got[k].value);
+      EXPECT_LE(std::abs(z - want), got[k].abs_error + 1e-300) << "trial " << trial << " k " << k;
+      EXPECT_LE(got[k].abs_error, 1e-13 * (1 + std::abs(want)) * std::pow(8.0, double(k))) << "trial " << trial;
+    }
+  }
 }
 
 TEST(Matchings, FloatPolynomialsWithinTheirBoundsOfTheDecimals) {
@@ -274,6 +328,13 @@ TEST(Matchings, FloatPolynomialsWithinTheirBoundsOfTheDecimals) {
 }
 
 TEST(Matchings, CommandLine) {
+  // Complex weights: the polynomial of a matrix's bipartite graph (its 8 entries), with a note.
+  const std::string cx = test::temp_file("%%MatrixMarket matrix coordinate complex symmetric\n4 4 4\n2 1 1 2\n3 2 3 -1\n"
+                                         "4 3 1 0\n4 1 0 2\n", ".mtx");
+  const auto c = test::run_matchcount("--matchings --polynomial '" + cx + "'");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(c.out, "0 1+0i\n1 10+6i\n2 22+46i\n3 -18+98i\n4 -55+48i\n");
+  EXPECT_NE(c.err.find("polynomial_errors"), std::string::npos) << c.err;
   // C60 as an edge list: its Hosoya index, and the polynomial one 'k m_k' a line.
   std::string text;
   const EdgeList c60 = c60_graph();

@@ -285,8 +285,65 @@ std::vector<PermanentValue> float_polynomial(const SparseMatrix<double>& a, cons
 
 namespace {
 
+/// Complex weights: both parts of every double are exact binary fractions, so over their common
+/// denominator L the weights are Gaussian integers X + iY, whose polynomial the frontier DP counts
+/// exactly (graph_frontier_gaussian_polynomial); m_k is that over L^k, rounded once. The bound
+/// adds ((1 + u)^k - 1) times the polynomial of |X| + |Y| over L^k (at least that of the moduli:
+/// it covers each part's own rounding from the decimals written), and the final rounding. Graphs
+/// whose tables do not fit are refused: there is no interpolation for complex weights.
+std::vector<PermanentValue> complex_polynomial(const SparseMatrix<Complex>& a, const CountOptions& options,
+                                               std::vector<std::string>* notes) {
+  const int n = a.rows;
+  if (n != a.cols) throw std::invalid_argument("all matchings need a square symmetric adjacency matrix");
+  std::vector<std::pair<Rational, Rational>> parts;
+  Integer l = 1;
+  for (const auto& e : a.entries) {
+    if (e.row == e.col)
+      throw std::invalid_argument("all matchings count a graph without self-loops: entry (" + std::to_string(e.row + 1) + ", " +
+                                  std::to_string(e.row + 1) + ") is on the diagonal");
+    for (double x : {e.value.real(), e.value.imag()}) {
+      if (!std::isfinite(x)) throw std::invalid_argument("the matching polynomial needs finite weights");
+      if (x != 0 && std::fabs(x) < std::numeric_limits<double>::min())
+        throw RefusedError("the matching polynomial's bound does not cover subnormal weights");
+    }
+    parts.emplace_back(Rational(e.value.real()), Rational(e.value.imag()));
+    mpz_lcm(l.get_mpz_t(), l.get_mpz_t(), parts.back().first.get_den_mpz_t());
+    mpz_lcm(l.get_mpz_t(), l.get_mpz_t(), parts.back().second.get_den_mpz_t());
+  }
+  SparseMatrix<Integer> re{n, n, {}}, im{n, n, {}}, moduli{n, n, {}};
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const auto& e = a.entries[i];
+    const Integer x = parts[i].first.get_num() * (l / parts[i].first.get_den());
+    const Integer y = parts[i].second.get_num() * (l / parts[i].second.get_den());
+    if (x != 0) re.entries.push_back({e.row, e.col, x});
+    if (y != 0) im.entries.push_back({e.row, e.col, y});
+    moduli.entries.push_back({e.row, e.col, abs(x) + abs(y)});
+  }
+  const CountOptions budgeted = detail::with_memory_budget(options);
+  const EngineOptions eo = detail::block_options(budgeted, nullptr, nullptr);
+  const auto m = engines::graph_frontier_gaussian_polynomial(re, im, eo);
+  const std::vector<Integer> bound = engines::graph_frontier_matching_polynomial(moduli, eo);
+  if (notes) notes->push_back("the polynomial: the frontier DP of polynomials over Gaussian integers (complex weights)");
+  const Rational one_plus_u = Rational(1) + Rational(1, Integer(1) << 53);
+  Rational grown = 1, scale = 1;  // (1 + u)^k, L^k
+  std::vector<PermanentValue> out;
+  for (std::size_t k = 0; k < m.size(); ++k) {
+    Rational x(m[k].first, Integer(scale.get_num())), y(m[k].second, Integer(scale.get_num())), b(bound[k], Integer(scale.get_num()));
+    x.canonicalize(), y.canonicalize(), b.canonicalize();
+    PermanentValue v;
+    v.value = Complex(x.get_d(), y.get_d());
+    Rational err = (grown - 1) * b + Rational(2) * (abs(x) + abs(y)) / Rational(Integer(1) << 53);
+    err.canonicalize();
+    v.abs_error = err.get_d() * (1 + 0x1p-50);
+    out.push_back(v);
+    grown *= one_plus_u, grown.canonicalize();
+    scale *= Rational(l);
+  }
+  return out;
+}
+
 std::vector<PermanentValue> polynomial_noted(const AnyMatrix& a, const CountOptions& options, std::vector<std::string>* notes) {
-  if (a.index() == 3) throw UsageError("the matching polynomial of complex weights is not counted yet; give real or exact weights");
+  if (a.index() == 3) return complex_polynomial(std::get<SparseMatrix<Complex>>(a), options, notes);
   if (a.index() == 2) return float_polynomial(std::get<SparseMatrix<double>>(a), options, notes);
   std::vector<PermanentValue> out;
   for (const Rational& q : exact_polynomial(a, options, notes)) out.push_back(of_rational(q));

@@ -133,6 +133,13 @@ double graph_frontier_polynomial_bytes(const GraphFrontierPlan& plan, int n);
 /// primes. RefusedError (BudgetError under a budget) when the tables do not fit.
 std::vector<Integer> graph_frontier_matching_polynomial(const SparseMatrix<Integer>& a, const EngineOptions& opt);
 
+/// The coefficients of a graph with Gaussian-integer weights re + i im (the same pattern; a
+/// position missing from one is 0 there): each m_k as (real part, imaginary part), exactly, by
+/// the same DP modulo primes p = 1 (mod 4), at both square roots of -1 modulo p.
+std::vector<std::pair<Integer, Integer>> graph_frontier_gaussian_polynomial(const SparseMatrix<Integer>& re,
+                                                                            const SparseMatrix<Integer>& im,
+                                                                            const EngineOptions& opt);
+
 /// Predicted seconds of graph_frontier_matching_polynomial with `primes` CRT primes.
 double graph_frontier_polynomial_seconds(const GraphFrontierPlan& plan, int n, double primes, int cores);
 

@@ -7,6 +7,7 @@
 // edges, so a step touches only the degrees up to that. Exact modulo primes below 2^50 (the
 // coefficients are bounded by the total of the moduli), one prime a pass, CRT at the end.
 #include <algorithm>
+#include <map>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -144,6 +145,97 @@ std::vector<Integer> graph_frontier_matching_polynomial(const SparseMatrix<Integ
   }
   std::vector<Integer> m;
   for (const auto& r : residues) m.push_back(crt_symmetric(r, s.primes));
+  return m;
+}
+
+namespace {
+
+using u128 = unsigned __int128;
+
+std::uint64_t mulmod(std::uint64_t a, std::uint64_t b, std::uint64_t p) { return std::uint64_t(u128(a) * b % p); }
+
+std::uint64_t powmod(std::uint64_t a, std::uint64_t e, std::uint64_t p) {
+  std::uint64_t r = 1;
+  for (; e; e >>= 1, a = mulmod(a, a, p))
+    if (e & 1) r = mulmod(r, a, p);
+  return r;
+}
+
+/// A square root of -1 modulo a prime p = 1 (mod 4): c^((p-1)/4) for a quadratic non-residue c.
+std::uint64_t sqrt_minus_one(std::uint64_t p) {
+  for (std::uint64_t c = 2;; ++c)
+    if (powmod(c, (p - 1) / 2, p) == p - 1) return powmod(c, (p - 1) / 4, p);
+}
+
+std::uint64_t residue(const Integer& x, std::uint64_t p) { return mpz_fdiv_ui(x.get_mpz_t(), p); }
+
+}  // namespace
+
+std::vector<std::pair<Integer, Integer>> graph_frontier_gaussian_polynomial(const SparseMatrix<Integer>& re,
+                                                                            const SparseMatrix<Integer>& im,
+                                                                            const EngineOptions& opt) {
+  if (re.rows == 0) return {{Integer(1), Integer(0)}};
+  // The pattern with the moduli |x| + |y| plans the DP and bounds both parts of every m_k.
+  std::map<std::pair<int, int>, std::pair<Integer, Integer>> value;
+  for (const auto& e : re.entries) value[{e.row, e.col}].first = e.value;
+  for (const auto& e : im.entries) value[{e.row, e.col}].second = e.value;
+  SparseMatrix<Integer> moduli{re.rows, re.cols, {}};
+  for (const auto& [at, v] : value)
+    if (v.first != 0 || v.second != 0) moduli.entries.push_back({at.first, at.second, abs(v.first) + abs(v.second)});
+  const PolynomialSetup s = polynomial_setup(moduli, opt, false);
+  SparseMatrix<Integer> bound_of = s.g;
+  Integer bound = hafnian_bound(bound_of, true);
+  // Primes p = 1 (mod 4), where -1 has a square root: their product beyond twice the bound.
+  std::vector<std::uint64_t> primes;
+  Integer product = 1;
+  for (double p : choose_primes(bound * bound * bound * 64)) {
+    const auto q = std::uint64_t(p);
+    if (q % 4 != 1) continue;
+    primes.push_back(q);
+    product *= q;
+    if (product > 2 * bound + 1) break;
+  }
+  if (product <= 2 * bound + 1) throw std::logic_error("graph_frontier_gaussian_polynomial: too few primes");
+  std::vector<std::vector<std::uint64_t>> re_res(s.words), im_res(s.words);
+  std::vector<std::uint32_t> identity(s.g.entries.size());
+  for (std::size_t e = 0; e < identity.size(); ++e) identity[e] = std::uint32_t(e);
+  for (std::size_t b = 0; b < primes.size(); ++b) {
+    const std::uint64_t p = primes[b], root = sqrt_minus_one(p);
+    std::vector<std::uint64_t> at[2];
+    for (int sign = 0; sign < 2; ++sign) {  // x + i y at i = root, then at i = -root
+      const std::uint64_t r = sign ? p - root : root;
+      std::vector<Integer> residues;
+      for (const auto& e : s.g.entries) {
+        if (e.row == e.col) {
+          residues.push_back(Integer(1));
+          continue;
+        }
+        const auto& v = value[{e.row, e.col}];
+        residues.push_back(Integer((residue(v.first, p) + mulmod(residue(v.second, p), r, p)) % p));
+      }
+      EngineOptions o = opt;
+      if (opt.progress) o.progress = [&](double f) { opt.progress((double(2 * b + sign) + f) / double(2 * primes.size())); };
+      PolyPolicy pol;
+      pol.word_count = s.words;
+      pol.p = p, pol.barrett = barrett_factor(p);
+      pol.unit = false;
+      pol.value_of = &identity;
+      pol.is_loop = &s.is_loop;
+      pol.factors = ShoupTable(residues, std::vector<std::uint64_t>{p});
+      TableMeter meter(s.limit, opt.max_bytes < kGraphFrontierMemoryLimit);
+      meter.set_target(s.bytes);
+      at[sign] = GraphRun<PolyPolicy>(pol, o, true, meter).run(s.steps);
+    }
+    // m(root) = R + root I and m(-root) = R - root I: R = (a + b) / 2, I = (a - b) / (2 root).
+    const std::uint64_t half = (p + 1) / 2, inv_two_root = powmod(mulmod(2, root, p), p - 2, p);
+    for (std::size_t k = 0; k < s.words; ++k) {
+      const std::uint64_t a = at[0][k] % p, c = at[1][k] % p;
+      re_res[k].push_back(mulmod((a + c) % p, half, p));
+      im_res[k].push_back(mulmod((a + p - c) % p, inv_two_root, p));
+    }
+  }
+  std::vector<std::pair<Integer, Integer>> m;
+  for (std::size_t k = 0; k < s.words; ++k) m.emplace_back(crt_symmetric(re_res[k], primes), crt_symmetric(im_res[k], primes));
   return m;
 }
 

@@ -84,3 +84,10 @@ def test_log_and_isolated_vertices():
     p = nx.path_graph(3)
     p.add_node("d")
     assert matchcount.monomer_dimer(p, 1, 2) == 24 and matchcount.matching_polynomial(p) == [1, 2, 0]
+
+
+def test_complex_matching_polynomial():
+    nx = pytest.importorskip("networkx")
+    g = nx.cycle_graph(4)
+    nx.set_edge_attributes(g, {e: 1 + 1j for e in g.edges}, "w")
+    assert matchcount.matching_polynomial(g, weight="w") == [1, 4 + 4j, 4j]  # two perfect matchings of (1+i)^2

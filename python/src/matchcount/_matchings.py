@@ -84,9 +84,9 @@ def monomer_dimer(G: Any, x: Number = 1, y: Number = 1, *, weight: Optional[str]
 def matching_polynomial(G: Any, *, weight: Optional[str] = None, threads: int = 0) -> List[Any]:
     """The coefficients [m_0, m_1, ..., m_(n//2)] of G's matching polynomial: m_k is the number of
     matchings of k edges (their total weight with weight="attr"). Exact: ints, or Fractions for
-    rational weights; float weights give floats, each the exact coefficient of the doubles
-    rounded once (details of the bounds: the CLI's --json "polynomial_errors"; complex weights are
-    refused for now).
+    rational weights; float and complex weights give floats and complex numbers, each the exact
+    coefficient of the doubles rounded once (details of the bounds: the CLI's --json
+    "polynomial_errors").
 
     >>> import networkx as nx, matchcount
     >>> matchcount.matching_polynomial(nx.complete_graph(4))

@@ -66,7 +66,6 @@ int run_which(const WhichFlags& flags, const ReadResult& input, bool symmetric, 
   MatchingGraph g;
   g.matrix = input.matrix;
   g.symmetric = symmetric;
-  const auto v_label = [&](int v) { return symmetric ? row_label(input, v) : col_label(input, v); };
   if (flags.marginals) {
     const MarginalsReport r = edge_probabilities(g, count);
     const std::vector<std::size_t> order = file_order(r, input);
@@ -77,7 +76,7 @@ int run_which(const WhichFlags& flags, const ReadResult& input, bool symmetric, 
     double worst = 0;
     for (std::size_t i : order) {
       const EdgeProbability& e = r.edges[i];
-      std::cout << row_label(input, e.u) << " " << v_label(e.v) << " " << e.p.to_string() << "\n";
+      std::cout << row_label(input, e.u) << " " << col_label(input, e.v) << " " << e.p.to_string() << "\n";
       worst = std::max(worst, e.p.abs_error);
     }
     std::cout.flush();
@@ -92,11 +91,11 @@ int run_which(const WhichFlags& flags, const ReadResult& input, bool symmetric, 
   so.count = count;
   for (const auto& pairs : sample_perfect_matchings(g, so)) {
     if (json) {
-      std::cout << sample_json(pairs, g, input) << "\n";
+      std::cout << sample_json(pairs, input) << "\n";
       continue;
     }
     for (std::size_t k = 0; k < pairs.size(); ++k)
-      std::cout << (k ? ", " : "") << row_label(input, pairs[k].first) << " " << v_label(pairs[k].second);
+      std::cout << (k ? ", " : "") << row_label(input, pairs[k].first) << " " << col_label(input, pairs[k].second);
     std::cout << "\n";
   }
   std::cout.flush();

@@ -11,20 +11,11 @@
 #include "matchcount/generate.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/matchings.hpp"
+#include "test_support.hpp"
 
 namespace matchcount {
 namespace {
 
-SparseMatrix<Integer> adjacency(int n, const std::vector<std::pair<int, int>>& edges, const std::vector<long>& w = {}) {
-  SparseMatrix<Integer> a{n, n, {}};
-  for (std::size_t i = 0; i < edges.size(); ++i) {
-    const long x = w.empty() ? 1 : w[i];
-    a.entries.push_back({edges[i].first, edges[i].second, Integer(x)});
-    a.entries.push_back({edges[i].second, edges[i].first, Integer(x)});
-  }
-  a.normalize();
-  return a;
-}
 
 TEST(GpuGraphPolynomial, AgreesWithTheCpuRun) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
@@ -38,7 +29,7 @@ TEST(GpuGraphPolynomial, AgreesWithTheCpuRun) {
         if (j == i + 1 || rng() % 6 == 0) e.emplace_back(i, j), w.push_back(trial % 2 ? static_cast<long>(rng() % 11) - 5 : 1);
     for (std::size_t k = 0; k < e.size(); ++k)
       if (w[k] == 0) w[k] = 3;
-    const auto a = adjacency(n, e, w);
+    const auto a = test::weighted_adjacency(n, e, w);
     EngineStats stats;
     EngineOptions o;
     o.stats = &stats;
@@ -48,7 +39,7 @@ TEST(GpuGraphPolynomial, AgreesWithTheCpuRun) {
   }
   for (auto [rows, cols] : {std::pair{6, 6}, {11, 11}, {16, 16}, {2, 300}}) {
     const EdgeList g = grid_graph(rows, cols);
-    const auto a = adjacency(g.vertices, g.edges);
+    const auto a = test::weighted_adjacency(g.vertices, g.edges);
     EXPECT_EQ(engines::gpu_graph_frontier_matching_polynomial(a, {}), engines::graph_frontier_matching_polynomial(a, {}))
         << rows << " x " << cols;
   }
@@ -61,7 +52,7 @@ TEST(GpuGraphPolynomial, ThePipelineSaysWhereItRan) {
   o.device = DevicePolicy::Gpu;
   PermanentValue one;
   one.value = Integer(1);
-  const CountReport r = count_matchings_report(AnyMatrix(adjacency(g.vertices, g.edges)), one, true, o);
+  const CountReport r = count_matchings_report(AnyMatrix(test::weighted_adjacency(g.vertices, g.edges)), one, true, o);
   bool noted = false;
   for (const auto& n : r.notes) noted = noted || n.find("frontier DP of polynomials (width 10) on the GPU") != std::string::npos;
   EXPECT_TRUE(noted);

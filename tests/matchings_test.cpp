@@ -18,18 +18,8 @@
 namespace matchcount {
 namespace {
 
-SparseMatrix<Integer> adjacency(int n, const std::vector<std::pair<int, int>>& edges, const std::vector<long>& w = {}) {
-  SparseMatrix<Integer> a{n, n, {}};
-  for (std::size_t i = 0; i < edges.size(); ++i) {
-    const Integer x = w.empty() ? Integer(1) : Integer(w[i]);
-    a.entries.push_back({edges[i].first, edges[i].second, x});
-    a.entries.push_back({edges[i].second, edges[i].first, x});
-  }
-  a.normalize();
-  return a;
-}
 
-SparseMatrix<Integer> of(const EdgeList& g) { return adjacency(g.vertices, g.edges); }
+SparseMatrix<Integer> of(const EdgeList& g) { return adjacency_matrix(g); }
 
 Integer total(const SparseMatrix<Integer>& a, long y = 1) {
   PermanentValue w;
@@ -91,7 +81,7 @@ TEST(Matchings, PathsCyclesAndCompleteGraphs) {
   for (int n = 1; n <= 30; ++n) {
     std::vector<std::pair<int, int>> e;
     for (int i = 0; i + 1 < n; ++i) e.emplace_back(i, i + 1);
-    EXPECT_EQ(total(adjacency(n, e)), f1) << "P_" << n;
+    EXPECT_EQ(total(test::weighted_adjacency(n, e)), f1) << "P_" << n;
     const Integer f2 = f0 + f1;
     f0 = f1, f1 = f2;
   }
@@ -102,7 +92,7 @@ TEST(Matchings, PathsCyclesAndCompleteGraphs) {
     if (n < 3) continue;
     std::vector<std::pair<int, int>> e;
     for (int i = 0; i < n; ++i) e.emplace_back(i, (i + 1) % n);
-    EXPECT_EQ(total(adjacency(n, e)), l1) << "C_" << n;
+    EXPECT_EQ(total(test::weighted_adjacency(n, e)), l1) << "C_" << n;
   }
   // K_n: telephone numbers; m_k = n! / (k! (n - 2k)! 2^k).
   const long telephone[] = {1, 1, 2, 4, 10, 26, 76, 232, 764, 2620, 9496, 35696, 140152};
@@ -110,7 +100,7 @@ TEST(Matchings, PathsCyclesAndCompleteGraphs) {
     std::vector<std::pair<int, int>> e;
     for (int i = 0; i < n; ++i)
       for (int j = i + 1; j < n; ++j) e.emplace_back(i, j);
-    const SparseMatrix<Integer> a = adjacency(n, e);
+    const SparseMatrix<Integer> a = test::weighted_adjacency(n, e);
     EXPECT_EQ(total(a), Integer(telephone[n])) << "K_" << n;
     const std::vector<Integer> p = polynomial(a);
     ASSERT_EQ(p.size(), static_cast<std::size_t>(n / 2 + 1));
@@ -162,7 +152,7 @@ TEST(Matchings, RandomWeightedGraphsAgainstEnumeration) {
           w[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = w[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)] = x;
           e.emplace_back(i, j), ew.push_back(x);
         }
-    const SparseMatrix<Integer> a = adjacency(n, e, ew);
+    const SparseMatrix<Integer> a = test::weighted_adjacency(n, e, ew);
     const long y = static_cast<long>(rng() % 5) - 2;
     std::vector<bool> used(static_cast<std::size_t>(n), false);
     EXPECT_EQ(total(a, y), brute(n, w, y, used)) << "trial " << trial << " y " << y;
@@ -194,7 +184,7 @@ TEST(Matchings, FrontierPolynomialAgreesWithInterpolation) {
           const long x = trial % 2 ? static_cast<long>(rng() % 9) - 4 : 1;
           if (x != 0) e.emplace_back(i, j), ew.push_back(x);
         }
-    const SparseMatrix<Integer> a = adjacency(n, e, ew);
+    const SparseMatrix<Integer> a = test::weighted_adjacency(n, e, ew);
     tuning::Tuning t = tuning::tuning();
     t.matching_polynomial = 2;
     const tuning::ScopedTuning scoped(t);

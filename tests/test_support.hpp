@@ -57,6 +57,20 @@ RunResult run_slow_matchcount_under(const std::string& launcher, int delay_us, c
 /// matchcount-slow's command line before the arguments: its quoted path and the pause.
 std::string slow_matchcount(int delay_us);
 
+/// The symmetric adjacency matrix of n vertices with `edges` (each once), weighted by `w` (all
+/// 1 when empty).
+inline SparseMatrix<Integer> weighted_adjacency(int n, const std::vector<std::pair<int, int>>& edges,
+                                                const std::vector<long>& w = {}) {
+  SparseMatrix<Integer> a{n, n, {}};
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const Integer x = w.empty() ? Integer(1) : Integer(w[i]);
+    a.entries.push_back({edges[i].first, edges[i].second, x});
+    a.entries.push_back({edges[i].second, edges[i].first, x});
+  }
+  a.normalize();
+  return a;
+}
+
 /// Writes `text` to a fresh temporary file with the given suffix and returns its path.
 std::string temp_file(const std::string& text, const std::string& suffix = ".txt");
 

@@ -38,7 +38,7 @@ std::string estimate_json(const EstimateReport& report, const ReadResult& input,
 std::string estimate_text(const EstimateReport& report, const ReadResult& input, const RunInfo& info, bool verbose);
 
 /// The input's name of row (or vertex) r and column c, for answers that list edges: a graph's
-/// vertex names, else the 1-based index.
+/// vertex names (a symmetric graph's columns are its vertices too), else the 1-based index.
 std::string row_label(const ReadResult& input, int r);
 std::string col_label(const ReadResult& input, int c);
 
@@ -48,6 +48,6 @@ std::string col_label(const ReadResult& input, int c);
 std::string marginals_json(const MarginalsReport& report, const std::vector<std::size_t>& order, const MatchingGraph& g,
                            const ReadResult& input, const RunInfo& info);
 /// One sample (--sample --json): {"edges": [["u", "v"], ...]} on one line.
-std::string sample_json(const std::vector<std::pair<int, int>>& pairs, const MatchingGraph& g, const ReadResult& input);
+std::string sample_json(const std::vector<std::pair<int, int>>& pairs, const ReadResult& input);
 
 }  // namespace matchcount

@@ -17,6 +17,20 @@ template <> struct Evaluated<Integer> { using type = Integer; };
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 
+/// An exact rational as a count's value: an Integer when its denominator is 1, else the reduced
+/// fraction; and back (an exact value's Rational).
+inline PermanentValue exact_value(Rational q) {
+  q.canonicalize();
+  PermanentValue v;
+  if (q.get_den() == 1) v.value = Integer(q.get_num());
+  else v.value = q;
+  return v;
+}
+inline Rational rational_of(const PermanentValue& v) {
+  if (const auto* i = std::get_if<Integer>(&v.value)) return Rational(*i);
+  return std::get<Rational>(v.value);
+}
+
 inline Integer lift(const Integer& s) { return s; }
 template <class V> Approx<V> lift(const V& s) { return {s, 0.0}; }
 

@@ -114,16 +114,9 @@ CountReport count_hafnian_repeated(const AnyMatrix& input, const std::vector<std
       for (int i = 0; i < n; ++i) in.mu.push_back(in.a[static_cast<std::size_t>(i) * static_cast<std::size_t>(n + 1)]);
     // The device, decided once here so that MPI ranks walk the same walk: --engine gpu-hafnian
     // or --device gpu asks for the GPU, auto takes it for walks of half a second or more.
-    in.device = options.engine == "gpu-hafnian" ? DevicePolicy::Gpu : options.device;
     const int cores = std::max(1, options.threads > 0 ? options.threads : omp_get_max_threads());
-    if constexpr (std::is_same_v<T, Rational>) {
-      engines::RepeatedHafnian<Integer> probe{n, {}, {}, rpt, loops, in.device};
-      probe.a.assign(in.a.size(), Integer(1));  // the device depends on the pattern and the kind alone
-      probe.mu.assign(in.mu.size(), Integer(1));
-      in.device = engines::repeated_device(probe, cores);
-    } else {
-      in.device = engines::repeated_device(in, cores);
-    }
+    in.device = engines::repeated_device(rpt, loops, number_kind<T>(),
+                                         options.engine == "gpu-hafnian" ? DevicePolicy::Gpu : options.device, cores);
     const bool gpu = in.device == DevicePolicy::Gpu;
     const double primes = 0;  // the seconds of floats; exact counts take a few more passes
     const double predicted = gpu ? engines::hafnian_repeated_gpu_seconds(types, 4)

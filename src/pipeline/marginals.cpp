@@ -14,23 +14,14 @@
 #include "matchcount/error.hpp"
 #include "matchcount/which.hpp"
 #include "engines/graph_frontier/graph_frontier_tables.hpp"
+#include "pipeline/evaluated.hpp"
 #include "pipeline/which_common.hpp"
 
 namespace matchcount {
 namespace {
 
-Rational rational_of(const PermanentValue& v) {
-  if (const auto* i = std::get_if<Integer>(&v.value)) return Rational(*i);
-  return std::get<Rational>(v.value);
-}
-
-PermanentValue exact_value(Rational q) {
-  q.canonicalize();
-  PermanentValue v;
-  if (q.get_den() == 1) v.value = Integer(q.get_num());
-  else v.value = q;
-  return v;
-}
+using detail::exact_value;
+using detail::rational_of;
 
 double double_of(const PermanentValue& v) {
   if (const auto* d = std::get_if<double>(&v.value)) return *d;
@@ -86,11 +77,14 @@ bool by_frontier(const MatchingGraph& g, bool forced, MarginalsReport& report) {
   const SparseMatrix<Integer> general = detail::general_graph(*z, g.symmetric);
   for (const auto& e : general.entries)
     if (!e.value.fits_ulong_p()) return false;
-  if (!forced && !(engines::FrontierTables::predicted(general).first <= double(1ull << 30))) return false;
-  const engines::FrontierTables dp(general, double(forced ? 16 : 1) * double(1ull << 30));
-  const Integer total = dp.total();
+  const auto dp = engines::FrontierTables::make(general, double(forced ? 16 : 1) * double(1ull << 30));
+  if (!dp) {
+    if (forced) throw RefusedError("the graph frontier DP's tables do not fit for these edge probabilities");
+    return false;
+  }
+  const Integer total = dp->total();
   if (total == 0) throw RefusedError("the graph has no perfect matching, so no edge has a probability of lying in one");
-  const std::vector<Integer> through = dp.edge_weights();
+  const std::vector<Integer> through = dp->edge_weights();
   const auto weight_of = [&](int u, int v) {  // both entries of the general graph's edge
     Integer sum = 0;
     for (auto [r, c] : {std::pair{u, v}, std::pair{v, u}}) {
@@ -114,7 +108,7 @@ bool by_frontier(const MatchingGraph& g, bool forced, MarginalsReport& report) {
       },
       g.matrix);
   report.notes.push_back("the graph frontier DP's forward and backward tables (frontier width " +
-                         std::to_string(engines::FrontierTables::predicted(general).second) + ")");
+                         std::to_string(dp->width()) + ")");
   return true;
 }
 

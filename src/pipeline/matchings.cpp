@@ -27,6 +27,7 @@
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
 #include "pipeline/block_options.hpp"
+#include "pipeline/evaluated.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "pipeline/one_block.hpp"
 
@@ -78,21 +79,8 @@ AnyMatrix with_loops(const AnyMatrix& a, const U& loop, const U& scale) {
   return out;
 }
 
-PermanentValue of_rational(Rational q) {
-  q.canonicalize();
-  PermanentValue v;
-  if (q.get_den() == 1) v.value = Integer(q.get_num());
-  else v.value = q;
-  return v;
-}
-
 /// matching_polynomial, with a note of how it was counted in `notes` (when given).
 std::vector<PermanentValue> polynomial_noted(const AnyMatrix& a, const CountOptions& options, std::vector<std::string>* notes);
-
-Rational exact_of(const PermanentValue& v) {
-  if (const auto* i = std::get_if<Integer>(&v.value)) return Rational(*i);
-  return std::get<Rational>(v.value);
-}
 
 }  // namespace
 
@@ -111,7 +99,7 @@ CountReport count_matchings_report(const AnyMatrix& a, const PermanentValue& mon
     case 0:
     case 1: {  // exact: as fractions (count_hafnian scales them to integers)
       r = count_hafnian(with_loops<Rational>(a, value_as<Rational>(monomer_weight), Rational(1)), true, o);
-      if (!r.value.log) r.value = of_rational(exact_of(r.value));  // --log: the logarithm of the exact total
+      if (!r.value.log) r.value = detail::exact_value(detail::rational_of(r.value));  // --log: the logarithm of the exact total
       break;
     }
     case 2: r = count_hafnian(with_loops<double>(a, value_as<double>(monomer_weight), 1.0), true, o); break;
@@ -222,7 +210,8 @@ std::vector<Rational> exact_polynomial(const AnyMatrix& a, const CountOptions& o
       continue;
     }
     const AnyMatrix m = with_loops<Rational>(a, Rational(1), Rational(x));
-    z.push_back(exact_of(of_rational(exact_of(count_hafnian(m, true, o).value))));
+    z.push_back(detail::rational_of(count_hafnian(m, true, o).value));
+    z.back().canonicalize();
   }
   // Newton's divided differences at the points 0 .. k_max, then the power basis.
   std::vector<Rational> c = z;
@@ -346,7 +335,7 @@ std::vector<PermanentValue> polynomial_noted(const AnyMatrix& a, const CountOpti
   if (a.index() == 3) return complex_polynomial(std::get<SparseMatrix<Complex>>(a), options, notes);
   if (a.index() == 2) return float_polynomial(std::get<SparseMatrix<double>>(a), options, notes);
   std::vector<PermanentValue> out;
-  for (const Rational& q : exact_polynomial(a, options, notes)) out.push_back(of_rational(q));
+  for (const Rational& q : exact_polynomial(a, options, notes)) out.push_back(detail::exact_value(q));
   return out;
 }
 

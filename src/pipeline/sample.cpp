@@ -30,7 +30,13 @@ SparseMatrix<Integer> integer_weights(const AnyMatrix& m) {
   return std::move(*z);
 }
 
-std::uint64_t sample_seed(std::uint64_t seed, std::uint64_t index);
+/// A seed per sample from (seed, index) by splitmix64's finalizer.
+std::uint64_t sample_seed(std::uint64_t seed, std::uint64_t index) {
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (index + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
 
 class Sampler {
  public:
@@ -112,13 +118,6 @@ class Sampler {
   gmp_randstate_t state_;
 };
 
-/// A seed per sample from (seed, index) by splitmix64's finalizer.
-std::uint64_t sample_seed(std::uint64_t seed, std::uint64_t index) {
-  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (index + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 
 /// The samples by the frontier DP, or nothing where it does not apply (Auto: tables beyond 1 GiB).
 std::optional<std::vector<std::vector<std::pair<int, int>>>> by_frontier(const SparseMatrix<Integer>& a, bool symmetric,
@@ -129,13 +128,16 @@ std::optional<std::vector<std::vector<std::pair<int, int>>>> by_frontier(const S
   constexpr double kTables = double(1ull << 30);
   for (const auto& e : g.entries)
     if (!e.value.fits_ulong_p()) return std::nullopt;
-  if (options.method == WhichMethod::Auto && !(engines::FrontierTables::predicted(g).first <= kTables)) return std::nullopt;
-  const engines::FrontierTables sampler(g, options.method == WhichMethod::Frontier ? 16 * kTables : kTables);
-  if (!sampler.has_matching()) throw RefusedError("the graph has no perfect matching to sample");
+  const auto sampler = engines::FrontierTables::make(g, options.method == WhichMethod::Frontier ? 16 * kTables : kTables);
+  if (!sampler) {
+    if (options.method == WhichMethod::Frontier) throw RefusedError("the graph frontier DP's tables do not fit for these samples");
+    return std::nullopt;
+  }
+  if (!sampler->has_matching()) throw RefusedError("the graph has no perfect matching to sample");
   std::vector<std::vector<std::pair<int, int>>> out;
   for (std::uint64_t i = 0; i < options.samples; ++i) {
     if (options.stop && options.stop()) throw Interrupted(2, "sampling stopped");
-    auto pairs = sampler.draw(sample_seed(options.seed, i));
+    auto pairs = sampler->draw(sample_seed(options.seed, i));
     if (!symmetric)
       for (auto& [u, v] : pairs) v -= a.rows;  // (row, row count + column) -> (row, column)
     out.push_back(std::move(pairs));

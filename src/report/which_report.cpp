@@ -20,14 +20,6 @@ std::string col_label(const ReadResult& input, int c) {
   return std::to_string(c + 1);
 }
 
-namespace {
-
-std::string label_v(const ReadResult& input, const MatchingGraph& g, int v) {
-  return g.symmetric ? row_label(input, v) : col_label(input, v);
-}
-
-}  // namespace
-
 std::string marginals_json(const MarginalsReport& report, const std::vector<std::size_t>& order, const MatchingGraph& g,
                            const ReadResult& input, const RunInfo& info) {
   Json j = report_detail::json_head("marginals", input, info, rows_of(g.matrix), cols_of(g.matrix), nnz_of(g.matrix));
@@ -38,7 +30,7 @@ std::string marginals_json(const MarginalsReport& report, const std::vector<std:
     const EdgeProbability& e = report.edges[i];
     Json x;
     x["u"] = row_label(input, e.u);
-    x["v"] = label_v(input, g, e.v);
+    x["v"] = col_label(input, e.v);
     x["p"] = report_detail::value_json(e.p);
     if (!e.p.exact()) {
       x["abs_error"] = report_detail::json_real(e.p.abs_error);
@@ -52,9 +44,9 @@ std::string marginals_json(const MarginalsReport& report, const std::vector<std:
   return report_detail::json_text(j);
 }
 
-std::string sample_json(const std::vector<std::pair<int, int>>& pairs, const MatchingGraph& g, const ReadResult& input) {
+std::string sample_json(const std::vector<std::pair<int, int>>& pairs, const ReadResult& input) {
   Json edges = Json::array();
-  for (const auto& [u, v] : pairs) edges.push_back(Json::array({row_label(input, u), label_v(input, g, v)}));
+  for (const auto& [u, v] : pairs) edges.push_back(Json::array({row_label(input, u), col_label(input, v)}));
   Json j;
   j["edges"] = std::move(edges);
   return report_detail::json_text(j);

@@ -79,6 +79,29 @@ SparseMatrix<Integer> with_monomers(const SparseMatrix<Integer>& a) {
   return g;
 }
 
+/// One pass of the DP modulo p: the coefficients' residues. `factors` holds the residues of the
+/// values `value_of` names per entry of the setup's graph.
+std::vector<std::uint64_t> polynomial_pass(const PolynomialSetup& s, std::uint64_t p, ShoupTable factors,
+                                           const std::vector<std::uint32_t>* value_of, bool unit, const EngineOptions& o) {
+  PolyPolicy pol;
+  pol.word_count = s.words;
+  pol.p = p, pol.barrett = barrett_factor(p);
+  pol.unit = unit;
+  pol.value_of = value_of;
+  pol.is_loop = &s.is_loop;
+  pol.factors = std::move(factors);
+  TableMeter meter(s.limit, o.max_bytes < kGraphFrontierMemoryLimit);
+  meter.set_target(s.bytes);
+  return GraphRun<PolyPolicy>(pol, o, true, meter).run(s.steps);
+}
+
+/// `opt` with its progress reporting pass b of `passes` as that share of the whole.
+EngineOptions progress_share(const EngineOptions& opt, std::size_t b, std::size_t passes) {
+  EngineOptions o = opt;
+  if (opt.progress) o.progress = [progress = opt.progress, b, passes](double f) { progress((double(b) + f) / double(passes)); };
+  return o;
+}
+
 }  // namespace
 
 GraphFrontierPlan graph_frontier_polynomial_plan(const SparseMatrix<Integer>& a) {
@@ -129,18 +152,9 @@ std::vector<Integer> graph_frontier_matching_polynomial(const SparseMatrix<Integ
   const PolynomialSetup s = polynomial_setup(a, opt, false);
   std::vector<std::vector<std::uint64_t>> residues(s.words);
   for (std::size_t b = 0; b < s.primes.size(); ++b) {
-    EngineOptions o = opt;
-    if (opt.progress) o.progress = [&](double f) { opt.progress((double(b) + f) / double(s.primes.size())); };
-    PolyPolicy pol;
-    pol.word_count = s.words;
-    pol.p = s.primes[b], pol.barrett = barrett_factor(s.primes[b]);
-    pol.unit = s.unit;
-    pol.value_of = &s.distinct.index_of;
-    pol.is_loop = &s.is_loop;
-    pol.factors = ShoupTable(s.distinct.values, std::vector<std::uint64_t>{s.primes[b]});
-    TableMeter meter(s.limit, opt.max_bytes < kGraphFrontierMemoryLimit);
-    meter.set_target(s.bytes);
-    const std::vector<std::uint64_t> r = GraphRun<PolyPolicy>(pol, o, true, meter).run(s.steps);
+    const std::uint64_t p = s.primes[b];
+    const auto r = polynomial_pass(s, p, ShoupTable(s.distinct.values, std::vector<std::uint64_t>{p}), &s.distinct.index_of,
+                                   s.unit, progress_share(opt, b, s.primes.size()));
     for (std::size_t k = 0; k < s.words; ++k) residues[k].push_back(r[k]);
   }
   std::vector<Integer> m;
@@ -183,8 +197,7 @@ std::vector<std::pair<Integer, Integer>> graph_frontier_gaussian_polynomial(cons
   for (const auto& [at, v] : value)
     if (v.first != 0 || v.second != 0) moduli.entries.push_back({at.first, at.second, abs(v.first) + abs(v.second)});
   const PolynomialSetup s = polynomial_setup(moduli, opt, false);
-  SparseMatrix<Integer> bound_of = s.g;
-  Integer bound = hafnian_bound(bound_of, true);
+  const Integer bound = hafnian_bound(s.g, true);  // s.g: the moduli with unit loops
   // Primes p = 1 (mod 4), where -1 has a square root: their product beyond twice the bound.
   std::vector<std::uint64_t> primes;
   Integer product = 1;
@@ -213,18 +226,8 @@ std::vector<std::pair<Integer, Integer>> graph_frontier_gaussian_polynomial(cons
         const auto& v = value[{e.row, e.col}];
         residues.push_back(Integer((residue(v.first, p) + mulmod(residue(v.second, p), r, p)) % p));
       }
-      EngineOptions o = opt;
-      if (opt.progress) o.progress = [&](double f) { opt.progress((double(2 * b + sign) + f) / double(2 * primes.size())); };
-      PolyPolicy pol;
-      pol.word_count = s.words;
-      pol.p = p, pol.barrett = barrett_factor(p);
-      pol.unit = false;
-      pol.value_of = &identity;
-      pol.is_loop = &s.is_loop;
-      pol.factors = ShoupTable(residues, std::vector<std::uint64_t>{p});
-      TableMeter meter(s.limit, opt.max_bytes < kGraphFrontierMemoryLimit);
-      meter.set_target(s.bytes);
-      at[sign] = GraphRun<PolyPolicy>(pol, o, true, meter).run(s.steps);
+      at[sign] = polynomial_pass(s, p, ShoupTable(residues, std::vector<std::uint64_t>{p}), &identity, false,
+                                 progress_share(opt, 2 * b + std::size_t(sign), 2 * primes.size()));
     }
     // m(root) = R + root I and m(-root) = R - root I: R = (a + b) / 2, I = (a - b) / (2 root).
     const std::uint64_t half = (p + 1) / 2, inv_two_root = powmod(mulmod(2, root, p), p - 2, p);

@@ -63,19 +63,6 @@ void uniform_below(std::mt19937_64& rng, const u64* total, int n, u64* out) {
   } while (!less(out, total, n));
 }
 
-struct Pairs {
-  std::vector<gpu::SlotPair> moved, back;
-  gpu::PullStep step;
-};
-
-Pairs pairs_of(const GraphStep& st) {
-  Pairs p;
-  p.step = gpu::pull_step(st, false);
-  for (auto [j, o] : st.moved) p.moved.push_back({j, o});
-  for (auto [o, e] : st.back) p.back.push_back({o, e});
-  return p;
-}
-
 GraphFrontierPlan plan_of(const SparseMatrix<Integer>& a) {
   std::vector<std::pair<int, int>> pattern;
   for (const auto& e : a.entries)
@@ -130,8 +117,8 @@ std::vector<Integer> FrontierTables::edge_weights() const {
   // back: the weight of completing each state of table k + 1 (the last table: 1).
   std::vector<u64> back(static_cast<std::size_t>(L), 0), prev, wb(static_cast<std::size_t>(L) + 1);
   back[0] = 1;
-  for (std::size_t k = steps_.size(); k-- > 0;) {
-    const Pairs p = pairs_of(steps_[k]);
+  for (std::size_t k = pulls_.size(); k-- > 0;) {
+    const Pull& p = pulls_[k];
     const std::vector<u64>& fwd = tables_[k];
     prev.assign(fwd.size(), 0);
     for (gpu::PullState t = 0; t < p.step.states; ++t) {
@@ -158,39 +145,40 @@ std::vector<Integer> FrontierTables::edge_weights() const {
   return out;
 }
 
-std::pair<double, int> FrontierTables::predicted(const SparseMatrix<Integer>& a) {
+std::optional<FrontierTables> FrontierTables::make(const SparseMatrix<Integer>& a, double max_bytes) {
+  FrontierTables t;
+  for (const auto& e : a.entries) {
+    if (e.row != e.col && (e.value < 0 || !e.value.fits_ulong_p())) return std::nullopt;
+    t.weight_.push_back(e.row == e.col ? 0 : e.value.get_ui()), t.other_.push_back(e.col);
+  }
   const GraphFrontierPlan plan = plan_of(a);
-  if (plan.width > kGraphFrontierMaxWidth) return {std::numeric_limits<double>::infinity(), plan.width};
-  // The tables of every vertex: plan.states is the sum of the tables after each vertex.
-  return {(plan.states + 1) * 8.0 * limbs_for(a), plan.width};
+  t.width_ = plan.width;
+  if (plan.width > kGraphFrontierMaxWidth) return std::nullopt;
+  t.limbs_ = limbs_for(a);
+  // plan.states sums the tables after every vertex: all of them are kept.
+  if ((plan.states + 1) * 8.0 * t.limbs_ > max_bytes) return std::nullopt;
+  t.order_ = plan.order;
+  const std::vector<GraphStep> steps = graph_frontier_steps(a, false, plan);
+  if (graph_frontier_detail::graph_steps_dead(steps, false) || a.rows % 2) {
+    t.dead_ = true;
+    return t;
+  }
+  for (const GraphStep& st : steps) {
+    Pull p;
+    p.step = gpu::pull_step(st, false);
+    for (auto [j, o] : st.moved) p.moved.push_back({j, o});
+    for (auto [o, e] : st.back) p.back.push_back({o, e});
+    t.pulls_.push_back(std::move(p));
+  }
+  t.forward();
+  return t;
 }
 
-FrontierTables::FrontierTables(const SparseMatrix<Integer>& a, double max_bytes) {
-  for (const auto& e : a.entries) {
-    if (e.row == e.col) {
-      weight_.push_back(0), other_.push_back(e.col);
-      continue;
-    }
-    if (e.value < 0 || !e.value.fits_ulong_p()) throw RefusedError("the frontier sampler takes weights of 0 .. 2^64 - 1");
-    weight_.push_back(e.value.get_ui()), other_.push_back(e.col);
-  }
-  const GraphFrontierPlan plan = plan_of(a);
-  if (plan.width > kGraphFrontierMaxWidth)
-    throw RefusedError("the frontier sampler: frontier width " + std::to_string(plan.width));
-  limbs_ = limbs_for(a);
-  const double bytes = (plan.states + 1) * 8.0 * limbs_;
-  if (bytes > max_bytes) throw RefusedError("the frontier sampler's tables would take " + std::to_string(bytes) + " bytes");
-  order_ = plan.order;
-  steps_ = graph_frontier_steps(a, false, plan);
-  if (graph_frontier_detail::graph_steps_dead(steps_, false) || a.rows % 2) {
-    dead_ = true;
-    return;
-  }
+void FrontierTables::forward() {
   const int L = limbs_;
   tables_.assign(1, std::vector<u64>(static_cast<std::size_t>(L), 0));
   tables_[0][0] = 1;
-  for (const GraphStep& st : steps_) {
-    const Pairs p = pairs_of(st);
+  for (const Pull& p : pulls_) {
     const std::vector<u64>& old = tables_.back();
     std::vector<u64> next(static_cast<std::size_t>(p.step.states) * static_cast<std::size_t>(L), 0);
     const auto states = static_cast<std::int64_t>(p.step.states);
@@ -215,8 +203,8 @@ std::vector<std::pair<int, int>> FrontierTables::draw(std::uint64_t seed) const 
   std::vector<std::pair<int, int>> pairs;
   std::vector<u64> r(static_cast<std::size_t>(L) + 1), term(static_cast<std::size_t>(L) + 1);
   gpu::PullState state = 0;  // in the last table (an empty frontier)
-  for (std::size_t k = steps_.size(); k-- > 0;) {
-    const Pairs p = pairs_of(steps_[k]);
+  for (std::size_t k = pulls_.size(); k-- > 0;) {
+    const Pull& p = pulls_[k];
     const std::vector<u64>& old = tables_[k];
     const u64* value = tables_[k + 1].data() + state * static_cast<u64>(L);
     uniform_below(rng, value, L, r.data());

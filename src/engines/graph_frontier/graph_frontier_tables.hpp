@@ -7,9 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "engines/graph_frontier/cuda/graph_pull.hpp"
 #include "engines/graph_frontier/graph_step.hpp"
 #include "matchcount/matrix.hpp"
 
@@ -17,14 +19,14 @@ namespace matchcount::engines {
 
 class FrontierTables {
  public:
-  /// `a`: a symmetric matrix of nonnegative integer weights below 2^64 (the diagonal ignored).
-  /// RefusedError when a weight does not fit 64 bits, the frontier is wider than the state
-  /// bits, or the tables would take more than `max_bytes`.
-  FrontierTables(const SparseMatrix<Integer>& a, double max_bytes);
+  /// The tables of `a`, a symmetric matrix of nonnegative integer weights (the diagonal
+  /// ignored), after the forward pass; nothing where a weight does not fit 64 bits, the frontier
+  /// is wider than the state bits, or the tables would take more than `max_bytes` (planned once,
+  /// before anything is allocated).
+  static std::optional<FrontierTables> make(const SparseMatrix<Integer>& a, double max_bytes);
 
-  /// The tables' bytes for `a`, and its widest frontier (infinite bytes beyond the state bits).
-  static std::pair<double, int> predicted(const SparseMatrix<Integer>& a);
-
+  /// The widest frontier of the vertex order.
+  int width() const { return width_; }
   /// False when the graph has no perfect matching.
   bool has_matching() const { return !dead_; }
   /// One sample, every random draw from `seed` (std::mt19937_64, the same on every platform):
@@ -38,11 +40,21 @@ class FrontierTables {
   /// backward); an edge's two entries together give its weight, one of them 0.
   std::vector<Integer> edge_weights() const;
 
+  /// A vertex's step as its pulls read it (graph_pull.hpp): built once, read by the forward
+  /// pass, every sample and the backward pass.
+  struct Pull {
+    gpu::PullStep step;
+    std::vector<gpu::SlotPair> moved, back;
+  };
+
  private:
-  int limbs_ = 1;
+  FrontierTables() = default;
+  void forward();
+
+  int limbs_ = 1, width_ = 0;
   bool dead_ = false;
   std::vector<int> order_;
-  std::vector<graph_frontier_detail::GraphStep> steps_;
+  std::vector<Pull> pulls_;                          // per vertex of the order
   std::vector<std::vector<std::uint64_t>> tables_;  // table k: the states before vertex k, limbs_ words each
   std::vector<std::uint64_t> weight_;               // per entry of `a`
   std::vector<int> other_;                          // per entry: its column (v's neighbour)

@@ -131,18 +131,21 @@ Approx<T> float_rpt(const RepeatedHafnian<T>& in, const EngineOptions& opt, cons
 /// Kan term costs in proportion to n^2 + N (far more in GMP), the walk to walk_work (exact: per
 /// pass of four primes). The constants are fitted to measured patterns (docs/benchmarks.md,
 /// "Repeated-row hafnians: walk or Kan").
-template <class T>
-bool kan_preferred(const RepeatedHafnian<T>& in) {
+bool kan_preferred(const std::vector<std::uint64_t>& rpt, bool loops, NumberKind kind) {
   const int knob = tuning::tuning().hafnian_rpt;
   if (knob != 0) return knob == 2;
-  constexpr bool exact = std::is_same_v<T, Integer>;
+  const bool exact = kind == NumberKind::Integer || kind == NumberKind::Rational;  // rationals walk as integers
+  const double lanes = kind == NumberKind::Complex ? 4 : 1, n = double(rpt.size());
   double N = 0;
-  for (auto r : in.rpt) N += double(r);
-  const double kan = kan_terms(in.rpt) * (double(in.n) * in.n + N + 4) * (exact ? 9.3 : 0.2) *
-                    (std::is_same_v<T, Complex> ? 4 : 1);
-  const double walk = haf::rpt_walk_work(pair_types(in.rpt, in.loops), N + (in.loops ? std::fmod(N, 2.0) : 0.0)) * 0.7 *
-                      (exact ? 1.5 : 1.0) * (std::is_same_v<T, Complex> ? 4 : 1);
+  for (auto r : rpt) N += double(r);
+  const double kan = kan_terms(rpt) * (n * n + N + 4) * (exact ? 9.3 : 0.2) * lanes;
+  const double walk = haf::rpt_walk_work(pair_types(rpt, loops), N + (loops ? std::fmod(N, 2.0) : 0.0)) * 0.7 *
+                      (exact ? 1.5 : 1.0) * lanes;
   return kan < walk;
+}
+template <class T>
+bool kan_preferred(const RepeatedHafnian<T>& in) {
+  return kan_preferred(in.rpt, in.loops, number_kind<T>());
 }
 
 /// kan_preferred, said in the engine's note.
@@ -202,21 +205,18 @@ PairTypes pair_types(const std::vector<std::uint64_t>& rpt, bool loops) {
   return sorted;
 }
 
-template <class T>
-DevicePolicy repeated_device(const RepeatedHafnian<T>& in, int cores) {
-  if (in.device == DevicePolicy::Cpu || kan_preferred(in)) return DevicePolicy::Cpu;
-  const PairTypes types = pair_types(in.rpt, in.loops);
+DevicePolicy repeated_device(const std::vector<std::uint64_t>& rpt, bool loops, NumberKind kind, DevicePolicy asked,
+                             int cores) {
+  if (kind == NumberKind::Rational) kind = NumberKind::Integer;  // counted over a common denominator
+  if (asked == DevicePolicy::Cpu || kan_preferred(rpt, loops, kind)) return DevicePolicy::Cpu;
+  const PairTypes types = pair_types(rpt, loops);
   double vertices = 0;
   for (int m : types.mult) vertices += 2.0 * m;
   if (vertices > kRepeatedGpuMaxVertices) return DevicePolicy::Cpu;
-  if (in.device == DevicePolicy::Gpu) return DevicePolicy::Gpu;
-  constexpr NumberKind kind = number_kind<T>();
+  if (asked == DevicePolicy::Gpu) return DevicePolicy::Gpu;
   const double primes = kind == NumberKind::Integer ? 2 + vertices / 2 : 0;  // a guess: about log2 of the bound / 23
   return gpu_available() && hafnian_repeated_seconds(types, primes, kind, cores) >= 0.5 ? DevicePolicy::Gpu : DevicePolicy::Cpu;
 }
-template DevicePolicy repeated_device(const RepeatedHafnian<Integer>&, int);
-template DevicePolicy repeated_device(const RepeatedHafnian<double>&, int);
-template DevicePolicy repeated_device(const RepeatedHafnian<Complex>&, int);
 
 namespace {
 

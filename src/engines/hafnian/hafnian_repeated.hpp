@@ -86,10 +86,15 @@ Approx<Complex> gpu_hafnian_rpt_walk(const RepeatedHafnian<Complex>& in, const E
 /// Predicted seconds of the GPU walk over `channels` channels (primes, or 4 float lanes).
 double hafnian_repeated_gpu_seconds(const PairTypes& p, double channels);
 
-/// Where hafnian_repeated walks `in` (Cpu or Gpu: in.device resolved; Cpu where Kan's formula
-/// counts it, where the pattern is too large for the GPU, or for Auto below half a second on
-/// `cores` cores). The pipeline resolves it once, so that MPI ranks walk the same walk.
+/// Where hafnian_repeated walks a pattern of values of `kind` (Cpu or Gpu: `asked` resolved; Cpu
+/// where Kan's formula counts it, where the pattern is too large for the GPU, or for Auto below
+/// half a second on `cores` cores): it depends on the pattern and the kind alone. The pipeline
+/// resolves it once, so that MPI ranks walk the same walk.
+DevicePolicy repeated_device(const std::vector<std::uint64_t>& rpt, bool loops, NumberKind kind, DevicePolicy asked,
+                             int cores);
 template <class T>
-DevicePolicy repeated_device(const RepeatedHafnian<T>& in, int cores);
+DevicePolicy repeated_device(const RepeatedHafnian<T>& in, int cores) {
+  return repeated_device(in.rpt, in.loops, number_kind<T>(), in.device, cores);
+}
 
 }  // namespace matchcount::engines

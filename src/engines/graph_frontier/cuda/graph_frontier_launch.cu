@@ -13,6 +13,7 @@
 #include "cuda/launch.hpp"
 #include "cuda/prime_passes.hpp"
 #include "engines/graph_frontier/cuda/graph_frontier_job.hpp"
+#include "engines/graph_frontier/cuda/step_pass.cuh"
 #include "matchcount/error.hpp"
 
 namespace matchcount::gpu {
@@ -21,10 +22,6 @@ namespace {
 using detail::check;
 using detail::DeviceBuffer;
 using u64 = unsigned long long;
-
-/// A frontier has at most 63 slots, so a vertex has at most 63 moved slots and 63 processed
-/// neighbours on the frontier.
-constexpr int kMaxPairs = 64;
 
 struct StepArgs {
   const double* old_tab;
@@ -73,10 +70,8 @@ GraphFrontierResult run_graph_frontier(const GraphFrontierJob& job) {
   using Clock = std::chrono::steady_clock;
   const std::size_t K = job.primes.size(), E = K ? job.residues.size() / K : 0;
   if (K == 0) throw GpuError("GPU graph frontier: no primes");
-  for (const auto& st : job.steps)
-    if (st.old_w > 63 || st.new_w > 63 || st.moved.size() > kMaxPairs || st.back.size() > kMaxPairs)
-      throw RefusedError("gpu-graph-frontier: frontier width " + std::to_string(std::max(st.old_w, st.new_w)) + " > 63");
   check(cudaSetDevice(job.device), "cudaSetDevice");
+  const DeviceStepPairs pairs(job.steps);  // refuses a frontier beyond the state bits
   // The old and new tables share one arena: vertex k writes at the end opposite its source.
   const double per_prime = graph_frontier_bytes_per_prime(job.steps, job.loops);
   const auto arena_states = std::size_t(per_prime / 8);
@@ -86,15 +81,6 @@ GraphFrontierResult run_graph_frontier(const GraphFrontierJob& job) {
   const std::size_t G = pp.G, stride = pp.stride;
   const KernelFn kernel = job.unit ? kernel_for<true>(pp.J) : kernel_for<false>(pp.J);
 
-  // Moved slots and back neighbours of all vertices, uploaded once.
-  std::vector<SlotPair> moved, back;
-  std::vector<std::size_t> moved_at, back_at;
-  for (const auto& st : job.steps) {
-    moved_at.push_back(moved.size()), back_at.push_back(back.size());
-    for (auto [j, o] : st.moved) moved.push_back({j, o});
-    for (auto [o, e] : st.back) back.push_back({o, e});
-  }
-  DeviceBuffer<SlotPair> d_moved(moved), d_back(back);
   DeviceBuffer<double> d_arena(arena_states * stride), d_res(E * stride), d_prime(stride), d_pinv(stride);
 
   const int per_sm = detail::blocks_per_sm(reinterpret_cast<const void*>(kernel), 256, 0, "GPU graph frontier");
@@ -117,35 +103,24 @@ GraphFrontierResult run_graph_frontier(const GraphFrontierJob& job) {
     check(cudaMemcpy(d_prime.ptr, in.prime.data(), stride * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
     check(cudaMemcpy(d_pinv.ptr, in.pinv.data(), stride * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
     check(cudaMemcpy(d_arena.ptr, ones.data(), stride * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
-    std::size_t old_at = 0;  // in states
-    for (std::size_t k = 0; k < job.steps.size(); ++k) {
-      const auto& st = job.steps[k];
-      StepArgs a{};
-      a.step = pull_step(st, job.loops);
-      const u64 states = a.step.states;
-      const std::size_t new_at = k % 2 == 0 ? arena_states - std::size_t(states) : 0;
-      a.old_tab = d_arena.ptr + old_at * stride;
-      a.new_tab = d_arena.ptr + new_at * stride;
-      a.moved = d_moved.ptr + moved_at[k], a.back = d_back.ptr + back_at[k];
-      a.G = int(g), a.stride = int(stride);
-      a.res = d_res.ptr, a.prime = d_prime.ptr, a.pinv = d_pinv.ptr;
-      const u64 blocks = std::min<u64>((states + u64(groups_per_block) - 1) / u64(groups_per_block), max_blocks);
-      void* params[] = {&a};
-      check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(unsigned(std::max<u64>(blocks, 1))),
-                             dim3(unsigned(pp.lanes), unsigned(groups_per_block)), params, 0, nullptr),
-            "cudaLaunchKernel");
-      done += double(states) + 1;
-      // Launches queue on the stream; waiting after each one only where progress is shown (a
-      // long graph of narrow frontiers would otherwise pay a round trip per vertex).
-      if (job.progress) {
-        check(cudaDeviceSynchronize(), "the GPU graph frontier kernel");
-        job.progress(done / total_work);
-      }
-      old_at = new_at;
-    }
-    check(cudaDeviceSynchronize(), "the GPU graph frontier kernel");
+    const std::size_t last_at = run_step_pass(
+        job.steps, job.loops, arena_states, job.progress, done, total_work, "the GPU graph frontier kernel",
+        [&](std::size_t k, const PullStep& step, std::size_t old_at, std::size_t new_at) {
+          StepArgs a{};
+          a.step = step;
+          a.old_tab = d_arena.ptr + old_at * stride;
+          a.new_tab = d_arena.ptr + new_at * stride;
+          a.moved = pairs.moved(k), a.back = pairs.back(k);
+          a.G = int(g), a.stride = int(stride);
+          a.res = d_res.ptr, a.prime = d_prime.ptr, a.pinv = d_pinv.ptr;
+          const u64 blocks = std::min<u64>((step.states + u64(groups_per_block) - 1) / u64(groups_per_block), max_blocks);
+          void* params[] = {&a};
+          check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(unsigned(std::max<u64>(blocks, 1))),
+                                 dim3(unsigned(pp.lanes), unsigned(groups_per_block)), params, 0, nullptr),
+                "cudaLaunchKernel");
+        });
     std::vector<double> last(stride, 0.0);
-    check(cudaMemcpy(last.data(), d_arena.ptr + old_at * stride, stride * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    check(cudaMemcpy(last.data(), d_arena.ptr + last_at * stride, stride * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy");
     out.values.insert(out.values.end(), last.begin(), last.begin() + std::ptrdiff_t(g));
   }
   out.run_seconds = std::chrono::duration<double>(Clock::now() - t0).count();

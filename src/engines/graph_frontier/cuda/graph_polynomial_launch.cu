@@ -13,6 +13,7 @@
 #include "cuda/device_arith.cuh"
 #include "cuda/launch.hpp"
 #include "engines/graph_frontier/cuda/graph_frontier_job.hpp"
+#include "engines/graph_frontier/cuda/step_pass.cuh"
 #include "matchcount/error.hpp"
 
 namespace matchcount::gpu {
@@ -22,7 +23,7 @@ using detail::check;
 using detail::DeviceBuffer;
 using u64 = unsigned long long;
 
-constexpr int kMaxPairs = 64, kWarpsPerBlock = 8;
+constexpr int kWarpsPerBlock = 8;
 
 struct PolyArgs {
   const double* old_tab;
@@ -99,10 +100,8 @@ GraphPolynomialResult run_graph_polynomial(const GraphPolynomialJob& job) {
   if (S > kGraphPolynomialMaxWords)
     throw RefusedError("gpu-graph-frontier: the matching polynomial has " + std::to_string(S) + " coefficients, more than the " +
                        std::to_string(kGraphPolynomialMaxWords) + " a state holds on the GPU");
-  for (const auto& st : job.steps)
-    if (st.old_w > 63 || st.new_w > 63 || st.moved.size() > kMaxPairs || st.back.size() > kMaxPairs)
-      throw RefusedError("gpu-graph-frontier: frontier width " + std::to_string(std::max(st.old_w, st.new_w)) + " > 63");
   check(cudaSetDevice(job.device), "cudaSetDevice");
+  const DeviceStepPairs pairs(job.steps);  // refuses a frontier beyond the state bits
   // The old and new tables share one arena: vertex k writes at the end opposite its source.
   const auto arena_states = std::size_t(graph_frontier_bytes_per_prime(job.steps, true) / 8);
   const double arena_bytes = double(arena_states) * double(S) * 8;
@@ -114,14 +113,6 @@ GraphPolynomialResult run_graph_polynomial(const GraphPolynomialJob& job) {
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, job.device), "cudaGetDeviceProperties");
   const KernelFn kernel = job.unit ? kernel_for<true>(S) : kernel_for<false>(S);
-  std::vector<SlotPair> moved, back;
-  std::vector<std::size_t> moved_at, back_at;
-  for (const auto& st : job.steps) {
-    moved_at.push_back(moved.size()), back_at.push_back(back.size());
-    for (auto [j, o] : st.moved) moved.push_back({j, o});
-    for (auto [o, e] : st.back) back.push_back({o, e});
-  }
-  DeviceBuffer<SlotPair> d_moved(moved), d_back(back);
   DeviceBuffer<signed char> d_loop(job.is_loop);
   DeviceBuffer<double> d_arena(arena_states * S), d_res(std::max<std::size_t>(E, 1));
   const int per_sm = detail::blocks_per_sm(reinterpret_cast<const void*>(kernel), 32 * kWarpsPerBlock, 0, "GPU graph polynomial");
@@ -138,35 +129,26 @@ GraphPolynomialResult run_graph_polynomial(const GraphPolynomialJob& job) {
     if (E) check(cudaMemcpy(d_res.ptr, res.data(), E * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
     const double one = 1.0;  // the first table: the empty frontier, the polynomial 1
     check(cudaMemcpy(d_arena.ptr, &one, sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
-    std::size_t old_at = 0;
-    for (std::size_t k = 0; k < job.steps.size(); ++k) {
-      const auto& st = job.steps[k];
-      PolyArgs a{};
-      a.step = pull_step(st, true);
-      const u64 states = a.step.states;
-      const std::size_t new_at = k % 2 == 0 ? arena_states - std::size_t(states) : 0;
-      a.old_tab = d_arena.ptr + old_at * S;
-      a.new_tab = d_arena.ptr + new_at * S;
-      a.moved = d_moved.ptr + moved_at[k], a.back = d_back.ptr + back_at[k];
-      a.S = int(S);
-      a.read_top = int(std::min(S - 1, k / 2)), a.write_top = int(std::min(S - 1, (k + 1) / 2));
-      a.res = d_res.ptr, a.is_loop = d_loop.ptr;
-      a.p = job.primes[pass], a.pinv = 1.0 / job.primes[pass];
-      const u64 blocks = std::min<u64>((states + kWarpsPerBlock - 1) / kWarpsPerBlock, max_blocks);
-      void* params[] = {&a};
-      check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(unsigned(std::max<u64>(blocks, 1))),
-                             dim3(32, kWarpsPerBlock), params, 0, nullptr),
-            "cudaLaunchKernel");
-      done += double(states) + 1;
-      if (job.progress) {
-        check(cudaDeviceSynchronize(), "the GPU graph polynomial kernel");
-        job.progress(done / total_work);
-      }
-      old_at = new_at;
-    }
-    check(cudaDeviceSynchronize(), "the GPU graph polynomial kernel");
+    const std::size_t last_at = run_step_pass(
+        job.steps, true, arena_states, job.progress, done, total_work, "the GPU graph polynomial kernel",
+        [&](std::size_t k, const PullStep& step, std::size_t old_at, std::size_t new_at) {
+          PolyArgs a{};
+          a.step = step;
+          a.old_tab = d_arena.ptr + old_at * S;
+          a.new_tab = d_arena.ptr + new_at * S;
+          a.moved = pairs.moved(k), a.back = pairs.back(k);
+          a.S = int(S);
+          a.read_top = int(std::min(S - 1, k / 2)), a.write_top = int(std::min(S - 1, (k + 1) / 2));
+          a.res = d_res.ptr, a.is_loop = d_loop.ptr;
+          a.p = job.primes[pass], a.pinv = 1.0 / job.primes[pass];
+          const u64 blocks = std::min<u64>((step.states + kWarpsPerBlock - 1) / kWarpsPerBlock, max_blocks);
+          void* params[] = {&a};
+          check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(unsigned(std::max<u64>(blocks, 1))),
+                                 dim3(32, kWarpsPerBlock), params, 0, nullptr),
+                "cudaLaunchKernel");
+        });
     std::vector<double> last(S, 0.0);
-    check(cudaMemcpy(last.data(), d_arena.ptr + old_at * S, S * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    check(cudaMemcpy(last.data(), d_arena.ptr + last_at * S, S * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy");
     out.values.insert(out.values.end(), last.begin(), last.end());
   }
   out.run_seconds = std::chrono::duration<double>(Clock::now() - t0).count();

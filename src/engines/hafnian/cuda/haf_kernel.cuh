@@ -272,23 +272,43 @@ struct Walk {
   }
 };
 
+/// A warp's part of a run for channel c: the walk over its shared slice (zeroed: padding and
+/// coefficient 0 of the shared frames must read as zero) and its global slice, the root node,
+/// its share [lo, hi) of the run's leaves (or leaf pairs), and where its sum goes.
 template <class Ar>
-__device__ void walk_range(const Args& a, const Ar& ar, int c) {
+struct WarpShare {
+  Walk<Ar> walk;
+  Node<typename Ar::V> root;
+  u64 lo, hi;
+  u64* out;
+};
+
+template <class Ar>
+__device__ WarpShare<Ar> warp_share(const Args& a, const Ar& ar, int c) {
   typedef typename Ar::V V;
   extern __shared__ double smem_raw[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const u64 warps = (u64)gridDim.x * kWarps, gw = (u64)blockIdx.x * kWarps + warp;
   V* shared = reinterpret_cast<V*>(smem_raw) + warp * a.shared_per_warp;
   V* global = reinterpret_cast<V*>(a.scratch) + ((u64)c * warps + gw) * a.scratch_per_warp;
-  // Padding and coefficient 0 of the shared frames must read as zero.
   for (long long i = lane; i < a.shared_per_warp; i += 32) shared[i] = Ar::zero();
   __syncwarp();
-  Walk<Ar> walk{a, ar, shared, global, lane};
   const V* root = reinterpret_cast<const V*>(a.root) + c * a.root_stride;
-  Node<V> path[kMaxM + 1];
-  path[0] = Node<V>{root, root + tri(a.n) * a.S, root + (tri(a.n) + (a.loops ? a.n : 0)) * a.S + kPad, 1.0};
   const u64 per = (a.lp_count + warps - 1) / warps;
-  const u64 lo = a.lp_begin + gw * per, hi = a.lp_begin + min(a.lp_count, (gw + 1) * per);
+  return WarpShare<Ar>{Walk<Ar>{a, ar, shared, global, lane},
+                       Node<V>{root, root + tri(a.n) * a.S, root + (tri(a.n) + (a.loops ? a.n : 0)) * a.S + kPad, 1.0},
+                       a.lp_begin + gw * per, a.lp_begin + min(a.lp_count, (gw + 1) * per),
+                       a.out + ((u64)c * warps + gw) * a.words};
+}
+
+template <class Ar>
+__device__ void walk_range(const Args& a, const Ar& ar, int c) {
+  typedef typename Ar::V V;
+  const WarpShare<Ar> w = warp_share(a, ar, c);
+  const Walk<Ar>& walk = w.walk;
+  const u64 lo = w.lo, hi = w.hi;
+  Node<V> path[kMaxM + 1];
+  path[0] = w.root;
   typename Ar::Acc acc;
   const int top = a.m - 2;  // the deepest level with a decision
   for (u64 L = lo; L < hi; ++L) {
@@ -300,7 +320,7 @@ __device__ void walk_range(const Args& a, const Ar& ar, int c) {
     }
     walk.leaf(path[a.m - 1], acc);
   }
-  if (lane == 0) Ar::store(acc, a.out + ((u64)c * warps + gw) * a.words);
+  if (walk.lane == 0) Ar::store(acc, w.out);
 }
 
 /// One warp's repeated walk over leaves [lp_lo, lp_hi) of channel c (Args::rpt): consecutive
@@ -309,21 +329,13 @@ __device__ void walk_range(const Args& a, const Ar& ar, int c) {
 template <class Ar>
 __device__ void walk_rpt_range(const Args& a, const Ar& ar, int c) {
   typedef typename Ar::V V;
-  extern __shared__ double smem_raw[];
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const u64 warps = (u64)gridDim.x * kWarps, gw = (u64)blockIdx.x * kWarps + warp;
-  V* shared = reinterpret_cast<V*>(smem_raw) + warp * a.shared_per_warp;
-  V* global = reinterpret_cast<V*>(a.scratch) + ((u64)c * warps + gw) * a.scratch_per_warp;
-  for (long long i = lane; i < a.shared_per_warp; i += 32) shared[i] = Ar::zero();
-  __syncwarp();
-  Walk<Ar> walk{a, ar, shared, global, lane};
-  const V* root = reinterpret_cast<const V*>(a.root) + c * a.root_stride;
+  const WarpShare<Ar> w = warp_share(a, ar, c);
+  const Walk<Ar>& walk = w.walk;
+  const u64 lo = w.lo, hi = w.hi;
   const Rpt& r = a.rpt;
   const double* weight = r.weight + (long long)c * r.wstride;
   Node<V> path[kMaxM + 1];
-  path[0] = Node<V>{root, root + tri(a.n) * a.S, root + (tri(a.n) + (a.loops ? a.n : 0)) * a.S + kPad, 1.0};
-  const u64 per = (a.lp_count + warps - 1) / warps;
-  const u64 lo = a.lp_begin + gw * per, hi = a.lp_begin + min(a.lp_count, (gw + 1) * per);
+  path[0] = w.root;
   typename Ar::Acc acc;
   int k[kMaxM];
   double wp[kMaxM];  // wp[t]: the product of the weights of types 0..t
@@ -345,7 +357,7 @@ __device__ void walk_rpt_range(const Args& a, const Ar& ar, int c) {
     }
     walk.leaf_rpt(path[a.m - 1], a.m - 1 - r.first[last] < k[last], wp[last], acc);
   }
-  if (lane == 0) Ar::store(acc, a.out + ((u64)c * warps + gw) * a.words);
+  if (walk.lane == 0) Ar::store(acc, w.out);
 }
 
 }  // namespace haf

@@ -134,7 +134,7 @@ std::string engine_table() {
                   kinds.c_str(), n.c_str(), e.shares_units ? "yes" : "no", e.summary.c_str());
     out += line;
   }
-  out += "\nOther questions, one engine each (run by their mode, not --engine):\n";
+  out += "\nThe other questions' engines (run by their mode, which chooses among them; not --engine):\n";
   for (const EngineInfo& e : engine_catalog())
     if (e.question != "count") out += "  " + e.question + ": " + e.name + ", " + e.summary + "\n";
   return out + "units: the walk runs in work units (checkpoints inside a block, shared over MPI ranks).\n"

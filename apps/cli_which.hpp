@@ -15,6 +15,7 @@ namespace matchcount::cli {
 struct WhichFlags {
   bool marginals = false;
   std::uint64_t sample = 0;  // samples asked for (0: none)
+  std::string svg;           // --svg FILE: the picture of the sample or the marginals
   bool given() const { return marginals || sample > 0; }
 };
 void add_which_options(CLI::App& app, WhichFlags& flags);

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "matchcount/generate.hpp"
 
@@ -18,6 +20,7 @@ struct FamilyParameters {
   int torus_m = 0, torus_n = 0;
   int cube_d = 0;
   int aztec_k = 0;
+  int hex_a = 0, hex_b = 0, hex_c = 0;
   int prism_n = 0;
   int kb_n = 0;
   int er_n = 0;
@@ -56,6 +59,18 @@ std::string dims(int a, int b) { return std::to_string(a) + " " + std::to_string
 
 }  // namespace
 
+void add_coordinate_names(Family& f, std::function<std::vector<std::pair<int, int>>()> coordinates,
+                          const std::string& note) {
+  f.coordinates = std::move(coordinates);
+  f.coordinates_note = note;
+  f.app->add_option("--names", f.names,
+                    "index: vertices are numbered 0, 1, ...; coordinates: vertex (r,c) is named \"r,c\" "
+                    "(row r from the top, column c from the left), which matchcount --svg draws as "
+                    "the lattice (--format edges only)")
+      ->check(CLI::IsMember({"index", "coordinates"}))
+      ->capture_default_str();
+}
+
 std::shared_ptr<FamilyParameters> add_families(const AddFamily& add) {
   auto parameters = std::make_shared<FamilyParameters>();
   FamilyParameters& p = *parameters;
@@ -67,7 +82,8 @@ std::shared_ptr<FamilyParameters> add_families(const AddFamily& add) {
         "The M x N grid graph: vertices are the sites of an M x N piece of the square lattice,\n"
         "edges join nearest neighbours, open (free) boundaries. Its perfect matchings are the\n"
         "dimer coverings of the lattice, equivalently the domino tilings of an M x N rectangle\n"
-        "(Kasteleyn; Temperley-Fisher). M*(N-1) + N*(M-1) edges; vertex (r,c) = r*N + c.\n"
+        "(Kasteleyn; Temperley-Fisher). M*(N-1) + N*(M-1) edges; vertex (r,c) = r*N + c, or\n"
+        "named \"r,c\" with --names coordinates.\n"
         "Example: grid 8 8 has 12988816 dimer coverings.");
     f.app->add_option("M", p.grid_m, "rows (>= 1)")->required();
     f.app->add_option("N", p.grid_n, "columns (>= 1)")->required();
@@ -77,6 +93,8 @@ std::shared_ptr<FamilyParameters> add_families(const AddFamily& add) {
              " grid graph, open boundaries; perfect matchings = dimer coverings (matchcount --as graph)";
     };
     f.graph = [&p] { return grid_graph(p.grid_m, p.grid_n); };
+    add_coordinate_names(f, [&p] { return grid_coordinates(p.grid_m, p.grid_n); },
+                         "vertex names \"r,c\": row r, column c");
   }
   {
     auto& f = add("torus", "C_M x C_N: the M x N lattice with periodic boundaries", Kind::Graph);
@@ -118,7 +136,9 @@ std::shared_ptr<FamilyParameters> add_families(const AddFamily& add) {
         "|x| + |y| <= K, adjacent when they share a side. Its perfect matchings are the domino\n"
         "tilings of the diamond, 2^(K(K+1)/2) of them (Elkies-Kuperberg-Larsen-Propp), the\n"
         "standard example of an arctic-circle phenomenon. Squares are numbered in reading order\n"
-        "(top row first, left to right). Example: aztec 4 has 1024 tilings.");
+        "(top row first, left to right); with --names coordinates the square in row r (0 = top)\n"
+        "and column c (0 = left) of the 2K x 2K box around the diamond is named \"r,c\".\n"
+        "Example: aztec 4 has 1024 tilings.");
     f.app->add_option("K", p.aztec_k, "order (>= 1)")->required()->check(CLI::PositiveNumber);
     f.command = [&p] { return std::string(kProgram) + " aztec " + std::to_string(p.aztec_k); };
     f.describe = [&p] {
@@ -126,6 +146,39 @@ std::shared_ptr<FamilyParameters> add_families(const AddFamily& add) {
              "; perfect matchings = domino tilings (matchcount --as graph)";
     };
     f.graph = [&p] { return aztec_diamond_graph(p.aztec_k); };
+    add_coordinate_names(f, [&p] { return aztec_diamond_coordinates(p.aztec_k); },
+                         "vertex names \"r,c\": the unit square in row r (0 = top), column c (0 = left)");
+  }
+  {
+    auto& f = add("hexagon", "hexagon A B C on the triangular lattice (lozenge tilings)", Kind::Graph);
+    f.app->description(
+        "The honeycomb graph of the hexagon with sides A, B, C, A, B, C on the triangular\n"
+        "lattice: its 2(AB + BC + CA) vertices are the hexagon's unit triangles, adjacent when\n"
+        "they share a side. Its perfect matchings are the lozenge tilings of the hexagon (the\n"
+        "plane partitions in an A x B x C box), MacMahon's\n"
+        "prod_{i<=A, j<=B, k<=C} (i+j+k-1)/(i+j+k-2) of them. The top side is horizontal,\n"
+        "of length A; then clockwise B, C, A, B, C. Triangles are numbered row by row from the\n"
+        "top, left to right. With --names coordinates triangle (r,c) is named \"r,c\": r is its\n"
+        "horizontal strip (0 = top), c its place along the strip in the triangular lattice's\n"
+        "sheared frame (each strip starts half an edge right of the one above); c even is a\n"
+        "down-pointing triangle, c odd an up-pointing one; neighbours are (r,c-1), (r,c+1) and,\n"
+        "across a horizontal side, up-pointing (r,c) with down-pointing (r+1,c-1).\n"
+        "Example: hexagon 2 2 2 has 20 tilings, hexagon 3 3 3 has 980.");
+    f.app->add_option("A", p.hex_a, "top side (>= 0)")->required();
+    f.app->add_option("B", p.hex_b, "upper right side (>= 0)")->required();
+    f.app->add_option("C", p.hex_c, "lower right side (>= 0)")->required();
+    f.command = [&p] {
+      return std::string(kProgram) + " hexagon " + std::to_string(p.hex_a) + " " + dims(p.hex_b, p.hex_c);
+    };
+    f.describe = [&p] {
+      return "hexagon with sides " + std::to_string(p.hex_a) + ", " + std::to_string(p.hex_b) + ", " +
+             std::to_string(p.hex_c) + " on the triangular lattice; perfect matchings = lozenge tilings "
+             "(matchcount --as graph)";
+    };
+    f.graph = [&p] { return hexagon_graph(p.hex_a, p.hex_b, p.hex_c); };
+    add_coordinate_names(f, [&p] { return hexagon_coordinates(p.hex_a, p.hex_b, p.hex_c); },
+                         "vertex names \"r,c\": the unit triangle in strip r (0 = top), place c along it "
+                         "(sheared frame); c even points down, c odd up; up (r,c) meets down (r+1,c-1)");
   }
   {
     auto& f = add("prism", "C_N x K_2: a ladder closed into a ring", Kind::Graph);

@@ -7,6 +7,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "matchcount/generate.hpp"
 
@@ -30,10 +32,21 @@ struct Family {
   std::function<std::string()> describe;
   std::function<EdgeList()> graph;            // Kind::Graph
   std::function<AnyMatrix()> matrix;          // the other kinds
+  /// --names: "index" (vertex numbers) or "coordinates" ("r,c"); only families with
+  /// `coordinates` (lattices: (row, column) per vertex, in the graph's numbering) offer it.
+  std::string names = "index";
+  std::function<std::vector<std::pair<int, int>>()> coordinates;
+  /// A comment line saying what the coordinate names mean (with --names coordinates).
+  std::string coordinates_note;
 };
 
 /// Registers a subcommand (name, one-line summary, kind) with its --format and --output.
 using AddFamily = std::function<Family&(const std::string&, const std::string&, Kind)>;
+
+/// Gives a lattice family its coordinates and the option --names index|coordinates; `note`
+/// says what "r,c" means, for the file's comment.
+void add_coordinate_names(Family& f, std::function<std::vector<std::pair<int, int>>()> coordinates,
+                          const std::string& note);
 
 struct FamilyParameters;
 

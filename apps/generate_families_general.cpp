@@ -86,6 +86,7 @@ void add_lattice(const AddFamily& add, LatticeParameters& p, const std::string& 
            "; perfect matchings (matchcount --as graph)";
   };
   f.graph = [&p, make] { return make(p.m, p.n, p.boundary()); };
+  add_coordinate_names(f, [&p] { return grid_coordinates(p.m, p.n); }, "vertex names \"r,c\": row r, column c");
 }
 
 void add_fixed_graph(const AddFamily& add, const std::string& name, const std::string& summary,
@@ -125,13 +126,15 @@ std::shared_ptr<void> add_general_graphs(const AddFamily& add) {
   add_lattice(add, p.tri, "triangular", "M x N triangular lattice: the grid plus one diagonal per square",
               "The M x N triangular lattice: the M x N grid graph plus the diagonal (r,c) -- (r+1,c+1)\n"
               "of every square, so inner vertices have 6 neighbours; 3MN - 2M - 2N + 1 edges with open\n"
-              "boundaries, 3MN on the torus. Vertex (r,c) = r*N + c. Perfect matchings of width 4:\n"
+              "boundaries, 3MN on the torus. Vertex (r,c) = r*N + c (named \"r,c\" with --names\n"
+              "coordinates). Perfect matchings of width 4:\n"
               "OEIS A309117 (triangular 4 2: 5, 4 4: 56, 4 6: 749).\n",
               &triangular_graph);
   add_lattice(add, p.king, "king", "M x N king graph: the grid plus both diagonals of every square",
               "The M x N king graph: the moves of a chess king on an M x N board, i.e. the grid graph\n"
               "plus both diagonals of every square (8 neighbours inside, 4MN on the torus).\n"
-              "Vertex (r,c) = r*N + c. Perfect matchings of the 2n x 2n board: OEIS A239273\n"
+              "Vertex (r,c) = r*N + c (named \"r,c\" with --names coordinates). Perfect matchings\n"
+              "of the 2n x 2n board: OEIS A239273\n"
               "(king 2 2: 3, 4 4: 280, 6 6: 3037561).\n",
               &king_graph);
   {

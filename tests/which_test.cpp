@@ -6,6 +6,7 @@
 // line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
@@ -236,6 +237,79 @@ TEST_P(WhichMethods, ChiSquareAgainstEnumeration) {
 
 INSTANTIATE_TEST_SUITE_P(Sample, WhichMethods, ::testing::Values(WhichMethod::Frontier, WhichMethod::Counts),
                          [](const auto& info) { return info.param == WhichMethod::Frontier ? "Frontier" : "Counts"; });
+
+/// The cells of the Aztec diamond of order n in reading order (aztec_diamond_graph's vertices):
+/// row r < n holds columns n-1-r .. n+r, the lower half mirrored.
+std::vector<std::pair<int, int>> aztec_cells(int n) {
+  std::vector<std::pair<int, int>> cells;
+  for (int r = 0; r < 2 * n; ++r) {
+    const int h = r < n ? r : 2 * n - 1 - r;
+    for (int c = n - 1 - h; c <= n + h; ++c) cells.emplace_back(r + 5, c - 2);  // anywhere on the lattice
+  }
+  return cells;
+}
+
+// The lattice samplers through the question: chi-square on whole regions with their cells (the
+// Aztec diamond of order 2 and 3, the 4 x 4 and 3 x 4 grids), each sample a perfect matching of
+// the graph; regions they do not take are refused when forced and left to the others in Auto.
+TEST(Sample, LatticeRegionsByTheLatticeSamplers) {
+  const auto fit = [&](const EdgeList& e, std::vector<std::pair<int, int>> cells, std::uint64_t samples, const char* what) {
+    const auto w = table_of(e);
+    MatchingGraph g{AnyMatrix(symmetric_of(w)), true};
+    g.cells = std::move(cells);
+    expect_fits(g, matchings_of(w), samples, 13, what, WhichMethod::Lattice);
+  };
+  fit(aztec_diamond_graph(2), aztec_cells(2), 1600, "Aztec 2 (lattice)");  // 8
+  fit(aztec_diamond_graph(3), aztec_cells(3), 6400, "Aztec 3 (lattice)");  // 64
+  const auto grid_cells = [](int m, int n) {
+    std::vector<std::pair<int, int>> cells;
+    for (int r = 0; r < m; ++r)
+      for (int c = 0; c < n; ++c) cells.emplace_back(r, c);
+    return cells;
+  };
+  fit(grid_graph(4, 4), grid_cells(4, 4), 3600, "4 x 4 (lattice)");  // 36
+  fit(grid_graph(3, 4), grid_cells(3, 4), 1100, "3 x 4 (lattice)");  // 11
+  // The same grid as a bipartite matrix (rows: the even cells), cells rows then columns.
+  const auto w = table_of(grid_graph(4, 4));
+  std::vector<int> side(16), index(16);
+  int rows = 0, cols = 0;
+  for (int v = 0; v < 16; ++v) side[static_cast<std::size_t>(v)] = (v / 4 + v % 4) % 2, index[static_cast<std::size_t>(v)] = side[static_cast<std::size_t>(v)] ? cols++ : rows++;
+  SparseMatrix<Integer> b{8, 8, {}};
+  std::vector<std::pair<int, int>> cells(16);
+  for (int v = 0; v < 16; ++v) {
+    const std::size_t at = static_cast<std::size_t>(side[static_cast<std::size_t>(v)] ? 8 + index[static_cast<std::size_t>(v)] : index[static_cast<std::size_t>(v)]);
+    cells[at] = {v / 4, v % 4};
+    for (int u = 0; u < 16; ++u)
+      if (!side[static_cast<std::size_t>(v)] && w[static_cast<std::size_t>(v)][static_cast<std::size_t>(u)])
+        b.entries.push_back({index[static_cast<std::size_t>(v)], index[static_cast<std::size_t>(u)], Integer(1)});
+  }
+  b.normalize();
+  MatchingGraph bg{AnyMatrix(b), false};
+  bg.cells = cells;
+  SampleOptions o;
+  o.samples = 50, o.method = WhichMethod::Lattice;
+  for (const auto& m : sample_perfect_matchings(bg, o)) {
+    ASSERT_EQ(m.size(), 8u);
+    for (const auto& [r, c] : m) EXPECT_NE(b.entries.end(), std::find_if(b.entries.begin(), b.entries.end(), [&](const auto& e) {
+                                            return e.row == r && e.col == c;
+                                          }));
+  }
+  // Not a region the samplers take: a weighted grid, a grid less an edge, the cells of another
+  // graph. Forced: refused; Auto: another method.
+  auto weighted = symmetric_of(table_of(grid_graph(2, 2), {1, 2, 1, 1}));
+  MatchingGraph wg{AnyMatrix(weighted), true};
+  wg.cells = grid_cells(2, 2);
+  EXPECT_THROW(sample_perfect_matchings(wg, o), RefusedError);
+  o.method = WhichMethod::Auto;
+  EXPECT_EQ(sample_perfect_matchings(wg, o).size(), 50u);
+  MatchingGraph k4{AnyMatrix(symmetric_of(table_of(complete_graph(4)))), true};
+  k4.cells = grid_cells(2, 2);
+  o.method = WhichMethod::Lattice;
+  EXPECT_THROW(sample_perfect_matchings(k4, o), RefusedError);
+  EXPECT_EQ(lattice_cell_of_name("(3, -4)"), (std::pair<int, int>{3, -4}));
+  EXPECT_EQ(lattice_cell_of_name("12,7"), (std::pair<int, int>{12, 7}));
+  for (const char* bad : {"a", "1,2,3", "(1,2", "1.5,2", ",", "3,"}) EXPECT_FALSE(lattice_cell_of_name(bad)) << bad;
+}
 
 TEST(Sample, SeedsReproduceAndRefusals) {
   const auto w = table_of(grid_graph(4, 4));

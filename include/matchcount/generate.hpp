@@ -55,6 +55,36 @@ EdgeList erdos_renyi_graph(int n, double p, std::uint64_t seed);
 /// edges to repair.
 EdgeList random_regular_graph(int n, int d, std::uint64_t seed);
 
+/// The honeycomb graph of the hexagon with sides A, B, C, A, B, C on the triangular lattice:
+/// its vertices are the hexagon's unit triangles (2(AB + BC + CA) of them), adjacent when they
+/// share a side. Its perfect matchings are the lozenge tilings of the hexagon, MacMahon's
+/// prod_{i<=A, j<=B, k<=C} (i+j+k-1)/(i+j+k-2) of them (A = B = C = 2: 20; 3: 980). The hexagon
+/// has a horizontal top side of length A, then going clockwise sides of B, C, A, B, C. Vertices
+/// are numbered in reading order of hexagon_coordinates (row by row from the top, left to right).
+/// A, B, C >= 0.
+EdgeList hexagon_graph(int a, int b, int c);
+
+// --- vertex coordinates of the lattice families (matchcount-generate --names coordinates) ----
+// (row, column) per vertex, in the family's vertex numbering; rows count down from the top,
+// columns from the left, both from 0 (the hexagon's columns from 0 or 1, see below).
+
+/// grid, torus, triangular and king m x n: vertex r*n + c is (r, c).
+std::vector<std::pair<int, int>> grid_coordinates(int m, int n);
+/// The Aztec diamond of order k: the square [x, x+1] x [y, y+1] is (k-1-y, x+k), so row 0 is
+/// the top row and column 0 the leftmost column of the 2k x 2k box around the diamond.
+std::vector<std::pair<int, int>> aztec_diamond_coordinates(int order);
+/// The hexagon's unit triangles as (r, c): r is the horizontal strip (0 = top); c numbers the
+/// triangles along the strip in the sheared (triangular-lattice) frame in which each strip
+/// starts half an edge to the right of the one above: c even is a down-pointing triangle
+/// (horizontal side on top), c odd an up-pointing one. Neighbours are (r, c +- 1) in the strip
+/// and, across a horizontal side, the up-pointing (r, c) and the down-pointing (r+1, c-1).
+/// The triangle's centre lies at x = (c + r + 1)/2 edge lengths (up to a shift of the whole
+/// hexagon), y = (r + 1/3) sqrt(3)/2 for even c and (r + 2/3) sqrt(3)/2 for odd c (y down);
+/// columns are shifted by an even number so that the smallest is 0 or 1.
+std::vector<std::pair<int, int>> hexagon_coordinates(int a, int b, int c);
+/// "r,c" for each (r, c): the names matchcount-generate --names coordinates writes.
+std::vector<std::string> coordinate_names(const std::vector<std::pair<int, int>>& coordinates);
+
 /// The symmetric adjacency matrix (both triangles; a repeated edge becomes 2, a loop (u, u) the
 /// diagonal entry 1): its hafnian counts the perfect matchings of the graph.
 SparseMatrix<Integer> adjacency_matrix(const EdgeList& g);
@@ -105,6 +135,11 @@ void write_bipartite_edges(std::ostream& out, const SparseMatrix<Integer>& m);  
 /// decimals (RefusedError when the denominator is not 2^a 5^b); an exact value the readers
 /// would refuse (text_readable) is a RefusedError too, never rounded.
 void write_edge_list(std::ostream& out, const EdgeList& g, const std::string& comment);
+/// The edge list with vertex v written as names[v] (names.size() == g.vertices): UsageError when
+/// a name is empty, repeated, holds whitespace or starts with '#', '%' or '(' (the readers
+/// would read it otherwise).
+void write_edge_list(std::ostream& out, const EdgeList& g, const std::string& comment,
+                     const std::vector<std::string>& names);
 void write_matrix_market(std::ostream& out, const AnyMatrix& m, const std::string& comment);
 void write_bipartite_edges(std::ostream& out, const SparseMatrix<Integer>& m,
                            const std::string& comment);

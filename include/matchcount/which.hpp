@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -18,16 +20,31 @@ namespace matchcount {
 /// (vertices are its rows; the diagonal is ignored); otherwise a bipartite graph's matrix
 /// (row r matched to column c).
 struct MatchingGraph {
+  MatchingGraph() = default;
+  MatchingGraph(AnyMatrix m, bool is_symmetric, std::vector<std::pair<int, int>> lattice_cells = {})
+      : matrix(std::move(m)), symmetric(is_symmetric), cells(std::move(lattice_cells)) {}
   AnyMatrix matrix;
   bool symmetric = false;
+  /// Where each vertex lies on the square lattice, (row, column), when known (empty otherwise):
+  /// vertices of a symmetric graph, else the matrix's rows then its columns. The CLI and Python
+  /// fill it from names such as `3,4` or `(3, 4)` (lattice_cell_of_name). It lets the samples of
+  /// whole lattice regions take the lattice samplers (SampleOptions).
+  std::vector<std::pair<int, int>> cells;
 };
+
+/// The lattice cell a vertex name stands for: two integers as `r,c` or `(r, c)` (networkx's
+/// tuple names), spaces allowed around them; nothing for any other name.
+std::optional<std::pair<int, int>> lattice_cell_of_name(std::string_view name);
 
 /// How the questions are answered: Frontier, the graph frontier DP's tables (nonnegative exact
 /// weights that fit 64 bits; for marginals integer or rational weights); Counts, one count of
 /// the graph without an edge's ends for each (marginals) or candidate (samples); Auto the
 /// frontier DP where its tables fit in 1 GiB (a fixed limit, so the method, and with it the
 /// samples of a seed, depend on the graph alone), else the counts.
-enum class WhichMethod { Auto, Frontier, Counts };
+/// Samples only: Lattice, the exact samplers of whole lattice regions with unit weights and
+/// known cells (MatchingGraph::cells): the Aztec diamond by domino shuffling, rectangles by
+/// Temperley's bijection and Wilson's algorithm; Auto takes them first where they apply.
+enum class WhichMethod { Auto, Frontier, Counts, Lattice };
 
 /// The probability of edge (u, v): for a symmetric graph u < v are vertices, else u a row and v
 /// a column.

@@ -91,3 +91,19 @@ def test_ctrl_c_stops_sampling():
         matchcount.sample_perfect_matchings(g, 1_000_000, seed=1)
     assert time.monotonic() - t0 < 5
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_lattice_regions_take_the_lattice_samplers():
+    """networkx's grid graphs name their nodes by cells: the exact lattice samplers draw them,
+    each sample a perfect matching of the graph, reproducible by its seed."""
+    nx = pytest.importorskip("networkx")
+    for G in (nx.grid_2d_graph(6, 8), nx.grid_2d_graph(5, 4)):
+        drawn = matchcount.sample_perfect_matchings(G, 5, seed=9)
+        assert drawn == matchcount.sample_perfect_matchings(G, 5, seed=9)
+        for m in drawn:
+            assert len(m) == G.number_of_nodes() // 2
+            assert all(G.has_edge(u, v) for u, v in m)
+            assert {x for e in m for x in e} == set(G.nodes())
+    big = nx.grid_2d_graph(120, 120)  # far beyond the frontier DP's tables: the lattice sampler
+    (m,) = matchcount.sample_perfect_matchings(big, 1, seed=2)
+    assert len(m) == 7200 and all(big.has_edge(u, v) for u, v in m)

@@ -281,6 +281,23 @@ std::vector<EngineInfo> engine_catalog() {
   out.push_back({"gpu-torontonian", true, false, true, false, false, false, false, engines::kTorontonianMaxModes, true, true,
                  "the torontonian walk on CUDA devices, a block per unit (real O: every Gaussian state's)",
                  "--torontonian"});
+  // All matchings: the polynomial's engines (the totals are loop hafnians: the count engines
+  // with loops). Floats are counted as the exact binary fractions they are.
+  out.push_back({"frontier-polynomial", false, true, true, true, false, true, false, catalog::kHuge, false, true,
+                 "one frontier DP whose states carry the matching polynomial (complex: over Gaussian integers)",
+                 "--matchings --polynomial"});
+  out.push_back({"gpu-frontier-polynomial", true, true, true, false, false, true, false, catalog::kHuge, false, true,
+                 "the DP of polynomials on a CUDA device, a warp a state (up to 512 coefficients)", "--matchings --polynomial"});
+  out.push_back({"tree-polynomial", false, true, true, false, false, true, false, catalog::kHuge, false, true,
+                 "the classical recursion for trees and forests (each component; components multiply)",
+                 "--matchings --polynomial"});
+  // Which matchings.
+  out.push_back({"frontier-tables", false, true, false, false, false, true, false, catalog::kHuge, false, true,
+                 "the frontier DP's tables in exact integers: samples walked back, every edge's weight by one backward pass",
+                 "--marginals --sample"});
+  out.push_back({"self-reducibility", false, true, true, false, false, true, false, catalog::kHuge, false, true,
+                 "a count per edge (marginals) or per candidate partner (samples), through the counting pipeline",
+                 "--marginals --sample"});
   return out;
 }
 

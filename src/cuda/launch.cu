@@ -37,6 +37,28 @@ PrimePasses plan_device_passes(const char* engine, int device, std::size_t K, do
   return pp;
 }
 
+bool run_stack_chunks(const double* re, const double* im, std::size_t per, long long count, long long chunk,
+                      std::size_t out_per, double* out, const std::function<bool()>& stop,
+                      const std::function<void(long long, const double*, const double*, double*)>& launch) {
+  if (count <= 0) return true;
+  chunk = std::max(1LL, std::min(chunk, count));
+  const bool cplx = im != nullptr;
+  const std::size_t n = static_cast<std::size_t>(chunk);
+  DeviceBuffer<double> d_re(n * per), d_im(cplx ? n * per : 1), d_out(n * out_per);
+  for (long long b = 0; b < count; b += chunk) {
+    if (stop && stop()) return false;
+    const long long k = std::min(chunk, count - b);
+    const std::size_t first = static_cast<std::size_t>(b), bytes = static_cast<std::size_t>(k) * per * sizeof(double);
+    check(cudaMemcpy(d_re.ptr, re + first * per, bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+    if (cplx) check(cudaMemcpy(d_im.ptr, im + first * per, bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+    launch(k, d_re.ptr, cplx ? d_im.ptr : nullptr, d_out.ptr);
+    check(cudaMemcpy(out + first * out_per, d_out.ptr, static_cast<std::size_t>(k) * out_per * sizeof(double),
+                     cudaMemcpyDeviceToHost),
+          "cudaMemcpy");
+  }
+  return true;
+}
+
 }  // namespace detail
 
 }  // namespace matchcount::gpu

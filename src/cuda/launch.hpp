@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,15 @@ struct DeviceBuffer {
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 };
+
+/// A stack of `count` matrices of `per` doubles each (`re`, and `im` when not null) through the
+/// device in chunks of at most `chunk` matrices, the batch kernels' one host loop: each chunk is
+/// copied in, `launch(k, d_re, d_im, d_out)` runs k matrices (d_im null for real stacks) and
+/// synchronises, and its `out_per` doubles a matrix come back into `out` (count * out_per).
+/// `stop` is asked between chunks; returns false when it stopped the batch.
+bool run_stack_chunks(const double* re, const double* im, std::size_t per, long long count, long long chunk,
+                      std::size_t out_per, double* out, const std::function<bool()>& stop,
+                      const std::function<void(long long k, const double* d_re, const double* d_im, double* d_out)>& launch);
 
 /// Blocks of `block` threads with `shared` bytes of dynamic shared memory that one
 /// multiprocessor holds (the kernel's limit is raised beyond 48 KiB where needed); throws

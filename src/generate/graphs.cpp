@@ -7,6 +7,8 @@
 //   Aztec diamond   unit squares [x,x+1]x[y,y+1] with |x+1/2| + |y+1/2| <= k, numbered in
 //                   reading order: rows from top (y = k-1) to bottom (y = -k), left to right
 //   prism C_n x K_2 vertex (i, s) = s*n + i: outer cycle 0..n-1, inner cycle n..2n-1 (n >= 3)
+// grid_coordinates and aztec_diamond_coordinates give (row, column) in these numberings, for
+// matchcount-generate --names coordinates.
 // Edges are listed once each, as (u, v) with u < v, sorted.
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <cstdlib>
 #include <deque>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "generate/graph_build.hpp"
@@ -127,6 +130,33 @@ EdgeList prism_graph(int n) {
   }
   finish(g);
   return g;
+}
+
+std::vector<std::pair<int, int>> grid_coordinates(int m, int n) {
+  if (m < 1 || n < 1)
+    throw UsageError("grid_coordinates: M and N must be at least 1 (got " + std::to_string(m) + " x " +
+                     std::to_string(n) + ")");
+  check_size("grid", std::int64_t(m) * n, 0);
+  std::vector<std::pair<int, int>> rc;
+  rc.reserve(static_cast<std::size_t>(std::int64_t(m) * n));
+  for (int r = 0; r < m; ++r)
+    for (int c = 0; c < n; ++c) rc.emplace_back(r, c);
+  return rc;
+}
+
+std::vector<std::pair<int, int>> aztec_diamond_coordinates(int order) {
+  if (order < 0)
+    throw UsageError("aztec: K must be at least 0 (got " + std::to_string(order) + ")");
+  const std::int64_t k = order;
+  check_size("aztec", 2 * k * (k + 1), 4 * k * k);
+  // The reading order of aztec_diamond_graph: y from k-1 down to -k, x from -k to k-1.
+  std::vector<std::pair<int, int>> rc;
+  rc.reserve(static_cast<std::size_t>(2 * k * (k + 1)));
+  for (std::int64_t y = k - 1; y >= -k; --y)
+    for (std::int64_t x = -k; x <= k - 1; ++x)
+      if (std::llabs(2 * x + 1) + std::llabs(2 * y + 1) <= 2 * k)
+        rc.emplace_back(static_cast<int>(k - 1 - y), static_cast<int>(x + k));
+  return rc;
 }
 
 SparseMatrix<Integer> biadjacency(const EdgeList& g) {

@@ -1,6 +1,7 @@
 // Writers for the text formats that read_input understands.
 //
-//   edge list      "# comment" lines, then "u v" per edge, 0-based (read --as graph)
+//   edge list      "# comment" lines, then "u v" per edge, 0-based (read --as graph), or
+//                  with the vertices' names (coordinates "r,c") in place of the numbers
 //   arc list       "# comment" lines, then "u v [w]" per arc u -> v, 0-based (read --as digraph)
 //   bipartite      "# comment" lines, then "r<i> c<j> [w]" per entry, 0-based
 //   Matrix Market  %%MatrixMarket matrix coordinate integer|real|complex general, 1-based
@@ -22,6 +23,7 @@
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <type_traits>
 #include <variant>
@@ -186,9 +188,34 @@ bool exact_decimal(const Rational& value, std::string& out) {
   return true;
 }
 
-void write_edge_list(std::ostream& out, const EdgeList& g, const std::string& comment) {
+namespace {
+
+/// Refuses names the edge-list readers would not read back as the same vertices.
+void check_names(const EdgeList& g, const std::vector<std::string>& names) {
+  if (names.size() != static_cast<std::size_t>(g.vertices))
+    throw UsageError("write_edge_list: " + std::to_string(names.size()) + " names for " +
+                     std::to_string(g.vertices) + " vertices");
+  std::vector<std::string_view> sorted;
+  sorted.reserve(names.size());
+  for (std::size_t v = 0; v < names.size(); ++v) {
+    const std::string& name = names[v];
+    const bool bad_start = !name.empty() && (name[0] == '#' || name[0] == '%' || name[0] == '(');
+    const bool space = std::any_of(name.begin(), name.end(), [](char ch) {
+      return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\v' || ch == '\f';
+    });
+    if (name.empty() || bad_start || space)
+      throw UsageError("write_edge_list: vertex " + std::to_string(v) + " has the name '" + name +
+                       "', which an edge list cannot hold (empty, whitespace, or a leading '#', '%' or '(')");
+    sorted.push_back(name);
+  }
+  std::sort(sorted.begin(), sorted.end());
+  if (const auto it = std::adjacent_find(sorted.begin(), sorted.end()); it != sorted.end())
+    throw UsageError("write_edge_list: two vertices have the name '" + std::string(*it) + "'");
+}
+
+void write_edges(std::ostream& out, const EdgeList& g, const std::string& comment,
+                 const std::vector<std::string>* names) {
   if (g.vertices < 0) throw UsageError("write_edge_list: negative vertex count");
-  write_comment(out, comment, "#");
   std::vector<char> touched(static_cast<std::size_t>(g.vertices), 0);
   for (const auto& [u, v] : g.edges) {
     if (u < 0 || v < 0 || u >= g.vertices || v >= g.vertices)
@@ -196,14 +223,20 @@ void write_edge_list(std::ostream& out, const EdgeList& g, const std::string& co
                        ") names a vertex outside 0.." + std::to_string(g.vertices - 1));
     touched[static_cast<std::size_t>(u)] = touched[static_cast<std::size_t>(v)] = 1;
   }
-  out << "# undirected graph: " << g.vertices << " vertices 0.." << g.vertices - 1 << ", "
-      << g.edges.size() << " edges\n";
+  if (names) check_names(g, *names);  // before anything is written
+  write_comment(out, comment, "#");
+  const auto name = [&](int v) { return names ? (*names)[static_cast<std::size_t>(v)] : std::to_string(v); };
+  if (names)
+    out << "# undirected graph: " << g.vertices << " named vertices, " << g.edges.size() << " edges\n";
+  else
+    out << "# undirected graph: " << g.vertices << " vertices 0.." << g.vertices - 1 << ", "
+        << g.edges.size() << " edges\n";
   std::string missing;
   int count = 0;
   for (int v = 0; v < g.vertices; ++v)
     if (!touched[static_cast<std::size_t>(v)] && ++count <= 20) {
       missing += ' ';
-      missing += std::to_string(v);
+      missing += name(v);
     }
   if (count > 0)
     out << "# " << count << " vertices without edges are not in this file"
@@ -211,12 +244,23 @@ void write_edge_list(std::ostream& out, const EdgeList& g, const std::string& co
   std::string buf;
   for (const auto& [u, v] : g.edges) {
     buf.clear();
-    buf += std::to_string(u);
+    buf += name(u);
     buf += ' ';
-    buf += std::to_string(v);
+    buf += name(v);
     buf += '\n';
     out << buf;
   }
+}
+
+}  // namespace
+
+void write_edge_list(std::ostream& out, const EdgeList& g, const std::string& comment) {
+  write_edges(out, g, comment, nullptr);
+}
+
+void write_edge_list(std::ostream& out, const EdgeList& g, const std::string& comment,
+                     const std::vector<std::string>& names) {
+  write_edges(out, g, comment, &names);
 }
 
 void write_edge_list(std::ostream& out, const EdgeList& g) { write_edge_list(out, g, ""); }

@@ -1,6 +1,9 @@
 // Edge lists: bipartite (left/right name spaces), undirected graphs (2-coloured) and digraphs,
-// with or without a KONECT header.
+// with or without a KONECT header. Vertex names are tokens, or tuple names such as networkx's
+// "(0, 1)" (names.hpp).
 #include <algorithm>
+#include <array>
+#include <string>
 #include <tuple>
 
 #include "io/names.hpp"
@@ -36,6 +39,35 @@ Num dict_weight(std::string_view line, std::string_view dict_start, LineReader& 
 
 std::pair<int, int> ordered_key(const RawEntry& e) { return {e.a, e.b}; }
 
+/// Splits a line whose first or second field is a tuple name (names.hpp): the two names, in
+/// Python's spelling (held in `spelt`), then the other fields as tokenize splits them.
+int split_tuple_names(std::string_view line, Tokens& t, std::array<std::string, 2>& spelt,
+                      const LineReader& reader) {
+  std::size_t i = 0;
+  int count = 0;
+  for (; count < 2; ++count) {
+    while (i < line.size() && is_name_space(line[i])) ++i;
+    if (i == line.size()) break;
+    const std::size_t start = i;
+    if (line[i] == '(') {
+      i = tuple_name_end(line, start);
+      if (i == std::string_view::npos)
+        reader.fail("unclosed '(' in the vertex name " + quote(line.substr(start)) +
+                    ": a name that starts with '(' ends at its matching ')'");
+      canonical_tuple_name(line.substr(start, i - start), spelt[static_cast<std::size_t>(count)]);
+      t[static_cast<std::size_t>(count)] = spelt[static_cast<std::size_t>(count)];
+    } else {
+      while (i < line.size() && !is_name_space(line[i])) ++i;
+      t[static_cast<std::size_t>(count)] = line.substr(start, i - start);
+    }
+  }
+  Tokens rest;
+  const int more = tokenize(line.substr(i), rest);
+  for (int k = 0; k < more && count + k < kMaxTokens; ++k)
+    t[static_cast<std::size_t>(count + k)] = rest[static_cast<std::size_t>(k)];
+  return count + more;
+}
+
 /// The reading a KONECT header asks for ("sym", "asym" or "bip").
 InputFormat konect_reading(const std::string& header) {
   return header == "bip" ? InputFormat::Bipartite
@@ -65,14 +97,16 @@ void read_edge_list(LineReader& reader, InputFormat as, const ReadOptions& optio
   NumPool pool;
   std::vector<RawEntry> entries;
   Tokens t;
+  std::array<std::string, 2> spelt;  // tuple names in Python's spelling
   std::string_view line;
   long timestamp_lines = 0;
   bool loop_line = false;  // a line 'x x': --as graph would refuse it as a self-loop
   long isolated_lines = 0;  // lines 'x': a vertex, which may have no edge
 
   while (reader.next(line)) {
-    const int n = tokenize(line, t);
+    int n = tokenize(line, t);
     if (n == 0 || t[0].front() == '#' || t[0].front() == '%') continue;
+    if (t[0].front() == '(' || (n >= 2 && t[1].front() == '(')) n = split_tuple_names(line, t, spelt, reader);
     if (n == 1) {  // a vertex without edges (a row vertex of a bipartite list)
       left.id(t[0], reader);
       ++isolated_lines;

@@ -150,6 +150,69 @@ class NameTable {
   std::vector<int> direct_;
 };
 
+// Tuple names: networkx writes a vertex (0, 1) as "(0, 1)", with a space inside. A name that
+// starts with '(' runs to its matching ')' (quotes inside are skipped over, as in "('a b', 1)")
+// and on to the next whitespace; it is kept in Python's spelling, so that "(0,1)" and
+// "(0,  1)" are the vertex "(0, 1)" too.
+
+inline bool is_name_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\v' || ch == '\f'; }
+
+/// The end of the tuple name that starts at line[start] == '(': the first whitespace (or the
+/// end of the line) after its matching ')'. npos when a '(' or a quote is not closed.
+inline std::size_t tuple_name_end(std::string_view line, std::size_t start) {
+  std::size_t i = start;
+  int depth = 0;
+  while (i < line.size()) {
+    const char ch = line[i];
+    if (depth == 0 && is_name_space(ch)) break;
+    if (ch == '(') {
+      ++depth;
+    } else if (ch == ')') {
+      if (depth > 0) --depth;
+    } else if ((ch == '\'' || ch == '"') && depth > 0) {
+      std::size_t j = i + 1;
+      while (j < line.size() && line[j] != ch) j += line[j] == '\\' ? 2 : 1;
+      if (j >= line.size()) return std::string_view::npos;
+      i = j;
+    }
+    ++i;
+  }
+  return depth == 0 ? i : std::string_view::npos;
+}
+
+/// `name` (a tuple name, whitespace inside) in Python's spelling: no space after an opening
+/// or before a closing bracket or a comma, one space after a comma, other whitespace runs one
+/// space; quoted parts as they are.
+inline void canonical_tuple_name(std::string_view name, std::string& out) {
+  out.clear();
+  const auto closing = [](char ch) { return ch == ')' || ch == ']' || ch == '}' || ch == ','; };
+  const auto opening = [](char ch) { return ch == '(' || ch == '[' || ch == '{'; };
+  for (std::size_t i = 0; i < name.size();) {
+    const char ch = name[i];
+    if (ch == '\'' || ch == '"') {
+      std::size_t j = i + 1;
+      while (j < name.size() && name[j] != ch) j += name[j] == '\\' ? 2 : 1;
+      j = std::min(j + 1, name.size());
+      out.append(name.substr(i, j - i));
+      i = j;
+    } else if (is_name_space(ch) || ch == ',') {
+      std::size_t j = i;
+      while (j < name.size() && is_name_space(name[j])) ++j;
+      if (j < name.size() && name[j] == ',') {
+        out += ',';
+        for (++j; j < name.size() && is_name_space(name[j]);) ++j;
+        if (j < name.size() && !closing(name[j])) out += ' ';
+      } else if (j < name.size() && !closing(name[j]) && !out.empty() && !opening(out.back())) {
+        out += ' ';
+      }
+      i = j;
+    } else {
+      out += ch;
+      ++i;
+    }
+  }
+}
+
 /// A vertex name as shown in messages (shortened when long).
 inline std::string shown(std::string_view name) {
   return name.size() > 40 ? std::string(name.substr(0, 40)) + "..." : std::string(name);

@@ -8,6 +8,7 @@
 // instead (graph_frontier_polynomial.cpp), where that is predicted to cost less.
 #include "matchcount/matchings.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -24,12 +25,15 @@
 #include "engines/gpu_common.hpp"
 #include "engines/graph_frontier/cuda/graph_frontier_job.hpp"
 #include "engines/graph_frontier/graph_frontier.hpp"
+#include "engines/matchings/tree_polynomial.hpp"
+#include "matchcount/graph_matching.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/error.hpp"
 #include "pipeline/block_options.hpp"
 #include "pipeline/evaluated.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "pipeline/one_block.hpp"
+#include "pipeline/polynomial_checkpoint.hpp"
 
 namespace matchcount {
 namespace {
@@ -80,7 +84,8 @@ AnyMatrix with_loops(const AnyMatrix& a, const U& loop, const U& scale) {
 }
 
 /// matching_polynomial, with a note of how it was counted in `notes` (when given).
-std::vector<PermanentValue> polynomial_noted(const AnyMatrix& a, const CountOptions& options, std::vector<std::string>* notes);
+std::vector<PermanentValue> polynomial_noted(const AnyMatrix& a, const CountOptions& options, std::vector<std::string>* notes,
+                                             detail::PolynomialCheckpoint* saved = nullptr);
 
 }  // namespace
 
@@ -90,11 +95,21 @@ CountReport count_matchings_report(const AnyMatrix& a, const PermanentValue& mon
   if (options.log && polynomial)
     throw UsageError("--log gives the logarithm of the total; --polynomial prints the coefficients themselves");
   if (options.explain) throw UsageError("--explain does not apply to --matchings (yet)");
-  if (polynomial && options.checkpoint)
-    throw UsageError("--checkpoint does not apply to --matchings --polynomial (it counts several loop hafnians)");
   CountOptions o = options;
   o.perfect_matchings = false;
   CountReport r;
+  // With --polynomial the coefficients come first, in pieces kept in the checkpoint; the total
+  // then takes no checkpoint of its own (one loop hafnian, as one piece would).
+  CountReport pending;
+  std::vector<PermanentValue> coefficients;
+  std::optional<detail::PolynomialCheckpoint> saved;
+  if (polynomial) {
+    CountOptions p = o;
+    p.checkpoint = nullptr;
+    saved.emplace(options.checkpoint, a, monomer_weight, pending);
+    coefficients = polynomial_noted(a, p, &pending.notes, &*saved);
+    o.checkpoint = nullptr;
+  }
   switch (joined_kind(a, monomer_weight)) {
     case 0:
     case 1: {  // exact: as fractions (count_hafnian scales them to integers)
@@ -108,9 +123,9 @@ CountReport count_matchings_report(const AnyMatrix& a, const PermanentValue& mon
   r.quantity = "matchings";
   r.rows = rows_of(a), r.cols = cols_of(a), r.nnz = nnz_of(a);
   if (polynomial) {
-    CountOptions p = o;
-    p.checkpoint = nullptr;
-    r.polynomial = polynomial_noted(a, p, &r.notes);
+    r.polynomial = std::move(coefficients);
+    r.notes.insert(r.notes.end(), pending.notes.begin(), pending.notes.end());
+    saved->finish(r);
   }
   return r;
 }
@@ -193,8 +208,11 @@ std::optional<std::vector<Rational>> by_frontier_dp(const AnyMatrix& a, const Co
   return out;
 }
 
-/// The coefficients of an integer or rational graph, exactly; `notes` (if given) says how.
-std::vector<Rational> exact_polynomial(const AnyMatrix& a, const CountOptions& options, std::vector<std::string>* notes) {
+/// The coefficients of one connected integer or rational graph, exactly; `notes` (if given)
+/// says how.
+/// With a checkpoint, its interpolation points are the slots from `points` on.
+std::vector<Rational> connected_polynomial(const AnyMatrix& a, const CountOptions& options, std::vector<std::string>* notes,
+                                           detail::PolynomialCheckpoint* saved, std::size_t points) {
   if (auto m = by_frontier_dp(a, options, notes)) return *m;
   const int n = rows_of(a), k_max = n / 2;
   if (notes) notes->push_back("the polynomial: interpolation over " + std::to_string(k_max) + " loop hafnians");
@@ -209,9 +227,15 @@ std::vector<Rational> exact_polynomial(const AnyMatrix& a, const CountOptions& o
       z.emplace_back(1);
       continue;
     }
+    const std::size_t slot = points + static_cast<std::size_t>(x - 1);
+    if (auto kept = saved ? saved->saved(slot) : std::nullopt; kept && kept->size() == 1) {
+      z.push_back(kept->front());
+      continue;
+    }
     const AnyMatrix m = with_loops<Rational>(a, Rational(1), Rational(x));
     z.push_back(detail::rational_of(count_hafnian(m, true, o).value));
     z.back().canonicalize();
+    if (saved) saved->save(slot, {z.back()});
   }
   // Newton's divided differences at the points 0 .. k_max, then the power basis.
   std::vector<Rational> c = z;
@@ -237,6 +261,76 @@ std::vector<Rational> exact_polynomial(const AnyMatrix& a, const CountOptions& o
   return p;
 }
 
+/// The weights over their common denominator L: (L A as integers, L).
+std::pair<SparseMatrix<Integer>, Integer> over_common_denominator(const SparseMatrix<Rational>& a) {
+  Integer l = 1;
+  for (const auto& e : a.entries) mpz_lcm(l.get_mpz_t(), l.get_mpz_t(), e.value.get_den_mpz_t());
+  SparseMatrix<Integer> z{a.rows, a.cols, {}};
+  for (const auto& e : a.entries) z.entries.push_back({e.row, e.col, e.value.get_num() * (l / e.value.get_den())});
+  return {std::move(z), l};
+}
+
+/// The coefficients of an integer or rational graph, exactly: the product of its components'
+/// polynomials, trees by the classical recursion (tree_polynomial.hpp), the others by
+/// connected_polynomial. `notes` (if given) says how, each way once.
+std::vector<Rational> exact_polynomial(const AnyMatrix& a, const CountOptions& options, std::vector<std::string>* notes,
+                                       detail::PolynomialCheckpoint* saved) {
+  const int n = rows_of(a);
+  if (n != cols_of(a)) throw std::invalid_argument("all matchings need a square symmetric adjacency matrix");
+  (void)with_loops<Rational>(a, Rational(1), Rational(0));  // the checks alone
+  SparseMatrix<Rational> q{n, n, {}};
+  std::visit(
+      [&](const auto& m) {
+        using T = std::decay_t<decltype(m.entries[0].value)>;
+        if constexpr (std::is_same_v<T, Integer> || std::is_same_v<T, Rational>)
+          for (const auto& e : m.entries) q.entries.push_back({e.row, e.col, Rational(e.value)});
+        else throw std::logic_error("exact_polynomial: a float matrix");
+      },
+      a);
+  const auto components = graph_components(GraphPattern::of(q));
+  std::vector<std::string> seen;
+  const auto note = [&](const std::string& line) {
+    if (notes && std::find(seen.begin(), seen.end(), line) == seen.end()) seen.push_back(line), notes->push_back(line);
+  };
+  std::vector<Rational> product{Rational(1)};
+  int trees = 0;
+  for (const auto& vertices : components) {
+    // The component's slots: its polynomial, then its interpolation points.
+    const std::size_t slot = saved ? saved->take(1 + vertices.size() / 2) : 0;
+    if (vertices.size() < 2) continue;  // an isolated vertex: the polynomial 1
+    std::vector<Rational> m;
+    bool kept_piece = false;
+    if (auto kept = saved ? saved->saved(slot) : std::nullopt) {
+      m = std::move(*kept);
+      kept_piece = true;
+    } else if (const SparseMatrix<Rational> part = components.size() == 1 ? q : principal_submatrix(q, vertices);
+               engines::is_forest(over_common_denominator(part).first)) {
+      const auto [z, l] = over_common_denominator(part);
+      ++trees;
+      Integer scale = 1;  // L^k: m_k of L A is L^k m_k of A
+      for (const Integer& c : engines::tree_matching_polynomial(z)) {
+        m.emplace_back(c, scale);
+        m.back().canonicalize();
+        scale *= l;
+      }
+    } else {
+      std::vector<std::string> how;
+      m = connected_polynomial(AnyMatrix(part), options, notes ? &how : nullptr, saved, slot + 1);
+      for (const auto& line : how) note(line);
+    }
+    if (saved && !kept_piece) saved->save(slot, m);
+    std::vector<Rational> next(product.size() + m.size() - 1, Rational(0));
+    for (std::size_t i = 0; i < product.size(); ++i)
+      for (std::size_t j = 0; j < m.size(); ++j) next[i + j] += product[i] * m[j];
+    for (auto& x : next) x.canonicalize();
+    product = std::move(next);
+  }
+  if (trees > 0) note("the polynomial: " + std::to_string(trees) + (trees == 1 ? " tree" : " trees") + " by the classical recursion");
+  if (components.size() > 1) note("the polynomial: the product of " + std::to_string(components.size()) + " components' polynomials");
+  product.resize(static_cast<std::size_t>(n / 2) + 1, Rational(0));
+  return product;
+}
+
 /// Float weights: a double is an exact binary fraction, so the polynomial of the doubles is
 /// counted exactly and rounded once (get_d truncates: within 2u of the coefficient). Each double
 /// stands for a number within u of itself relatively (the reader's rounding of a decimal, as
@@ -244,7 +338,7 @@ std::vector<Rational> exact_polynomial(const AnyMatrix& a, const CountOptions& o
 /// of its modulus: the bound adds ((1 + u)^k - 1) m_k(|A|), the polynomial of the moduli, also
 /// exact. (A subnormal weight would be off by more than u of itself: refused.)
 std::vector<PermanentValue> float_polynomial(const SparseMatrix<double>& a, const CountOptions& options,
-                                             std::vector<std::string>* notes) {
+                                             std::vector<std::string>* notes, detail::PolynomialCheckpoint* saved) {
   SparseMatrix<Rational> exact{a.rows, a.cols, {}}, modulus{a.rows, a.cols, {}};
   for (const auto& e : a.entries) {
     if (!std::isfinite(e.value)) throw std::invalid_argument("the matching polynomial needs finite weights");
@@ -253,7 +347,9 @@ std::vector<PermanentValue> float_polynomial(const SparseMatrix<double>& a, cons
     exact.entries.push_back({e.row, e.col, Rational(e.value)});
     modulus.entries.push_back({e.row, e.col, Rational(std::fabs(e.value))});
   }
-  const std::vector<Rational> m = exact_polynomial(exact, options, notes), moduli = exact_polynomial(modulus, options, nullptr);
+  const std::vector<Rational> m = exact_polynomial(exact, options, notes, saved);
+  if (saved) saved->second_pass();
+  const std::vector<Rational> moduli = exact_polynomial(modulus, options, nullptr, saved);
   const Rational one_plus_u = Rational(1) + Rational(1, Integer(1) << 53);
   Rational grown = 1;  // (1 + u)^k
   std::vector<PermanentValue> out;
@@ -331,11 +427,12 @@ std::vector<PermanentValue> complex_polynomial(const SparseMatrix<Complex>& a, c
   return out;
 }
 
-std::vector<PermanentValue> polynomial_noted(const AnyMatrix& a, const CountOptions& options, std::vector<std::string>* notes) {
+std::vector<PermanentValue> polynomial_noted(const AnyMatrix& a, const CountOptions& options, std::vector<std::string>* notes,
+                                             detail::PolynomialCheckpoint* saved) {
   if (a.index() == 3) return complex_polynomial(std::get<SparseMatrix<Complex>>(a), options, notes);
-  if (a.index() == 2) return float_polynomial(std::get<SparseMatrix<double>>(a), options, notes);
+  if (a.index() == 2) return float_polynomial(std::get<SparseMatrix<double>>(a), options, notes, saved);
   std::vector<PermanentValue> out;
-  for (const Rational& q : exact_polynomial(a, options, notes)) out.push_back(detail::exact_value(q));
+  for (const Rational& q : exact_polynomial(a, options, notes, saved)) out.push_back(detail::exact_value(q));
   return out;
 }
 

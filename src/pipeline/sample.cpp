@@ -5,7 +5,9 @@
 // uniform draw below the total (GMP's Mersenne Twister, seeded per sample from the seed and the
 // sample's index, so samples do not depend on threads or machines). Counts of the graphs met
 // are kept, so later samples reuse the early steps. Graphs of narrow frontier go to the frontier
-// DP's sampler instead (graph_frontier_tables.hpp): one forward pass, then O(n) a sample.
+// DP's sampler instead (graph_frontier_tables.hpp): one forward pass, then O(n) a sample; whole
+// lattice regions (an Aztec diamond, a rectangle) with known cells to the lattice samplers
+// (lattice_sample.hpp).
 #include <gmp.h>
 
 #include <cmath>
@@ -16,6 +18,7 @@
 #include "matchcount/error.hpp"
 #include "matchcount/which.hpp"
 #include "engines/graph_frontier/graph_frontier_tables.hpp"
+#include "pipeline/lattice_sample.hpp"
 #include "pipeline/which_common.hpp"
 
 namespace matchcount {
@@ -152,6 +155,9 @@ std::vector<std::vector<std::pair<int, int>>> sample_perfect_matchings(const Mat
   if (g.symmetric && rows_of(g.matrix) != cols_of(g.matrix))
     throw UsageError("samples of a general graph need its square adjacency matrix");
   SparseMatrix<Integer> a = integer_weights(g.matrix);
+  if (!g.cells.empty() || options.method == WhichMethod::Lattice)
+    if (auto drawn = detail::lattice_samples(detail::general_graph(a, g.symmetric), g.symmetric ? 0 : a.rows, g, options))
+      return *drawn;
   if (auto drawn = by_frontier(a, g.symmetric, options)) return *drawn;
   std::vector<char> none_r(static_cast<std::size_t>(a.rows), 0), none_c(static_cast<std::size_t>(a.cols), 0);
   Sampler sampler(std::move(a), g.symmetric, options);

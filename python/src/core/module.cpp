@@ -8,6 +8,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -159,7 +160,8 @@ NB_MODULE(_core, m) {
   }, nb::arg("graph"), nb::arg("symmetric"), nb::arg("threads"), nb::arg("device"));
   // sample_perfect_matchings: a list of samples, each a list of (u, v).
   m.def("samples", [](const Matrix& g, bool symmetric, std::uint64_t k, std::uint64_t seed, int threads,
-                      const std::string& device, bool interruptible) -> nb::object {
+                      const std::string& device, bool interruptible,
+                      const std::vector<std::pair<int, int>>& cells) -> nb::object {
     SampleOptions o;
     o.samples = k, o.seed = seed;
     o.count.threads = threads;
@@ -172,7 +174,7 @@ NB_MODULE(_core, m) {
     {
       nb::gil_scoped_release release;
       try {
-        drawn = sample_perfect_matchings(MatchingGraph{g.m, symmetric}, o);
+        drawn = sample_perfect_matchings(MatchingGraph{g.m, symmetric, cells}, o);
       } catch (const Interrupted&) {
         stopped = true;
       }
@@ -190,7 +192,7 @@ NB_MODULE(_core, m) {
     }
     return out;
   }, nb::arg("graph"), nb::arg("symmetric"), nb::arg("k"), nb::arg("seed"), nb::arg("threads"), nb::arg("device"),
-     nb::arg("interruptible"));
+     nb::arg("interruptible"), nb::arg("cells"));
   // matchings (hosoya_index, monomer_dimer, matching_polynomial): the total, the coefficients
   // (polynomial), or with details the --json record. y: the monomer weight as a 1 x 1 matrix.
   m.def("matchings", [](const Matrix& g, const Matrix& y, bool polynomial, int threads, int details,

@@ -29,6 +29,39 @@ def _prepare(G: Any, weight: Optional[str], exact: Optional[bool], hafnian: bool
     return matrix, bool(hafnian), None, None
 
 
+def _cell(node: Hashable) -> Optional[Tuple[int, int]]:
+    """The lattice cell a node stands for: a pair of ints, as networkx's grid_2d_graph names its
+    nodes (or a name 'r,c' / '(r, c)' read from a file); None otherwise."""
+    if isinstance(node, tuple) and len(node) == 2 and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+                                                          for x in node):
+        return int(node[0]), int(node[1])
+    if isinstance(node, str):
+        text = node.strip()
+        if text.startswith("(") and text.endswith(")"):
+            text = text[1:-1]
+        parts = text.split(",")
+        if len(parts) == 2:
+            try:
+                return int(parts[0]), int(parts[1])
+            except ValueError:
+                return None
+    return None
+
+
+def _cells(rows, cols, symmetric: bool) -> List[Tuple[int, int]]:
+    """The vertices' lattice cells (a symmetric graph's vertices, else rows then columns) where
+    every node is one, so that whole lattice regions take the exact lattice samplers; else []."""
+    if rows is None:
+        return []
+    cells = []
+    for node in (rows if symmetric else list(rows) + list(cols)):
+        cell = _cell(node)
+        if cell is None or not (-2**31 <= cell[0] < 2**31 and -2**31 <= cell[1] < 2**31):
+            return []
+        cells.append(cell)
+    return cells
+
+
 def edge_probabilities(G: Any, *, hafnian: bool = False, weight: Optional[str] = None, exact: Optional[bool] = None,
                        threads: int = 0, device: str = "auto") -> Any:
     """The probability that each edge lies in a random perfect matching, drawn uniformly or with
@@ -69,7 +102,9 @@ def sample_perfect_matchings(G: Any, k: int = 1, *, seed: int = 1, hafnian: bool
     """k independent exact random perfect matchings of G, uniform or with probability
     proportional to the product of their weights (negative and complex weights are refused), each
     a set of edges (u, v). The same seed gives the same samples on every machine. Ctrl-C stops
-    it (KeyboardInterrupt).
+    it (KeyboardInterrupt). Whole lattice regions with nodes named by their cells (networkx's
+    grid_2d_graph, tuples (r, c)) and unit weights take the exact lattice samplers: an Aztec
+    diamond by domino shuffling, a rectangle by Temperley's bijection and Wilson's algorithm.
 
     >>> import networkx as nx, matchcount
     >>> [sorted(m) for m in matchcount.sample_perfect_matchings(nx.path_graph(4), 2, seed=3)]
@@ -81,7 +116,8 @@ def sample_perfect_matchings(G: Any, k: int = 1, *, seed: int = 1, hafnian: bool
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed: must be a whole number >= 0, not '{seed}'")
     matrix, symmetric, rows, cols = _prepare(G, weight, None, hafnian)
-    drawn = _core.samples(matrix, symmetric, int(k), int(seed), int(threads), device, interruptible())
+    drawn = _core.samples(matrix, symmetric, int(k), int(seed), int(threads), device, interruptible(),
+                          _cells(rows, cols, symmetric))
     if rows is None:
         return [set(m) for m in drawn]
     edges = set()

@@ -87,7 +87,6 @@ namespace matchcount::gpu::glynn_batch {
 std::vector<double> run(const double* re, const double* im, int n, std::int64_t count, const std::function<bool()>& stop,
                         bool& stopped) {
   using detail::check;
-  using detail::DeviceBuffer;
   stopped = false;
   std::vector<double> out(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)) * kOut, 0.0);
   if (count <= 0) return out;
@@ -108,35 +107,15 @@ std::vector<double> run(const double* re, const double* im, int n, std::int64_t 
   const double per_matrix = std::ldexp(1.0, n - 1) * n * (cplx ? 4 : 1);
   const auto launch = static_cast<std::int64_t>(std::max<double>(double(resident), 0.1 * 2e12 / per_matrix));
   const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-  const std::int64_t chunk = std::min<std::int64_t>(count, launch);
-  DeviceBuffer<double> d_re(static_cast<std::size_t>(chunk) * nn), d_im(cplx ? static_cast<std::size_t>(chunk) * nn : 1),
-      d_out(static_cast<std::size_t>(chunk) * kOut);
-  for (std::int64_t b = 0; b < count; b += chunk) {
-    if (stop && stop()) {
-      stopped = true;
-      return out;
-    }
-    const std::int64_t k = std::min(chunk, count - b);
-    check(cudaMemcpy(d_re.ptr, re + b * static_cast<std::int64_t>(nn), static_cast<std::size_t>(k) * nn * sizeof(double),
-                     cudaMemcpyHostToDevice),
-          "cudaMemcpy");
-    if (cplx)
-      check(cudaMemcpy(d_im.ptr, im + b * static_cast<std::int64_t>(nn), static_cast<std::size_t>(k) * nn * sizeof(double),
-                       cudaMemcpyHostToDevice),
-            "cudaMemcpy");
+  const auto run_chunk = [&](long long k, const double* pr, const double* pi, double* po) {
     long long count_k = k;
     int bits = t;
-    const double* pr = d_re.ptr;
-    const double* pi = d_im.ptr;
-    double* po = d_out.ptr;
     void* params[] = {&pr, &pi, &count_k, &bits, &po};
     const auto blocks = static_cast<unsigned>(std::min<long long>(k, resident * 4));
     check(cudaLaunchKernel(fn, dim3(blocks), dim3(kThreads), params, 0, nullptr), "cudaLaunchKernel");
     check(cudaDeviceSynchronize(), "the GPU permanent batch kernel");
-    check(cudaMemcpy(out.data() + b * kOut, d_out.ptr, static_cast<std::size_t>(k) * kOut * sizeof(double),
-                     cudaMemcpyDeviceToHost),
-          "cudaMemcpy");
-  }
+  };
+  stopped = !detail::run_stack_chunks(re, im, nn, count, launch, kOut, out.data(), stop, run_chunk);
   return out;
 }
 

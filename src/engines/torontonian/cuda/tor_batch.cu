@@ -45,7 +45,6 @@ namespace matchcount::gpu::tor_batch {
 std::vector<double> run(const double* re, const double* im, int modes, std::int64_t count, const std::function<bool()>& stop,
                         bool& stopped, bool verbose) {
   using detail::check;
-  using detail::DeviceBuffer;
   stopped = false;
   std::vector<double> out(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)) * kOut, 0.0);
   for (std::size_t i = 2; i < out.size(); i += kOut) out[i] = ts::kRefer;
@@ -56,29 +55,10 @@ std::vector<double> run(const double* re, const double* im, int modes, std::int6
   check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
   if (devices < 1) throw GpuError("no CUDA device");
   check(cudaSetDevice(0), "cudaSetDevice");
-  const bool cplx = im != nullptr;
   const std::size_t dd = 4 * static_cast<std::size_t>(modes) * static_cast<std::size_t>(modes);
-  const std::int64_t chunk = std::min<std::int64_t>(count, kLaunchMatrices);
-  DeviceBuffer<double> d_re(static_cast<std::size_t>(chunk) * dd), d_im(cplx ? static_cast<std::size_t>(chunk) * dd : 1),
-      d_out(static_cast<std::size_t>(chunk) * kOut);
-  for (std::int64_t b = 0; b < count; b += chunk) {
-    if (stop && stop()) {
-      stopped = true;
-      return out;
-    }
-    const std::int64_t k = std::min(chunk, count - b);
-    check(cudaMemcpy(d_re.ptr, re + b * static_cast<std::int64_t>(dd), static_cast<std::size_t>(k) * dd * sizeof(double),
-                     cudaMemcpyHostToDevice),
-          "cudaMemcpy");
-    if (cplx)
-      check(cudaMemcpy(d_im.ptr, im + b * static_cast<std::int64_t>(dd), static_cast<std::size_t>(k) * dd * sizeof(double),
-                       cudaMemcpyHostToDevice),
-            "cudaMemcpy");
+  const auto launch = [&](long long k, const double* pr, const double* pi, double* po) {
     long long count_k = k;
     int n = modes;
-    const double* pr = d_re.ptr;
-    const double* pi = cplx ? d_im.ptr : nullptr;
-    double* po = d_out.ptr;
     void* params[] = {&pr, &pi, &n, &count_k, &po};
     const auto blocks = static_cast<unsigned>((k + kThreads - 1) / kThreads);
     const auto t0 = std::chrono::steady_clock::now();
@@ -87,10 +67,8 @@ std::vector<double> run(const double* re, const double* im, int modes, std::int6
     if (verbose)
       std::fprintf(stderr, "gpu-torontonian batch: %lld matrices of %d modes, kernel %.6f s\n", count_k, modes,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    check(cudaMemcpy(out.data() + b * kOut, d_out.ptr, static_cast<std::size_t>(k) * kOut * sizeof(double),
-                     cudaMemcpyDeviceToHost),
-          "cudaMemcpy");
-  }
+  };
+  stopped = !detail::run_stack_chunks(re, im, dd, count, kLaunchMatrices, kOut, out.data(), stop, launch);
   return out;
 }
 

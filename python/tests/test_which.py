@@ -107,3 +107,18 @@ def test_lattice_regions_take_the_lattice_samplers():
     big = nx.grid_2d_graph(120, 120)  # far beyond the frontier DP's tables: the lattice sampler
     (m,) = matchcount.sample_perfect_matchings(big, 1, seed=2)
     assert len(m) == 7200 and all(big.has_edge(u, v) for u, v in m)
+
+
+def test_pictures(tmp_path):
+    """svg= draws the sample (dominoes for a grid named by cells) or the marginals (C60 by its
+    Tutte embedding), as the CLI's --svg does; several samples cannot be drawn."""
+    nx = pytest.importorskip("networkx")
+    path = tmp_path / "grid.svg"
+    (m,) = matchcount.sample_perfect_matchings(nx.grid_2d_graph(4, 6), 1, seed=3, svg=str(path))
+    text = path.read_text()
+    assert text.startswith("<svg") and text.rstrip().endswith("</svg>") and "domino" in text
+    with pytest.raises(ValueError):
+        matchcount.sample_perfect_matchings(nx.grid_2d_graph(4, 6), 2, svg=str(path))
+    c60 = tmp_path / "c60.svg"
+    matchcount.edge_probabilities(nx.cycle_graph(6), svg=str(c60))
+    assert "<line" in c60.read_text() or "<path" in c60.read_text()

@@ -38,9 +38,9 @@ std::uint64_t key(long long r, long long c) { return (static_cast<std::uint64_t>
 
 }  // namespace
 
-LatticeRegion lattice_region(const SparseMatrix<Integer>& general, const std::vector<std::pair<int, int>>& cells) {
+LatticeRegion lattice_region(const SparseMatrix<Integer>& a, bool symmetric, const std::vector<std::pair<int, int>>& cells) {
   LatticeRegion region;
-  const std::size_t n = static_cast<std::size_t>(general.rows);
+  const std::size_t n = static_cast<std::size_t>(symmetric ? a.rows : a.rows + a.cols);
   if (cells.size() != n || n == 0) return region.why = "the vertices are not lattice cells", region;
   int top = std::numeric_limits<int>::max(), left = top, bottom = std::numeric_limits<int>::min(), right = bottom;
   for (const auto& [r, c] : cells) top = std::min(top, r), left = std::min(left, c), bottom = std::max(bottom, r), right = std::max(right, c);
@@ -52,23 +52,23 @@ LatticeRegion lattice_region(const SparseMatrix<Integer>& general, const std::ve
     if (!at.emplace(key(cells[v].first - top, cells[v].second - left), static_cast<int>(v)).second)
       return region.why = "two vertices name one cell", region;
   // Induced: every edge joins neighbouring cells with weight 1, and every pair of neighbouring
-  // cells is an edge (each edge is there twice, once each way).
+  // cells is an edge (a symmetric matrix holds each edge twice, once each way).
   std::size_t neighbours = 0;
   for (std::size_t v = 0; v < n; ++v) {
     const long long r = cells[v].first - top, c = cells[v].second - left;
     neighbours += at.count(key(r + 1, c)) + at.count(key(r, c + 1));
   }
   std::size_t edges = 0;
-  for (const auto& e : general.entries) {
-    if (e.row == e.col) continue;
+  for (const auto& e : a.entries) {
+    if (symmetric && e.row == e.col) continue;
     const auto [r1, c1] = cells[static_cast<std::size_t>(e.row)];
-    const auto [r2, c2] = cells[static_cast<std::size_t>(e.col)];
+    const auto [r2, c2] = cells[static_cast<std::size_t>(symmetric ? e.col : a.rows + e.col)];
     if (std::abs(static_cast<long long>(r1) - r2) + std::abs(static_cast<long long>(c1) - c2) != 1)
       return region.why = "an edge joins cells that are not neighbours", region;
     if (e.value != 1) return region.why = "the weights are not all 1", region;
     ++edges;
   }
-  if (edges != 2 * neighbours) return region.why = "some neighbouring cells are not joined", region;
+  if (edges != (symmetric ? 2 : 1) * neighbours) return region.why = "some neighbouring cells are not joined", region;
   region.top = top, region.left = left;
   if (static_cast<long long>(n) == rows * cols) {
     if (n % 2) return region.why = "the rectangle has an odd number of cells", region;
@@ -89,11 +89,14 @@ LatticeRegion lattice_region(const SparseMatrix<Integer>& general, const std::ve
   return region;
 }
 
-std::optional<std::vector<std::vector<std::pair<int, int>>>> lattice_samples(const SparseMatrix<Integer>& general, int rows,
-                                                                             const MatchingGraph& g, const SampleOptions& options) {
+std::optional<std::vector<std::vector<std::pair<int, int>>>> lattice_samples(const MatchingGraph& g, const SampleOptions& options) {
   if (options.method != WhichMethod::Auto && options.method != WhichMethod::Lattice) return std::nullopt;
-  const LatticeRegion region = g.cells.empty() ? LatticeRegion{LatticeRegion::None, 0, 0, 0, 0, 0, "the vertices are not lattice cells"}
-                                               : lattice_region(general, g.cells);
+  const auto* a = std::get_if<SparseMatrix<Integer>>(&g.matrix);
+  LatticeRegion region;
+  region.why = "the vertices are not lattice cells";
+  if (!a) region.why = "the weights are not all 1";
+  else if (!g.cells.empty()) region = lattice_region(*a, g.symmetric, g.cells);
+  const int rows = g.symmetric || !a ? 0 : a->rows;
   if (region.kind == LatticeRegion::None) {
     if (options.method == WhichMethod::Lattice) throw RefusedError("the lattice samplers do not apply: " + region.why);
     return std::nullopt;

@@ -22,15 +22,13 @@ struct LatticeRegion {
   std::string why;
 };
 
-/// Recognises the region of `a` (the graph as general_graph gives it: vertices of a symmetric
-/// graph, or rows then columns) with the vertices' `cells`.
-LatticeRegion lattice_region(const SparseMatrix<Integer>& general, const std::vector<std::pair<int, int>>& cells);
+/// Recognises the region of the graph of `a` (symmetric: its adjacency matrix; else a bipartite
+/// graph's, rows then columns as the cells' vertices) with the vertices' `cells`.
+LatticeRegion lattice_region(const SparseMatrix<Integer>& a, bool symmetric, const std::vector<std::pair<int, int>>& cells);
 
-/// The samples by the lattice samplers, or nothing where the graph is not such a region (Auto);
-/// WhichMethod::Lattice refuses (RefusedError) instead. Pairs as sample_perfect_matchings gives
-/// them, for a matrix of `rows` rows (symmetric: 0).
-std::optional<std::vector<std::vector<std::pair<int, int>>>> lattice_samples(const SparseMatrix<Integer>& general,
-                                                                             int rows, const MatchingGraph& g,
-                                                                             const SampleOptions& options);
+/// The samples by the lattice samplers, or nothing where the graph (an integer matrix, read as it
+/// is: no copy of a large lattice) is not such a region (Auto); WhichMethod::Lattice refuses
+/// (RefusedError) instead. Pairs as sample_perfect_matchings gives them.
+std::optional<std::vector<std::vector<std::pair<int, int>>>> lattice_samples(const MatchingGraph& g, const SampleOptions& options);
 
 }  // namespace matchcount::detail

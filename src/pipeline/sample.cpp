@@ -154,10 +154,9 @@ std::vector<std::vector<std::pair<int, int>>> sample_perfect_matchings(const Mat
   if (options.count.log) throw UsageError("--log does not apply to --sample");
   if (g.symmetric && rows_of(g.matrix) != cols_of(g.matrix))
     throw UsageError("samples of a general graph need its square adjacency matrix");
-  SparseMatrix<Integer> a = integer_weights(g.matrix);
   if (!g.cells.empty() || options.method == WhichMethod::Lattice)
-    if (auto drawn = detail::lattice_samples(detail::general_graph(a, g.symmetric), g.symmetric ? 0 : a.rows, g, options))
-      return *drawn;
+    if (auto drawn = detail::lattice_samples(g, options)) return *drawn;
+  SparseMatrix<Integer> a = integer_weights(g.matrix);
   if (auto drawn = by_frontier(a, g.symmetric, options)) return *drawn;
   std::vector<char> none_r(static_cast<std::size_t>(a.rows), 0), none_c(static_cast<std::size_t>(a.cols), 0);
   Sampler sampler(std::move(a), g.symmetric, options);

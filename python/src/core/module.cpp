@@ -23,6 +23,7 @@
 #include "matchcount/multiplicity.hpp"
 #include "matchcount/pipeline.hpp"
 #include "matchcount/report.hpp"
+#include "matchcount/svg.hpp"
 #include "matchcount/which.hpp"
 #include "interrupt.hpp"
 #include "run.hpp"
@@ -113,7 +114,13 @@ NB_MODULE(_core, m) {
       .def_prop_ro("rows", [](const Matrix& a) { return rows_of(a.m); })
       .def_prop_ro("cols", [](const Matrix& a) { return cols_of(a.m); })
       .def_prop_ro("nnz", [](const Matrix& a) { return nnz_of(a.m); })
-      .def_prop_ro("kind", [](const Matrix& a) { return to_string(kind_of(a.m)); });
+      .def_prop_ro("kind", [](const Matrix& a) { return to_string(kind_of(a.m)); })
+      // (row, column) of every stored entry, for the pictures.
+      .def_prop_ro("positions", [](const Matrix& a) {
+        std::vector<std::pair<int, int>> out;
+        std::visit([&](const auto& s) { for (const auto& e : s.entries) out.emplace_back(e.row, e.col); }, a.m);
+        return out;
+      });
 
   m.def("from_dense", [](const Dense& a, int mode) { return Matrix{from_dense(a, static_cast<ExactMode>(mode))}; });
   m.def("from_coo", [](int rows, int cols, const Index& r, const Index& c, const Values& v, int mode) {
@@ -158,6 +165,15 @@ NB_MODULE(_core, m) {
     for (const auto& e : r.edges) out.append(nb::make_tuple(e.u, e.v, to_python(e.p), e.p.abs_error));
     return out;
   }, nb::arg("graph"), nb::arg("symmetric"), nb::arg("threads"), nb::arg("device"));
+  // Pictures (matchcount/svg.hpp): the graph as names and edges (u, v) in one numbering.
+  m.def("matching_svg", [](const std::vector<std::string>& names, const std::vector<std::pair<int, int>>& edges,
+                           const std::vector<bool>& matched) {
+    std::vector<char> flags(matched.begin(), matched.end());
+    return matching_svg(DrawnGraph{names, edges}, flags);
+  }, nb::arg("names"), nb::arg("edges"), nb::arg("matched"));
+  m.def("marginals_svg", [](const std::vector<std::string>& names, const std::vector<std::pair<int, int>>& edges,
+                            const std::vector<double>& p) { return marginals_svg(DrawnGraph{names, edges}, p); },
+        nb::arg("names"), nb::arg("edges"), nb::arg("p"));
   // sample_perfect_matchings: a list of samples, each a list of (u, v).
   m.def("samples", [](const Matrix& g, bool symmetric, std::uint64_t k, std::uint64_t seed, int threads,
                       const std::string& device, bool interruptible,

@@ -62,8 +62,27 @@ def _cells(rows, cols, symmetric: bool) -> List[Tuple[int, int]]:
     return cells
 
 
+def _picture(rows, cols, symmetric: bool, entries) -> Tuple[List[str], List[Tuple[int, int]]]:
+    """The graph as the pictures take it: names (a symmetric graph's vertices, else rows then
+    columns; str() of networkx nodes, so grid_2d_graph's (r, c) are cells) and edges (u, v) in
+    one numbering, from the core matrix's entries (row, column)."""
+    nr = len(rows)
+    names = [str(x) for x in (rows if symmetric else list(rows) + list(cols))]
+    edges = []
+    for r, c in entries:
+        if symmetric and r >= c:
+            continue
+        edges.append((r, c if symmetric else nr + c))
+    return names, edges
+
+
+def _write_svg(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def edge_probabilities(G: Any, *, hafnian: bool = False, weight: Optional[str] = None, exact: Optional[bool] = None,
-                       threads: int = 0, device: str = "auto") -> Any:
+                       threads: int = 0, device: str = "auto", svg: Optional[str] = None) -> Any:
     """The probability that each edge lies in a random perfect matching, drawn uniformly or with
     probability proportional to the product of its weights (the chemists' Pauling bond orders).
     Integer and Fraction weights give exact Fractions (0 and 1 as ints); floats give floats.
@@ -75,10 +94,18 @@ def edge_probabilities(G: Any, *, hafnian: bool = False, weight: Optional[str] =
     >>> import networkx as nx, matchcount
     >>> sorted(set(matchcount.edge_probabilities(nx.cycle_graph(6)).values()))
     [Fraction(1, 2)]
+
+    svg: a file to draw the graph in, each edge shaded by its probability (as the CLI's
+    --marginals --svg: lattices named by cells as segments, planar graphs by Tutte's embedding).
     """
     check_options(device, "auto", threads)
     matrix, symmetric, rows, cols = _prepare(G, weight, exact, hafnian)
     got = _core.marginals(matrix, symmetric, int(threads), device)
+    if svg is not None:
+        labels_r = rows if rows is not None else list(range(1, matrix.rows + 1))
+        labels_c = cols if cols is not None else list(range(1, matrix.cols + 1))
+        names, edges = _picture(labels_r, labels_c, symmetric, [(u, v) for u, v, _, _ in got])
+        _write_svg(svg, _core.marginals_svg(names, edges, [float(value) for _, _, value, _ in got]))
     if rows is not None:
         p = {}
         for u, v, value, _ in got:
@@ -98,13 +125,16 @@ def edge_probabilities(G: Any, *, hafnian: bool = False, weight: Optional[str] =
 
 
 def sample_perfect_matchings(G: Any, k: int = 1, *, seed: int = 1, hafnian: bool = False, weight: Optional[str] = None,
-                             threads: int = 0, device: str = "auto") -> List[Set[Tuple[Hashable, Hashable]]]:
+                             threads: int = 0, device: str = "auto",
+                             svg: Optional[str] = None) -> List[Set[Tuple[Hashable, Hashable]]]:
     """k independent exact random perfect matchings of G, uniform or with probability
     proportional to the product of their weights (negative and complex weights are refused), each
     a set of edges (u, v). The same seed gives the same samples on every machine. Ctrl-C stops
     it (KeyboardInterrupt). Whole lattice regions with nodes named by their cells (networkx's
     grid_2d_graph, tuples (r, c)) and unit weights take the exact lattice samplers: an Aztec
     diamond by domino shuffling, a rectangle by Temperley's bijection and Wilson's algorithm.
+    svg: with k = 1, a file to draw the matching in (as the CLI's --sample 1 --svg: dominoes on
+    the square lattice, lozenges on the honeycomb, Tutte's embedding for other planar graphs).
 
     >>> import networkx as nx, matchcount
     >>> [sorted(m) for m in matchcount.sample_perfect_matchings(nx.path_graph(4), 2, seed=3)]
@@ -115,9 +145,18 @@ def sample_perfect_matchings(G: Any, k: int = 1, *, seed: int = 1, hafnian: bool
         raise ValueError(f"k: must be a whole number >= 1, not '{k}'")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed: must be a whole number >= 0, not '{seed}'")
+    if svg is not None and k != 1:
+        raise ValueError("svg= draws one matching: ask for k=1")
     matrix, symmetric, rows, cols = _prepare(G, weight, None, hafnian)
     drawn = _core.samples(matrix, symmetric, int(k), int(seed), int(threads), device, interruptible(),
                           _cells(rows, cols, symmetric))
+    if svg is not None:
+        labels_r = rows if rows is not None else list(range(1, matrix.rows + 1))
+        labels_c = cols if cols is not None else list(range(1, matrix.cols + 1))
+        entries = matrix.positions
+        names, edges = _picture(labels_r, labels_c, symmetric, entries)
+        chosen = {(u, v if symmetric else len(labels_r) + v) for u, v in drawn[0]}
+        _write_svg(svg, _core.matching_svg(names, edges, [(min(e), max(e)) in chosen for e in edges]))
     if rows is None:
         return [set(m) for m in drawn]
     edges = set()

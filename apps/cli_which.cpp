@@ -64,7 +64,8 @@ void add_which_options(CLI::App& app, WhichFlags& flags) {
   g->add_flag("--marginals", flags.marginals,
               "print, for every edge of the file in file order, 'u v p': the probability that the edge lies in a "
               "random perfect matching (uniform, or proportional to the product of its weights); exact fractions "
-              "for integer weights");
+              "for integer weights; with --log (counts too large to print) floats with estimated errors from the "
+              "inverse Kasteleyn matrix of a planar graph, all edges in one factorisation");
   g->add_option("--sample", flags.sample,
                 "print N independent exact random perfect matchings, one a line as 'u v, u v, ...' (--seed S "
                 "reproduces them)")
@@ -95,7 +96,7 @@ void check_which(const WhichFlags& flags, const OtherQuestions& o) {
   refuse(o.matchings, "--matchings (it asks about perfect matchings)");
   refuse(o.stack, "a stack of matrices");
   refuse(o.loops, "--loop-hafnian");
-  refuse(o.log, "--log");
+  if (flags.sample > 0) refuse(o.log, "--log");  // --marginals --log: floats from the inverse Kasteleyn matrix
   refuse(o.explain, "--explain");
   refuse(o.checkpoint, "--checkpoint");
 }
@@ -172,9 +173,11 @@ int run_which(const WhichFlags& flags, const ReadResult& input, bool symmetric, 
       for (const auto& [u, v] : d.edges) shade.push_back(p.count({u, v}) ? p[{u, v}] : 0.0);
       write_svg(flags.svg, marginals_svg(d, shade));
     }
+    bool estimated = false;
+    for (const EdgeProbability& e : r.edges) estimated = estimated || e.p.error_estimated;
     if (!r.total.exact())
       std::cerr << "matchcount: note: approximate probabilities (double precision), absolute error "
-                << (r.total.error_estimated ? "estimate (not a bound) " : "bound ") << worst << " or less\n";
+                << (estimated ? "estimate (not a bound) " : "bound ") << worst << " or less\n";
     return 0;
   }
   SampleOptions so;

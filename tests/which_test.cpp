@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <random>
 #include <string>
@@ -339,6 +341,45 @@ TEST(Sample, SeedsReproduceAndRefusals) {
   }
 }
 
+// --log: floats from the inverse Kasteleyn (bipartite) or Pfaffian (general planar) matrix,
+// within their estimated errors of the exact fractions, the total as a logarithm; graphs that
+// are not planar are refused.
+TEST(Marginals, InverseKasteleynWithLog) {
+  CountOptions log;
+  log.log = true;
+  const auto as_double = [](const PermanentValue& v) {
+    return std::visit(
+        [](const auto& x) {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<T, Integer> || std::is_same_v<T, Rational>) return x.get_d();
+          else return 0.0;
+        },
+        v.value);
+  };
+  for (const EdgeList& e : {grid_graph(5, 6), c60_graph(), triangular_graph(4, 4), aztec_diamond_graph(3)}) {
+    const MatchingGraph g{AnyMatrix(symmetric_of(table_of(e))), true};
+    const MarginalsReport exact = edge_probabilities(g), floats = edge_probabilities(g, log);
+    ASSERT_EQ(exact.edges.size(), floats.edges.size());
+    ASSERT_TRUE(floats.total.log.has_value());
+    EXPECT_NEAR(floats.total.log->log_abs, std::log(as_double(exact.total)), 1e-9);
+    for (std::size_t k = 0; k < exact.edges.size(); ++k) {
+      ASSERT_EQ(floats.edges[k].u, exact.edges[k].u);
+      const double want = as_double(exact.edges[k].p);
+      EXPECT_LE(std::abs(std::get<double>(floats.edges[k].p.value) - want), floats.edges[k].p.abs_error) << k;
+      EXPECT_TRUE(floats.edges[k].p.error_estimated);
+      EXPECT_LT(floats.edges[k].p.abs_error, 1e-9);
+    }
+  }
+  // The same grid as a bipartite matrix (the Kasteleyn matrix itself).
+  SparseMatrix<Integer> b{2, 2, {{0, 0, Integer(1)}, {0, 1, Integer(1)}, {1, 0, Integer(1)}, {1, 1, Integer(3)}}};
+  const MarginalsReport r = edge_probabilities(MatchingGraph{AnyMatrix(b), false}, log);
+  ASSERT_EQ(r.edges.size(), 4u);
+  EXPECT_NEAR(std::get<double>(r.edges[0].p.value), 0.75, 1e-12);  // 3 of the weight 4
+  EXPECT_NEAR(std::get<double>(r.edges[1].p.value), 0.25, 1e-12);
+  EXPECT_THROW(edge_probabilities(MatchingGraph{AnyMatrix(symmetric_of(table_of(complete_graph(6)))), true}, log),
+               RefusedError);
+}
+
 TEST(Which, CommandLine) {
   const std::string f = test::temp_file("a b\nb c\nd c\nd a\na c\n", ".edges");
   const auto m = test::run_matchcount("--marginals --as graph '" + f + "'");
@@ -361,6 +402,26 @@ TEST(Which, CommandLine) {
   EXPECT_EQ(capped.exit_code, 3) << capped.err;
   EXPECT_TRUE(capped.out.empty());
   EXPECT_NE(capped.err.find("--max-seconds 0.3"), std::string::npos) << capped.err;
+  // --marginals --log: floats with estimated errors, the total as its logarithm.
+  const auto lg = test::run_matchcount("--marginals --log --json --as graph '" + f + "'");
+  ASSERT_EQ(lg.exit_code, 0) << lg.err;
+  EXPECT_NE(lg.out.find("\"total_log\":true"), std::string::npos) << lg.out;
+  EXPECT_NE(lg.out.find("\"error_model\":\"estimate\""), std::string::npos) << lg.out;
+  const std::string k6 = test::temp_file("0 1\n0 2\n0 3\n0 4\n0 5\n1 2\n1 3\n1 4\n1 5\n2 3\n2 4\n2 5\n3 4\n3 5\n4 5\n", ".edges");
+  const auto nonplanar = test::run_matchcount("--marginals --log --as graph '" + k6 + "'");
+  EXPECT_EQ(nonplanar.exit_code, 3) << nonplanar.err;
+  EXPECT_TRUE(nonplanar.out.empty());
+  // --svg: drawn with --sample 1 or --marginals, refused otherwise before any work.
+  const std::string pic = test::temp_file("", ".svg");
+  ASSERT_EQ(test::run_matchcount("--sample 1 --svg '" + pic + "' --as graph '" + f + "'").exit_code, 0);
+  std::ifstream in(pic);
+  const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u) << svg.substr(0, 80);
+  for (const std::string& bad : std::vector<std::string>{"--sample 2 --svg '" + pic + "'", "--svg '" + pic + "'", "--marginals --svg /nonexistent/dir/x.svg"}) {
+    const auto r = test::run_matchcount(bad + " --as graph '" + f + "'");
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << bad;
+  }
   const std::string odd = test::temp_file("a b\nb c\n", ".edges");
   EXPECT_EQ(test::run_matchcount("--marginals --as graph '" + odd + "'").exit_code, 3);
 }

@@ -122,3 +122,23 @@ def test_pictures(tmp_path):
     c60 = tmp_path / "c60.svg"
     matchcount.edge_probabilities(nx.cycle_graph(6), svg=str(c60))
     assert "<line" in c60.read_text() or "<path" in c60.read_text()
+
+
+def test_large_lattices_with_log():
+    """log=True: the inverse Kasteleyn matrix gives every edge of a 60 x 60 grid as a float,
+    each vertex's probabilities summing to 1, the corners' two edges 1/2 each; and the exact
+    fractions of a small grid within 1e-12."""
+    nx = pytest.importorskip("networkx")
+    p = matchcount.edge_probabilities(nx.grid_2d_graph(60, 60), log=True)
+    assert len(p) == 2 * 60 * 59 and all(isinstance(x, float) for x in p.values())
+    assert abs(p[((0, 0), (0, 1))] - 0.5) < 1e-12
+    sums = Counter()
+    for (u, v), x in p.items():
+        sums[u] += x
+        sums[v] += x
+    assert max(abs(s - 1) for s in sums.values()) < 1e-9
+    small = nx.grid_2d_graph(4, 5)
+    exact, floats = matchcount.edge_probabilities(small), matchcount.edge_probabilities(small, log=True)
+    assert all(abs(float(exact[e]) - floats[e]) < 1e-12 for e in exact)
+    with pytest.raises(matchcount.RefusedError, match="planar"):
+        matchcount.edge_probabilities(nx.complete_graph(6), log=True)

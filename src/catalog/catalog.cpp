@@ -298,6 +298,16 @@ std::vector<EngineInfo> engine_catalog() {
   out.push_back({"self-reducibility", false, true, true, false, false, true, false, catalog::kHuge, false, true,
                  "a count per edge (marginals) or per candidate partner (samples), through the counting pipeline",
                  "--marginals --sample"});
+  out.push_back({"kasteleyn-inverse", false, true, true, false, false, false, false, catalog::kHuge, false, true,
+                 "every edge of a planar bipartite graph from the selected inverse of its Kasteleyn matrix (floats)",
+                 "--marginals --log"});
+  out.push_back({"pfaffian-inverse", false, true, true, false, false, true, false, catalog::kHuge, false, true,
+                 "every edge of a planar graph from the selected inverse of its Pfaffian-oriented matrix (floats)",
+                 "--marginals --log"});
+  out.push_back({"domino-shuffling", false, true, false, false, false, true, false, catalog::kHuge, false, true,
+                 "uniform domino tilings of Aztec diamonds (vertices named by cells), exactly", "--sample"});
+  out.push_back({"temperley-wilson", false, true, false, false, false, true, false, catalog::kHuge, false, true,
+                 "uniform domino tilings of rectangles: Temperley's bijection and Wilson's algorithm, exactly", "--sample"});
   return out;
 }
 

@@ -3,8 +3,8 @@
 // engine), so an edge in no perfect matching gets exactly 0 and a forced edge exactly 1.
 // Integer and rational weights give exact fractions; real weights a double with a bound that
 // holds, from the counts' own bounds. Graphs of narrow frontier with nonnegative exact weights
-// take the graph frontier DP's forward and backward tables instead (all edges in one pass); the
-// inverse Kasteleyn matrix and the gradient of one walk are to come.
+// take the graph frontier DP's forward and backward tables instead (all edges in one pass); with
+// --log, planar graphs take the inverse Kasteleyn matrix in floats (planar_marginals.cpp).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -116,10 +116,14 @@ bool by_frontier(const MatchingGraph& g, bool forced, MarginalsReport& report) {
 
 MarginalsReport edge_probabilities(const MatchingGraph& g, const CountOptions& options, WhichMethod method) {
   const auto start = std::chrono::steady_clock::now();
-  if (options.log) throw UsageError("--log does not apply to --marginals: probabilities are printed as they are");
   if (g.symmetric && rows_of(g.matrix) != cols_of(g.matrix))
     throw UsageError("edge probabilities of a general graph need its square adjacency matrix");
   MarginalsReport report;
+  if (options.log) {  // counts too large to print: floats from the inverse Kasteleyn matrix
+    detail::planar_marginals(g, options, report);
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return report;
+  }
   if (method != WhichMethod::Counts && by_frontier(g, method == WhichMethod::Frontier, report)) {
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return report;

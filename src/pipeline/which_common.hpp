@@ -52,6 +52,12 @@ inline PermanentValue count_quietly(const AnyMatrix& m, bool symmetric, const Co
 /// complex or not finite (`why` says which).
 std::optional<SparseMatrix<Integer>> scaled_integer_weights(const AnyMatrix& m, std::string* why);
 
+/// Every edge's probability of a planar graph in floats from the inverse of its Kasteleyn (or,
+/// for a general graph, Pfaffian-oriented) matrix, the total as a logarithm (options.log):
+/// --marginals --log (planar_marginals.cpp). RefusedError where the graph is not planar, has no
+/// perfect matching or negative weights, or the inverse is beyond the memory budget.
+void planar_marginals(const MatchingGraph& g, const CountOptions& options, MarginalsReport& report);
+
 /// The general graph of `a`: itself (less the diagonal) when symmetric, else the bipartite graph
 /// of rows 0..r-1 and columns r..r+c-1.
 SparseMatrix<Integer> general_graph(const SparseMatrix<Integer>& a, bool symmetric);

@@ -24,6 +24,7 @@ std::string marginals_json(const MarginalsReport& report, const std::vector<std:
                            const ReadResult& input, const RunInfo& info) {
   Json j = report_detail::json_head("marginals", input, info, rows_of(g.matrix), cols_of(g.matrix), nnz_of(g.matrix));
   j["total"] = report_detail::value_json(report.total);
+  if (report.total.log) j["total_log"] = true;  // --log: ln |total|
   j["exact"] = report.total.exact();
   Json edges = Json::array();
   for (std::size_t i : order) {

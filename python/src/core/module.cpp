@@ -152,9 +152,10 @@ NB_MODULE(_core, m) {
   }, nb::arg("matrix"), nb::arg("reps"), nb::arg("mu").none(), nb::arg("loop"), nb::arg("threads"), nb::arg("device"),
      nb::arg("details"), nb::arg("format"));
   // edge_probabilities: (u, v, p, abs_error) per edge, p an int/Fraction or a float.
-  m.def("marginals", [](const Matrix& g, bool symmetric, int threads, const std::string& device) -> nb::object {
+  m.def("marginals", [](const Matrix& g, bool symmetric, int threads, const std::string& device, bool log) -> nb::object {
     CountOptions o;
     o.threads = threads;
+    o.log = log;
     o.device = device_policy(device);
     MarginalsReport r;
     {
@@ -164,7 +165,7 @@ NB_MODULE(_core, m) {
     nb::list out;
     for (const auto& e : r.edges) out.append(nb::make_tuple(e.u, e.v, to_python(e.p), e.p.abs_error));
     return out;
-  }, nb::arg("graph"), nb::arg("symmetric"), nb::arg("threads"), nb::arg("device"));
+  }, nb::arg("graph"), nb::arg("symmetric"), nb::arg("threads"), nb::arg("device"), nb::arg("log"));
   // Pictures (matchcount/svg.hpp): the graph as names and edges (u, v) in one numbering.
   m.def("matching_svg", [](const std::vector<std::string>& names, const std::vector<std::pair<int, int>>& edges,
                            const std::vector<bool>& matched) {

@@ -82,7 +82,7 @@ def _write_svg(path: str, text: str) -> None:
 
 
 def edge_probabilities(G: Any, *, hafnian: bool = False, weight: Optional[str] = None, exact: Optional[bool] = None,
-                       threads: int = 0, device: str = "auto", svg: Optional[str] = None) -> Any:
+                       threads: int = 0, device: str = "auto", svg: Optional[str] = None, log: bool = False) -> Any:
     """The probability that each edge lies in a random perfect matching, drawn uniformly or with
     probability proportional to the product of its weights (the chemists' Pauling bond orders).
     Integer and Fraction weights give exact Fractions (0 and 1 as ints); floats give floats.
@@ -97,10 +97,15 @@ def edge_probabilities(G: Any, *, hafnian: bool = False, weight: Optional[str] =
 
     svg: a file to draw the graph in, each edge shaded by its probability (as the CLI's
     --marginals --svg: lattices named by cells as segments, planar graphs by Tutte's embedding).
+    log=True (the CLI's --log, for counts too large to print): floats with estimated errors from
+    the inverse Kasteleyn (or Pfaffian) matrix of a planar graph, every edge in one
+    factorisation; graphs that are not planar are refused.
     """
     check_options(device, "auto", threads)
     matrix, symmetric, rows, cols = _prepare(G, weight, exact, hafnian)
-    got = _core.marginals(matrix, symmetric, int(threads), device)
+    if not isinstance(log, bool):
+        raise ValueError(f"log: must be True or False, not '{log}'")
+    got = _core.marginals(matrix, symmetric, int(threads), device, log)
     if svg is not None:
         labels_r = rows if rows is not None else list(range(1, matrix.rows + 1))
         labels_c = cols if cols is not None else list(range(1, matrix.cols + 1))

@@ -70,8 +70,10 @@ struct MarginalsReport {
 /// the graph without u and v) over the weight of all. RefusedError when the graph has no perfect
 /// matching (every probability is undefined) or for complex weights; `options` as for counts
 /// (threads, device, budgets).
+/// `stop` (when set) is asked between edges of the counts' way; returning true throws
+/// Interrupted (Python's Ctrl-C).
 MarginalsReport edge_probabilities(const MatchingGraph& g, const CountOptions& options = {},
-                                   WhichMethod method = WhichMethod::Auto);
+                                   WhichMethod method = WhichMethod::Auto, const std::function<bool()>& stop = {});
 
 
 struct SampleOptions {

@@ -93,6 +93,23 @@ def test_ctrl_c_stops_sampling():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+def test_ctrl_c_stops_edge_probabilities():
+    """The counts' way (real weights: a count per edge, each seconds' worth here) stops between
+    edges at Ctrl-C."""
+    import os, signal, threading, time
+    rng = np.random.default_rng(5)
+    n = 40
+    a = np.triu(rng.random((n, n)) * (rng.random((n, n)) < 0.5), 1)
+    a = a + a.T
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        matchcount.edge_probabilities(a, hafnian=True)
+    assert time.monotonic() - t0 < 5
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_lattice_regions_take_the_lattice_samplers():
     """networkx's grid graphs name their nodes by cells: the exact lattice samplers draw them,
     each sample a perfect matching of the graph, reproducible by its seed."""

@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <string>
 
+#include "matchcount/checkpoint.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/which.hpp"
 #include "engines/graph_frontier/graph_frontier_tables.hpp"
@@ -44,11 +46,12 @@ PermanentValue float_ratio(double a, double ea, double b, double eb, bool estima
 
 template <class T>
 void edges_of(const SparseMatrix<T>& a, bool symmetric, const CountOptions& options, const PermanentValue& total,
-              MarginalsReport& report) {
+              MarginalsReport& report, const std::function<bool()>& stop) {
   const std::size_t rows = static_cast<std::size_t>(a.rows), cols = static_cast<std::size_t>(a.cols);
   std::vector<char> drop_row(rows, 0), drop_col(cols, 0);
   for (const auto& e : a.entries) {
     if (symmetric && e.row >= e.col) continue;  // each edge once; the diagonal is no edge
+    if (stop && stop()) throw Interrupted(2, "edge probabilities stopped");
     const std::size_t r = static_cast<std::size_t>(e.row), c = static_cast<std::size_t>(e.col);
     drop_row[r] = drop_col[c] = 1;
     if (symmetric) drop_row[c] = drop_col[r] = 1;
@@ -114,7 +117,8 @@ bool by_frontier(const MatchingGraph& g, bool forced, MarginalsReport& report) {
 
 }  // namespace
 
-MarginalsReport edge_probabilities(const MatchingGraph& g, const CountOptions& options, WhichMethod method) {
+MarginalsReport edge_probabilities(const MatchingGraph& g, const CountOptions& options, WhichMethod method,
+                                   const std::function<bool()>& stop) {
   const auto start = std::chrono::steady_clock::now();
   if (g.symmetric && rows_of(g.matrix) != cols_of(g.matrix))
     throw UsageError("edge probabilities of a general graph need its square adjacency matrix");
@@ -137,7 +141,7 @@ MarginalsReport edge_probabilities(const MatchingGraph& g, const CountOptions& o
         if constexpr (std::is_same_v<T, Complex>) {
           throw UsageError("edge probabilities need real weights, not complex ones");
         } else {
-          edges_of(a, g.symmetric, options, report.total, report);
+          edges_of(a, g.symmetric, options, report.total, report, stop);
         }
       },
       g.matrix);

@@ -152,20 +152,35 @@ NB_MODULE(_core, m) {
   }, nb::arg("matrix"), nb::arg("reps"), nb::arg("mu").none(), nb::arg("loop"), nb::arg("threads"), nb::arg("device"),
      nb::arg("details"), nb::arg("format"));
   // edge_probabilities: (u, v, p, abs_error) per edge, p an int/Fraction or a float.
-  m.def("marginals", [](const Matrix& g, bool symmetric, int threads, const std::string& device, bool log) -> nb::object {
+  m.def("marginals", [](const Matrix& g, bool symmetric, int threads, const std::string& device, bool log,
+                        bool interruptible) -> nb::object {
     CountOptions o;
     o.threads = threads;
     o.log = log;
     o.device = device_policy(device);
     MarginalsReport r;
+    StopToken token("", 60, false);
+    SigintGuard guard(interruptible, &token);  // Ctrl-C stops between edges
+    bool stopped = false;
     {
       nb::gil_scoped_release release;
-      r = edge_probabilities(MatchingGraph{g.m, symmetric}, o);
+      try {
+        r = edge_probabilities(MatchingGraph{g.m, symmetric}, o, WhichMethod::Auto,
+                               [&token] { return token.stop_requested(); });
+      } catch (const Interrupted&) {
+        stopped = true;
+      }
+    }
+    guard.restore();
+    if (stopped || guard.signalled()) {
+      PyErr_SetString(PyExc_KeyboardInterrupt, "matchcount: edge probabilities interrupted");
+      throw nb::python_error();
     }
     nb::list out;
     for (const auto& e : r.edges) out.append(nb::make_tuple(e.u, e.v, to_python(e.p), e.p.abs_error));
     return out;
-  }, nb::arg("graph"), nb::arg("symmetric"), nb::arg("threads"), nb::arg("device"), nb::arg("log"));
+  }, nb::arg("graph"), nb::arg("symmetric"), nb::arg("threads"), nb::arg("device"), nb::arg("log"),
+     nb::arg("interruptible"));
   // Pictures (matchcount/svg.hpp): the graph as names and edges (u, v) in one numbering.
   m.def("matching_svg", [](const std::vector<std::string>& names, const std::vector<std::pair<int, int>>& edges,
                            const std::vector<bool>& matched) {

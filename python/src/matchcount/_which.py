@@ -86,6 +86,7 @@ def edge_probabilities(G: Any, *, hafnian: bool = False, weight: Optional[str] =
     """The probability that each edge lies in a random perfect matching, drawn uniformly or with
     probability proportional to the product of its weights (the chemists' Pauling bond orders).
     Integer and Fraction weights give exact Fractions (0 and 1 as ints); floats give floats.
+    Ctrl-C stops it (KeyboardInterrupt).
 
     A networkx graph gives a dict {(u, v): p}, one key per edge as G.edges lists it. A matrix
     gives a matrix of the same shape: P[i, j] for entry (i, j) (both triangles of a symmetric
@@ -105,7 +106,7 @@ def edge_probabilities(G: Any, *, hafnian: bool = False, weight: Optional[str] =
     matrix, symmetric, rows, cols = _prepare(G, weight, exact, hafnian)
     if not isinstance(log, bool):
         raise ValueError(f"log: must be True or False, not '{log}'")
-    got = _core.marginals(matrix, symmetric, int(threads), device, log)
+    got = _core.marginals(matrix, symmetric, int(threads), device, log, interruptible())
     if svg is not None:
         labels_r = rows if rows is not None else list(range(1, matrix.rows + 1))
         labels_c = cols if cols is not None else list(range(1, matrix.cols + 1))

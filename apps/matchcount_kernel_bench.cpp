@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "catalog/catalog.hpp"
+#include "engines/graph_frontier/graph_frontier.hpp"
 #include "matchcount/generate.hpp"
 #include "matchcount/io.hpp"
 #include "matchcount/small_dense.hpp"
@@ -271,7 +272,33 @@ int main(int argc, char** argv) {
   app.add_option("--tor-stack", tor_stacks,
                  "FILE.npy[:cpu]: the GPU batch of the stack's torontonians, or with :cpu the CPU's small path (then exits)")
       ->delimiter(',');
+  std::vector<std::string> floors;
+  double bandwidth = 4.8e12;
+  app.add_option("--polynomial-floor", floors,
+                 "FILE (a graph's edge list): the memory floor of the matching polynomial's DP, counted from its "
+                 "plan, and its seconds at --bandwidth (then exits; no GPU needed)")
+      ->delimiter(',');
+  app.add_option("--bandwidth", bandwidth, "memory bytes per second of the GPU, for --polynomial-floor")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  if (!floors.empty()) {
+    std::printf("%-28s %6s %12s %7s %14s %10s\n", "graph", "n", "states", "primes", "bytes", "floor s");
+    for (const std::string& f : floors) {
+      ReadOptions ro;
+      ro.as = InputFormat::Graph;
+      ro.hafnian = true;  // the symmetric adjacency matrix, bipartite or not
+      const ReadResult in = read_input(f, ro);
+      const auto* a_ptr = std::get_if<SparseMatrix<Integer>>(&in.matrix);
+      if (!a_ptr) {
+        std::fprintf(stderr, "matchcount-kernel-bench: %s: integer weights only\n", f.c_str());
+        return 2;
+      }
+      const SparseMatrix<Integer>& a = *a_ptr;
+      const engines::PolynomialTraffic t = engines::graph_frontier_polynomial_traffic(a);
+      const double bytes = t.bytes_per_prime * t.primes;
+      std::printf("%-28s %6d %12.4g %7.0f %14.4g %10.3f\n", f.c_str(), a.rows, t.states, t.primes, bytes, bytes / bandwidth);
+    }
+    return 0;
+  }
   if (!batches.empty() || !tor_stacks.empty()) {  // (a GPU case without a device fails in its GpuError)
     for (const std::string& b : batches) time_batch(b, rate, seed);
     for (const std::string& t : tor_stacks) time_tor_stack(t);

@@ -301,6 +301,25 @@ TEST(Matchings, PolynomialResumesFromItsCheckpoint) {
   }
 }
 
+// The counted memory floor of the DP of polynomials (docs/benchmarks.md): every subset of the
+// frontier is a state (twice the perfect-matching plan's parity-constrained ones), and one edge
+// gives 2 states, then 1.
+TEST(Matchings, PolynomialTrafficCountsTheStates) {
+  for (int s : {4, 6, 9}) {
+    const auto a = of(grid_graph(s, s));
+    const auto t = engines::graph_frontier_polynomial_traffic(a);
+    // (The plan counts one state for frontiers of 0 and 1 vertices alike: off by one there.)
+    EXPECT_NEAR(t.states, 2 * engines::graph_frontier_polynomial_plan(a).states, double(s * s)) << s;
+    EXPECT_GT(t.bytes_per_prime, 8 * t.states);
+    EXPECT_GE(t.primes, 1);
+  }
+  const auto p = test::weighted_adjacency(2, {{0, 1}}, {1});
+  const auto t = engines::graph_frontier_polynomial_traffic(p);
+  EXPECT_EQ(t.states, 3);  // {}, {0} after vertex 0; {} after vertex 1
+  // Written: 2 states x 1 degree, then 1 x 2 degrees; read: 1 x 1, then 2 x 1.
+  EXPECT_EQ(t.bytes_per_prime, 8.0 * (2 + 2 + 1 + 2));
+}
+
 TEST(Matchings, RationalAndFloatWeightsAndRefusals) {
   // A triangle with weights 1/2: 1 + 3/2; with y = 0.5 in floats: 0.125 + 3 * 0.5 * 0.5.
   SparseMatrix<Rational> t{3, 3, {}};

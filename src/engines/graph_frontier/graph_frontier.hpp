@@ -125,6 +125,18 @@ Integer graph_frontier_hafnian(const SparseMatrix<Integer>& a, bool loops, const
 /// The vertex order of the polynomial DP for the graph `a` (symmetric, no diagonal).
 GraphFrontierPlan graph_frontier_polynomial_plan(const SparseMatrix<Integer>& a);
 
+/// The memory floor of the DP of polynomials, counted from its plan: at vertex k (in the
+/// plan's order) the table of 2^(frontier) states (any subset may be open: the unit loops) is written with
+/// the degrees up to floor((k+1)/2) and its sources read, each state of table k-1 at least once
+/// with the degrees up to floor(k/2); 8 bytes a coefficient, per prime. What any run must move
+/// through memory, whatever its kernel (docs/benchmarks.md, the GPU polynomial's floor).
+struct PolynomialTraffic {
+  double states = 0;          // states written, all vertices, one prime
+  double bytes_per_prime = 0; // coefficients written and read at least once, 8 bytes each
+  double primes = 0;          // the CRT primes of the coefficients' bound
+};
+PolynomialTraffic graph_frontier_polynomial_traffic(const SparseMatrix<Integer>& a);
+
 /// Predicted peak bytes of its tables: the loop hafnian's with n/2 + 1 coefficients a state.
 double graph_frontier_polynomial_bytes(const GraphFrontierPlan& plan, int n);
 

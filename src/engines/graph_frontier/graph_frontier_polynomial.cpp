@@ -6,6 +6,7 @@
 // taking its loop adds it as it is. After k vertices no structure has more than floor(k/2)
 // edges, so a step touches only the degrees up to that. Exact modulo primes below 2^50 (the
 // coefficients are bounded by the total of the moduli), one prime a pass, CRT at the end.
+#include <cmath>
 #include <algorithm>
 #include <map>
 #include <cstdint>
@@ -240,6 +241,40 @@ std::vector<std::pair<Integer, Integer>> graph_frontier_gaussian_polynomial(cons
   std::vector<std::pair<Integer, Integer>> m;
   for (std::size_t k = 0; k < s.words; ++k) m.emplace_back(crt_symmetric(re_res[k], primes), crt_symmetric(im_res[k], primes));
   return m;
+}
+
+PolynomialTraffic graph_frontier_polynomial_traffic(const SparseMatrix<Integer>& a) {
+  PolynomialTraffic t;
+  const int n = a.rows;
+  const GraphFrontierPlan plan = graph_frontier_polynomial_plan(a);
+  std::vector<std::vector<int>> adj(static_cast<std::size_t>(n));
+  for (const auto& e : a.entries)
+    if (e.row != e.col) adj[static_cast<std::size_t>(e.row)].push_back(e.col);
+  std::vector<int> pos(static_cast<std::size_t>(n)), later(static_cast<std::size_t>(n), 0);
+  for (int k = 0; k < n; ++k) pos[static_cast<std::size_t>(plan.order[static_cast<std::size_t>(k)])] = k;
+  // later[v]: v's neighbours not yet processed; the frontier holds the processed v with some.
+  for (int v = 0; v < n; ++v) later[static_cast<std::size_t>(v)] = static_cast<int>(adj[static_cast<std::size_t>(v)].size());
+  int frontier = 0;
+  double previous = 1;  // the table before the first vertex: one state
+  for (int k = 0; k < n; ++k) {
+    const int v = plan.order[static_cast<std::size_t>(k)];
+    for (int u : adj[static_cast<std::size_t>(v)])
+      if (pos[static_cast<std::size_t>(u)] < k && --later[static_cast<std::size_t>(u)] == 0) --frontier;
+    int after = 0;
+    for (int u : adj[static_cast<std::size_t>(v)]) after += pos[static_cast<std::size_t>(u)] > k;
+    later[static_cast<std::size_t>(v)] = after;
+    frontier += after > 0;
+    // Every subset of the frontier may be open (a vertex may stay a monomer): twice the
+    // perfect-matching DP's parity-constrained states.
+    const double states = std::ldexp(1.0, frontier);
+    t.states += states;
+    t.bytes_per_prime += 8.0 * (states * double((k + 1) / 2 + 1) + previous * double(k / 2 + 1));
+    previous = states;
+  }
+  SparseMatrix<Integer> moduli = with_monomers(a);
+  for (auto& e : moduli.entries) e.value = abs(e.value);
+  t.primes = double(choose_primes(hafnian_bound(moduli, true)).size());
+  return t;
 }
 
 double graph_frontier_polynomial_seconds(const GraphFrontierPlan& plan, int n, double primes, int cores) {

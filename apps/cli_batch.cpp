@@ -99,6 +99,21 @@ bool small_torontonian(const AnyMatrix& m, const CountOptions& count, PermanentV
   return true;
 }
 
+/// A float permanent of at most kSmallDenseMax rows by Glynn's small walk alone
+/// (small_dense_permanent), the value the pipeline's glynn engine gives, without the pipeline's
+/// per-count set-up (its memory and time checks cost more than an 8 x 8 permanent); false where
+/// the pipeline counts it (an exact number, a sparse or larger matrix, an engine asked for).
+bool small_permanent(const AnyMatrix& m, const CountOptions& count, PermanentValue& value) {
+  if (!count.engine.empty() || small_dense(m, count).engine != "glynn" || count.device == DevicePolicy::Gpu) return false;
+  const SmallDenseValue v = on_dense(m, [](const void* data, DenseElement type, int n) {
+    return small_dense_permanent(data, type, n, n, n, 1, DenseMode::Float);
+  });
+  if (v.kind == SmallDenseValue::None) return false;
+  value = v.value();
+  if (kind_of(m) == NumberKind::Complex && value.value.index() == 2) value.value = Complex(v.re, 0.0);  // the stack's type
+  return true;
+}
+
 /// A float (loop) hafnian of at most kSmallHafnianMax rows by the hafnian engine's walk alone
 /// (small_dense_hafnian), as the Python package's batches count it; false where the pipeline
 /// must count it (an exact number, an asymmetric matrix, ...).
@@ -204,7 +219,10 @@ void run_stack(const ReadResult& input, const std::string& file, StackQuestion q
     try {
       const AnyMatrix& m = input.stack[static_cast<std::size_t>(i)];
       switch (question) {
-        case StackQuestion::Permanent: values[std::size_t(i)] = count_permanent(m, small_dense(m, one)).value; break;
+        case StackQuestion::Permanent:
+          if (!small_permanent(m, one, values[std::size_t(i)]))
+            values[std::size_t(i)] = count_permanent(m, small_dense(m, one)).value;
+          break;
         case StackQuestion::Hafnian:
         case StackQuestion::LoopHafnian: {
           const bool loops = question == StackQuestion::LoopHafnian;

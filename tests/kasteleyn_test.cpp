@@ -12,6 +12,8 @@
 
 #include "engines/kasteleyn/kasteleyn.hpp"
 #include "catalog/catalog.hpp"
+#include "engines/common.hpp"
+#include "core/tuning.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/generate.hpp"
 #include "oracle.hpp"
@@ -72,6 +74,17 @@ SparseMatrix<T> to(const SparseMatrix<Integer>& a) {
 
 // Grids with holes and missing edges (faces of lengths 4, 6, 8, ..., bridges, trees,
 // several components), honeycombs, random numbering, weights of both signs.
+/// The 6 x 6 and 4 x 8 grids side by side, one block each: 6728 * 2245 perfect matchings.
+SparseMatrix<Integer> two_grids() {
+  auto a = biadjacency(grid_graph(6, 6)), b = biadjacency(grid_graph(4, 8));
+  SparseMatrix<Integer> d;
+  d.rows = d.cols = a.rows + b.rows;
+  d.entries = a.entries;
+  for (auto e : b.entries) d.entries.push_back({e.row + a.rows, e.col + a.rows, e.value});
+  d.normalize();
+  return d;
+}
+
 TEST(KasteleynRandom, IntegerAgainstOracleAndRyser) {
   std::mt19937_64 rng(21);
   auto k = make_kasteleyn();
@@ -258,12 +271,7 @@ TEST(KasteleynRefuses, NonPlanarGraphs) {
 TEST(KasteleynRuns, DisconnectedThreadsAndProgress) {
   auto k = make_kasteleyn();
   // Two grids side by side: the product.
-  auto a = biadjacency(grid_graph(6, 6)), b = biadjacency(grid_graph(4, 8));
-  SparseMatrix<Integer> d;
-  d.rows = d.cols = a.rows + b.rows;
-  d.entries = a.entries;
-  for (auto e : b.entries) d.entries.push_back({e.row + a.rows, e.col + a.rows, e.value});
-  d.normalize();
+  const SparseMatrix<Integer> d = two_grids();
   EXPECT_EQ(k->permanent(d, {}), Integer(6728) * 2245);
   EXPECT_DOUBLE_EQ(k->permanent(to<double>(d), {}).value, 6728.0 * 2245.0);
   const auto g = biadjacency(grid_graph(24, 24));
@@ -275,6 +283,55 @@ TEST(KasteleynRuns, DisconnectedThreadsAndProgress) {
   o.progress = [&](double f) { EXPECT_GE(f, last); last = f, ++calls; };
   EXPECT_EQ(k->permanent(g, o), one);
   EXPECT_GT(calls, 0);
+}
+
+/// A count with kasteleyn's exact determinants taken by `method` (MATCHCOUNT_KASTELEYN_METHOD:
+/// 1 the band, 2 nested dissection).
+Integer count_by(int method, const SparseMatrix<Integer>& a, int threads = 0) {
+  tuning::Tuning t = tuning::tuning();
+  t.kasteleyn_method = method;
+  tuning::ScopedTuning scoped(t);
+  EngineOptions o;
+  o.threads = threads;
+  return make_kasteleyn()->permanent(a, o);
+}
+
+// Nested dissection against the band on random planar blocks (holes, missing edges, bridges,
+// several components, honeycombs), unweighted and weighted with both signs, some large enough
+// to be dissected many levels deep.
+TEST(KasteleynDissection, AgreesWithTheBand) {
+  std::mt19937_64 rng(36);
+  int nonzero = 0;
+  for (int it = 0; it < 160; ++it) {
+    const int m = 2 + int(rng() % (it < 120 ? 12 : 40)), k = 2 + int(rng() % (it < 120 ? 12 : 40));
+    const bool weighted = it % 2 == 1;
+    auto w = [&] { return weighted ? Integer(long(rng() % 7) - 3) : Integer(1); };
+    const auto a = lattice_block<Integer>(rng, m, k, it % 5 == 0, it % 3 ? 0.05 : 0.0, it % 4 ? 0.1 : 0.0, w);
+    if (a.rows == 0) continue;
+    const Integer band = count_by(1, a), nested = count_by(2, a, 1 + it % 2);
+    EXPECT_EQ(nested, band) << "trial " << it << ": " << m << " x " << k;
+    nonzero += band != 0;
+  }
+  EXPECT_GT(nonzero, 40);
+}
+
+// Known counts by nested dissection alone: grids (Temperley-Fisher), Aztec diamonds, a block
+// of two components, with one thread and with several.
+TEST(KasteleynDissection, KnownCounts) {
+  EXPECT_EQ(count_by(2, biadjacency(grid_graph(2, 32))), 3524578);
+  EXPECT_EQ(count_by(2, biadjacency(grid_graph(12, 12))), Integer("53060477521960000"));
+  EXPECT_EQ(count_by(2, biadjacency(grid_graph(21, 26)), 1),
+            Integer("1183285697548163868127638544427959947755487725741096545561936859831"));
+  EXPECT_EQ(count_by(2, biadjacency(grid_graph(32, 32)), 3),
+            Integer("364982661733625107998314878133750234067320091670089660297647663"
+                    "460799361991486518266376931355483757336443179285926592651526144"));
+  for (int order : {1, 3, 20})
+    EXPECT_EQ(count_by(2, biadjacency(aztec_diamond_graph(order))), Integer(1) << (order * (order + 1) / 2)) << order;
+  const SparseMatrix<Integer> d = two_grids();
+  EXPECT_EQ(count_by(2, d), Integer(6728) * 2245);
+  // By predicted work the 80 x 80 grid is dissected, a 2 x 200 strip is not.
+  EXPECT_TRUE(engines::plan_kasteleyn(engines::pattern_of(biadjacency(grid_graph(80, 80))), 3200, true).nested);
+  EXPECT_FALSE(engines::plan_kasteleyn(engines::pattern_of(biadjacency(grid_graph(2, 200))), 200, true).nested);
 }
 
 TEST(KasteleynPlanner, PicksKasteleynForPlanarBlocks) {

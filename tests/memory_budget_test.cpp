@@ -109,9 +109,12 @@ TEST(MemoryBudget, StagesAndEnginesBeyondTheBudgetAreRefusedByName) {
   EXPECT_TRUE(one_line(planning.err)) << planning.err;
   EXPECT_NE(planning.err.find("planning needs about"), std::string::npos) << planning.err;
   EXPECT_NE(planning.err.find("--max-memory"), std::string::npos) << planning.err;
-  // The planner: Kasteleyn's band matrices for a 300 x 300 grid (planar, frontier width 300) do
-  // not fit 100 MiB, though planning does, and no other engine can count the block.
-  const std::string grid300 = edge_file(grid_graph(300, 300));
+  // The planner: Kasteleyn's band matrices for a 300 x 300 grid with real weights (planar,
+  // frontier width 300) do not fit 100 MiB, though planning does, and no other engine can
+  // count the block. (Exact counts take nested dissection, whose fronts fit: planned.)
+  std::ostringstream weighted;
+  for (const auto& [u, v] : grid_graph(300, 300).edges) weighted << u << " " << v << " 0.5\n";
+  const std::string grid300 = test::temp_file(weighted.str(), ".edges");
   const auto planner = test::run_matchcount("--as graph --max-memory 100M " + quoted(grid300));
   EXPECT_EQ(planner.exit_code, 3) << planner.err;
   EXPECT_TRUE(one_line(planner.err)) << planner.err;
@@ -121,6 +124,9 @@ TEST(MemoryBudget, StagesAndEnginesBeyondTheBudgetAreRefusedByName) {
   EXPECT_EQ(forced.exit_code, 3) << forced.err;
   EXPECT_NE(forced.err.find("kasteleyn: banded elimination"), std::string::npos) << forced.err;
   EXPECT_NE(forced.err.find("--max-memory"), std::string::npos) << forced.err;
+  const auto exact = test::run_matchcount("--as graph --explain --max-memory 100M " + quoted(edge_file(grid_graph(300, 300))));
+  EXPECT_EQ(exact.exit_code, 0) << exact.err;
+  EXPECT_NE(exact.out.find("kasteleyn"), std::string::npos) << exact.out;
 }
 
 TEST(MemoryBudget, PlannerPassesOverEnginesThatDoNotFit) {
@@ -216,10 +222,15 @@ TEST(MemoryBudget, RefusalsTheBudgetCausedAreBudgetErrors) {
   // no budget would: planning, the planner's passed-over engines, the time cap.
   CountOptions o;
   o.max_memory = 100.0 * (1 << 20);
-  const AnyMatrix grid(biadjacency(grid_graph(300, 300)));
+  // Real weights: the band's LU (exact counts take nested dissection, which fits).
+  SparseMatrix<double> halves;
+  const auto ones = biadjacency(grid_graph(300, 300));
+  halves.rows = halves.cols = ones.rows;
+  for (const auto& e : ones.entries) halves.entries.push_back({e.row, e.col, 0.5});
+  const AnyMatrix grid(halves);
   try {
     count_permanent(grid, o);
-    ADD_FAILURE() << "counted a 300 x 300 grid within 100 MiB";
+    ADD_FAILURE() << "counted a 300 x 300 grid with real weights within 100 MiB";
   } catch (const BudgetError& e) {
     EXPECT_NE(std::string(e.what()).find("Kasteleyn would need about"), std::string::npos) << e.what();
   }

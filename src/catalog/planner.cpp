@@ -144,6 +144,7 @@ engines::KasteleynPlan gated_kasteleyn(const engines::PatternRC& pattern, catalo
   if (n >= 2 && pattern.size() > std::size_t(4 * n - 4)) return {};  // no planar bipartite graph is this dense
   const catalog::Row& row = catalog::entry("kasteleyn");
   f.kasteleyn = catalog::estimated_kasteleyn(pattern, n);
+  if (f.kind == NumberKind::Integer) engines::plan_nested(f.kasteleyn, pattern, n);
   f.kasteleyn_bytes = f.kasteleyn.bytes * (f.kind == NumberKind::Complex ? 2 : 1);
   const std::optional<double> seconds = row.predict(f);
   const double bytes = row.bytes(f);
@@ -158,7 +159,7 @@ engines::KasteleynPlan gated_kasteleyn(const engines::PatternRC& pattern, catalo
     note = "planarity not tested: Kasteleyn is predicted to take " + engines::three_digits(*seconds) +
            " s, longer than " + engines::three_digits(others) + " s";
   } else {
-    return engines::plan_kasteleyn(pattern, n);
+    return engines::plan_kasteleyn(pattern, n, f.kind == NumberKind::Integer);
   }
   return none;
 }

@@ -129,6 +129,14 @@ const Knob kKnobs[] = {
      [](const Tuning& t) -> std::string {
        return t.matching_polynomial == 1 ? "dp" : t.matching_polynomial == 2 ? "interpolate" : "by cost";
      }},
+    {"MATCHCOUNT_KASTELEYN_METHOD", "band or nested: how kasteleyn's exact determinants eliminate (banded, or nested dissection)",
+     "by work",
+     [](Tuning& t, const char* v) {
+       t.kasteleyn_method = std::string(v) == "band" ? 1 : std::string(v) == "nested" ? 2 : 0;
+     },
+     [](const Tuning& t) -> std::string {
+       return t.kasteleyn_method == 1 ? "band" : t.kasteleyn_method == 2 ? "nested" : "by work";
+     }},
 };
 
 /// The variables mpirun (Open MPI), Hydra (MPICH, Intel MPI) and srun (PMI, PMIx) give a rank.

@@ -43,6 +43,9 @@ struct Tuning {
   /// MATCHCOUNT_MATCHING_POLYNOMIAL: 0 by cost, 1 the frontier DP of polynomials (where its
   /// tables fit), 2 interpolation over loop hafnians.
   int matching_polynomial = 0;
+  /// MATCHCOUNT_KASTELEYN_METHOD: how exact planar determinants eliminate: 0 by predicted work,
+  /// 1 the band, 2 nested dissection.
+  int kasteleyn_method = 0;
   // Started as a rank by mpirun, Hydra or srun (their variables are set).
   bool launched_by_mpi = false;
 };

@@ -11,7 +11,7 @@
 #include "engines/common.hpp"
 #include "engines/entry_errors.hpp"
 #include "engines/kasteleyn/kasteleyn.hpp"
-#include "engines/planar/band_mod.hpp"
+#include "engines/kasteleyn/kasteleyn_band.hpp"
 #include "engines/planar/float_error.hpp"
 #include "engines/planar/planar.hpp"
 #include "matchcount/matching.hpp"
@@ -19,23 +19,8 @@
 namespace matchcount::engines {
 namespace {
 
-using arith::broadcast;
-using arith::modmul;
-using arith::modreduce;
 using planar::conj_of;
-using planar::load4;
-using planar::mul_add_mod;
 using planar::scaled;
-using planar::store4;
-
-/// The block signed and reordered: perm(A) = sign * det(K'), K' banded (kasteleyn.hpp).
-struct SignedBlock {
-  int n = 0, kl = 0, ku = 0;
-  int sign = 1;
-  std::vector<int> row, col;          // per entry of A: its position in K'
-  std::vector<signed char> s;         // per entry of A: its Kasteleyn sign
-  int stride() const { return 2 * kl + ku + 4; }  // band 2kl+ku+1, 3 for vector overrun
-};
 
 /// Signs, banded order and global sign of a block that has a perfect matching `m`;
 /// RefusedError when the band would not fit the engine's limit or the budget `max_bytes`
@@ -45,114 +30,12 @@ template <class T>
 SignedBlock prepare(const SparseMatrix<T>& a, const Matching& m, std::size_t value_size, double max_bytes) {
   const int n = a.rows;
   const PatternRC pattern = pattern_of(a);
-  SignedBlock b;
-  b.n = n;
   if (n >= 2 && a.nnz() > std::size_t(4 * n - 4)) throw not_planar_error(n, a.nnz());  // Euler, before any order
   const BandOrder o = band_order(pattern, n);
-  b.kl = o.kl, b.ku = o.ku;
-  const double bytes = band_bytes(n, o.kl, o.ku, value_size), limit = std::min(kKasteleynMemoryLimit, max_bytes);
-  if (bytes > limit)
-    refuse_memory(limit < kKasteleynMemoryLimit,
-                  "kasteleyn: banded elimination of this " + std::to_string(n) + " x " + std::to_string(n) +
-                      " block (bandwidths " + std::to_string(o.kl) + " and " + std::to_string(o.ku) + ") needs " +
-                      three_digits(bytes / double(1ull << 30)) + " GiB, over the " +
-                      (limit < kKasteleynMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
-                      three_digits(limit / double(1ull << 30)) + " GiB");
-  b.s = kasteleyn_signing(pattern, n);
-  if (b.s.empty()) throw not_planar_error(n, a.nnz());
-  for (const auto& e : a.entries) {
-    const int r = e.row, c = e.col;
-    b.row.push_back(o.transposed ? o.row_pos[std::size_t(c)] : o.row_pos[std::size_t(r)]);
-    b.col.push_back(o.transposed ? o.col_pos[std::size_t(r)] : o.col_pos[std::size_t(c)]);
-  }
-  // All perfect matchings enter det K' with the sign of this one: perm = sign * det K'.
-  std::vector<int> tau(static_cast<std::size_t>(n));
-  b.sign = 1;
-  for (std::size_t k = 0; k < a.entries.size(); ++k) {
-    const auto& e = a.entries[k];
-    if (m.col_of_row[std::size_t(e.row)] != e.col) continue;
-    tau[std::size_t(b.row[k])] = b.col[k];
-    b.sign *= b.s[k];
-  }
-  b.sign *= planar::permutation_sign(tau);
-  return b;
-}
-
-/// det K' mod p in [0, p): banded LU with row interchanges (as LAPACK's gbtrf: U's band
-/// widens to kl + ku), any nonzero pivot serving. Entries are kept as exact integers in
-/// [-p, p] (so -p, 0 and p are the zeros); a row update is one mul_add_mod per entry, four
-/// entries a vector. `buf` is the caller's scratch (n * stride doubles).
-std::uint64_t det_mod(const SignedBlock& b, const std::vector<double>& cell, double p, std::vector<double>& buf) {
-  const int n = b.n, kl = b.kl;
-  const std::size_t S = std::size_t(b.stride());
-  const double pinv = 1.0 / p;
-  buf.assign(std::size_t(n) * S, 0.0);
-  auto at = [&](int i, int j) -> double& { return buf[std::size_t(i) * S + std::size_t(j - i + kl)]; };
-  std::vector<int> rend(static_cast<std::size_t>(n), 0);  // last column a row may hold nonzero
-  for (std::size_t k = 0; k < cell.size(); ++k) {
-    at(b.row[k], b.col[k]) = cell[k];
-    rend[std::size_t(b.row[k])] = std::max(rend[std::size_t(b.row[k])], b.col[k]);
-  }
-  const v4d P = broadcast(p, v4d{}), PI = broadcast(pinv, v4d{});
-  double det = 1;
-  bool negate = false;
-  for (int c = 0; c < n; ++c) {
-    const int last = std::min(n - 1, c + kl);
-    int r = c;
-    while (r <= last && planar::is_zero_mod(at(r, c), p)) ++r;
-    if (r > last) return 0;
-    if (r != c) {
-      for (int j = c, e = std::max(rend[std::size_t(r)], rend[std::size_t(c)]); j <= e; ++j) std::swap(at(r, j), at(c, j));
-      std::swap(rend[std::size_t(r)], rend[std::size_t(c)]);
-      negate = !negate;
-    }
-    const double pivot = modreduce(at(c, c), p, pinv);
-    det = modmul(det, pivot, p, pinv);
-    const double inv = double(inv_mod(to_residue(pivot, std::uint64_t(p)), std::uint64_t(p)));
-    const double* prow = &at(c, c + 1);
-    // Only the pivot row's extent is updated: without interchanges U keeps bandwidth ku, and
-    // the work is kl * ku a column instead of gbtrf's kl * (kl + ku).
-    const int rc = rend[std::size_t(c)], len = rc - c;
-    int rows[2], pending = 0;  // rows updated in pairs: one load of the pivot row serves both
-    for (int rr = c + 1; rr <= last + 1; ++rr) {
-      if (rr <= last) {
-        if (at(rr, c) == 0) continue;  // sparse rows: only the fill-in so far is touched
-        rows[pending++] = rr;
-        rend[std::size_t(rr)] = std::max(rend[std::size_t(rr)], rc);
-        if (pending < 2) continue;
-      }
-      if (pending == 2) {
-        const v4d f0 = broadcast(-modmul(at(rows[0], c), inv, p, pinv), v4d{});
-        const v4d f1 = broadcast(-modmul(at(rows[1], c), inv, p, pinv), v4d{});
-        double *q0 = &at(rows[0], c + 1), *q1 = &at(rows[1], c + 1);
-        for (int t = 0; t < len; t += 4) {
-          const v4d u = load4(prow + t);
-          store4(q0 + t, mul_add_mod(load4(q0 + t), f0, u, P, PI));
-          store4(q1 + t, mul_add_mod(load4(q1 + t), f1, u, P, PI));
-        }
-      } else if (pending == 1) {
-        const v4d f = broadcast(-modmul(at(rows[0], c), inv, p, pinv), v4d{});
-        double* q = &at(rows[0], c + 1);
-        for (int t = 0; t < len; t += 4) store4(q + t, mul_add_mod(load4(q + t), f, load4(prow + t), P, PI));
-      }
-      pending = 0;
-    }
-  }
-  std::uint64_t res = to_residue(det, std::uint64_t(p));
-  return negate && res != 0 ? std::uint64_t(p) - res : res;
-}
-
-/// perm(A) = sign * det K' from det K' modulo primes (the entries of K' signed).
-Integer exact_permanent(const SparseMatrix<Integer>& a, const SignedBlock& b, const EngineOptions& opt) {
-  std::vector<Integer> value;
-  for (std::size_t k = 0; k < a.entries.size(); ++k) value.push_back(b.s[k] * a.entries[k].value);
-  const double updates = band_updates(b.n, b.kl, b.ku) + double(a.nnz());
-  const double bytes = band_bytes(b.n, b.kl, b.ku, sizeof(double));
-  return b.sign * planar::integer_from_residues<std::vector<double>>(
-                      permanent_bound(a), value, updates, bytes, std::min(kKasteleynMemoryLimit, opt.max_bytes), opt,
-                      [&b](const std::vector<double>& cell, double p, std::vector<double>& buf) {
-                        return det_mod(b, cell, p, buf);
-                      });
+  check_memory(band_text(n, o), band_bytes(n, o.kl, o.ku, value_size), max_bytes);
+  std::vector<signed char> signs = kasteleyn_signing(pattern, n);
+  if (signs.empty()) throw not_planar_error(n, a.nnz());
+  return signed_block(pattern, n, o, std::move(signs), m);
 }
 
 /// Banded LU with partial pivoting in floating point, stored as in det_mod (U on and above
@@ -308,7 +191,7 @@ class KasteleynEngine final : public Engine {
   Integer count(const SparseMatrix<Integer>& a, const EngineOptions& opt) const override {
     Matching m;
     if (!start(a, m)) return 0;
-    return exact_permanent(a, prepare(a, m, sizeof(double), opt.max_bytes), opt);
+    return exact_permanent(a, m, opt);
   }
   Approx<double> count(const SparseMatrix<double>& a, const EngineOptions& opt) const override {
     return floating(a, opt);

@@ -75,14 +75,28 @@ constexpr int kKasteleynMaxN = 1 << 27;
 /// Refusal threshold: one banded working matrix (per thread) above this many bytes.
 constexpr double kKasteleynMemoryLimit = 4.0 * (1ull << 30);
 
+/// Time of one multiply-add of the nested-dissection fronts (planar/dissection.hpp) in band
+/// updates, for the planner. With the rest of the model as it is (its serial part and prime
+/// count are pessimistic), 0.35 puts the whole prediction within a factor of about 2 of the
+/// measured time from the 80 x 80 to the 200 x 200 grid on one thread (measured/predicted
+/// 0.5-0.6; docs/benchmarks.md, "Planar blocks by nested dissection"). Exact counts take
+/// nested dissection when its multiply-adds are fewer than the band's.
+constexpr double kDissectionUpdate = 0.35;
+
 /// What the planner needs: planarity, the band of the best order and the work per prime.
+/// With `exact`, the work and bytes are those of the method exact counts take (the band or
+/// nested dissection, whichever predicts less work; `nested`), else the band's.
 struct KasteleynPlan {
-  bool planar = false;
+  bool planar = false, nested = false;
   int n = 0, kl = 0, ku = 0;
-  double updates = 0;  // band_updates of the order
-  double bytes = 0;    // band_bytes with 8-byte values
+  double updates = 0;  // band_updates of the order (nested: the fronts' in band updates)
+  double bytes = 0;    // band_bytes with 8-byte values (nested: a thread's fronts and plan)
 };
-KasteleynPlan plan_kasteleyn(const PatternRC& pattern, int n);
+KasteleynPlan plan_kasteleyn(const PatternRC& pattern, int n, bool exact = false);
+/// The exact counts' part of plan_kasteleyn: p's band work and bytes replaced by nested
+/// dissection's where exact counts take it (a perfect matching and the dissection; no
+/// planarity test), for the planner's estimate before the test too.
+void plan_nested(KasteleynPlan& p, const PatternRC& pattern, int n);
 
 /// Predicted seconds on `cores` cores for `primes` moduli (a real float LU, on one core,
 /// costs about as much as kKasteleynFloatPrimes primes), with constants calibrated by

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engines/kasteleyn/kasteleyn.hpp"
+#include "engines/kasteleyn/kasteleyn_band.hpp"
 #include "engines/planar/planar.hpp"
 
 namespace matchcount::engines {
@@ -94,7 +95,7 @@ BandOrder band_order(const PatternRC& pattern, int n) {
   return band_updates(n, rcm.kl, rcm.ku) < band_updates(n, natural.kl, natural.ku) ? rcm : natural;
 }
 
-KasteleynPlan plan_kasteleyn(const PatternRC& pattern, int n) {
+KasteleynPlan plan_kasteleyn(const PatternRC& pattern, int n, bool exact) {
   KasteleynPlan p;
   p.n = n;
   p.planar = planar_pattern(pattern, n);
@@ -103,7 +104,29 @@ KasteleynPlan plan_kasteleyn(const PatternRC& pattern, int n) {
   p.kl = o.kl, p.ku = o.ku;
   p.updates = band_updates(n, o.kl, o.ku);
   p.bytes = band_bytes(n, o.kl, o.ku, 8);
+  if (exact) plan_nested(p, pattern, n);
   return p;
+}
+
+void plan_nested(KasteleynPlan& p, const PatternRC& pattern, int n) {
+  // Exact counts: nested dissection where its fronts cost less (exact_permanent's choice),
+  // on the matching the engine finds (none: the engine answers 0 at once).
+  Pattern rows;
+  rows.rows = rows.cols = n;
+  rows.start.assign(std::size_t(n) + 1, 0);
+  for (auto [r, c] : pattern) ++rows.start[std::size_t(r) + 1];
+  for (int r = 0; r < n; ++r) rows.start[std::size_t(r) + 1] += rows.start[std::size_t(r)];
+  rows.column.resize(pattern.size());
+  std::vector<int> next(rows.start.begin(), rows.start.end() - 1);
+  for (auto [r, c] : pattern) rows.column[std::size_t(next[std::size_t(r)]++)] = c;
+  const Matching m = hopcroft_karp(rows);
+  if (!m.perfect()) return;
+  const planar::Dissection d = matching_dissection(pattern, n, m);
+  if (take_nested(d, p.updates + double(pattern.size()))) {
+    p.nested = true;
+    p.updates = d.updates * kDissectionUpdate;
+    p.bytes = d.scratch_bytes() + d.plan_bytes();
+  }
 }
 
 }  // namespace matchcount::engines

@@ -182,7 +182,7 @@ inline std::size_t tuple_name_end(std::string_view line, std::size_t start) {
 
 /// `name` (a tuple name, whitespace inside) in Python's spelling: no space after an opening
 /// or before a closing bracket or a comma, one space after a comma, other whitespace runs one
-/// space; quoted parts as they are.
+/// space; quoted parts as they are (but for whitespace control characters, spaces there too).
 inline void canonical_tuple_name(std::string_view name, std::string& out) {
   out.clear();
   const auto closing = [](char ch) { return ch == ')' || ch == ']' || ch == '}' || ch == ','; };
@@ -193,7 +193,10 @@ inline void canonical_tuple_name(std::string_view name, std::string& out) {
       std::size_t j = i + 1;
       while (j < name.size() && name[j] != ch) j += name[j] == '\\' ? 2 : 1;
       j = std::min(j + 1, name.size());
-      out.append(name.substr(i, j - i));
+      // Quoted parts as they are, but whitespace control characters as spaces: a name never
+      // holds a line break (Python's repr escapes them anyway), so that the lines and messages
+      // that print it stay one line each.
+      for (std::size_t k = i; k < j; ++k) out += is_name_space(name[k]) ? ' ' : name[k];
       i = j;
     } else if (is_name_space(ch) || ch == ',') {
       std::size_t j = i;

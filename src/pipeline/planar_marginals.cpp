@@ -1,11 +1,11 @@
 // Edge probabilities of large planar graphs in floating point (which_common.hpp,
 // planar_marginals): p_uv = |w_uv (K^-1)_vu| for the Kasteleyn matrix of a bipartite graph, or
 // the Pfaffian-oriented matrix of any planar graph, from the selected inverse of K^T K
-// (src/engines/planar/selected_inverse.hpp), all edges in one factorisation: the 200 x 200 grid's
-// 79,600 edges in a fraction of a second, where exact fractions would need a count per edge and
-// denominators of thousands of digits. Asked for with --log (the counts are too large to print
-// as they are); the errors are estimates (error_estimated), held on thousands of random planar
-// graphs against exact values (tests/planar_marginals_test.cpp).
+// (src/engines/planar/selected_inverse.hpp), all edges in one factorisation, where exact
+// fractions would need a count per edge and denominators of thousands of digits (times:
+// docs/benchmarks.md). Asked for with --log (the counts are too large to print as they are);
+// the errors are estimates (error_estimated), checked against exact values on random planar
+// graphs (tests/planar_marginals_test.cpp).
 #include <cmath>
 #include <limits>
 #include <string>

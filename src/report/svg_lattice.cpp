@@ -78,6 +78,13 @@ Placed lozenge(const Shape& shape, std::pair<long, long> a, std::pair<long, long
   return Placed{r, c + r + 1, 0};
 }
 
+/// The page of a lattice picture: the cells' box in units of hx by hy, with a colour bar when
+/// `bar` (marginals).
+Frame lattice_frame(const Box& box, long long hx, long long hy, bool bar) {
+  return make_frame(double(box.x0 * hx), double(box.y0 * hy), double((box.x1 - box.x0) * hx), double((box.y1 - box.y0) * hy),
+                    1.0, bar, double(hx));
+}
+
 }  // namespace
 
 std::string lattice_matching_svg(const DrawnGraph& g, const Shape& shape, const std::vector<char>& matched,
@@ -85,8 +92,7 @@ std::string lattice_matching_svg(const DrawnGraph& g, const Shape& shape, const 
   const bool lozenges = shape.style == DrawStyle::Lozenges;
   const Box box = box_of(shape, lozenges);
   const long long hx = lozenges ? kHalf : 1, hy = lozenges ? kStrip : 1;
-  const Frame frame = make_frame(double(box.x0 * hx), double(box.y0 * hy), double((box.x1 - box.x0) * hx),
-                                 double((box.y1 - box.y0) * hy), 1.0, false, double(hx));
+  const Frame frame = lattice_frame(box, hx, hy, false);
   std::vector<Placed> placed;
   for (std::size_t i = 0; i < g.edges.size(); ++i) {
     if (!matched[i] || g.edges[i].first == g.edges[i].second) continue;
@@ -140,8 +146,7 @@ std::string lattice_marginals_svg(const DrawnGraph& g, const Shape& shape, const
   const bool lozenges = shape.style == DrawStyle::Lozenges;
   const Box box = box_of(shape, lozenges);
   const long long hx = lozenges ? kHalfP : 1, hy = lozenges ? kStripP : 1;
-  const Frame frame = make_frame(double(box.x0 * hx), double(box.y0 * hy), double((box.x1 - box.x0) * hx),
-                                 double((box.y1 - box.y0) * hy), 1.0, true, double(hx));
+  const Frame frame = lattice_frame(box, hx, hy, true);
   // Kinds: bin * 4 + the segment's shape: dominoes across, down; lozenges down (up-pointing
   // (r,c) to (r+1,c-1)), up-right (from an up-pointing triangle), down-right.
   std::vector<Placed> placed;

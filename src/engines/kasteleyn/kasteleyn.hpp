@@ -76,11 +76,11 @@ constexpr int kKasteleynMaxN = 1 << 27;
 constexpr double kKasteleynMemoryLimit = 4.0 * (1ull << 30);
 
 /// Time of one multiply-add of the nested-dissection fronts (planar/dissection.hpp) in band
-/// updates, for the planner. With the rest of the model as it is (its serial part and prime
-/// count are pessimistic), 0.35 puts the whole prediction within a factor of about 2 of the
-/// measured time from the 80 x 80 to the 200 x 200 grid on one thread (measured/predicted
-/// 0.5-0.6; docs/benchmarks.md, "Planar blocks by nested dissection"). Exact counts take
-/// nested dissection when its multiply-adds are fewer than the band's.
+/// updates, for the planner: fitted so that, with the rest of the model as it is (its serial
+/// part and prime count are pessimistic), the whole prediction stays within a small factor of
+/// the measured time across grid sizes (the fit: docs/benchmarks.md, "Planar blocks by nested
+/// dissection"). Exact counts take nested dissection when its multiply-adds are fewer than the
+/// band's.
 constexpr double kDissectionUpdate = 0.35;
 
 /// What the planner needs: planarity, the band of the best order and the work per prime.

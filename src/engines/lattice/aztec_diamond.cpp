@@ -19,7 +19,7 @@
 //     row, once the blocks met in the row above are filled, an empty cell of colour 1 is the
 //     top-left corner of its block (create_run).
 // Both passes are written as loops of fixed length over bytes without branches, which compilers
-// vectorise: order 1000 takes a fraction of a second.
+// vectorise (times: docs/benchmarks.md, "Which matchings: lattices").
 // With fair coins the result is exactly uniform when the input is (EKLP, section 5): every
 // tiling of order n comes out with probability 2^{-n(n+1)/2}. A step costs O(k^2), so order n
 // costs O(n^3) time; the two grids cost about 2 (2n)^2 bytes.

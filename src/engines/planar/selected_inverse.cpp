@@ -108,7 +108,7 @@ struct Envelope {
 /// column of |M| near sum 1 (Sinkhorn-Knopp, until the row sums are within 2% of 1 or for at
 /// most kSinkhornSweeps sweeps). D1 M D2 has the same terms M(r, c) (M^-1)(c, r) as M, and for
 /// graphs with uneven weights or degrees a much smaller condition number, which the normal
-/// equations square (random weights in [0.5, 1.5] on grid pieces with holes: 1e5 down to 1e2).
+/// equations square; the effect is measured in docs/engines.md ("Which matchings").
 struct Scaling {
   std::vector<double> row, col;
 };

@@ -103,18 +103,23 @@ void check_which(const WhichFlags& flags, const OtherQuestions& o) {
 
 namespace {
 
-/// The report's edges in the order of the file's lines where the reader kept them.
-std::vector<std::size_t> file_order(const MarginalsReport& r, const ReadResult& input) {
-  std::vector<std::size_t> order(r.edges.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+/// The report's edges in the order of the file's lines, each the way round its line names it,
+/// where the reader kept them.
+std::vector<ListedEdge> file_order(const MarginalsReport& r, const ReadResult& input) {
+  std::vector<ListedEdge> order(r.edges.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i].index = i;
   if (input.entry_lines.empty()) return order;
-  std::map<std::pair<int, int>, long> line;
-  for (const auto& e : input.entry_lines) line.emplace(std::pair{e.row, e.col}, e.line);
+  std::map<std::pair<int, int>, const EntryLine*> line;
+  for (const auto& e : input.entry_lines) line.emplace(std::pair{e.row, e.col}, &e);
   const auto at = [&](std::size_t i) {
     const auto it = line.find({r.edges[i].u, r.edges[i].v});
-    return it == line.end() ? 0L : it->second;
+    return it == line.end() ? 0L : it->second->line;
   };
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return at(a) < at(b); });
+  for (ListedEdge& l : order) {
+    const auto it = line.find({r.edges[l.index].u, r.edges[l.index].v});
+    l.reversed = it != line.end() && it->second->reversed;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](const ListedEdge& a, const ListedEdge& b) { return at(a.index) < at(b.index); });
   return order;
 }
 
@@ -144,15 +149,16 @@ int run_which(const WhichFlags& flags, const ReadResult& input, bool symmetric, 
   g.cells = cells_of(input, symmetric);
   if (flags.marginals) {
     const MarginalsReport r = edge_probabilities(g, count);
-    const std::vector<std::size_t> order = file_order(r, input);
+    const std::vector<ListedEdge> order = file_order(r, input);
     if (json) {
       std::cout << marginals_json(r, order, g, input, info) << std::endl;
       return 0;
     }
     double worst = 0;
-    for (std::size_t i : order) {
-      const EdgeProbability& e = r.edges[i];
-      std::cout << row_label(input, e.u) << " " << col_label(input, e.v) << " " << e.p.to_string() << "\n";
+    for (const ListedEdge& listed : order) {
+      const EdgeProbability& e = r.edges[listed.index];
+      const auto [u, v] = edge_labels(input, e.u, e.v, listed.reversed);
+      std::cout << u << " " << v << " " << e.p.to_string() << "\n";
       worst = std::max(worst, e.p.abs_error);
     }
     std::cout.flush();

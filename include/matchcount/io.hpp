@@ -49,6 +49,9 @@ struct ReadOptions {
 struct EntryLine {
   int row = 0, col = 0;
   long line = 0;
+  /// The line names the column (a graph's second vertex) first: a symmetric graph's mirror
+  /// entry, or an edge whose first vertex was coloured as a column.
+  bool reversed = false;
 };
 
 struct ReadResult {

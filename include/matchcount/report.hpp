@@ -42,10 +42,20 @@ std::string estimate_text(const EstimateReport& report, const ReadResult& input,
 std::string row_label(const ReadResult& input, int r);
 std::string col_label(const ReadResult& input, int c);
 
+/// An edge of a report as a listing shows it: its index in the report, and whether its file line
+/// names it column (second vertex) first, so that it is shown the same way round.
+struct ListedEdge {
+  std::size_t index = 0;
+  bool reversed = false;
+};
+/// The names of edge (u, v) of a report (u a row or vertex, v a column or vertex) in the order
+/// `reversed` says.
+std::pair<std::string, std::string> edge_labels(const ReadResult& input, int u, int v, bool reversed);
+
 /// Edge probabilities (--marginals --json) as one object of the same schema (mode
 /// "marginals"): the total, and per edge in `order` its names, p (a string when exact, else a
 /// number with abs_error).
-std::string marginals_json(const MarginalsReport& report, const std::vector<std::size_t>& order, const MatchingGraph& g,
+std::string marginals_json(const MarginalsReport& report, const std::vector<ListedEdge>& order, const MatchingGraph& g,
                            const ReadResult& input, const RunInfo& info);
 /// One sample (--sample --json): {"edges": [["u", "v"], ...]} on one line.
 std::string sample_json(const std::vector<std::pair<int, int>>& pairs, const ReadResult& input);

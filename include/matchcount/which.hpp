@@ -41,10 +41,14 @@ std::optional<std::pair<int, int>> lattice_cell_of_name(std::string_view name);
 /// the graph without an edge's ends for each (marginals) or candidate (samples); Auto the
 /// frontier DP where its tables fit in 1 GiB (a fixed limit, so the method, and with it the
 /// samples of a seed, depend on the graph alone), else the counts.
+/// Marginals only: Minors, every haf(G - u - v) at once from one reverse walk of the hafnian
+/// recursion (integer or nonnegative rational weights, at most 64 vertices; a bipartite graph
+/// as its general graph), about three counts' work; Auto takes it where it is predicted cheaper
+/// than the frontier tables.
 /// Samples only: Lattice, the exact samplers of whole lattice regions with unit weights and
 /// known cells (MatchingGraph::cells): the Aztec diamond by domino shuffling, rectangles by
 /// Temperley's bijection and Wilson's algorithm; Auto takes them first where they apply.
-enum class WhichMethod { Auto, Frontier, Counts, Lattice };
+enum class WhichMethod { Auto, Frontier, Counts, Lattice, Minors };
 
 /// The probability of edge (u, v): for a symmetric graph u < v are vertices, else u a row and v
 /// a column.

@@ -124,7 +124,7 @@ std::size_t assemble(int rows, int cols, std::vector<RawEntry>& entries, const N
   if (options.keep_lines) {
     result.entry_lines.clear();
     result.entry_lines.reserve(entries.size());
-    for (const RawEntry& e : entries) result.entry_lines.push_back({e.a, e.b, e.line});
+    for (const RawEntry& e : entries) result.entry_lines.push_back({e.a, e.b, e.line, e.reversed});
   }
 
   const bool all_integer = std::all_of(entries.begin(), entries.end(), [&](const RawEntry& e) {

@@ -135,7 +135,7 @@ std::pair<int, int> two_colour(int vertices, std::vector<RawEntry>& entries, con
     }
   }
   for (RawEntry& e : entries) {
-    if (part[static_cast<std::size_t>(e.a)] != white) std::swap(e.a, e.b);
+    if (part[static_cast<std::size_t>(e.a)] != white) std::swap(e.a, e.b), e.reversed = !e.reversed;
     e.a = index_in_class[static_cast<std::size_t>(e.a)];
     e.b = index_in_class[static_cast<std::size_t>(e.b)];
   }
@@ -177,6 +177,7 @@ void symmetric_adjacency(int vertices, std::vector<RawEntry>& entries, const Nam
     if (e.a == e.b) continue;
     RawEntry mirror = e;
     std::swap(mirror.a, mirror.b);
+    mirror.reversed = !e.reversed;
     out.push_back(mirror);
   }
   entries = std::move(out);

@@ -177,6 +177,7 @@ struct RawEntry {
   int b = 0;
   long line = 0;
   Num re, im;
+  bool reversed = false;  // (a, b) is the line's (second, first): a graph's mirror or colouring
 };
 
 /// Sorts entries by position (key(a, b)) and line; duplicates throw via on_duplicate(first,

@@ -152,6 +152,7 @@ std::optional<std::vector<std::vector<std::pair<int, int>>>> by_frontier(const S
 
 std::vector<std::vector<std::pair<int, int>>> sample_perfect_matchings(const MatchingGraph& g, const SampleOptions& options) {
   if (options.count.log) throw UsageError("--log does not apply to --sample");
+  if (options.method == WhichMethod::Minors) throw UsageError("the hafnian's minors give edge probabilities, not samples");
   if (g.symmetric && rows_of(g.matrix) != cols_of(g.matrix))
     throw UsageError("samples of a general graph need its square adjacency matrix");
   if (!g.cells.empty() || options.method == WhichMethod::Lattice)

@@ -20,18 +20,25 @@ std::string col_label(const ReadResult& input, int c) {
   return std::to_string(c + 1);
 }
 
-std::string marginals_json(const MarginalsReport& report, const std::vector<std::size_t>& order, const MatchingGraph& g,
+std::pair<std::string, std::string> edge_labels(const ReadResult& input, int u, int v, bool reversed) {
+  std::pair<std::string, std::string> out{row_label(input, u), col_label(input, v)};
+  if (reversed) std::swap(out.first, out.second);
+  return out;
+}
+
+std::string marginals_json(const MarginalsReport& report, const std::vector<ListedEdge>& order, const MatchingGraph& g,
                            const ReadResult& input, const RunInfo& info) {
   Json j = report_detail::json_head("marginals", input, info, rows_of(g.matrix), cols_of(g.matrix), nnz_of(g.matrix));
   j["total"] = report_detail::value_json(report.total);
   if (report.total.log) j["total_log"] = true;  // --log: ln |total|
   j["exact"] = report.total.exact();
   Json edges = Json::array();
-  for (std::size_t i : order) {
-    const EdgeProbability& e = report.edges[i];
+  for (const ListedEdge& listed : order) {
+    const EdgeProbability& e = report.edges[listed.index];
+    const auto [u, v] = edge_labels(input, e.u, e.v, listed.reversed);
     Json x;
-    x["u"] = row_label(input, e.u);
-    x["v"] = col_label(input, e.v);
+    x["u"] = u;
+    x["v"] = v;
     x["p"] = report_detail::value_json(e.p);
     if (!e.p.exact()) {
       x["abs_error"] = report_detail::json_real(e.p.abs_error);

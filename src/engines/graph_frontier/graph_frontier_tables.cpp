@@ -174,6 +174,18 @@ std::optional<FrontierTables> FrontierTables::make(const SparseMatrix<Integer>& 
   return t;
 }
 
+double FrontierTables::predicted_seconds(const SparseMatrix<Integer>& a, double max_bytes) {
+  // Calibrated on random graphs of 30-40 vertices (docs/benchmarks.md, "Which matchings: dense
+  // graphs"), the tables' threads included.
+  constexpr double kFixed = 1e-3, kPerLimbGather = 2.4e-9;
+  for (const auto& e : a.entries)
+    if (e.row != e.col && (e.value < 0 || !e.value.fits_ulong_p())) return HUGE_VAL;
+  const GraphFrontierPlan plan = plan_of(a);
+  const int limbs = limbs_for(a);
+  if (plan.width > kGraphFrontierMaxWidth || (plan.states + 1) * 8.0 * limbs > max_bytes) return HUGE_VAL;
+  return kFixed + kPerLimbGather * plan.cost * limbs;
+}
+
 void FrontierTables::forward() {
   const int L = limbs_;
   tables_.assign(1, std::vector<u64>(static_cast<std::size_t>(L), 0));

@@ -24,6 +24,9 @@ class FrontierTables {
   /// is wider than the state bits, or the tables would take more than `max_bytes` (planned once,
   /// before anything is allocated).
   static std::optional<FrontierTables> make(const SparseMatrix<Integer>& a, double max_bytes);
+  /// Predicted seconds of make() and edge_weights() on one core: both passes gather over every
+  /// state (the plan's cost) in limbs of 64 bits; infinity where make() would give nothing.
+  static double predicted_seconds(const SparseMatrix<Integer>& a, double max_bytes);
 
   /// The widest frontier of the vertex order.
   int width() const { return width_; }

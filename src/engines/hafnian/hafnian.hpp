@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -48,6 +49,14 @@ std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blo
 /// The number of CRT primes (the small primes of the exact walk, below 2^24 or so) the exact
 /// count of `a` needs: enough that their product exceeds 2 hafnian_bound(a, loops) + 1.
 std::size_t hafnian_prime_count(const SparseMatrix<Integer>& a, bool loops);
+
+/// haf(A - i - j) for every pair i > j of an n x n symmetric integer block without loops (n
+/// even, 2 <= n <= kHafnianMaxN, every vertex with an edge), at index i (i - 1) / 2 + j: the
+/// hafnian's partial derivatives, exactly, from one reverse walk of the recursion
+/// (haf_gradient.hpp) in about three times a count's work. `stop`, when set, is polled between
+/// units; Interrupted when it says so.
+std::vector<Integer> hafnian_minors(const SparseMatrix<Integer>& a, const EngineOptions& opt,
+                                    const std::function<bool()>& stop = {});
 
 /// Multiply-adds (of one 4-lane vector) of one walk of the recursion tree for an n x n block
 /// (n rounded up to even), the cost model's work count.

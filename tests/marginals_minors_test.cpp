@@ -1,8 +1,9 @@
-// Edge probabilities from the hafnian's minors (WhichMethod::Minors, the reverse walk of
-// haf_gradient.hpp): exactly the counts' fractions on hundreds of random graphs (general and
-// bipartite; signed, rational and large weights), the frontier tables' on a dense 30-vertex
-// graph, forced and dead edges, the planner's choice, refusals and budgets, and the command
-// line's listing of edges the way the file writes them.
+// Edge probabilities from every minor at once (WhichMethod::Minors: the hafnian's by the reverse
+// walk of haf_gradient.hpp, a bipartite graph's permanent's by permanent_minors.cpp): exactly
+// the counts' fractions on hundreds of random graphs (general and bipartite; signed, rational
+// and large weights), the frontier tables' on a dense 30-vertex graph and a dense 18 x 18
+// bipartite one, forced and dead edges, the planner's choice, refusals and budgets, and the
+// command line's listing of edges the way the file writes them.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -74,7 +75,7 @@ TEST(MarginalsMinors, ExactlyTheCountsFractionsOnRandomGraphs) {
     const MarginalsReport minors = edge_probabilities(g, {}, WhichMethod::Minors);
     expect_same(minors, counts, what);
     ASSERT_FALSE(minors.notes.empty());
-    EXPECT_NE(minors.notes.back().find("reverse walk"), std::string::npos) << minors.notes.back();
+    EXPECT_NE(minors.notes.back().find(symmetric ? "reverse walk" : "Glynn"), std::string::npos) << minors.notes.back();
     ++compared;
   }
   EXPECT_GT(compared, 150);
@@ -94,6 +95,24 @@ TEST(MarginalsMinors, DenseThirtyVerticesAgreeWithTheFrontierTables) {
   // A sparse graph of the same size keeps the tables (far cheaper there).
   const MarginalsReport ring = edge_probabilities(MatchingGraph{AnyMatrix(adjacency_matrix(prism_graph(15))), true});
   EXPECT_NE(ring.notes.back().find("frontier"), std::string::npos) << ring.notes.back();
+}
+
+TEST(MarginalsMinors, DenseBipartiteTakesThePermanentsMinors) {
+  const SparseMatrix<Integer> a = erdos_renyi_bipartite(18, 0.6, 4);
+  const MatchingGraph g{AnyMatrix(a), false};
+  const MarginalsReport chosen = edge_probabilities(g);
+  ASSERT_FALSE(chosen.notes.empty());
+  EXPECT_NE(chosen.notes.back().find("Glynn"), std::string::npos) << chosen.notes.back();
+  expect_same(chosen, edge_probabilities(g, {}, WhichMethod::Frontier), "er(18, 0.6)");
+  std::vector<Rational> rows(18, Rational(0)), cols(18, Rational(0));
+  for (const auto& e : chosen.edges) {
+    rows[static_cast<std::size_t>(e.u)] += exact(e.p);
+    cols[static_cast<std::size_t>(e.v)] += exact(e.p);
+  }
+  for (std::size_t k = 0; k < 18; ++k) {
+    EXPECT_EQ(rows[k], Rational(1));
+    EXPECT_EQ(cols[k], Rational(1));
+  }
 }
 
 TEST(MarginalsMinors, ForcedAndDeadEdgesAreExact) {

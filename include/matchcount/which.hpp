@@ -41,10 +41,11 @@ std::optional<std::pair<int, int>> lattice_cell_of_name(std::string_view name);
 /// the graph without an edge's ends for each (marginals) or candidate (samples); Auto the
 /// frontier DP where its tables fit in 1 GiB (a fixed limit, so the method, and with it the
 /// samples of a seed, depend on the graph alone), else the counts.
-/// Marginals only: Minors, every haf(G - u - v) at once from one reverse walk of the hafnian
-/// recursion (integer or nonnegative rational weights, at most 64 vertices; a bipartite graph
-/// as its general graph), about three counts' work; Auto takes it where it is predicted cheaper
-/// than the frontier tables.
+/// Marginals only: Minors, every count(G - u - v) at once as a partial derivative of the count
+/// (integer or nonnegative rational weights): a bipartite graph's permanent minors from one
+/// forward Gray-code walk of Glynn's formula (up to 62 + 62 vertices), any other graph's hafnian
+/// minors from one reverse walk of the hafnian recursion (up to 64 vertices, about three counts'
+/// work); Auto takes them where they are predicted cheaper than the frontier tables.
 /// Samples only: Lattice, the exact samplers of whole lattice regions with unit weights and
 /// known cells (MatchingGraph::cells): the Aztec diamond by domino shuffling, rectangles by
 /// Temperley's bijection and Wilson's algorithm; Auto takes them first where they apply.

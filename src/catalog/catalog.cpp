@@ -298,6 +298,9 @@ std::vector<EngineInfo> engine_catalog() {
   out.push_back({"self-reducibility", false, true, true, false, false, true, false, catalog::kHuge, false, true,
                  "a count per edge (marginals) or per candidate partner (samples), through the counting pipeline",
                  "--marginals --sample"});
+  out.push_back({"permanent-minors", false, true, false, false, false, false, false, engines::kPermanentMinorsMaxN, false, true,
+                 "every perm(A - u - v) from one forward Gray-code walk of Glynn's formula (dense bipartite graphs)",
+                 "--marginals"});
   out.push_back({"hafnian-minors", false, true, false, false, false, true, false, engines::kHafnianMaxN, false, true,
                  "every haf(G - u - v) from one reverse walk of the hafnian recursion (dense graphs, about three counts' work)",
                  "--marginals"});

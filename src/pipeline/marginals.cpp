@@ -4,12 +4,12 @@
 // Integer and rational weights give exact fractions; real weights a double with a bound that
 // holds, from the counts' own bounds. Graphs of narrow frontier with nonnegative exact weights
 // take the graph frontier DP's forward and backward tables instead (all edges in one pass); with
-// --log, planar graphs take the inverse Kasteleyn matrix in floats (planar_marginals.cpp).
+// --log, planar graphs take the inverse Kasteleyn matrix in floats (planar_marginals.cpp); dense
+// graphs with exact weights every minor at once (marginals_minors.cpp).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <functional>
-#include <omp.h>
 #include <limits>
 #include <string>
 
@@ -17,18 +17,11 @@
 #include "matchcount/error.hpp"
 #include "matchcount/which.hpp"
 #include "engines/graph_frontier/graph_frontier_tables.hpp"
-#include "engines/hafnian/hafnian.hpp"
-#include "pipeline/block_options.hpp"
-#include "pipeline/budget.hpp"
 #include "pipeline/evaluated.hpp"
 #include "pipeline/which_common.hpp"
 
 namespace matchcount {
 namespace {
-
-/// The frontier tables' memory limit (a fixed one: the method, and with it a seed's samples,
-/// depends on the graph alone).
-constexpr double kTablesBytes = double(1ull << 30);
 
 using detail::exact_value;
 using detail::rational_of;
@@ -88,7 +81,7 @@ bool by_frontier(const MatchingGraph& g, bool forced, MarginalsReport& report) {
   const SparseMatrix<Integer> general = detail::general_graph(*z, g.symmetric);
   for (const auto& e : general.entries)
     if (!e.value.fits_ulong_p()) return false;
-  const auto dp = engines::FrontierTables::make(general, double(forced ? 16 : 1) * kTablesBytes);
+  const auto dp = engines::FrontierTables::make(general, double(forced ? 16 : 1) * detail::kTablesBytes);
   if (!dp) {
     if (forced) throw RefusedError("the graph frontier DP's tables do not fit for these edge probabilities");
     return false;
@@ -123,70 +116,6 @@ bool by_frontier(const MatchingGraph& g, bool forced, MarginalsReport& report) {
   return true;
 }
 
-/// Every edge's probability from the hafnian's partial derivatives (engines::hafnian_minors):
-/// p_uv = w_uv haf(G - u - v) / haf(G), for integer weights (any sign) or nonnegative rational
-/// ones, of a graph of at most kHafnianMaxN vertices (a bipartite one as its general graph);
-/// false where that does not apply, or, for Auto, where the frontier tables are predicted
-/// cheaper. Every row's expansion sum_v a_uv haf(G - u - v) must give the same total: a check
-/// of the walk that costs one pass over the edges.
-bool by_minors(const MatchingGraph& g, const CountOptions& options, WhichMethod method, MarginalsReport& report,
-               const std::function<bool()>& stop) {
-  std::optional<SparseMatrix<Integer>> z;
-  if (const auto* a = std::get_if<SparseMatrix<Integer>>(&g.matrix)) z = *a;
-  else if (g.matrix.index() == 1) z = detail::scaled_integer_weights(g.matrix, nullptr);
-  if (!z || (!g.symmetric && z->rows != z->cols)) return false;
-  const SparseMatrix<Integer> general = detail::general_graph(*z, g.symmetric);
-  const int n = general.rows;
-  if (n < 2 || n % 2 || n > engines::kHafnianMaxN) return false;
-  std::vector<char> has_edge(static_cast<std::size_t>(n), 0);
-  for (const auto& e : general.entries) has_edge[static_cast<std::size_t>(e.row)] = 1;
-  if (std::find(has_edge.begin(), has_edge.end(), 0) != has_edge.end()) return false;  // no perfect matching
-  const int cores = std::max(1, options.threads > 0 ? options.threads : omp_get_max_threads());
-  const double predicted =
-      3 * engines::hafnian_seconds(n, double(engines::hafnian_prime_count(general, false)), NumberKind::Integer, false, cores);
-  if (method == WhichMethod::Auto && engines::FrontierTables::predicted_seconds(general, kTablesBytes) <= predicted)
-    return false;
-  EnginePlan plan;
-  plan.engine = "hafnian-minors";
-  plan.predicted_seconds = predicted;
-  detail::check_time_budget({plan}, options);
-  const auto start = std::chrono::steady_clock::now();
-  const auto stop_or_late = [&] {
-    if (stop && stop()) return true;
-    return options.max_seconds > 0 &&
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > options.max_seconds;
-  };
-  std::vector<Integer> minors;
-  try {
-    minors = engines::hafnian_minors(general, detail::block_options(options, nullptr, nullptr), stop_or_late);
-  } catch (const Interrupted&) {
-    if (stop && stop()) throw;
-    throw BudgetError("the edge probabilities ran past the time cap of " + std::to_string(options.max_seconds) + " s");
-  }
-  const auto minor = [&](int u, int v) -> const Integer& {
-    return minors[static_cast<std::size_t>(std::max(u, v)) * static_cast<std::size_t>(std::max(u, v) - 1) / 2 +
-                  static_cast<std::size_t>(std::min(u, v))];
-  };
-  std::vector<Integer> rows(static_cast<std::size_t>(n));
-  for (const auto& e : general.entries) rows[static_cast<std::size_t>(e.row)] += e.value * minor(e.row, e.col);
-  const Integer total = rows[0];
-  for (const Integer& r : rows)
-    if (r != total) throw std::logic_error("hafnian minors: the rows' expansions disagree");
-  if (total == 0) throw RefusedError("the graph has no perfect matching, so no edge has a probability of lying in one");
-  report.total.value = total;  // of the weights scaled to integers (the probabilities are the same)
-  const int r0 = rows_of(g.matrix);
-  for (const auto& e : z->entries) {
-    if (g.symmetric && e.row >= e.col) continue;
-    EdgeProbability p;
-    p.u = e.row, p.v = e.col;
-    p.p = exact_value(Rational(e.value * minor(e.row, g.symmetric ? e.col : r0 + e.col), total));
-    report.edges.push_back(std::move(p));
-  }
-  report.notes.push_back("every haf(G - u - v) from one reverse walk of the hafnian recursion (" + std::to_string(n) +
-                         " vertices)");
-  return true;
-}
-
 }  // namespace
 
 MarginalsReport edge_probabilities(const MatchingGraph& g, const CountOptions& options, WhichMethod method,
@@ -200,13 +129,13 @@ MarginalsReport edge_probabilities(const MatchingGraph& g, const CountOptions& o
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return report;
   }
-  if ((method == WhichMethod::Auto || method == WhichMethod::Minors) && by_minors(g, options, method, report, stop)) {
+  if ((method == WhichMethod::Auto || method == WhichMethod::Minors) && detail::marginals_by_minors(g, options, method, report, stop)) {
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return report;
   }
   if (method == WhichMethod::Minors)
-    throw RefusedError("the hafnian's minors need integer (or nonnegative rational) weights on at most " +
-                       std::to_string(engines::kHafnianMaxN) + " vertices, each with an edge");
+    throw RefusedError("the minors need integer (or nonnegative rational) weights, every vertex with an edge, and "
+                       "at most 64 vertices (a general graph) or 62 + 62 (a bipartite one)");
   if (method != WhichMethod::Counts && by_frontier(g, method == WhichMethod::Frontier, report)) {
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return report;

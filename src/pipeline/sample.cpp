@@ -128,7 +128,7 @@ std::optional<std::vector<std::vector<std::pair<int, int>>>> by_frontier(const S
   if (options.method == WhichMethod::Counts) return std::nullopt;
   if (!symmetric && a.rows != a.cols) return std::nullopt;  // no perfect matching: the counts say so
   const SparseMatrix<Integer> g = detail::general_graph(a, symmetric);
-  constexpr double kTables = double(1ull << 30);
+  constexpr double kTables = detail::kTablesBytes;
   for (const auto& e : g.entries)
     if (!e.value.fits_ulong_p()) return std::nullopt;
   const auto sampler = engines::FrontierTables::make(g, options.method == WhichMethod::Frontier ? 16 * kTables : kTables);

@@ -2,6 +2,7 @@
 // without some of its vertices, and its count through the counting pipeline.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +58,16 @@ std::optional<SparseMatrix<Integer>> scaled_integer_weights(const AnyMatrix& m, 
 /// --marginals --log (planar_marginals.cpp). RefusedError where the graph is not planar, has no
 /// perfect matching or negative weights, or the inverse is beyond the memory budget.
 void planar_marginals(const MatchingGraph& g, const CountOptions& options, MarginalsReport& report);
+
+/// The frontier tables' memory limit for edge probabilities and samples (a fixed one: the
+/// method, and with it a seed's samples, depends on the graph alone).
+constexpr double kTablesBytes = double(1ull << 30);
+
+/// Every edge's probability from every count(G - u - v) at once (marginals_minors.cpp): a
+/// bipartite graph's permanent minors, any other graph's hafnian minors, for exact weights;
+/// false where they do not apply or (Auto) the frontier tables are predicted cheaper.
+bool marginals_by_minors(const MatchingGraph& g, const CountOptions& options, WhichMethod method,
+                         MarginalsReport& report, const std::function<bool()>& stop);
 
 /// The general graph of `a`: itself (less the diagonal) when symmetric, else the bipartite graph
 /// of rows 0..r-1 and columns r..r+c-1.

@@ -56,7 +56,8 @@ std::vector<Integer> hafnian_minors(const SparseMatrix<Integer>& a, const Engine
           s = ar.reduce(s + walk->derivative(i, j));
         }
     }
-    if (stopped) throw Interrupted(2, "hafnian minors stopped");
+    // Thread 0 (the caller: Python checks its signals there) may have found no unit to walk.
+    if (stopped || (stop && stop())) throw Interrupted(2, "hafnian minors stopped");
   }
   std::vector<Integer> out(pairs);
   std::vector<std::uint64_t> residue(primes.size()), ps(primes.size());

@@ -100,3 +100,32 @@ TEST(PermanentMinors, ThreadsGiveTheSameValuesAndStopsAreHonoured) {
   std::erase_if(empty_row.entries, [](const auto& e) { return e.row == 4; });
   EXPECT_THROW(engines::permanent_minors(empty_row, threads(1)), RefusedError);
 }
+
+// TEMP timing (to be removed)
+#include <chrono>
+TEST(PMTiming, DISABLED_Timing) {
+  std::mt19937_64 rng(5);
+  const auto ryser = engines::make_ryser();
+  const char* env = std::getenv("PM_NS");
+  std::vector<int> ns = {20, 24, 26};
+  if (env) { ns.clear(); for (const char* s = env; *s;) { ns.push_back(std::atoi(s)); while (*s && *s != ',') ++s; if (*s) ++s; } }
+  for (int n : ns) {
+    SparseMatrix<Integer> a{n, n, {}};
+    std::bernoulli_distribution keep(0.6);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        if (keep(rng)) a.entries.push_back({i, j, Integer(1)});
+    a.normalize();
+    auto t0 = std::chrono::steady_clock::now();
+    Integer c = ryser->permanent(a, threads(2));
+    auto t1 = std::chrono::steady_clock::now();
+    auto m = engines::permanent_minors(a, threads(2));
+    auto t2 = std::chrono::steady_clock::now();
+    double tc = std::chrono::duration<double>(t1 - t0).count(), tm = std::chrono::duration<double>(t2 - t1).count();
+    Integer row = 0; auto d = a.dense();
+    for (int j = 0; j < n; ++j) row += d[j] * m[j];
+    std::printf("c=%s\n", c.get_str().c_str());
+    std::printf("n=%d count %.3fs minors %.3fs ratio %.1f model %.3fs check %d\n", n, tc, tm, tm / tc,
+                engines::permanent_minors_seconds(a, 2), int(row == c));
+  }
+}

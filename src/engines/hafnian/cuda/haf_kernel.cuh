@@ -45,7 +45,15 @@ struct Args {
   u64* out;                           // words per (channel, warp)
   int words, q;
   Rpt rpt;
+  /// The binary walk truncates level l's b at degree l + 2 and d, g at l + 1 (haf_walk.hpp:
+  /// the dropped terms cancel); the repeated walk needs every degree.
+  int truncate;
+  /// Task size B (1, 2, 4 or 8) of level l's convolutions of b, d and g (the closing
+  /// polynomial too): chosen on the host (haf_task_blocks) so that the busiest lane does least.
+  signed char block[kMaxM + 1][3];
 };
+
+enum ConvKind { kConvB = 0, kConvD = 1, kConvG = 2 };
 
 __host__ __device__ inline long long tri(int s) { return (long long)s * (s - 1) / 2; }
 
@@ -169,12 +177,15 @@ struct Walk {
 
   __device__ static int blocks(int lo, int m, int B) { return (m - lo + 1 + B - 1) / B; }
 
-  /// Runs `count` convolutions of one kind over the lanes (task index t0 + lane, strided).
+  /// Runs `count` convolutions of one kind over the lanes, coefficients lo..hi, in tasks of B
+  /// coefficients dealt block-major (task t: item t % count, block t / count), so that a lane's
+  /// tasks over the rounds take blocks of different lengths: the highest coefficients have the
+  /// longest sums, and dealing item-major gave a lane the same block in every round.
   template <int B, bool Two, class Spec>
-  __device__ void tasks(int count, int lo, Spec spec) const {
-    const int nb = blocks(lo, a.m, B), total = count * nb;
+  __device__ void tasks(int count, int lo, int hi, Spec spec) const {
+    const int nb = blocks(lo, hi, B), total = count * nb;
     for (int t = lane; t < total; t += 32) {
-      const int item = t / nb, k_hi = a.m - (t % nb) * B;
+      const int item = t % count, k_hi = hi - (t / count) * B;
       V* out;
       const V *base, *x1, *y1, *x2, *y2;
       spec(item, out, base, x1, y1, x2, y2);
@@ -182,16 +193,22 @@ struct Walk {
     }
   }
 
-  /// Tasks of B = Ar::kBlock when they fill the warp, else of 2 coefficients.
+  /// The tasks of level l's convolutions of `kind`, in the host's task size.
   template <bool Two, class Spec>
-  __device__ void run_tasks(int count, int lo, Spec spec) const {
-    if (count * blocks(lo, a.m, Ar::kBlock) >= 32) tasks<Ar::kBlock, Two>(count, lo, spec);
-    else tasks<2, Two>(count, lo, spec);
+  __device__ void run_tasks(int l, int kind, int count, int lo, int hi, Spec spec) const {
+    const int b = a.block[l][kind];
+    if constexpr (Ar::kBlock >= 8) {
+      if (b >= 8) return tasks<8, Two>(count, lo, hi, spec);
+    }
+    if (b >= 4) return tasks<4, Two>(count, lo, hi, spec);
+    if (b == 2) return tasks<2, Two>(count, lo, hi, spec);
+    tasks<1, Two>(count, lo, hi, spec);
   }
 
-  /// t = b_uv + x d_u d_v into buf (the polynomial by which "include" multiplies g, less 1).
-  __device__ void closing(V* t, const Node<V>& x, int u, int v) const {
-    run_tasks<false>(1, 1, [&](int, V*& out, const V*& base, const V*& x1, const V*& y1, const V*&, const V*&) {
+  /// t = b_uv + x d_u d_v into buf (the polynomial by which "include" multiplies g, less 1),
+  /// up to degree hi.
+  __device__ void closing(V* t, const Node<V>& x, int u, int v, int l, int hi) const {
+    run_tasks<false>(l, kConvG, 1, 1, hi, [&](int, V*& out, const V*& base, const V*& x1, const V*& y1, const V*&, const V*&) {
       out = t, base = entry(x.b, u, v), x1 = poly(x.d, u) - 1, y1 = poly(x.d, v);
     });
   }
@@ -199,12 +216,15 @@ struct Walk {
   /// The include child of node x at level l, written into frame l+1.
   __device__ Node<V> include(int l, const Node<V>& x) const {
     const int s = a.n - 2 * l, u = s - 1, v = s - 2, s2 = s - 2;
+    // Degrees above these stay the zeros the frames were allocated with (frame l + 1 is
+    // written by level l's includes alone).
+    const int top = a.truncate ? min(a.m, l + 2) : a.m, top_d = a.truncate ? min(a.m, l + 1) : a.m;
     V* fb = frame(l + 1);
     V* fd = fb + tri(s2) * a.S;
     V* fg = fd + (a.loops ? s2 : 0) * a.S;
     V* ft = fg + a.S;
     // b_ij += b_iu b_vj + b_iv b_uj (i > j); coefficient 1 keeps base[1] (y[0] = 0).
-    run_tasks<true>((int)tri(s2), 1, [&](int e, V*& out, const V*& base, const V*& x1, const V*& y1, const V*& x2,
+    run_tasks<true>(l, kConvB, (int)tri(s2), 1, top, [&](int e, V*& out, const V*& base, const V*& x1, const V*& y1, const V*& x2,
                                          const V*& y2) {
       int i = (int)((1.0 + sqrt(1.0 + 8.0 * e)) * 0.5);
       while (tri(i) > e) --i;
@@ -216,20 +236,19 @@ struct Walk {
     const V* t = entry(x.b, u, v);
     if (a.loops) {
       // d_i += b_iu d_v + b_iv d_u
-      run_tasks<true>(s2, 0, [&](int i, V*& out, const V*& base, const V*& x1, const V*& y1, const V*& x2,
+      run_tasks<true>(l, kConvD, s2, 0, top_d, [&](int i, V*& out, const V*& base, const V*& x1, const V*& y1, const V*& x2,
                                  const V*& y2) {
         out = poly(fd, i), base = poly(x.d, i);
         x1 = entry(x.b, u, i), y1 = poly(x.d, v), x2 = entry(x.b, v, i), y2 = poly(x.d, u);
       });
-      closing(ft + kPad, x, u, v);
+      closing(ft + kPad, x, u, v, l, top_d);
       __syncwarp();
       t = ft + kPad;
     }
     V* g = fg + kPad;
     // g *= 1 + t
-    run_tasks<false>(1, 1, [&](int, V*& out, const V*& base, const V*& x1, const V*& y1, const V*&, const V*&) {
-      out = g, base = x.g, x1 = t, y1 = x.g;
-    });
+    run_tasks<false>(l, kConvG, 1, 1, top_d, [&](int, V*& out, const V*& base, const V*& x1, const V*& y1, const V*&,
+                                                  const V*&) { out = g, base = x.g, x1 = t, y1 = x.g; });
     if (lane == 0) g[0] = x.g[0];
     __syncwarp();
     return Node<V>{fb, fd, g, x.w};
@@ -240,7 +259,7 @@ struct Walk {
     const V* t = entry(x.b, 1, 0);
     if (a.loops) {
       V* buf = shared + a.leaf_off + kPad;
-      closing(buf, x, 1, 0);
+      closing(buf, x, 1, 0, a.m - 1, a.m);
       __syncwarp();
       t = buf;
     }
@@ -259,7 +278,7 @@ struct Walk {
       const V* t = entry(x.b, 1, 0);
       if (a.loops) {
         V* buf = shared + a.leaf_off + kPad;
-        closing(buf, x, 1, 0);
+        closing(buf, x, 1, 0, a.m - 1, a.m);
         __syncwarp();
         t = buf;
       }

@@ -88,6 +88,40 @@ Layout plan_layout(int n, bool loops, long long budget_values) {
   return L;
 }
 
+/// The task size of one kind of convolution: B in {1, 2, 4, 8} (up to `most`) whose busiest
+/// lane does the least work when `count` convolutions of coefficients lo..hi are cut into
+/// tasks of B coefficients dealt block-major over 32 lanes (Walk::tasks). A task of highest
+/// coefficient k costs ceil(k / B) steps of B^2 multiply-adds and 3B - 1 loads, per product.
+int task_block(int count, int lo, int hi, bool two, int most) {
+  int best = 1;
+  double best_cost = HUGE_VAL;
+  for (int B = 1; B <= most; B *= 2) {
+    const int nb = (hi - lo + 1 + B - 1) / B, total = count * nb;
+    double lanes[32] = {};
+    for (int t = 0; t < total; ++t) {
+      const int k_hi = hi - (t / count) * B;
+      lanes[t % 32] += double((k_hi + B - 1) / B) * (B * B + 3 * B - 1) * (two ? 2 : 1);
+    }
+    const double cost = *std::max_element(lanes, lanes + 32);
+    if (cost <= best_cost) best = B, best_cost = cost;  // ties: the larger B (fewer tasks)
+  }
+  return best;
+}
+
+/// Args::truncate and Args::block for a walk of n vertices (task sizes up to `most`).
+void set_task_blocks(Args& a, int n, bool loops, bool truncate, int most) {
+  const int m = n / 2;
+  a.truncate = truncate ? 1 : 0;
+  for (int l = 0; l <= mcgpu::haf::kMaxM; ++l) {
+    const int s2 = std::max(n - 2 * l - 2, 0);
+    const int top = truncate ? std::min(m, l + 2) : m, top_d = truncate ? std::min(m, l + 1) : m;
+    const bool leaf = l >= m - 1;  // the leaf's closing polynomial: every degree
+    a.block[l][mcgpu::haf::kConvB] = static_cast<signed char>(task_block(std::max(s2 * (s2 - 1) / 2, 1), 1, top, true, most));
+    a.block[l][mcgpu::haf::kConvD] = static_cast<signed char>(loops ? task_block(std::max(s2, 1), 0, top_d, true, most) : 1);
+    a.block[l][mcgpu::haf::kConvG] = static_cast<signed char>(task_block(1, 1, leaf ? m : top_d, false, most));
+  }
+}
+
 /// Shared memory per block: the job's (MATCHCOUNT_HAF_SHARED_KB), else 48 KiB, which leaves
 /// room for four blocks of four warps on a multiprocessor of 228 KiB.
 std::size_t shared_budget_bytes(int kb) { return static_cast<std::size_t>(std::clamp(kb > 0 ? kb : 48, 4, 220)) * 1024; }
@@ -157,6 +191,7 @@ class HafWorker final : public runtime::DeviceWorker {
       a.words = static_cast<int>(r.words);
       a.q = job.q;
       if (rpt) set_repeats(a, r, g);
+      set_task_blocks(a, job.n, job.loops, !rpt, g.arith == HafArith::Complex ? 4 : 8);
       if (r.shared_bytes > 48 * 1024)
         check(cudaFuncSetAttribute(r.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(r.shared_bytes)),
               "cudaFuncSetAttribute");

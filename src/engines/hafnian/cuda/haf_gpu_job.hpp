@@ -30,11 +30,12 @@ inline int haf_stride(int m) { return m + 1 + kHafPad; }
 /// Number systems of the walk: residues modulo a prime below 2^24 (exact), doubles, complex.
 enum class HafArith { Mod, Real, Complex };
 
-/// Channels of one arithmetic, run side by side in one launch. A channel's root holds, with
-/// stride haf_stride(m) and degree 0 at offset kHafPad: the packed lower triangle of b
-/// (tri(n) polynomials, entry (i, j), i > j, at tri(i) + j, coefficient 1 = a_ij), then with
-/// loops the n loop polynomials (coefficient 0 = a_ii), then the polynomial 1. Complex values
-/// are (re, im) pairs.
+/// Channels of one arithmetic, run side by side in one launch. A channel's root holds R =
+/// haf_stride(m) rows of coefficients (-kHafPad..m) of the packed lower triangle of b (tri(n)
+/// entries a row, entry (i, j), i > j, at tri(i) + j, coefficient 1 = a_ij), then with loops R
+/// rows of the n loop polynomials (coefficient 0 = a_ii), then the polynomial 1 (R values):
+/// coefficient-major, so that the warp's lanes, on consecutive entries, read consecutive
+/// addresses. Complex values are (re, im) pairs.
 struct HafGroup {
   HafArith arith = HafArith::Mod;
   std::size_t channels = 0;

@@ -5,7 +5,8 @@
 // levels below the highest bit that changed: over a range the warp does each node's work
 // once. An include's convolutions are split over the warp's lanes in tasks of B consecutive
 // coefficients of one polynomial (registers hold B accumulators and a window of 2B - 1 y
-// values, so a B x B block of multiply-adds costs 3B - 1 loads). Frames of small levels sit in
+// values, so a B x B block of multiply-adds costs 3B - 1 loads). Frames are coefficient-major
+// (Ref): lanes on consecutive entries read consecutive addresses. Frames of small levels sit in
 // shared memory, the large top ones in a per-warp slice of global memory.
 #pragma once
 
@@ -118,13 +119,29 @@ struct ComplexAr {
 __device__ __forceinline__ double add_values(double a, double b) { return a + b; }
 __device__ __forceinline__ double2 add_values(double2 a, double2 b) { return make_double2(a.x + b.x, a.y + b.y); }
 
+/// A polynomial in a frame: coefficient k at p[k * st]. Frames store coefficients
+/// entry-minor (coefficient k of every entry together, st = the frame's entries), so that the
+/// lanes, working on consecutive entries, read consecutive addresses; single polynomials (g,
+/// the closing polynomial) have st = 1. Coefficients -kPad..-1 are zeros.
+template <class V>
+struct Ref {
+  const V* p;
+  int st;
+  __device__ V operator[](int k) const { return p[k * st]; }  // k * st < 2^31: tri(64) * 50
+};
+template <class V>
+struct Out {
+  V* p;
+  int st;
+};
+
 /// One task: out[k] = reduce(base[k] + sum_{a=1..k} x1[a] y1[k-a] (+ x2[a] y2[k-a])) for
 /// k in [max(lo, k_hi - B + 1), k_hi]. x beyond k_hi reads as 0; y's negative indices read
 /// the zero padding (at least 2B - 2 of it).
 template <class Ar, int B, bool Two>
-__device__ __forceinline__ void conv_task(const Ar& ar, typename Ar::V* out, const typename Ar::V* base,
-                                          const typename Ar::V* x1, const typename Ar::V* y1,
-                                          const typename Ar::V* x2, const typename Ar::V* y2, int k_hi, int lo) {
+__device__ __forceinline__ void conv_task(const Ar& ar, Out<typename Ar::V> out, Ref<typename Ar::V> base,
+                                          Ref<typename Ar::V> x1, Ref<typename Ar::V> y1, Ref<typename Ar::V> x2,
+                                          Ref<typename Ar::V> y2, int k_hi, int lo) {
   typedef typename Ar::V V;
   V acc[B];
 #pragma unroll
@@ -133,13 +150,13 @@ __device__ __forceinline__ void conv_task(const Ar& ar, typename Ar::V* out, con
   for (int a0 = 1; a0 <= k_hi; a0 += B) {
 #pragma unroll
     for (int pass = 0; pass < (Two ? 2 : 1); ++pass) {
-      const V* x = pass ? x2 : x1;
-      const V* y = (pass ? y2 : y1) + (k0 - a0 - (B - 1));
+      const Ref<V> x = pass ? x2 : x1, y = pass ? y2 : y1;
+      const int y0 = k0 - a0 - (B - 1);
       V xv[B], yw[2 * B - 1];
 #pragma unroll
       for (int i = 0; i < B; ++i) xv[i] = a0 + i <= k_hi ? x[a0 + i] : Ar::zero();
 #pragma unroll
-      for (int r = 0; r < 2 * B - 1; ++r) yw[r] = y[r];
+      for (int r = 0; r < 2 * B - 1; ++r) yw[r] = y[y0 + r];
 #pragma unroll
       for (int i = 0; i < B; ++i)
 #pragma unroll
@@ -148,16 +165,19 @@ __device__ __forceinline__ void conv_task(const Ar& ar, typename Ar::V* out, con
   }
 #pragma unroll
   for (int t = 0; t < B; ++t)
-    if (k0 + t >= lo) out[k0 + t] = ar.reduce(add_values(base[k0 + t], acc[t]));
+    if (k0 + t >= lo) out.p[(k0 + t) * out.st] = ar.reduce(add_values(base[k0 + t], acc[t]));
 }
 
-/// A node of the tree: its b array (packed), loop polynomials, g (degree 0) and sign.
+/// A node of the tree: its b array (packed: entry (i, j), i > j, at tri(i) + j; coefficient k
+/// of entry e at b[k * eb + e]), loop polynomials (d[k * ed + i]), g (degree 0, stride 1) and
+/// sign. An exclude child shares its parent's arrays, strides included.
 template <class V>
 struct Node {
   const V* b;
   const V* d;
   const V* g;
   double w;
+  int eb, ed;
 };
 
 /// One warp's walk over leaf pairs [lp_lo, lp_hi) of channel c.
@@ -170,24 +190,23 @@ struct Walk {
   V* global;  // this warp's slice
   int lane;
 
-  __device__ const V* poly(const V* p, long long e) const { return p + e * a.S + kPad; }
-  __device__ V* poly(V* p, long long e) const { return p + e * a.S + kPad; }
-  __device__ const V* entry(const V* b, int i, int j) const { return poly(b, tri(i) + j); }
+  __device__ Ref<V> entry(const Node<V>& x, int i, int j) const { return Ref<V>{x.b + tri(i) + j, x.eb}; }
+  __device__ Ref<V> loop(const Node<V>& x, int i) const { return Ref<V>{x.d + i, x.ed}; }
   __device__ V* frame(int l) const { return (l >= a.shared_from ? shared : global) + a.frame_off[l]; }
 
   __device__ static int blocks(int lo, int m, int B) { return (m - lo + 1 + B - 1) / B; }
 
   /// Runs `count` convolutions of one kind over the lanes, coefficients lo..hi, in tasks of B
-  /// coefficients dealt block-major (task t: item t % count, block t / count), so that a lane's
-  /// tasks over the rounds take blocks of different lengths: the highest coefficients have the
-  /// longest sums, and dealing item-major gave a lane the same block in every round.
+  /// coefficients dealt block-major (task t: item t % count, block t / count): consecutive
+  /// lanes take consecutive entries (consecutive addresses), and a lane's tasks over the rounds
+  /// take blocks of different lengths (the highest coefficients have the longest sums).
   template <int B, bool Two, class Spec>
   __device__ void tasks(int count, int lo, int hi, Spec spec) const {
     const int nb = blocks(lo, hi, B), total = count * nb;
     for (int t = lane; t < total; t += 32) {
       const int item = t % count, k_hi = hi - (t / count) * B;
-      V* out;
-      const V *base, *x1, *y1, *x2, *y2;
+      Out<V> out;
+      Ref<V> base, x1, y1, x2, y2;
       spec(item, out, base, x1, y1, x2, y2);
       conv_task<Ar, B, Two>(ar, out, base, x1, y1, x2, y2, k_hi, lo);
     }
@@ -208,64 +227,73 @@ struct Walk {
   /// t = b_uv + x d_u d_v into buf (the polynomial by which "include" multiplies g, less 1),
   /// up to degree hi.
   __device__ void closing(V* t, const Node<V>& x, int u, int v, int l, int hi) const {
-    run_tasks<false>(l, kConvG, 1, 1, hi, [&](int, V*& out, const V*& base, const V*& x1, const V*& y1, const V*&, const V*&) {
-      out = t, base = entry(x.b, u, v), x1 = poly(x.d, u) - 1, y1 = poly(x.d, v);
+    run_tasks<false>(l, kConvG, 1, 1, hi, [&](int, Out<V>& out, Ref<V>& base, Ref<V>& x1, Ref<V>& y1, Ref<V>&, Ref<V>&) {
+      const Ref<V> du = loop(x, u);
+      out = Out<V>{t, 1}, base = entry(x, u, v), x1 = Ref<V>{du.p - du.st, du.st}, y1 = loop(x, v);  // x d_u
     });
   }
 
-  /// The include child of node x at level l, written into frame l+1.
+  /// The include child of node x at level l, written into frame l+1: its b rows (R = a.S
+  /// coefficients from -kPad, tri(s - 2) entries each), its loop rows (s - 2 entries each), g
+  /// and the closing polynomial (R each).
   __device__ Node<V> include(int l, const Node<V>& x) const {
     const int s = a.n - 2 * l, u = s - 1, v = s - 2, s2 = s - 2;
     // Degrees above these stay the zeros the frames were allocated with (frame l + 1 is
     // written by level l's includes alone).
     const int top = a.truncate ? min(a.m, l + 2) : a.m, top_d = a.truncate ? min(a.m, l + 1) : a.m;
-    V* fb = frame(l + 1);
-    V* fd = fb + tri(s2) * a.S;
-    V* fg = fd + (a.loops ? s2 : 0) * a.S;
+    const int eb = (int)tri(s2), ed = a.loops ? s2 : 0;
+    V* region = frame(l + 1);
+    V* fb = region + kPad * eb;
+    V* fd = region + (long long)a.S * eb + kPad * ed;
+    V* fg = region + (long long)a.S * (eb + ed) + kPad;
     V* ft = fg + a.S;
     // b_ij += b_iu b_vj + b_iv b_uj (i > j); coefficient 1 keeps base[1] (y[0] = 0).
-    run_tasks<true>(l, kConvB, (int)tri(s2), 1, top, [&](int e, V*& out, const V*& base, const V*& x1, const V*& y1, const V*& x2,
-                                         const V*& y2) {
+    run_tasks<true>(l, kConvB, eb, 1, top, [&](int e, Out<V>& out, Ref<V>& base, Ref<V>& x1, Ref<V>& y1, Ref<V>& x2,
+                                               Ref<V>& y2) {
       int i = (int)((1.0 + sqrt(1.0 + 8.0 * e)) * 0.5);
       while (tri(i) > e) --i;
       while (tri(i + 1) <= e) ++i;
       const int j = e - (int)tri(i);
-      out = poly(fb, e), base = poly(x.b, e);
-      x1 = entry(x.b, u, i), y1 = entry(x.b, v, j), x2 = entry(x.b, v, i), y2 = entry(x.b, u, j);
+      out = Out<V>{fb + e, eb}, base = Ref<V>{x.b + e, x.eb};
+      x1 = entry(x, u, i), y1 = entry(x, v, j), x2 = entry(x, v, i), y2 = entry(x, u, j);
     });
-    const V* t = entry(x.b, u, v);
+    Ref<V> t = entry(x, u, v);
     if (a.loops) {
       // d_i += b_iu d_v + b_iv d_u
-      run_tasks<true>(l, kConvD, s2, 0, top_d, [&](int i, V*& out, const V*& base, const V*& x1, const V*& y1, const V*& x2,
-                                 const V*& y2) {
-        out = poly(fd, i), base = poly(x.d, i);
-        x1 = entry(x.b, u, i), y1 = poly(x.d, v), x2 = entry(x.b, v, i), y2 = poly(x.d, u);
+      run_tasks<true>(l, kConvD, s2, 0, top_d, [&](int i, Out<V>& out, Ref<V>& base, Ref<V>& x1, Ref<V>& y1, Ref<V>& x2,
+                                                   Ref<V>& y2) {
+        out = Out<V>{fd + i, ed}, base = loop(x, i);
+        x1 = entry(x, u, i), y1 = loop(x, v), x2 = entry(x, v, i), y2 = loop(x, u);
       });
-      closing(ft + kPad, x, u, v, l, top_d);
+      closing(ft, x, u, v, l, top_d);
       __syncwarp();
-      t = ft + kPad;
+      t = Ref<V>{ft, 1};
     }
-    V* g = fg + kPad;
     // g *= 1 + t
-    run_tasks<false>(l, kConvG, 1, 1, top_d, [&](int, V*& out, const V*& base, const V*& x1, const V*& y1, const V*&,
-                                                  const V*&) { out = g, base = x.g, x1 = t, y1 = x.g; });
-    if (lane == 0) g[0] = x.g[0];
+    run_tasks<false>(l, kConvG, 1, 1, top_d, [&](int, Out<V>& out, Ref<V>& base, Ref<V>& x1, Ref<V>& y1, Ref<V>&,
+                                                  Ref<V>&) { out = Out<V>{fg, 1}, base = Ref<V>{x.g, 1}, x1 = t, y1 = Ref<V>{x.g, 1}; });
+    if (lane == 0) fg[0] = x.g[0];
     __syncwarp();
-    return Node<V>{fb, fd, g, x.w};
+    return Node<V>{fb, fd, fg, x.w, eb, ed};
+  }
+
+  /// sum_{k=1..m} t[k] g[m-k] over the lanes (m may exceed 32).
+  __device__ V leaf_sum(Ref<V> t, const V* g) const {
+    V p = Ar::zero();
+    for (int k = lane + 1; k <= a.m; k += 32) p = Ar::madd(p, t[k], g[a.m - k]);
+    return Ar::shfl_sum(p);
   }
 
   /// w [x^m] g t for the node with one pair left: its two leaves at once.
   __device__ void leaf(const Node<V>& x, typename Ar::Acc& acc) const {
-    const V* t = entry(x.b, 1, 0);
+    Ref<V> t = entry(x, 1, 0);
     if (a.loops) {
       V* buf = shared + a.leaf_off + kPad;
       closing(buf, x, 1, 0, a.m - 1, a.m);
       __syncwarp();
-      t = buf;
+      t = Ref<V>{buf, 1};
     }
-    const int k = lane + 1;
-    V p = k <= a.m ? Ar::madd(Ar::zero(), t[k], x.g[a.m - k]) : Ar::zero();
-    p = Ar::shfl_sum(p);
+    const V p = leaf_sum(t, x.g);
     if (lane == 0) ar.leaf(acc, Ar::scale(ar.reduce(p), x.w), a.q);
     __syncwarp();  // the leaf buffer is rewritten by the next leaf
   }
@@ -275,16 +303,14 @@ struct Walk {
   __device__ void leaf_rpt(const Node<V>& x, bool include_last, double w, typename Ar::Acc& acc) const {
     V p = Ar::zero();
     if (include_last) {
-      const V* t = entry(x.b, 1, 0);
+      Ref<V> t = entry(x, 1, 0);
       if (a.loops) {
         V* buf = shared + a.leaf_off + kPad;
         closing(buf, x, 1, 0, a.m - 1, a.m);
         __syncwarp();
-        t = buf;
+        t = Ref<V>{buf, 1};
       }
-      const int k = lane + 1;
-      if (k <= a.m) p = Ar::madd(Ar::zero(), t[k], x.g[a.m - k]);
-      p = Ar::shfl_sum(p);
+      p = leaf_sum(t, x.g);
     }
     if (lane == 0) ar.leaf(acc, Ar::scale(ar.reduce(add_values(ar.reduce(p), x.g[a.m])), w), a.q);
     __syncwarp();
@@ -315,7 +341,8 @@ __device__ WarpShare<Ar> warp_share(const Args& a, const Ar& ar, int c) {
   const V* root = reinterpret_cast<const V*>(a.root) + c * a.root_stride;
   const u64 per = (a.lp_count + warps - 1) / warps;
   return WarpShare<Ar>{Walk<Ar>{a, ar, shared, global, lane},
-                       Node<V>{root, root + tri(a.n) * a.S, root + (tri(a.n) + (a.loops ? a.n : 0)) * a.S + kPad, 1.0},
+                       Node<V>{root + kPad * tri(a.n), root + a.S * tri(a.n) + kPad * (a.loops ? a.n : 0),
+                               root + a.S * (tri(a.n) + (a.loops ? a.n : 0)) + kPad, 1.0, (int)tri(a.n), a.loops ? a.n : 0},
                        a.lp_begin + gw * per, a.lp_begin + min(a.lp_count, (gw + 1) * per),
                        a.out + ((u64)c * warps + gw) * a.words};
 }
@@ -335,7 +362,7 @@ __device__ void walk_range(const Args& a, const Ar& ar, int c) {
     if (L != lo) from = top - (63 - __clzll((long long)(L ^ (L - 1))));
     for (int l = from; l <= top; ++l) {
       const Node<V>& x = path[l];
-      path[l + 1] = (L >> (top - l)) & 1 ? walk.include(l, x) : Node<V>{x.b, x.d, x.g, -x.w};
+      path[l + 1] = (L >> (top - l)) & 1 ? walk.include(l, x) : Node<V>{x.b, x.d, x.g, -x.w, x.eb, x.ed};
     }
     walk.leaf(path[a.m - 1], acc);
   }

@@ -108,6 +108,18 @@ int task_block(int count, int lo, int hi, bool two, int most) {
   return best;
 }
 
+/// The largest task size: 8 for exact walks, 4 for real and complex ones (measured:
+/// docs/benchmarks.md, "The GPU hafnian: frames coefficient-major"), or less where
+/// MATCHCOUNT_HAF_TASK_BLOCK says so (a tuning knob: 1, 2, 4 or 8).
+int largest_task_block(HafArith arith) {
+  int most = arith == HafArith::Mod ? 8 : 4;
+  if (const char* env = std::getenv("MATCHCOUNT_HAF_TASK_BLOCK")) {
+    const int b = std::atoi(env);
+    if (b == 1 || b == 2 || b == 4 || b == 8) most = std::min(most, b);
+  }
+  return most;
+}
+
 /// Args::truncate and Args::block for a walk of n vertices (task sizes up to `most`).
 void set_task_blocks(Args& a, int n, bool loops, bool truncate, int most) {
   const int m = n / 2;
@@ -191,7 +203,7 @@ class HafWorker final : public runtime::DeviceWorker {
       a.words = static_cast<int>(r.words);
       a.q = job.q;
       if (rpt) set_repeats(a, r, g);
-      set_task_blocks(a, job.n, job.loops, !rpt, g.arith == HafArith::Complex ? 4 : 8);
+      set_task_blocks(a, job.n, job.loops, !rpt, largest_task_block(g.arith));
       if (r.shared_bytes > 48 * 1024)
         check(cudaFuncSetAttribute(r.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(r.shared_bytes)),
               "cudaFuncSetAttribute");

@@ -14,19 +14,21 @@ void append_haf_root(std::vector<double>& out, int n0, bool loops, int W,
                      const std::function<double(int, int, int)>& value) {
   const int n = n0 + n0 % 2, S = haf_stride(n / 2);
   auto tri = [](int s) { return static_cast<std::size_t>(s) * static_cast<std::size_t>(s - 1) / 2; };
-  const std::size_t base = out.size(), polys = tri(n) + (loops ? n : 0) + 1;
-  out.resize(base + polys * static_cast<std::size_t>(S * W), 0.0);
-  auto at = [&](std::size_t poly, int k, int w) -> double& {
-    return out[base + (poly * static_cast<std::size_t>(S) + kHafPad + static_cast<std::size_t>(k)) * W + w];
+  const std::size_t E = tri(n), L = loops ? static_cast<std::size_t>(n) : 0, R = static_cast<std::size_t>(S);
+  const std::size_t base = out.size();
+  out.resize(base + (E + L + 1) * R * static_cast<std::size_t>(W), 0.0);
+  // Rows of coefficients: b's (E entries each), the loops' (L each), then the polynomial 1.
+  auto at = [&](std::size_t row0, std::size_t entries, std::size_t e, int k, int w) -> double& {
+    return out[base + (row0 + (kHafPad + static_cast<std::size_t>(k)) * entries + e) * W + static_cast<std::size_t>(w)];
   };
   for (int i = 1; i < n0; ++i)
     for (int j = 0; j < i; ++j)
-      for (int w = 0; w < W; ++w) at(tri(i) + static_cast<std::size_t>(j), 1, w) = value(i, j, w);
+      for (int w = 0; w < W; ++w) at(0, E, tri(i) + static_cast<std::size_t>(j), 1, w) = value(i, j, w);
   if (loops)
     for (int i = 0; i < n; ++i)
       for (int w = 0; w < W; ++w)
-        at(tri(n) + static_cast<std::size_t>(i), 0, w) = i < n0 ? value(i, i, w) : (w == 0 ? 1.0 : 0.0);
-  at(polys - 1, 0, 0) = 1.0;
+        at(R * E, L, static_cast<std::size_t>(i), 0, w) = i < n0 ? value(i, i, w) : (w == 0 ? 1.0 : 0.0);
+  at(R * (E + L), 1, 0, 0, 0) = 1.0;
 }
 
 // Units of at least 2^9 leaf pairs, so that a unit repays its path from the root; at most 2^14

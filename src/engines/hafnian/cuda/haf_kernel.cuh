@@ -49,7 +49,7 @@ struct Args {
   /// The binary walk truncates level l's b at degree l + 2 and d, g at l + 1 (haf_walk.hpp:
   /// the dropped terms cancel); the repeated walk needs every degree.
   int truncate;
-  /// Task size B (1, 2, 4 or 8) of level l's convolutions of b, d and g (the closing
+  /// Task size B (1, 2 or 4) of level l's convolutions of b, d and g (the closing
   /// polynomial too): chosen on the host (haf_task_blocks) so that the busiest lane does least.
   signed char block[kMaxM + 1][3];
 };
@@ -60,7 +60,9 @@ __host__ __device__ inline long long tri(int s) { return (long long)s * (s - 1) 
 
 struct ModAr {
   typedef double V;
-  static constexpr int kBlock = 8;
+  // Tasks of 8 coefficients took 164-168 registers a thread (three blocks a multiprocessor);
+  // of 4, 96 (five): n = 60 ran 16.3 s against 19.5 (docs/benchmarks.md).
+  static constexpr int kBlock = 4;
   double p, pinv;
   __device__ static V zero() { return 0.0; }
   __device__ static V madd(V acc, V x, V y) { return __fma_rn(x, y, acc); }
@@ -80,7 +82,7 @@ struct ModAr {
 
 struct RealAr {
   typedef double V;
-  static constexpr int kBlock = 8;
+  static constexpr int kBlock = 4;
   __device__ static V zero() { return 0.0; }
   __device__ static V madd(V acc, V x, V y) { return __fma_rn(x, y, acc); }
   __device__ static V reduce(V x) { return x; }
@@ -151,12 +153,15 @@ __device__ __forceinline__ void conv_task(const Ar& ar, Out<typename Ar::V> out,
 #pragma unroll
     for (int pass = 0; pass < (Two ? 2 : 1); ++pass) {
       const Ref<V> x = pass ? x2 : x1, y = pass ? y2 : y1;
-      const int y0 = k0 - a0 - (B - 1);
+      // Running pointers: one address register each, where indexing by k * st kept an address
+      // per window value (and the registers that cost occupancy).
+      const V* px = x.p + a0 * x.st;
+      const V* py = y.p + (k0 - a0 - (B - 1)) * y.st;
       V xv[B], yw[2 * B - 1];
 #pragma unroll
-      for (int i = 0; i < B; ++i) xv[i] = a0 + i <= k_hi ? x[a0 + i] : Ar::zero();
+      for (int i = 0; i < B; ++i, px += x.st) xv[i] = a0 + i <= k_hi ? *px : Ar::zero();
 #pragma unroll
-      for (int r = 0; r < 2 * B - 1; ++r) yw[r] = y[y0 + r];
+      for (int r = 0; r < 2 * B - 1; ++r, py += y.st) yw[r] = *py;
 #pragma unroll
       for (int i = 0; i < B; ++i)
 #pragma unroll
@@ -216,9 +221,7 @@ struct Walk {
   template <bool Two, class Spec>
   __device__ void run_tasks(int l, int kind, int count, int lo, int hi, Spec spec) const {
     const int b = a.block[l][kind];
-    if constexpr (Ar::kBlock >= 8) {
-      if (b >= 8) return tasks<8, Two>(count, lo, hi, spec);
-    }
+    static_assert(Ar::kBlock == 4, "task sizes 1, 2 and 4");
     if (b >= 4) return tasks<4, Two>(count, lo, hi, spec);
     if (b == 2) return tasks<2, Two>(count, lo, hi, spec);
     tasks<1, Two>(count, lo, hi, spec);

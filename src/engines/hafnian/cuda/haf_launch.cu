@@ -88,7 +88,7 @@ Layout plan_layout(int n, bool loops, long long budget_values) {
   return L;
 }
 
-/// The task size of one kind of convolution: B in {1, 2, 4, 8} (up to `most`) whose busiest
+/// The task size of one kind of convolution: B in {1, 2, 4} (up to `most`) whose busiest
 /// lane does the least work when `count` convolutions of coefficients lo..hi are cut into
 /// tasks of B coefficients dealt block-major over 32 lanes (Walk::tasks). A task of highest
 /// coefficient k costs ceil(k / B) steps of B^2 multiply-adds and 3B - 1 loads, per product.
@@ -108,14 +108,14 @@ int task_block(int count, int lo, int hi, bool two, int most) {
   return best;
 }
 
-/// The largest task size: 8 for exact walks, 4 for real and complex ones (measured:
-/// docs/benchmarks.md, "The GPU hafnian: frames coefficient-major"), or less where
-/// MATCHCOUNT_HAF_TASK_BLOCK says so (a tuning knob: 1, 2, 4 or 8).
-int largest_task_block(HafArith arith) {
-  int most = arith == HafArith::Mod ? 8 : 4;
+/// The largest task size: 4 (the kernels' kBlock, measured: docs/benchmarks.md, "The GPU
+/// hafnian: frames coefficient-major"), or less where MATCHCOUNT_HAF_TASK_BLOCK says so (a
+/// tuning knob: 1, 2 or 4).
+int largest_task_block() {
+  int most = 4;
   if (const char* env = std::getenv("MATCHCOUNT_HAF_TASK_BLOCK")) {
     const int b = std::atoi(env);
-    if (b == 1 || b == 2 || b == 4 || b == 8) most = std::min(most, b);
+    if (b == 1 || b == 2 || b == 4) most = std::min(most, b);
   }
   return most;
 }
@@ -203,7 +203,7 @@ class HafWorker final : public runtime::DeviceWorker {
       a.words = static_cast<int>(r.words);
       a.q = job.q;
       if (rpt) set_repeats(a, r, g);
-      set_task_blocks(a, job.n, job.loops, !rpt, largest_task_block(g.arith));
+      set_task_blocks(a, job.n, job.loops, !rpt, largest_task_block());
       if (r.shared_bytes > 48 * 1024)
         check(cudaFuncSetAttribute(r.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(r.shared_bytes)),
               "cudaFuncSetAttribute");

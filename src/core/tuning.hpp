@@ -23,6 +23,8 @@ struct Tuning {
   bool gpu_verbose = false;  // kernel choices and resources on stderr
   // gpu-hafnian: KiB of shared memory a block gives the frames of small levels (0: 48).
   int haf_shared_kb = 0;
+  // gpu-hafnian: the largest task, in coefficients a lane computes at once (1, 2 or 4; 0: 4).
+  int haf_task_block = 0;
   // Rasmussen+ on the GPU: rows from which one warp takes one sample (unset: the planner's).
   std::optional<int> warp_plus_rows;
   // Compiled NVRTC kernels are kept here; empty: no cache.

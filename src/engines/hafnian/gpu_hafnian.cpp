@@ -156,6 +156,7 @@ gpu::HafJob base_job(int n0, bool loops, const EngineOptions& opt) {
   job.loops = loops;
   job.walk_fmas = hafnian_work(n0, loops);
   job.shared_kb = tuning::tuning().haf_shared_kb;
+  job.task_block = tuning::tuning().haf_task_block;
   job.verbose = tuning::tuning().gpu_verbose;
   job.gpus = opt.gpus;
   job.progress = opt.progress;
@@ -187,7 +188,10 @@ gpu::HafResult run_noted(const gpu::HafJob& job, const EngineOptions& opt, const
 }  // namespace gpu_haf
 
 double gpu_hafnian_seconds(int n, double channels, bool loops) {
-  constexpr double kFmasPerSecond = 8e11, kStart = 0.15;
+  // Measured on one H200 with the frames coefficient-major: exact n = 56 and 60 at 1.66e12 and
+  // 1.76e12 multiply-adds a second (docs/benchmarks.md, "The GPU hafnian: frames
+  // coefficient-major"; 8e11 before).
+  constexpr double kFmasPerSecond = 1.7e12, kStart = 0.15;
   return kStart + hafnian_work(n, loops) * channels / kFmasPerSecond;
 }
 

@@ -143,7 +143,9 @@ Approx<double> gpu_hafnian_rpt_walk(const RepeatedHafnian<double>& in, const Eng
 Approx<Complex> gpu_hafnian_rpt_walk(const RepeatedHafnian<Complex>& in, const EngineOptions& opt) { return floating(in, opt); }
 
 double hafnian_repeated_gpu_seconds(const PairTypes& p, double channels) {
-  constexpr double kFmasPerSecond = 8e11, kStart = 0.15;  // as gpu_hafnian_seconds
+  // As gpu_hafnian_seconds was before the frames went coefficient-major (the repeated walk keeps
+  // every degree, and has not been measured since).
+  constexpr double kFmasPerSecond = 8e11, kStart = 0.15;
   double vertices = 0;
   for (int m : p.mult) vertices += 2.0 * m;
   return kStart + haf::rpt_walk_work(p, vertices) * std::max(channels, 1.0) / kFmasPerSecond;

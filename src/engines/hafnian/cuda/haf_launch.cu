@@ -109,16 +109,8 @@ int task_block(int count, int lo, int hi, bool two, int most) {
 }
 
 /// The largest task size: 4 (the kernels' kBlock, measured: docs/benchmarks.md, "The GPU
-/// hafnian: frames coefficient-major"), or less where MATCHCOUNT_HAF_TASK_BLOCK says so (a
-/// tuning knob: 1, 2 or 4).
-int largest_task_block() {
-  int most = 4;
-  if (const char* env = std::getenv("MATCHCOUNT_HAF_TASK_BLOCK")) {
-    const int b = std::atoi(env);
-    if (b == 1 || b == 2 || b == 4) most = std::min(most, b);
-  }
-  return most;
-}
+/// hafnian: frames coefficient-major"), or the job's 1 or 2 (MATCHCOUNT_HAF_TASK_BLOCK).
+int largest_task_block(int job_block) { return job_block == 1 || job_block == 2 ? job_block : 4; }
 
 /// Args::truncate and Args::block for a walk of n vertices (task sizes up to `most`).
 void set_task_blocks(Args& a, int n, bool loops, bool truncate, int most) {
@@ -203,7 +195,7 @@ class HafWorker final : public runtime::DeviceWorker {
       a.words = static_cast<int>(r.words);
       a.q = job.q;
       if (rpt) set_repeats(a, r, g);
-      set_task_blocks(a, job.n, job.loops, !rpt, largest_task_block());
+      set_task_blocks(a, job.n, job.loops, !rpt, largest_task_block(job.task_block));
       if (r.shared_bytes > 48 * 1024)
         check(cudaFuncSetAttribute(r.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(r.shared_bytes)),
               "cudaFuncSetAttribute");

@@ -19,6 +19,7 @@
 
 #include "catalog/catalog.hpp"
 #include "engines/graph_frontier/graph_frontier.hpp"
+#include "engines/hafnian/hafnian.hpp"
 #include "matchcount/generate.hpp"
 #include "matchcount/io.hpp"
 #include "matchcount/small_dense.hpp"
@@ -253,6 +254,30 @@ void time_tor_stack(const std::string& spec) {
 
 }  // namespace
 
+/// --haf-residues: the GPU walk modulo chosen primes, the vertices reversed where asked.
+int haf_residues(const std::string& file, const std::vector<double>& primes, bool reverse) {
+  ReadOptions ro;
+  ro.hafnian = true;
+  const ReadResult in = read_input(file, ro);
+  const auto* a_ptr = std::get_if<SparseMatrix<Integer>>(&in.matrix);
+  if (!a_ptr || primes.empty()) {
+    std::fprintf(stderr, "matchcount-kernel-bench: --haf-residues needs an integer matrix and --primes\n");
+    return 2;
+  }
+  SparseMatrix<Integer> a = *a_ptr;
+  if (reverse) {
+    for (auto& e : a.entries) e.row = a.rows - 1 - e.row, e.col = a.cols - 1 - e.col;
+    a.normalize();
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<std::uint64_t> r = engines::gpu_hafnian_residues(a, false, primes, EngineOptions{});
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (std::size_t k = 0; k < r.size(); ++k)
+    std::printf("%.0f %llu\n", primes[k], static_cast<unsigned long long>(r[k]));
+  std::printf("# %s, n = %d, %s order, %.3f s\n", file.c_str(), a.rows, reverse ? "reversed" : "given", s);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"Times the register-only and hybrid NVRTC kernels of gpu-ryser"};
   std::vector<std::string> cases{"real:40", "exact:40", "complex:36"}, variants{"register", "hybrid"};
@@ -279,7 +304,17 @@ int main(int argc, char** argv) {
                  "plan, and its seconds at --bandwidth (then exits; no GPU needed)")
       ->delimiter(',');
   app.add_option("--bandwidth", bandwidth, "memory bytes per second of the GPU, for --polynomial-floor")->capture_default_str();
+  std::string haf_file;
+  std::vector<double> haf_primes;
+  bool haf_reverse = false;
+  app.add_option("--haf-residues", haf_file,
+                 "FILE (a symmetric matrix): the exact GPU hafnian walk modulo each of --primes, a line each (then "
+                 "exits): a check of a count on primes of one's choosing");
+  app.add_option("--primes", haf_primes, "primes for --haf-residues, below 2^prime_bits of the half-size (23 bits at n = 70)")
+      ->delimiter(',');
+  app.add_flag("--reverse", haf_reverse, "with --haf-residues: the vertices in reverse order (another walk, the same hafnian)");
   CLI11_PARSE(app, argc, argv);
+  if (!haf_file.empty()) return haf_residues(haf_file, haf_primes, haf_reverse);
   if (!floors.empty()) {
     std::printf("%-28s %6s %12s %7s %14s %10s\n", "graph", "n", "states", "primes", "bytes", "floor s");
     for (const std::string& f : floors) {

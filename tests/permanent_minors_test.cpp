@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "engines/common.hpp"
 #include "engines/ryser/ryser.hpp"
 #include "matchcount/checkpoint.hpp"
 #include "matchcount/error.hpp"
@@ -101,31 +102,56 @@ TEST(PermanentMinors, ThreadsGiveTheSameValuesAndStopsAreHonoured) {
   EXPECT_THROW(engines::permanent_minors(empty_row, threads(1)), RefusedError);
 }
 
-// TEMP timing (to be removed)
-#include <chrono>
-TEST(PMTiming, DISABLED_Timing) {
-  std::mt19937_64 rng(5);
+TEST(PermanentMinors, WideRowsWalkOnResiduesAndMatchTheNaivePermanent) {
+  // A row whose absolute sum reaches 2^49 keeps its row sums as residues, one per prime.
+  std::mt19937_64 rng(17);
+  for (int n = 1; n <= 8; ++n)
+    for (int rep = 0; rep < 2; ++rep) {
+      auto a = random_matrix(n, 0.6, rng, [&] { return Integer(static_cast<long>(rng() % 2001) - 1000); });
+      for (auto& e : a.entries)  // one wide row (rep 0) or every row wide and signed (rep 1)
+        if (rep == 1 || e.row == n / 2) e.value = e.value * (Integer(1) << 52) + static_cast<long>(rng() % 97);
+      std::vector<int> rows(static_cast<std::size_t>(n));
+      for (int i = 0; i < n; ++i) rows[static_cast<std::size_t>(i)] = i;
+      ASSERT_FALSE(engines::make_mod_plan(a, rows).shared) << "n=" << n;
+      const std::vector<Integer> minors = engines::permanent_minors(a, threads(2));
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          const Integer want = n == 1 ? Integer(1) : test::naive_permanent(minor_of(a, i, j));
+          EXPECT_EQ(minors[static_cast<std::size_t>(i * n + j)], want) << "n=" << n << " rep=" << rep << " (" << i << "," << j << ")";
+        }
+    }
+}
+
+TEST(PermanentMinors, SeveralGroupsAndPrimesExpandToTheRyserCount) {
+  // Exact row sums in three or more groups (products of the other groups taken per prime),
+  // with two, three and more primes: each row and column expansion must give the count.
+  std::mt19937_64 rng(19);
   const auto ryser = engines::make_ryser();
-  const char* env = std::getenv("PM_NS");
-  std::vector<int> ns = {20, 24, 26};
-  if (env) { ns.clear(); for (const char* s = env; *s;) { ns.push_back(std::atoi(s)); while (*s && *s != ',') ++s; if (*s) ++s; } }
-  for (int n : ns) {
-    SparseMatrix<Integer> a{n, n, {}};
-    std::bernoulli_distribution keep(0.6);
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j)
-        if (keep(rng)) a.entries.push_back({i, j, Integer(1)});
-    a.normalize();
-    auto t0 = std::chrono::steady_clock::now();
-    Integer c = ryser->permanent(a, threads(2));
-    auto t1 = std::chrono::steady_clock::now();
-    auto m = engines::permanent_minors(a, threads(2));
-    auto t2 = std::chrono::steady_clock::now();
-    double tc = std::chrono::duration<double>(t1 - t0).count(), tm = std::chrono::duration<double>(t2 - t1).count();
-    Integer row = 0; auto d = a.dense();
-    for (int j = 0; j < n; ++j) row += d[j] * m[j];
-    std::printf("c=%s\n", c.get_str().c_str());
-    std::printf("n=%d count %.3fs minors %.3fs ratio %.1f model %.3fs check %d\n", n, tc, tm, tm / tc,
-                engines::permanent_minors_seconds(a, 2), int(row == c));
+  struct Case {
+    int n;
+    double density;
+    long most;                   // entries 1..most
+    std::size_t primes, groups;  // primes exactly (0: at least 4), groups at least
+  };
+  for (const Case c : {Case{24, 0.9, 1, 2, 3}, Case{22, 0.6, 3, 3, 3}, Case{18, 0.6, 1000000, 0, 4}}) {
+    const auto a = random_matrix(c.n, c.density, rng, [&] { return Integer(1 + static_cast<long>(rng() % c.most)); });
+    std::vector<int> rows(static_cast<std::size_t>(c.n));
+    for (int i = 0; i < c.n; ++i) rows[static_cast<std::size_t>(i)] = i;
+    const engines::ModPlan plan = engines::make_mod_plan(a, rows);
+    ASSERT_TRUE(plan.shared);
+    ASSERT_GE(plan.group_end.size(), c.groups) << "n=" << c.n;
+    if (c.primes) ASSERT_EQ(plan.primes.size(), c.primes) << "n=" << c.n;
+    else ASSERT_GE(plan.primes.size(), 4u) << "n=" << c.n;
+    const std::vector<Integer> minors = engines::permanent_minors(a, threads(2));
+    const Integer total = ryser->permanent(a, threads(2));
+    const std::vector<Integer> d = a.dense();
+    const auto N = static_cast<std::size_t>(c.n);
+    for (std::size_t i = 0; i < N; ++i) {
+      Integer row = 0, col = 0;
+      for (std::size_t j = 0; j < N; ++j) row += d[i * N + j] * minors[i * N + j], col += d[j * N + i] * minors[j * N + i];
+      EXPECT_EQ(row, total) << "n=" << c.n << " row " << i;
+      EXPECT_EQ(col, total) << "n=" << c.n << " column " << i;
+    }
+    EXPECT_EQ(minors[N + 2], ryser->permanent(minor_of(a, 1, 2), threads(2))) << "n=" << c.n;
   }
 }

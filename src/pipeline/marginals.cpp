@@ -17,6 +17,8 @@
 #include "matchcount/error.hpp"
 #include "matchcount/which.hpp"
 #include "engines/graph_frontier/graph_frontier_tables.hpp"
+#include "engines/hafnian/hafnian.hpp"
+#include "engines/ryser/ryser.hpp"
 #include "pipeline/evaluated.hpp"
 #include "pipeline/which_common.hpp"
 
@@ -135,7 +137,9 @@ MarginalsReport edge_probabilities(const MatchingGraph& g, const CountOptions& o
   }
   if (method == WhichMethod::Minors)
     throw RefusedError("the minors need integer (or nonnegative rational) weights, every vertex with an edge, and "
-                       "at most 64 vertices (a general graph) or 62 + 62 (a bipartite one)");
+                       "at most " + std::to_string(engines::kHafnianMaxN) + " vertices (a general graph) or " +
+                       std::to_string(engines::kPermanentMinorsMaxN) + " + " + std::to_string(engines::kPermanentMinorsMaxN) +
+                       " (a bipartite one)");
   if (method != WhichMethod::Counts && by_frontier(g, method == WhichMethod::Frontier, report)) {
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return report;

@@ -9,6 +9,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/arith.hpp"
 #include "core/hashing.hpp"
 #include "core/tuning.hpp"
 #include "engines/gpu_common.hpp"
@@ -17,6 +18,7 @@
 #include "engines/hafnian/haf_setup.hpp"
 #include "engines/hafnian/hafnian.hpp"
 #include "matchcount/checkpoint.hpp"
+#include "matchcount/error.hpp"
 #include "matchcount/small_dense.hpp"
 #include "runtime/team.hpp"
 
@@ -100,8 +102,17 @@ class GpuHafnianEngine final : public GraphEngine {
   }
 
   static Integer exact(const SparseMatrix<Integer>& a, bool loops, const EngineOptions& opt) {
-    const int n0 = a.rows;
     const std::vector<double> primes = haf::primes_for(a, loops);
+    std::vector<std::uint64_t> ps;
+    for (double p : primes) ps.push_back(static_cast<std::uint64_t>(p));
+    return crt_symmetric(residues(a, loops, primes, opt), ps);
+  }
+
+ public:
+  /// The walk modulo each of `primes` (residues in [0, p)), one channel a prime.
+  static std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, bool loops, const std::vector<double>& primes,
+                                             const EngineOptions& opt) {
+    const int n0 = a.rows;
     const std::vector<Integer> dense = a.dense();
     gpu::HafJob job = base_job(n0, loops, opt);
     HafGroup g;
@@ -115,11 +126,10 @@ class GpuHafnianEngine final : public GraphEngine {
       g.prime.push_back(p), g.pinv.push_back(1.0 / p);
     }
     job.groups.push_back(std::move(g));
-    const gpu::HafResult r = run(job, "exact", n0, opt);
-    std::vector<std::uint64_t> ps;
-    for (double p : primes) ps.push_back(static_cast<std::uint64_t>(p));
-    return crt_symmetric(r.words, ps);
+    return run(job, "exact", n0, opt).words;
   }
+
+ private:
 
   /// Floats: one group of haf::kFloatWalks channels, the matrix in the orders of
   /// haf::float_orders (the CPU engine's), each summed exactly in fixed point.
@@ -197,6 +207,18 @@ double gpu_hafnian_seconds(int n, double channels, bool loops) {
 
 std::unique_ptr<GraphEngine> make_gpu_hafnian() { return std::make_unique<GpuHafnianEngine>(); }
 
+std::vector<std::uint64_t> gpu_hafnian_residues(const SparseMatrix<Integer>& a, bool loops, const std::vector<double>& primes,
+                                                const EngineOptions& opt) {
+  const int bits = haf::prime_bits((a.rows + 1) / 2);
+  for (double p : primes)
+    if (p < 3 || p >= std::ldexp(1.0, bits) || !is_prime(static_cast<std::uint64_t>(p)))
+      throw UsageError("GPU hafnian residues: " + std::to_string(static_cast<std::uint64_t>(p)) +
+                       " is not a prime below 2^" + std::to_string(bits));
+  if (a.rows != a.cols || a.rows < 1 || a.rows > kHafnianMaxN)
+    throw UsageError("GPU hafnian residues: need a square block of 1.." + std::to_string(kHafnianMaxN) + " rows");
+  return GpuHafnianEngine::residues(a, loops, primes, opt);
+}
+
 template <class T>
 std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blocks, bool loops, const EngineOptions& opt) {
   constexpr bool cplx = std::is_same_v<T, Complex>;
@@ -244,7 +266,7 @@ namespace matchcount {
 
 std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* im, int n, std::int64_t count, bool loops,
                                                 const std::function<bool()>& stop) {
-  if (n < 2 || n > engines::kHafnianMaxN) throw GpuError("GPU hafnian batch: n must be 2..64");
+  if (n < 2 || n > engines::kHafnianMaxN) throw GpuError("GPU hafnian batch: n must be 2.." + std::to_string(engines::kHafnianMaxN));
   const bool cplx = im != nullptr;
   const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
   std::vector<SmallDenseValue> values(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -19,12 +20,12 @@
 namespace matchcount::engines {
 
 /// Size limits of the two engines (their max_n, and the catalog's).
-constexpr int kHafnianMaxN = 64, kHafnianBruteMaxN = 30;
+constexpr int kHafnianMaxN = 72, kHafnianBruteMaxN = 30;
 
-/// name "hafnian": dense, O(n^2 2^(n/2)) multiply-adds, loops() true, max_n 64.
+/// name "hafnian": dense, O(n^2 2^(n/2)) multiply-adds, loops() true, max_n 72.
 std::unique_ptr<GraphEngine> make_hafnian();
 /// name "gpu-hafnian": the same walk on CUDA devices (cuda/haf_kernel.cuh), in work units;
-/// counts on the CPU engine when CUDA fails; loops() true, max_n 64.
+/// counts on the CPU engine when CUDA fails; loops() true, max_n 72.
 std::unique_ptr<GraphEngine> make_gpu_hafnian();
 /// name "hafnian-brute": enumeration of the matchings, the oracle; loops() true, max_n 30.
 std::unique_ptr<GraphEngine> make_hafnian_brute();
@@ -45,6 +46,12 @@ double gpu_hafnian_seconds(int n, double channels, bool loops);
 /// each value with the engine's estimate. GpuError without CUDA or a device.
 template <class T>
 std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blocks, bool loops, const EngineOptions& opt);
+
+/// The exact GPU walk of `a` modulo each of `primes` (primes below 2^prime_bits of its half-size;
+/// UsageError otherwise), residues in [0, p): a check of a count on primes of one's choosing
+/// (matchcount-kernel-bench --haf-residues). GpuError without CUDA or a device.
+std::vector<std::uint64_t> gpu_hafnian_residues(const SparseMatrix<Integer>& a, bool loops, const std::vector<double>& primes,
+                                                const EngineOptions& opt);
 
 /// The number of CRT primes (the small primes of the exact walk, below 2^24 or so) the exact
 /// count of `a` needs: enough that their product exceeds 2 hafnian_bound(a, loops) + 1.

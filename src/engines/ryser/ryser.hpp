@@ -17,8 +17,9 @@ constexpr int kPermanentMinorsMaxN = 62;
 
 /// perm(A - row i - column j) for every position (i, j) of an n x n integer block (every row and
 /// column with an entry), row-major: the permanent's partial derivatives, exactly, from one
-/// forward Gray-code walk of Glynn's formula a prime (permanent_minors.cpp), about five times a
-/// count's work. `stop`, when set, is polled between units; Interrupted when it says so.
+/// forward Gray-code walk of Glynn's formula for all primes at once (permanent_minors.cpp),
+/// about six times a count's work. `stop`, when set, is polled between units; Interrupted when
+/// it says so.
 std::vector<Integer> permanent_minors(const SparseMatrix<Integer>& a, const EngineOptions& opt,
                                       const std::function<bool()>& stop = {});
 /// Planner cost model of permanent_minors on `cores` cores (its primes from the bound of `a`).

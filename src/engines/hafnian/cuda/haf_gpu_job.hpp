@@ -22,7 +22,7 @@ namespace gpu {
 
 /// Zero coefficients stored below degree 0 of every device polynomial (the blocked
 /// convolutions read up to 2B - 2 of them), and the largest half-size the kernel takes.
-constexpr int kHafPad = 16, kHafMaxM = 32;
+constexpr int kHafPad = 16, kHafMaxM = 36;
 
 /// Doubles between consecutive polynomials of a walk of half-size m (times 2 for complex).
 inline int haf_stride(int m) { return m + 1 + kHafPad; }

@@ -16,7 +16,7 @@ namespace mcgpu {
 namespace haf {
 
 constexpr int kPad = 16;  // as gpu::kHafPad
-constexpr int kMaxM = 32;
+constexpr int kMaxM = 36;  // as gpu::kHafMaxM
 constexpr int kWarps = 4;  // warps per block
 
 /// A walk over repeated pair types (haf_rpt_walk.hpp; types == 0: the binary walk). Type t

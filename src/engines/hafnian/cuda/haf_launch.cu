@@ -301,7 +301,7 @@ class HafWorker final : public runtime::DeviceWorker {
 
 HafResult run_hafnian_walk(const HafJob& job) {
   const int m = job.n / 2;
-  if (job.n < 2 || job.n % 2 || m > kHafMaxM) throw GpuError("GPU hafnian: block size must be even, 2..64");
+  if (job.n < 2 || job.n % 2 || m > kHafMaxM) throw GpuError("GPU hafnian: block size must be even, 2.." + std::to_string(2 * kHafMaxM));
   int visible = 0;
   check(cudaGetDeviceCount(&visible), "cudaGetDeviceCount");
   // Binary walks: 2^depth units of leaf pairs; repeated walks: ranges of leaves.

@@ -17,11 +17,7 @@ namespace {
 
 const std::vector<std::string> kFast = {"ryser", "sparyser", "skipper"};
 
-EngineOptions threads(int t) {
-  EngineOptions o;
-  o.threads = t;
-  return o;
-}
+using test::threads;
 
 SparseMatrix<Integer> from_dense(int n, const std::function<long(int, int)>& f) {
   SparseMatrix<Integer> a;

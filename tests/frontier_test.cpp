@@ -20,11 +20,7 @@ namespace {
 
 using engines::make_frontier;
 
-EngineOptions threads(int t) {
-  EngineOptions o;
-  o.threads = t;
-  return o;
-}
+using test::threads;
 
 template <class T>
 SparseMatrix<T> to(const SparseMatrix<Integer>& a) {

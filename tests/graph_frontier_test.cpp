@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "test_support.hpp"
 #include "engines/common.hpp"
 #include "engines/graph_frontier/graph_frontier.hpp"
 #include "hafnian_oracle.hpp"
@@ -22,11 +23,7 @@ namespace {
 using engines::make_graph_frontier;
 using Edges = std::vector<std::pair<int, int>>;
 
-EngineOptions threads(int t) {
-  EngineOptions o;
-  o.threads = t;
-  return o;
-}
+using test::threads;
 
 /// The symmetric matrix of a graph (each edge once in `edges`) with the value value(u, v).
 template <class T = Integer>

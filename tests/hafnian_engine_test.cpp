@@ -21,11 +21,7 @@ using namespace matchcount::test::symmetric_helpers;
 
 namespace {
 
-EngineOptions threads(int t) {
-  EngineOptions o;
-  o.threads = t;
-  return o;
-}
+using test::threads;
 
 const GraphEngine& fast() {
   static const auto e = engines::make_hafnian();

@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "test_support.hpp"
 #include "engines/hafnian/hafnian.hpp"
 #include "hafnian_oracle.hpp"
 #include "matchcount/checkpoint.hpp"
@@ -17,11 +18,7 @@ using namespace matchcount::test::symmetric_helpers;
 
 namespace {
 
-EngineOptions threads(int t) {
-  EngineOptions o;
-  o.threads = t;
-  return o;
-}
+using test::threads;
 
 /// A without vertices i and j.
 SparseMatrix<Integer> minor_of(const SparseMatrix<Integer>& a, int i, int j) {

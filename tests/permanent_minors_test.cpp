@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "test_support.hpp"
 #include "engines/common.hpp"
 #include "engines/ryser/ryser.hpp"
 #include "matchcount/checkpoint.hpp"
@@ -15,11 +16,7 @@ using namespace matchcount;
 
 namespace {
 
-EngineOptions threads(int t) {
-  EngineOptions o;
-  o.threads = t;
-  return o;
-}
+using test::threads;
 
 /// A random n x n matrix with entries from draw() where a coin of probability p says so, and
 /// the diagonal always (so that no row or column is empty).

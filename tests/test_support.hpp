@@ -9,10 +9,18 @@
 #include <vector>
 
 #include "catalog/catalog.hpp"
+#include "engines/engine.hpp"
 #include "matchcount/matrix.hpp"
 #include "matchcount/value.hpp"
 
 namespace matchcount::test {
+
+/// Engine options with `t` worker threads.
+inline EngineOptions threads(int t) {
+  EngineOptions o;
+  o.threads = t;
+  return o;
+}
 
 /// The catalog's engines of square blocks (those make_engine makes), in catalog order.
 inline std::vector<std::string> square_engines() {

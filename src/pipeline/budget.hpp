@@ -48,4 +48,12 @@ inline void check_time_budget(const std::vector<EnginePlan>& plans, const CountO
   if (options.on_prediction) options.on_prediction(predicted);
 }
 
+/// The same for a question answered by one engine run, predicted to take `predicted` seconds.
+inline void check_time_budget(const std::string& engine, double predicted, const CountOptions& options) {
+  EnginePlan plan;
+  plan.engine = engine;
+  plan.predicted_seconds = predicted;
+  check_time_budget(std::vector<EnginePlan>{plan}, options);
+}
+
 }  // namespace matchcount::detail

@@ -122,10 +122,7 @@ CountReport count_hafnian_repeated(const AnyMatrix& input, const std::vector<std
     const double predicted = gpu ? engines::hafnian_repeated_gpu_seconds(types, 4)
                                  : engines::hafnian_repeated_seconds(types, primes, number_kind<T>(), options.threads);
     if (options.max_seconds > 0) {
-      EnginePlan plan;
-      plan.engine = gpu ? "gpu-hafnian-rpt" : "hafnian-rpt";
-      plan.predicted_seconds = predicted;
-      detail::check_time_budget({plan}, options);
+      detail::check_time_budget(gpu ? "gpu-hafnian-rpt" : "hafnian-rpt", predicted, options);
     }
     // MPI: the other ranks take work units of the same walks.
     count_kind(in, eo, cluster::distributed() && predicted >= tuning::tuning().mpi_min_seconds, report);

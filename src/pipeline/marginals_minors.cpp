@@ -52,10 +52,7 @@ bool marginals_by_minors(const MatchingGraph& g, const CountOptions& options, Wh
   if (predicted == kNever) return false;
   if (method == WhichMethod::Auto && engines::FrontierTables::predicted_seconds(general, kTablesBytes) <= predicted)
     return false;
-  EnginePlan plan;
-  plan.engine = permanent ? "permanent-minors" : "hafnian-minors";
-  plan.predicted_seconds = predicted;
-  check_time_budget({plan}, options);
+  check_time_budget(permanent ? "permanent-minors" : "hafnian-minors", predicted, options);
   const auto start = std::chrono::steady_clock::now();
   const auto stop_or_late = [&] {
     if (stop && stop()) return true;

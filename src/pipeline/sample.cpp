@@ -128,10 +128,9 @@ std::optional<std::vector<std::vector<std::pair<int, int>>>> by_frontier(const S
   if (options.method == WhichMethod::Counts) return std::nullopt;
   if (!symmetric && a.rows != a.cols) return std::nullopt;  // no perfect matching: the counts say so
   const SparseMatrix<Integer> g = detail::general_graph(a, symmetric);
-  constexpr double kTables = detail::kTablesBytes;
   for (const auto& e : g.entries)
     if (!e.value.fits_ulong_p()) return std::nullopt;
-  const auto sampler = engines::FrontierTables::make(g, options.method == WhichMethod::Frontier ? 16 * kTables : kTables);
+  const auto sampler = engines::FrontierTables::make(g, options.method == WhichMethod::Frontier ? 16 * detail::kTablesBytes : detail::kTablesBytes);
   if (!sampler) {
     if (options.method == WhichMethod::Frontier) throw RefusedError("the graph frontier DP's tables do not fit for these samples");
     return std::nullopt;

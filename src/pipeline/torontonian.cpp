@@ -55,10 +55,7 @@ CountReport count_torontonian(const AnyMatrix& o, const AnyMatrix* gamma, const 
   const int cores = std::max(1, options.threads > 0 ? options.threads : omp_get_max_threads());
   const double predicted = engines::torontonian_seconds(n, !complex_input, cores, gpu && !complex_input);
   if (options.max_seconds > 0) {
-    EnginePlan plan;
-    plan.engine = "torontonian";
-    plan.predicted_seconds = predicted;
-    detail::check_time_budget({plan}, options);
+    detail::check_time_budget("torontonian", predicted, options);
   }
   EngineStats stats;
   Checkpoint* checkpoint = options.checkpoint;

@@ -198,9 +198,8 @@ gpu::HafResult run_noted(const gpu::HafJob& job, const EngineOptions& opt, const
 }  // namespace gpu_haf
 
 double gpu_hafnian_seconds(int n, double channels, bool loops) {
-  // Measured on one H200 with the frames coefficient-major: exact n = 56 and 60 at 1.66e12 and
-  // 1.76e12 multiply-adds a second (docs/benchmarks.md, "The GPU hafnian: frames
-  // coefficient-major"; 8e11 before).
+  // The rate of the exact walk on one H200 (docs/benchmarks.md, "The GPU hafnian: frames
+  // coefficient-major").
   constexpr double kFmasPerSecond = 1.7e12, kStart = 0.15;
   return kStart + hafnian_work(n, loops) * channels / kFmasPerSecond;
 }

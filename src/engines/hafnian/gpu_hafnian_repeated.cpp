@@ -143,8 +143,8 @@ Approx<double> gpu_hafnian_rpt_walk(const RepeatedHafnian<double>& in, const Eng
 Approx<Complex> gpu_hafnian_rpt_walk(const RepeatedHafnian<Complex>& in, const EngineOptions& opt) { return floating(in, opt); }
 
 double hafnian_repeated_gpu_seconds(const PairTypes& p, double channels) {
-  // As gpu_hafnian_seconds was before the frames went coefficient-major (the repeated walk keeps
-  // every degree, and has not been measured since).
+  // The repeated walk's own rate (docs/benchmarks.md, "Repeated-row hafnians on the GPU"): it
+  // keeps every degree, so gpu_hafnian_seconds' rate does not carry over.
   constexpr double kFmasPerSecond = 8e11, kStart = 0.15;
   double vertices = 0;
   for (int m : p.mult) vertices += 2.0 * m;

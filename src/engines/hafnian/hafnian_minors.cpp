@@ -1,15 +1,13 @@
 // hafnian_minors: every haf(A - i - j) by the reverse walk of haf_gradient.hpp, modulo the
 // exact count's primes (four a pass), in units run on OpenMP threads, then by CRT.
 #include <algorithm>
-#include <atomic>
-#include <omp.h>
 
 #include "core/arith.hpp"
 #include "engines/hafnian/haf_gradient.hpp"
 #include "engines/hafnian/haf_setup.hpp"
 #include "engines/hafnian/haf_units.hpp"
 #include "engines/hafnian/hafnian.hpp"
-#include "matchcount/checkpoint.hpp"
+#include "engines/polled_units.hpp"
 #include "matchcount/error.hpp"
 
 namespace matchcount::engines {
@@ -35,29 +33,21 @@ std::vector<Integer> hafnian_minors(const SparseMatrix<Integer>& a, const Engine
       std::min<int>(thread_count(opt, 3.0 * hafnian_work(n, false)), static_cast<int>(std::max<std::uint64_t>(units, 1)));
   const std::size_t pairs = haf::tri(n);
   std::vector<v4d> sums(pairs * ariths.size(), v4d{0, 0, 0, 0});
-  std::atomic<bool> stopped{false};
   for (std::size_t q = 0; q < ariths.size(); ++q) {
     const haf::ModArith& ar = ariths[q];
     const haf::Root<v4d> root = haf::root_of<v4d>(n, false, [&](int i, int j) {
       return haf::residues(dense[static_cast<std::size_t>(i) * static_cast<std::size_t>(n) + static_cast<std::size_t>(j)], ar);
     }, [](int) { return v4d{}; });
-    std::atomic<std::uint64_t> next{0};
-#pragma omp parallel num_threads(threads)
-    {
-      const auto walk = haf::make_gradient_walk(ar, root, depth);
-      for (std::uint64_t u; !stopped.load() && (u = next.fetch_add(1)) < units;) {
-        if (stop && omp_get_thread_num() == 0 && stop()) stopped = true;
-        if (!stopped.load()) walk->run_unit(u);
-      }
-#pragma omp critical
-      for (int i = 1; i < n; ++i)
-        for (int j = 0; j < i; ++j) {
-          v4d& s = sums[q * pairs + haf::tri(i) + static_cast<std::size_t>(j)];
-          s = ar.reduce(s + walk->derivative(i, j));
-        }
-    }
-    // Thread 0 (the caller: Python checks its signals there) may have found no unit to walk.
-    if (stopped || (stop && stop())) throw Interrupted(2, "hafnian minors stopped");
+    polled_units(
+        units, threads, stop, "hafnian minors stopped", [&] { return haf::make_gradient_walk(ar, root, depth); },
+        [](auto& walk, std::uint64_t u) { walk->run_unit(u); },
+        [&](const auto& walk) {
+          for (int i = 1; i < n; ++i)
+            for (int j = 0; j < i; ++j) {
+              v4d& s = sums[q * pairs + haf::tri(i) + static_cast<std::size_t>(j)];
+              s = ar.reduce(s + walk->derivative(i, j));
+            }
+        });
   }
   std::vector<Integer> out(pairs);
   std::vector<std::uint64_t> residue(primes.size()), ps(primes.size());

@@ -25,17 +25,14 @@
 // Lanes: the four lanes of a vector are four subsets (the last two free columns, fixed per
 // lane); work units fix the next columns; the Gray code walks the rest. Arithmetic is FP64
 // modular (core/modmul.hpp) over the 50-bit primes of choose_primes.
-#include <omp.h>
-
 #include <algorithm>
-#include <atomic>
 #include <bit>
 
 #include "core/arith.hpp"
 #include "core/modmul.hpp"
 #include "engines/common.hpp"
+#include "engines/polled_units.hpp"
 #include "engines/ryser/ryser.hpp"
-#include "matchcount/checkpoint.hpp"
 #include "matchcount/error.hpp"
 
 namespace matchcount::engines {
@@ -370,25 +367,17 @@ std::vector<Integer> permanent_minors(const SparseMatrix<Integer>& a, const Engi
   const auto N = static_cast<std::size_t>(n);
   const WalkInput in = walk_input(a, plan);
   std::vector<v4d> total(Q * N * N, v4d{});  // [prime][row][column]
-  std::atomic<std::uint64_t> next{0};
-  std::atomic<bool> stopped{false};
-#pragma omp parallel num_threads(threads)
-  {
-    MinorsWalk walk(L, in);
-    for (std::uint64_t u; !stopped.load() && (u = next.fetch_add(1)) < units;) {
-      if (stop && omp_get_thread_num() == 0 && stop()) stopped = true;
-      if (!stopped.load()) walk.run_unit(u);
-    }
-#pragma omp critical
-    for (std::size_t q = 0; q < Q; ++q)
-      for (std::size_t i = 0; i < N; ++i)
-        for (std::size_t j = 0; j < N; ++j) {
-          v4d& t = total[(q * N + i) * N + j];
-          t = arith::modreduce(t + walk.sum(q, i, j), splat(plan.primes[q]), splat(plan.pinv[q]));
-        }
-  }
-  // Thread 0 (the caller: Python checks its signals there) may have found no unit to walk.
-  if (stopped || (stop && stop())) throw Interrupted(2, "permanent minors stopped");
+  polled_units(
+      units, threads, stop, "permanent minors stopped", [&] { return MinorsWalk(L, in); },
+      [](MinorsWalk& walk, std::uint64_t u) { walk.run_unit(u); },
+      [&](const MinorsWalk& walk) {
+        for (std::size_t q = 0; q < Q; ++q)
+          for (std::size_t i = 0; i < N; ++i)
+            for (std::size_t j = 0; j < N; ++j) {
+              v4d& t = total[(q * N + i) * N + j];
+              t = arith::modreduce(t + walk.sum(q, i, j), splat(plan.primes[q]), splat(plan.pinv[q]));
+            }
+      });
   // Lanes beyond 2^lane_bits repeat subsets (n <= 2): they are left out.
   const int lanes = 1 << L.lane_bits;
   std::vector<std::vector<std::uint64_t>> residue(N * N, std::vector<std::uint64_t>(Q));

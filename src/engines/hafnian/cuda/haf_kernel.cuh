@@ -60,9 +60,6 @@ __host__ __device__ inline long long tri(int s) { return (long long)s * (s - 1) 
 
 struct ModAr {
   typedef double V;
-  // Tasks of 8 coefficients took 164-168 registers a thread (three blocks a multiprocessor);
-  // of 4, 96 (five): n = 60 ran 16.3 s against 19.5 (docs/benchmarks.md).
-  static constexpr int kBlock = 4;
   double p, pinv;
   __device__ static V zero() { return 0.0; }
   __device__ static V madd(V acc, V x, V y) { return __fma_rn(x, y, acc); }
@@ -82,7 +79,6 @@ struct ModAr {
 
 struct RealAr {
   typedef double V;
-  static constexpr int kBlock = 4;
   __device__ static V zero() { return 0.0; }
   __device__ static V madd(V acc, V x, V y) { return __fma_rn(x, y, acc); }
   __device__ static V reduce(V x) { return x; }
@@ -100,7 +96,6 @@ struct RealAr {
 
 struct ComplexAr {
   typedef double2 V;
-  static constexpr int kBlock = 4;
   __device__ static V zero() { return make_double2(0.0, 0.0); }
   __device__ static V madd(V acc, V x, V y) {
     return make_double2(__fma_rn(x.x, y.x, __fma_rn(-x.y, y.y, acc.x)), __fma_rn(x.x, y.y, __fma_rn(x.y, y.x, acc.y)));
@@ -217,11 +212,11 @@ struct Walk {
     }
   }
 
-  /// The tasks of level l's convolutions of `kind`, in the host's task size.
+  /// The tasks of level l's convolutions of `kind`, in the host's task size (1, 2 or 4: the
+  /// kernel holds no larger task, haf_launch.cu's largest_task_block says why).
   template <bool Two, class Spec>
   __device__ void run_tasks(int l, int kind, int count, int lo, int hi, Spec spec) const {
     const int b = a.block[l][kind];
-    static_assert(Ar::kBlock == 4, "task sizes 1, 2 and 4");
     if (b >= 4) return tasks<4, Two>(count, lo, hi, spec);
     if (b == 2) return tasks<2, Two>(count, lo, hi, spec);
     tasks<1, Two>(count, lo, hi, spec);

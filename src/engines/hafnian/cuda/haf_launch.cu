@@ -108,8 +108,10 @@ int task_block(int count, int lo, int hi, bool two, int most) {
   return best;
 }
 
-/// The largest task size: 4 (the kernels' kBlock, measured: docs/benchmarks.md, "The GPU
-/// hafnian: frames coefficient-major"), or the job's 1 or 2 (MATCHCOUNT_HAF_TASK_BLOCK).
+/// The largest task size: 4, or the job's 1 or 2 (MATCHCOUNT_HAF_TASK_BLOCK). Tasks of 8
+/// coefficients need so many registers for their window that fewer blocks fit on a
+/// multiprocessor, and the walk, bound by latency, ran slower (docs/benchmarks.md, "The GPU
+/// hafnian: frames coefficient-major").
 int largest_task_block(int job_block) { return job_block == 1 || job_block == 2 ? job_block : 4; }
 
 /// Args::truncate and Args::block for a walk of n vertices (task sizes up to `most`).

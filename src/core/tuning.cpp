@@ -115,6 +115,9 @@ const Knob kKnobs[] = {
        else t.nvrtc_memory_rows.reset();
      },
      [](const Tuning& t) { return t.nvrtc_memory_rows ? std::to_string(*t.nvrtc_memory_rows) : std::string("planner's"); }},
+    {"MATCHCOUNT_NVRTC_COMPILE", "background or wait: a gpu-ryser kernel not in the cache is compiled beside the walk (generic kernel meanwhile) or before it",
+     "by request", [](Tuning& t, const char* v) { t.nvrtc_compile = std::string(v) == "background" ? 1 : std::string(v) == "wait" ? 2 : 0; },
+     [](const Tuning& t) -> std::string { return t.nvrtc_compile == 1 ? "background" : t.nvrtc_compile == 2 ? "wait" : "by request"; }},
     {"MATCHCOUNT_MPI_MIN_SECONDS", "walks predicted shorter than this (seconds) stay on MPI rank 0", "0.5",
      [](Tuning& t, const char* v) { t.mpi_min_seconds = std::atof(v); },
      [](const Tuning& t) { return number(t.mpi_min_seconds); }},

@@ -36,6 +36,9 @@ struct Tuning {
   std::optional<bool> nvrtc_memory_shared;  // hybrid memory rows in shared memory; unset: if they fit
   int nvrtc_variant = 0;                    // 0 the planner's, 1 register only, 2 hybrid
   std::optional<int> nvrtc_memory_rows;     // a hybrid with this many memory rows (clamped)
+  // gpu-ryser, a specialised kernel not in the cache: 0 compiled beside the walk when the
+  // planner asks for it and before the walk when the caller does, 1 always beside, 2 always before.
+  int nvrtc_compile = 0;
   // Walks predicted shorter than this many seconds are not shared over MPI ranks.
   double mpi_min_seconds = 0.5;
   // --log's sparse LU: 0 the size's ordering (METIS from kMetisFromRows rows), 1 AMD, 2 METIS.

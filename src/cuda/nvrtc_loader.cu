@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -84,7 +85,10 @@ void write_atomically(const std::filesystem::path& p, const std::string& data) {
   std::error_code ec;
   std::filesystem::create_directories(p.parent_path(), ec);
   if (ec) return;
-  const auto tmp = p.string() + ".tmp" + std::to_string(::getpid());
+  // The process id and a counter: compilations on several threads of one process (one beside
+  // a walk) may write the same file.
+  static std::atomic<unsigned> serial{0};
+  const auto tmp = p.string() + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(serial++);
   {
     std::ofstream out(tmp, std::ios::binary);
     if (!out.write(data.data(), static_cast<std::streamsize>(data.size()))) return;
@@ -136,42 +140,90 @@ std::string nvrtc_defines_from_env() {
   return out;
 }
 
-Kernel nvrtc_kernel(const std::string& src, const char* entry, int cc_major, int cc_minor, bool compile_now) {
-  Kernel k;
+NvrtcEntry nvrtc_entry(const std::string& src, const char* entry, int cc_major, int cc_minor) {
   const Nvrtc& l = nvrtc();
-  const std::string arch = "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
-  const std::uint64_t key = fnv1a64(src + "|" + entry + "|" + arch + "|nvrtc" + std::to_string(l.major) + "." +
-                                  std::to_string(l.minor));
-  std::lock_guard<std::mutex> lock(loaded_mutex);
-  if (auto it = loaded.find(key); it != loaded.end()) {
-    k.fn = reinterpret_cast<const void*>(it->second);
-    k.source = KernelSource::Cached;
-    return k;
-  }
+  NvrtcEntry e;
+  e.entry = entry;
+  e.arch = "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
+  e.key = fnv1a64(src + "|" + entry + "|" + e.arch + "|nvrtc" + std::to_string(l.major) + "." + std::to_string(l.minor));
   char name[32];
-  std::snprintf(name, sizeof name, "%016llx.cubin", static_cast<unsigned long long>(key));
-  const auto dir = cache_dir();
-  std::string cubin = dir.empty() ? std::string() : read_file(dir / name);
-  k.source = KernelSource::Cached;
-  if (cubin.empty()) {
-    if (!compile_now) return k;  // not worth a compilation; the caller runs a generic kernel
-    const auto t0 = std::chrono::steady_clock::now();
-    cubin = nvrtc_compile(src, arch, k.note);
-    k.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (cubin.empty()) return k;
-    if (!dir.empty()) write_atomically(dir / name, cubin);
-    k.source = KernelSource::Compiled;
+  std::snprintf(name, sizeof name, "%016llx.cubin", static_cast<unsigned long long>(e.key));
+  if (const auto dir = cache_dir(); !dir.empty()) e.file = dir / name;
+  return e;
+}
+
+bool nvrtc_available(const NvrtcEntry& e) {
+  {
+    std::lock_guard<std::mutex> lock(loaded_mutex);
+    if (loaded.count(e.key)) return true;
+  }
+  std::error_code ec;
+  return !e.file.empty() && std::filesystem::file_size(e.file, ec) > 0 && !ec;
+}
+
+NvrtcCubin nvrtc_build(const std::string& src, const NvrtcEntry& e) {
+  NvrtcCubin c;
+  if (!e.file.empty()) c.cubin = read_file(e.file);
+  if (!c.cubin.empty()) return c;
+  const auto t0 = std::chrono::steady_clock::now();
+  c.cubin = nvrtc_compile(src, e.arch, c.why);
+  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (c.cubin.empty()) return c;
+  c.compiled = true;
+  if (!e.file.empty()) write_atomically(e.file, c.cubin);
+  return c;
+}
+
+namespace {
+
+/// Loads `cubin` as e's kernel into k (fn, or note); the caller holds loaded_mutex.
+void load_locked(const NvrtcEntry& e, const std::string& cubin, Kernel& k) {
+  if (auto it = loaded.find(e.key); it != loaded.end()) {
+    k.fn = reinterpret_cast<const void*>(it->second);
+    return;
   }
   cudaLibrary_t lib = nullptr;
   cudaKernel_t fn = nullptr;
   if (cudaLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0) != cudaSuccess ||
-      cudaLibraryGetKernel(&fn, lib, entry) != cudaSuccess) {
+      cudaLibraryGetKernel(&fn, lib, e.entry.c_str()) != cudaSuccess) {
     cudaGetLastError();
     k.note = "could not load the compiled kernel";
+    return;
+  }
+  loaded[e.key] = fn;
+  k.fn = reinterpret_cast<const void*>(fn);
+}
+
+}  // namespace
+
+Kernel nvrtc_load(const NvrtcEntry& e, const std::string& cubin, bool compiled) {
+  Kernel k;
+  k.source = compiled ? KernelSource::Compiled : KernelSource::Cached;
+  std::lock_guard<std::mutex> lock(loaded_mutex);
+  load_locked(e, cubin, k);
+  return k;
+}
+
+Kernel nvrtc_kernel(const std::string& src, const char* entry, int cc_major, int cc_minor, bool compile_now) {
+  Kernel k;
+  k.source = KernelSource::Cached;
+  const NvrtcEntry e = nvrtc_entry(src, entry, cc_major, cc_minor);
+  std::lock_guard<std::mutex> lock(loaded_mutex);
+  if (auto it = loaded.find(e.key); it != loaded.end()) {
+    k.fn = reinterpret_cast<const void*>(it->second);
     return k;
   }
-  loaded[key] = fn;
-  k.fn = reinterpret_cast<const void*>(fn);
+  std::string cubin = e.file.empty() ? std::string() : read_file(e.file);
+  if (cubin.empty()) {
+    if (!compile_now) return k;  // not worth a compilation; the caller runs a generic kernel
+    NvrtcCubin c = nvrtc_build(src, e);
+    k.compile_seconds = c.seconds;
+    k.note = c.why;
+    if (c.cubin.empty()) return k;
+    cubin = std::move(c.cubin);
+    k.source = KernelSource::Compiled;
+  }
+  load_locked(e, cubin, k);
   return k;
 }
 

@@ -4,12 +4,16 @@
 // reads of the generic kernel. Compilation, the disk cache and loading are nvrtc_loader.cu's
 // (NVRTC opened with dlopen; cubins keyed by a hash of the source, the entry point, the
 // NVRTC version and the device's architecture). Each kernel comes as the register-only variant or
-// the hybrid one (rows 0..M-1 of y in shared or global memory; docs/gpu.md).
+// the hybrid one (rows 0..M-1 of y in shared or global memory; docs/gpu.md). A kernel not in
+// the cache yet may be compiled beside the walk (compile_in_background; docs/gpu.md, "Kernels:
+// generic and specialised").
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <optional>
 #include <sstream>
 
 #include "engines/ryser/cuda/ryser_kernels.hpp"
@@ -102,10 +106,13 @@ Variant choose_variant(const WalkJob& job, int rows, bool shared_cols) {
 
 struct Source {
   std::string text;
+  int n = 0, width = 1;  // block size; doubles per entry
   int rows = 0;
   bool shared = false;
   Variant variant;
 };
+
+constexpr const char* kEntry = "mc_ryser_specialised";
 
 /// The specialised kernel's source: the kernel header, n fixed, the columns baked or read
 /// from shared memory, and rows 0..M-1 in memory for the hybrid variant; one entry point,
@@ -116,6 +123,8 @@ Source source_for(const WalkJob& job, bool shared_cols, int rows, const Variant&
   out.shared = shared_cols;
   out.rows = rows;
   out.variant = variant;
+  out.n = n;
+  out.width = W;
   const int R = out.rows;
   std::ostringstream s;
   s << nvrtc_defines_from_env();  // experiments with the tuning knobs of ryser_policies.cuh and ryser_kernel.cuh
@@ -178,19 +187,22 @@ Source source_for(const WalkJob& job, bool shared_cols, int rows, const Variant&
   return out;
 }
 
+/// A loaded kernel's launch facts, from its source.
+void describe(Kernel& k, const Source& s) {
+  k.rows = s.rows;
+  k.uses_shared = s.shared;
+  k.memory_rows = s.variant.memory_rows;
+  k.memory_doubles = s.variant.memory_rows * s.width;
+  k.memory_shared = s.variant.memory_shared;
+  k.block = walk_block();
+}
+
 /// Compiles (or finds) and loads one variant's kernel; fn stays null when there is none.
 /// The source holds n, the number kind, the columns (if baked) and the variant's split, so
 /// it alone keys the caches (nvrtc_loader.cu).
-Kernel load_variant(const WalkJob& job, int cc_major, int cc_minor, bool shared_cols, int rows, const Variant& variant,
-                    bool compile_now) {
-  const Source source = source_for(job, shared_cols, rows, variant);
-  Kernel k = nvrtc_kernel(source.text, "mc_ryser_specialised", cc_major, cc_minor, compile_now);
-  k.rows = source.rows;
-  k.uses_shared = source.shared;
-  k.memory_rows = variant.memory_rows;
-  k.memory_doubles = variant.memory_rows * (job.kind == WalkKind::Complex ? 2 : 1);
-  k.memory_shared = variant.memory_shared;
-  k.block = walk_block();
+Kernel load_variant(const Source& source, int cc_major, int cc_minor, bool compile_now) {
+  Kernel k = nvrtc_kernel(source.text, kEntry, cc_major, cc_minor, compile_now);
+  describe(k, source);
   return k;
 }
 
@@ -201,22 +213,47 @@ cudaFuncAttributes attributes(const Kernel& k) {
   return a;
 }
 
+/// The planned variant's source: columns baked or shared, the row split of the planner or the
+/// knobs.
+Source first_source(const WalkJob& job) {
+  const bool shared_cols = !bake_columns(job);
+  const int rows = shared_cols ? (job.n + 1) / 2 * 2 : job.n;  // shared reads take rows in pairs
+  return source_for(job, shared_cols, rows, choose_variant(job, rows, shared_cols));
+}
+
+/// The register estimate can be wrong: a register-only kernel of the planner's that spilled y
+/// to local memory is replaced by the hybrid.
+bool spill_check(const Source& s) { return !s.variant.forced && s.variant.memory_rows == 0; }
+bool spilled(const cudaFuncAttributes& attr) { return attr.localSizeBytes > kSpillBytes; }
+Source hybrid_source(const WalkJob& job, const Source& first) {
+  Variant hybrid = first.variant;
+  hybrid.memory_rows = plan_row_split(job, first.rows, !first.shared).hybrid_rows;
+  place_memory_rows(hybrid, job, first.rows, first.shared);
+  return source_for(job, first.shared, first.rows, hybrid);
+}
+
+/// MATCHCOUNT_GPU_VERBOSE: the kernel's shape and resources on stderr.
+void report(const Source& s, const Kernel& k, const cudaFuncAttributes& attr) {
+  if (tuning::tuning().gpu_verbose)
+    std::fprintf(stderr, "matchcount: gpu-ryser kernel n=%d rows=%d columns=%s memory_rows=%d (%s): %d registers, %zu bytes local, compile %.2f s\n",
+                 s.n, s.rows, s.shared ? "shared" : "baked", k.memory_rows,
+                 k.memory_rows == 0 ? "-" : k.memory_shared ? "shared" : "global", attr.numRegs,
+                 static_cast<std::size_t>(attr.localSizeBytes), k.compile_seconds);
+}
+
+/// A cubin as the kernel switch takes a build.
+runtime::Built built(NvrtcCubin c) { return {std::move(c.cubin), c.seconds, c.compiled, std::move(c.why)}; }
+
 }  // namespace
 
 Kernel specialised_kernel(const WalkJob& job, int cc_major, int cc_minor, bool compile_now) {
-  const bool shared_cols = !bake_columns(job);
-  const int rows = shared_cols ? (job.n + 1) / 2 * 2 : job.n;  // shared reads take rows in pairs
-  const Variant variant = choose_variant(job, rows, shared_cols);
-  Kernel k = load_variant(job, cc_major, cc_minor, shared_cols, rows, variant, compile_now);
+  const Source first = first_source(job);
+  Kernel k = load_variant(first, cc_major, cc_minor, compile_now);
   if (!k.fn) return k;
   cudaFuncAttributes attr = attributes(k);
-  // The register estimate can be wrong: a register-only kernel that spilled y to local memory
-  // is replaced by the hybrid (compiled now too, if the first one was).
-  if (!variant.forced && variant.memory_rows == 0 && attr.localSizeBytes > kSpillBytes) {
-    Variant hybrid = variant;
-    hybrid.memory_rows = plan_row_split(job, rows, !shared_cols).hybrid_rows;
-    place_memory_rows(hybrid, job, rows, shared_cols);
-    Kernel h = load_variant(job, cc_major, cc_minor, shared_cols, rows, hybrid, compile_now || k.source == KernelSource::Compiled);
+  if (spill_check(first) && spilled(attr)) {  // the hybrid, compiled now too if the first one was
+    const Source hybrid = hybrid_source(job, first);
+    Kernel h = load_variant(hybrid, cc_major, cc_minor, compile_now || k.source == KernelSource::Compiled);
     if (h.fn) {
       h.compile_seconds += k.compile_seconds;
       if (k.source == KernelSource::Compiled) h.source = KernelSource::Compiled;
@@ -224,12 +261,46 @@ Kernel specialised_kernel(const WalkJob& job, int cc_major, int cc_minor, bool c
       attr = attributes(k);
     }
   }
-  if (tuning::tuning().gpu_verbose)
-    std::fprintf(stderr, "matchcount: gpu-ryser kernel n=%d rows=%d columns=%s memory_rows=%d (%s): %d registers, %zu bytes local, compile %.2f s\n",
-                 job.n, rows, shared_cols ? "shared" : "baked", k.memory_rows,
-                 k.memory_rows == 0 ? "-" : k.memory_shared ? "shared" : "global", attr.numRegs,
-                 static_cast<std::size_t>(attr.localSizeBytes), k.compile_seconds);
+  report(first, k, attr);
   return k;
+}
+
+std::unique_ptr<BackgroundKernel> compile_in_background(const WalkJob& job, int cc_major, int cc_minor) {
+  auto first = std::make_shared<const Source>(first_source(job));
+  const NvrtcEntry first_entry = nvrtc_entry(first->text, kEntry, cc_major, cc_minor);
+  if (nvrtc_available(first_entry)) return nullptr;
+  std::shared_ptr<const Source> hybrid;
+  NvrtcEntry hybrid_entry;
+  if (spill_check(*first)) {
+    hybrid = std::make_shared<const Source>(hybrid_source(job, *first));
+    hybrid_entry = nvrtc_entry(hybrid->text, kEntry, cc_major, cc_minor);
+  }
+  // The builds copy what they read (sources, cache paths): nothing of the job or the knobs,
+  // which may be gone or changed while they run. `kept` is the register-only kernel that
+  // spilled, run should the hybrid fail (as specialised_kernel does); adopt runs under the
+  // switch's lock, one call at a time.
+  auto kept = std::make_shared<std::optional<Kernel>>();
+  auto adopt = [first, hybrid, first_entry, hybrid_entry, kept](const runtime::Built& b) {
+    const bool second = kept->has_value();
+    const Source& s = second ? *hybrid : *first;
+    Kernel k;
+    if (!b.binary.empty()) k = nvrtc_load(second ? hybrid_entry : first_entry, b.binary, b.built_now);
+    if (!k.fn) {
+      if (second) return BackgroundKernel::Step{*kept, nullptr, {}};
+      return BackgroundKernel::Step{std::nullopt, nullptr, b.binary.empty() ? b.why : k.note};
+    }
+    describe(k, s);
+    k.compile_seconds = b.seconds;
+    const cudaFuncAttributes attr = attributes(k);
+    if (!second && hybrid && spilled(attr)) {
+      *kept = k;
+      return BackgroundKernel::Step{std::nullopt, [hybrid, hybrid_entry] { return built(nvrtc_build(hybrid->text, hybrid_entry)); }, {}};
+    }
+    report(s, k, attr);
+    return BackgroundKernel::Step{k, nullptr, {}};
+  };
+  return std::make_unique<BackgroundKernel>([first, first_entry] { return built(nvrtc_build(first->text, first_entry)); },
+                                            adopt);
 }
 
 }  // namespace matchcount::gpu::detail

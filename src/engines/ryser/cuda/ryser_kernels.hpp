@@ -2,8 +2,11 @@
 // NVRTC) and what its hybrid variants need besides the columns.
 #pragma once
 
+#include <memory>
+
 #include "cuda/launch.hpp"
 #include "engines/ryser/cuda/walk_job.hpp"
+#include "runtime/kernel_switch.hpp"
 
 namespace matchcount::gpu::detail {
 
@@ -25,5 +28,16 @@ Kernel generic_kernel(WalkKind kind, int primes, int n);
 /// A kernel compiled by NVRTC for this very matrix (or loaded from the disk cache; compiled
 /// only when `compile` is set); fn is null and note says why when there is none.
 Kernel specialised_kernel(const WalkJob& job, int cc_major, int cc_minor, bool compile);
+
+/// A specialised kernel compiled beside the walk; workers poll it between runs (on their own
+/// threads, which load it) and switch to it once it is there.
+using BackgroundKernel = runtime::KernelSwitch<Kernel>;
+
+/// Starts the compilation of the kernel specialised_kernel would compile, on a thread of its
+/// own (NVRTC and the cache file only), unless it is loaded already or in the disk cache: then
+/// null, and specialised_kernel loads it at once. The register-only variant that spills is
+/// replaced by the hybrid as specialised_kernel does, with a second compilation in the
+/// background. Call on the thread of the walk's first device (the plan reads its limits).
+std::unique_ptr<BackgroundKernel> compile_in_background(const WalkJob& job, int cc_major, int cc_minor);
 
 }  // namespace matchcount::gpu::detail

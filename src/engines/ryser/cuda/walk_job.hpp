@@ -43,7 +43,9 @@ struct WalkJob {
   /// log2 of the chunk length; depends on n only, so results do not depend on the launch.
   int k = 0;
   /// Run-time compilation of a kernel specialised to this matrix: 0 never, 1 when the walk is
-  /// long enough to repay it (or the kernel is in the disk cache), 2 always.
+  /// long enough to repay it (or the kernel is in the disk cache), 2 always. A kernel not in
+  /// the cache is compiled beside the walk under 1 (the generic kernel runs until it is there)
+  /// and before the walk under 2; MATCHCOUNT_NVRTC_COMPILE changes that (docs/gpu.md).
   int specialise = 1;
   /// Devices: the first `gpus` visible ones (0: all). Long walks are shared out in units
   /// (unit_log2) through a queue from which every device takes runs of about a second.
@@ -66,11 +68,14 @@ struct WalkResult {
   std::vector<std::uint64_t> units_per_device;
   /// MPI: units rank 0 handed to each rank (its own entry 0: not counted there).
   std::vector<std::uint64_t> units_by_rank;
-  KernelSource source = KernelSource::Generic;
-  double compile_seconds = 0.0;
+  KernelSource source = KernelSource::Generic;  // the kernel that ran most of the units
+  double compile_seconds = 0.0;  // also a compilation beside the walk, which run_seconds excludes
   double run_seconds = 0.0;
-  std::string kernel_note;  // why NVRTC was not used, if it was not
+  std::string kernel_note;  // why NVRTC was not used, if it was not; how kernels shared the walk
   int memory_rows = 0;      // > 0: the hybrid register/memory variant ran
+  /// A kernel compiled beside the walk: units the generic kernel ran meanwhile and units the
+  /// specialised one ran after the switch (runs of verify-resume included); 0 otherwise.
+  std::uint64_t units_generic = 0, units_specialised = 0;
 };
 
 /// The chunk exponent used for a walk over m Gray columns.

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <ctime>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -79,17 +80,47 @@ Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 refused (a limit),
 4 an MPI rank lost, 130/143 stopped by SIGINT/SIGTERM with the progress saved (--checkpoint).)";
 
 // SIGINT/SIGTERM with --checkpoint: the first asks the count to save and stop (within a unit
-// of work, about a second); a second one exits at once (the last periodic save stands).
+// of work, about a second); a second one exits at once (the last periodic save stands). The
+// same signal sent again by the same process within half a second is the first one twice, not
+// a second: GNU timeout (without --foreground) and `kill 0` in a script signal the command and
+// then its whole process group, and exiting on that echo lost the final checkpoint.
 Checkpoint* g_checkpoint = nullptr;
 std::atomic<int> g_signals{0};  // lock-free, so safe in a handler
+std::atomic<long> g_first_sender{0}, g_first_signal{0};
+std::atomic<long long> g_first_ns{0};
 
-extern "C" void on_stop_signal(int sig) {
-  if (g_signals.fetch_add(1) > 0) {
+long long monotonic_ns() {  // clock_gettime is async-signal-safe
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<long long>(t.tv_sec) * 1000000000LL + t.tv_nsec;
+}
+
+extern "C" void on_stop_signal(int sig, siginfo_t* info, void*) {
+  const long sender = info && info->si_code == SI_USER ? static_cast<long>(info->si_pid) : 0;  // 0: the terminal
+  if (g_signals.load() > 0) {
+    if (sender != 0 && sender == g_first_sender.load() && sig == g_first_signal.load() &&
+        monotonic_ns() - g_first_ns.load() < 500000000LL)
+      return;
     const char msg[] = "\nmatchcount: second signal: exiting without a final checkpoint\n";
     if (::write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {}
     _exit(128 + sig);
   }
+  g_first_sender = sender, g_first_signal = sig, g_first_ns = monotonic_ns();
+  g_signals = 1;
   if (g_checkpoint) g_checkpoint->request_stop(sig);
+}
+
+/// The stop handler for SIGINT and SIGTERM, each blocked while it runs (so that the first
+/// signal's record is complete when another is handled).
+void handle_stop_signals() {
+  struct sigaction action {};
+  action.sa_sigaction = on_stop_signal;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  sigaddset(&action.sa_mask, SIGINT);
+  sigaddset(&action.sa_mask, SIGTERM);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
 }
 
 /// "all" or a positive count of GPUs; 0 stands for all.
@@ -350,8 +381,7 @@ static int run(int argc, char** argv) {
     if (checkpoint) {
       if (estimate || explain) throw UsageError("--checkpoint applies to exact counts, not --estimate or --explain");
       count.checkpoint = g_checkpoint = cli::stop_when_a_rank_is_lost(checkpoint.get());
-      std::signal(SIGINT, on_stop_signal);
-      std::signal(SIGTERM, on_stop_signal);
+      handle_stop_signals();
     }
     if (input.is_stack) {
       using Q = cli::StackQuestion;

@@ -292,6 +292,41 @@ TEST(CheckpointCli, SigtermAndSigintSaveAndResume) {
   EXPECT_NE(r.err.find("resumed from the checkpoint"), std::string::npos) << r.err;
 }
 
+// GNU timeout and `kill 0` signal the command and then its process group: the same signal
+// from the same process at once is one stop, and the final save is made. Another signal at
+// once is a second one: exit without it.
+TEST(CheckpointCli, TheSameSignalTwiceFromOneSenderIsOneStop) {
+  const SlowCase c = slow_case();
+  pid_t pid = spawn_matchcount(c.args(), c.out, c.err, 30000);
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  kill(pid, SIGTERM);
+  kill(pid, SIGTERM);
+  int status = wait_status(pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 143) << slurp(c.err);
+  std::string err = slurp(c.err);
+  EXPECT_NE(err.find("interrupted by SIGTERM; progress is saved"), std::string::npos) << err;
+  EXPECT_EQ(err.find("second signal"), std::string::npos) << err;
+  const std::uint64_t done = saved_units(c.ckpt);
+  EXPECT_GT(done, 0u);
+
+  pid = spawn_matchcount(c.args(), c.out, c.err, 30000);  // resumes; then two different signals
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  kill(pid, SIGTERM);
+  kill(pid, SIGINT);
+  status = wait_status(pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  // Pending together, the lower-numbered SIGINT may be handled first: the code is the second's.
+  EXPECT_TRUE(WEXITSTATUS(status) == 130 || WEXITSTATUS(status) == 143) << WEXITSTATUS(status) << slurp(c.err);
+  err = slurp(c.err);
+  EXPECT_NE(err.find("second signal: exiting without a final checkpoint"), std::string::npos) << err;
+  EXPECT_GE(saved_units(c.ckpt), done);  // the last save stands
+
+  const auto r = run_matchcount("--engine ryser --device cpu --checkpoint '" + c.ckpt + "' '" + c.matrix + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, c.expected);
+}
+
 TEST(CheckpointCli, RefusesCorruptForeignAndNonCheckpointFiles) {
   const SlowCase c = slow_case();
   const pid_t pid = spawn_matchcount(c.args(), c.out, c.err, 30000);

@@ -14,6 +14,7 @@
 #include "engines/common.hpp"
 #include "engines/pfaffian/pfaffian.hpp"
 #include "hafnian_oracle.hpp"
+#include "core/tuning.hpp"
 #include "matchcount/error.hpp"
 
 namespace matchcount {
@@ -335,6 +336,56 @@ TEST(PfaffianPlan, BandAndPrediction) {
   EXPECT_LT(engines::pfaffian_seconds(p, 5, 2), 1);
   EXPECT_EQ(make_pfaffian()->name(), "pfaffian");
   EXPECT_FALSE(make_pfaffian()->loops());
+}
+
+/// haf by the engine with its exact elimination forced (MATCHCOUNT_PFAFFIAN_METHOD: 1 band,
+/// 2 nested dissection).
+Integer haf_by(const SparseMatrix<Integer>& a, int method) {
+  tuning::Tuning t = tuning::tuning();
+  t.pfaffian_method = method;
+  const tuning::ScopedTuning knobs(t);
+  return haf(a);
+}
+
+// Nested dissection with 2 x 2 pivots against the band: random planar graphs with unit,
+// signed (cancelling: zero pivot pairs, exchanges, primes counted again by the band) and
+// 2^60-sized weights, and triangular lattices with +-1 weights.
+TEST(PfaffianNested, AgreesWithTheBand) {
+  std::mt19937_64 rng(41);
+  int nonzero = 0;
+  for (int it = 0; it < 120; ++it) {
+    const int n = 20 + 2 * int(rng() % 90);
+    const Edges e = random_planar(rng, n, 0.75 + 0.25 * double(rng() % 100) / 100);
+    const int kind = it % 3;
+    const auto a = graph_matrix<Integer>(n, e, [&] {
+      Integer w = long(rng() % 5) - 2;
+      if (w == 0) w = 1;
+      return kind == 0 ? Integer(1) : kind == 1 ? w : w * (Integer(1) << 60) + long(rng() % 1000);
+    });
+    const Integer band = haf_by(a, 1);
+    ASSERT_EQ(haf_by(a, 2), band) << "iteration " << it << ", n = " << n;
+    nonzero += band != 0;
+  }
+  EXPECT_GT(nonzero, 60);
+  for (int side : {12, 16, 20}) {
+    const auto a = graph_matrix<Integer>(side * side, triangular_lattice(side, side),
+                                         [&] { return rng() % 2 ? Integer(1) : Integer(-1); });
+    EXPECT_EQ(haf_by(a, 2), haf_by(a, 1)) << "side " << side;
+  }
+  EXPECT_EQ(haf_by(unit_matrix(1600, triangular_lattice(40, 40)), 2), haf_by(unit_matrix(1600, triangular_lattice(40, 40)), 1));
+}
+
+// Exact counts plan nested dissection where its fronts cost less than the band (large
+// lattices), and the band on small ones and for floats.
+TEST(PfaffianPlan, NestedWhereItCostsLess) {
+  for (int side : {8, 200}) {
+    const auto a = unit_matrix(side * side, triangular_lattice(side, side));
+    engines::PfaffianPlan p = engines::plan_pfaffian(engines::pattern_of(a), side * side);
+    const double band = p.updates;
+    engines::plan_pfaffian_nested(p, engines::pattern_of(a), side * side);
+    EXPECT_EQ(p.nested, side == 200) << "side " << side;
+    if (p.nested) EXPECT_LT(p.updates, band);
+  }
 }
 
 }  // namespace

@@ -54,6 +54,7 @@ engines::PfaffianPlan gated_pfaffian(const std::vector<std::pair<int, int>>& pat
   if (f.loops || (n >= 3 && pattern.size() / 2 > std::size_t(3 * n - 6))) return {};  // Euler: not planar
   const catalog::Row& row = catalog::entry("pfaffian");
   f.pfaffian = catalog::estimated_pfaffian(pattern, n);
+  if (f.kind == NumberKind::Integer) engines::plan_pfaffian_nested(f.pfaffian, pattern, n);
   const std::optional<double> seconds = row.predict_graph(f);
   const double bytes = row.graph_bytes(f);
   if (!seconds)
@@ -64,8 +65,11 @@ engines::PfaffianPlan gated_pfaffian(const std::vector<std::pair<int, int>>& pat
            memory_text(f.max_bytes) + " (--max-memory; planarity not tested)";
   else if (*seconds >= others)
     note = "planarity not tested: the Pfaffian is predicted to take longer than the other engines";
-  else
-    return engines::plan_pfaffian(pattern, n);
+  else {
+    engines::PfaffianPlan p = engines::plan_pfaffian(pattern, n);
+    if (p.planar && f.kind == NumberKind::Integer) engines::plan_pfaffian_nested(p, pattern, n);
+    return p;
+  }
   return {};
 }
 

@@ -143,6 +143,14 @@ const Knob kKnobs[] = {
      [](const Tuning& t) -> std::string {
        return t.kasteleyn_method == 1 ? "band" : t.kasteleyn_method == 2 ? "nested" : "by work";
      }},
+    {"MATCHCOUNT_PFAFFIAN_METHOD", "band or nested: how pfaffian's exact Pfaffians eliminate (banded, or nested dissection)",
+     "by work",
+     [](Tuning& t, const char* v) {
+       t.pfaffian_method = std::string(v) == "band" ? 1 : std::string(v) == "nested" ? 2 : 0;
+     },
+     [](const Tuning& t) -> std::string {
+       return t.pfaffian_method == 1 ? "band" : t.pfaffian_method == 2 ? "nested" : "by work";
+     }},
 };
 
 /// The variables mpirun (Open MPI), Hydra (MPICH, Intel MPI) and srun (PMI, PMIx) give a rank.

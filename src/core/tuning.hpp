@@ -51,6 +51,9 @@ struct Tuning {
   /// MATCHCOUNT_KASTELEYN_METHOD: how exact planar determinants eliminate: 0 by predicted work,
   /// 1 the band, 2 nested dissection.
   int kasteleyn_method = 0;
+  /// MATCHCOUNT_PFAFFIAN_METHOD: how exact Pfaffians of planar graphs eliminate: 0 by predicted
+  /// work, 1 the band, 2 nested dissection (2 x 2 pivots).
+  int pfaffian_method = 0;
   // Started as a rank by mpirun, Hydra or srun (their variables are set).
   bool launched_by_mpi = false;
 };

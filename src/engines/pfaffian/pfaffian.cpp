@@ -19,7 +19,7 @@ class PfaffianEngine final : public GraphEngine {
 
  protected:
   Integer count(const SparseMatrix<Integer>& a, bool, const EngineOptions& opt) const override {
-    SkewBlock b = prepare(a, sizeof(double), opt.max_bytes);
+    SkewBlock b = prepare(a, sizeof(double), opt.max_bytes, true);
     if (!sign(a, b)) return 0;
     return exact_pfaffian(a, b, opt);
   }

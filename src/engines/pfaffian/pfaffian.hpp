@@ -42,16 +42,27 @@ planar::LogDet pfaffian_log_hafnian(const SparseMatrix<T>& a, double max_bytes,
 /// What the planner needs: planarity, the band of the best vertex order and the work of one
 /// Pfaffian in that order.
 struct PfaffianPlan {
-  bool planar = false;
+  bool planar = false, nested = false;
   int n = 0;
   int band = 0;        // max |pos(u) - pos(v)| over the edges
-  double updates = 0;  // entry updates of one elimination (each two multiply-adds)
-  double bytes = 0;    // one banded working matrix of 8-byte values
+  double updates = 0;  // entry updates of one elimination (each two multiply-adds; nested: in those)
+  double bytes = 0;    // one banded working matrix of 8-byte values (nested: a thread's fronts and plan)
 };
 
 /// Planarity and the band of the best vertex order, from the symmetric pattern (each
 /// undirected edge as (u,v) and (v,u), no diagonal).
 PfaffianPlan plan_pfaffian(const std::vector<std::pair<int, int>>& pattern, int n);
+/// Exact counts: p's band work and bytes replaced by nested dissection's (2 x 2 pivots on a
+/// perfect matching of the pattern; no planarity test) where exact_pfaffian takes it.
+void plan_pfaffian_nested(PfaffianPlan& p, const std::vector<std::pair<int, int>>& pattern, int n);
+/// Time of one multiply-add of the Pfaffian's fronts, in band entry updates (two multiply-adds
+/// each; kPfaffianUpdate), for the planner (docs/benchmarks.md, "Planar blocks by nested
+/// dissection").
+constexpr double kPfaffianDissectionUpdate = 0.5;
+/// Exact counts take nested dissection when its multiply-adds, times this (its fronts'
+/// clearing, assembly and shorter rows), are fewer than the band's: measured, the two meet at
+/// triangular lattices of about 60 x 60 (docs/benchmarks.md).
+constexpr double kPfaffianFrontOverhead = 1.25;
 
 /// Refusal threshold: one banded working matrix (per thread) above this many bytes.
 constexpr double kPfaffianMemoryLimit = 4.0 * (1ull << 30);

@@ -49,13 +49,15 @@ struct SkewBlock {
   std::vector<int> row, col;   // per edge
   std::vector<signed char> s;  // per edge
   std::vector<std::size_t> entry;  // per edge: its entry (u, v), u < v, in the block
+  std::vector<int> mate;  // a perfect matching, in positions (set_sign)
 };
 
 /// The block's orientation and order. RefusedError when the graph is not planar or the band
-/// would not fit in kPfaffianMemoryLimit or the budget `max_bytes`.
+/// would not fit in kPfaffianMemoryLimit or the budget `max_bytes` (unless `exact`: exact
+/// counts may take nested dissection, and exact_pfaffian checks the memory of the method).
 template <class T>
 SkewBlock prepare(const SparseMatrix<T>& a, std::size_t value_size,
-                  double max_bytes = std::numeric_limits<double>::infinity());
+                  double max_bytes = std::numeric_limits<double>::infinity(), bool exact = false);
 /// Sets b.eps from a perfect matching of the block (mate[v] = partner).
 template <class T>
 void set_sign(const SparseMatrix<T>& a, SkewBlock& b, const std::vector<int>& mate);

@@ -8,6 +8,7 @@
 #include "engines/common.hpp"
 #include "engines/pfaffian/pfaffian.hpp"
 #include "engines/pfaffian/pfaffian_impl.hpp"
+#include "core/tuning.hpp"
 #include "engines/planar/band_mod.hpp"
 
 namespace matchcount::engines::pfaffian_detail {
@@ -142,12 +143,53 @@ Integer exact_pfaffian(const SparseMatrix<Integer>& a, const SkewBlock& b, const
   std::vector<Integer> value;
   for (std::size_t k = 0; k < b.entry.size(); ++k) value.push_back(b.s[k] * a.entries[b.entry[k]].value);
   const double bytes = band_bytes(b.n, b.band, sizeof(double));
-  // Each entry update is two multiply-adds.
-  return b.eps * planar::integer_from_residues<ModBand>(bound, value, 2 * b.updates, bytes,
-                                                         std::min(kPfaffianMemoryLimit, opt.max_bytes), opt,
-                                                         [&b](const std::vector<double>& cell, double p, ModBand& m) {
-                                                           return pfaffian_mod(b, cell, p, m);
-                                                         });
+  const double limit = std::min(kPfaffianMemoryLimit, opt.max_bytes);
+  auto band = [&b](const std::vector<double>& cell, double p, ModBand& m) { return pfaffian_mod(b, cell, p, m); };
+  // Each entry update of the band is two multiply-adds in its triangle; the fronts' pair of
+  // pivots is two multiply-adds in theirs, which the plan counts as two pivots of one
+  // multiply-add over whole fronts: half its count.
+  const int method = tuning::tuning().pfaffian_method;
+  if (method != 1 && !b.mate.empty()) {
+    std::vector<std::pair<int, int>> rc;
+    rc.reserve(2 * b.row.size());
+    for (std::size_t k = 0; k < b.row.size(); ++k) rc.emplace_back(b.row[k], b.col[k]), rc.emplace_back(b.col[k], b.row[k]);
+    const planar::Dissection d = planar::dissect(b.n, rc, &b.mate);
+    const double nested_bytes = d.scratch_bytes() + d.plan_bytes();
+    const double nested_work = d.updates / 2;
+    if ((method == 2 || nested_work * kPfaffianFrontOverhead < 2 * b.updates) && nested_bytes <= limit) {
+      std::vector<Integer> both;  // (r, c) and (c, r), as rc
+      both.reserve(2 * value.size());
+      for (const Integer& v : value) both.push_back(v), both.push_back(-v);
+      // The fronts give Pf of K' in elimination order, sgn(order) Pf K': every residue is
+      // turned into Pf K' mod p, the band's, so that the band may count any prime again.
+      const bool odd = planar::permutation_sign(d.pos) < 0;
+      planar::ResidueRetry retry;
+      retry.work_per_prime = 2 * b.updates, retry.scratch_bytes = bytes;
+      if (bytes <= limit)
+        retry.residue = [&b, &value](const std::vector<double>& cell2, double p, std::vector<double>&) {
+          std::vector<double> cell(value.size());
+          for (std::size_t k = 0; k < cell.size(); ++k) cell[k] = cell2[2 * k];
+          ModBand m;
+          return pfaffian_mod(b, cell, p, m);
+        };
+      else
+        retry.refusal = "pfaffian: nested dissection met a zero pivot pair and the band would not fit the memory";
+      return b.eps * planar::integer_from_residues<planar::DissectionScratch>(
+                         bound, both, nested_work, d.scratch_bytes(), limit - d.plan_bytes(), opt,
+                         [&d, odd](const std::vector<double>& cell, double p, planar::DissectionScratch& s) {
+                           const std::uint64_t r = planar::pfaffian_mod_dissection(d, cell, p, s);
+                           return odd && r != 0 && r != planar::kNoResidue ? std::uint64_t(p) - r : r;
+                         },
+                         retry);
+    }
+  }
+  if (bytes > limit)
+    refuse_memory(limit < kPfaffianMemoryLimit,
+                  "pfaffian: banded elimination of this graph (" + std::to_string(b.n) + " vertices, band " +
+                      std::to_string(b.band) + ") needs " + three_digits(bytes / double(1ull << 30)) + " GiB, over the " +
+                      (limit < kPfaffianMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
+                      three_digits(limit / double(1ull << 30)) + " GiB (nested dissection was not taken or would not fit)");
+  return b.eps * planar::integer_from_residues<ModBand>(bound, value, 2 * b.updates, bytes, limit, opt, band);
 }
 
 }  // namespace matchcount::engines::pfaffian_detail

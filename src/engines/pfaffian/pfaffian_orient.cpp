@@ -7,7 +7,10 @@
 #include "engines/common.hpp"
 #include "engines/pfaffian/pfaffian.hpp"
 #include "engines/pfaffian/pfaffian_impl.hpp"
+#include "core/tuning.hpp"
+#include "engines/planar/dissection.hpp"
 #include "engines/planar/planar.hpp"
+#include "matchcount/graph_matching.hpp"
 
 namespace matchcount::engines {
 namespace pfaffian_detail {
@@ -99,7 +102,7 @@ VertexOrder band_order(int n, const EdgeList& edges) {
 }
 
 template <class T>
-SkewBlock prepare(const SparseMatrix<T>& a, std::size_t value_size, double max_bytes) {
+SkewBlock prepare(const SparseMatrix<T>& a, std::size_t value_size, double max_bytes, bool exact) {
   const int n = a.rows;
   EdgeList edges;
   SkewBlock b;
@@ -112,7 +115,7 @@ SkewBlock prepare(const SparseMatrix<T>& a, std::size_t value_size, double max_b
   b.band = o.band;
   b.updates = o.updates;
   const double bytes = band_bytes(n, o.band, value_size), limit = std::min(kPfaffianMemoryLimit, max_bytes);
-  if (bytes > limit)
+  if (bytes > limit && !exact)
     refuse_memory(limit < kPfaffianMemoryLimit,
                   "pfaffian: banded elimination of this graph (" + std::to_string(n) + " vertices, band " +
                       std::to_string(o.band) + ") needs " + three_digits(bytes / double(1ull << 30)) +
@@ -138,19 +141,21 @@ void set_sign(const SparseMatrix<T>& a, SkewBlock& b, const std::vector<int>& ma
   std::vector<int> perm;
   perm.reserve(std::size_t(b.n));
   b.eps = 1;
+  b.mate.assign(std::size_t(b.n), -1);
   for (std::size_t k = 0; k < b.entry.size(); ++k) {
     const auto& e = a.entries[b.entry[k]];
     if (mate[std::size_t(e.row)] != e.col) continue;
     perm.push_back(b.row[k]), perm.push_back(b.col[k]);
+    b.mate[std::size_t(b.row[k])] = b.col[k], b.mate[std::size_t(b.col[k])] = b.row[k];
     b.eps *= b.s[k];
   }
   if (perm.size() != std::size_t(b.n)) throw std::logic_error("pfaffian: the matching is not perfect");
   b.eps *= planar::permutation_sign(perm);
 }
 
-template SkewBlock prepare(const SparseMatrix<Integer>&, std::size_t, double);
-template SkewBlock prepare(const SparseMatrix<double>&, std::size_t, double);
-template SkewBlock prepare(const SparseMatrix<Complex>&, std::size_t, double);
+template SkewBlock prepare(const SparseMatrix<Integer>&, std::size_t, double, bool);
+template SkewBlock prepare(const SparseMatrix<double>&, std::size_t, double, bool);
+template SkewBlock prepare(const SparseMatrix<Complex>&, std::size_t, double, bool);
 template void set_sign(const SparseMatrix<Integer>&, SkewBlock&, const std::vector<int>&);
 template void set_sign(const SparseMatrix<double>&, SkewBlock&, const std::vector<int>&);
 template void set_sign(const SparseMatrix<Complex>&, SkewBlock&, const std::vector<int>&);
@@ -169,6 +174,23 @@ PfaffianPlan plan_pfaffian(const std::vector<std::pair<int, int>>& pattern, int 
   p.updates = o.updates;
   p.bytes = band_bytes(n, o.band, 8);
   return p;
+}
+
+void plan_pfaffian_nested(PfaffianPlan& p, const std::vector<std::pair<int, int>>& pattern, int n) {
+  GraphPattern g;
+  g.n = n;
+  g.adj.resize(std::size_t(n));
+  for (auto [u, v] : pattern) g.adj[std::size_t(u)].push_back(v);
+  const GraphMatching m = edmonds_matching(g);
+  if (!m.perfect()) return;
+  const planar::Dissection d = planar::dissect(n, pattern, &m.mate);
+  const int method = tuning::tuning().pfaffian_method;
+  // As exact_pfaffian chooses: the fronts' multiply-adds (half the plan's count) against the
+  // band's two an update.
+  if (method == 1 || (method == 0 && d.updates / 2 * kPfaffianFrontOverhead >= 2 * p.updates)) return;
+  p.nested = true;
+  p.updates = d.updates / 2 * kPfaffianDissectionUpdate;
+  p.bytes = d.scratch_bytes() + d.plan_bytes();
 }
 
 }  // namespace matchcount::engines

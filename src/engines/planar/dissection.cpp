@@ -146,12 +146,49 @@ class Builder {
 
 }  // namespace
 
-Dissection dissect(int n, const std::vector<std::pair<int, int>>& rc) {
+namespace {
+
+/// The separator tree of the graph with each pair {v, mate[v]} contracted to one vertex (a
+/// minor of a planar graph is planar), its pairs then expanded: v and its mate take consecutive
+/// positions in the same node.
+Builder paired(int n, const std::vector<std::pair<int, int>>& rc, const std::vector<int>& mate) {
+  std::vector<int> pair_of(std::size_t(n), -1), first;
+  for (int v = 0; v < n; ++v)
+    if (pair_of[std::size_t(v)] < 0) {
+      pair_of[std::size_t(v)] = pair_of[std::size_t(mate[std::size_t(v)])] = int(first.size());
+      first.push_back(v);
+    }
+  const int pairs = int(first.size());
+  std::vector<std::pair<int, int>> contracted;
+  contracted.reserve(rc.size());
+  for (auto [r, c] : rc) contracted.emplace_back(pair_of[std::size_t(r)], pair_of[std::size_t(c)]);
+  const Graph gc = symmetric_graph(pairs, contracted);
+  Builder small(gc, pairs);
+  small.all();
+  Builder b(gc, n);  // only its results are used
+  b.pivots.resize(small.pivots.size());
+  b.kids = small.kids;
+  for (std::size_t t = 0; t < small.pivots.size(); ++t)
+    for (int q : small.pivots[t]) {
+      const int v = first[std::size_t(q)];
+      b.pivots[t].push_back(v), b.pivots[t].push_back(mate[std::size_t(v)]);
+    }
+  for (int q = 0; q < pairs; ++q) {
+    const int v = first[std::size_t(q)], at = 2 * small.pos[std::size_t(q)];
+    b.pos[std::size_t(v)] = at, b.pos[std::size_t(mate[std::size_t(v)])] = at + 1;
+  }
+  return b;
+}
+
+}  // namespace
+
+Dissection dissect(int n, const std::vector<std::pair<int, int>>& rc, const std::vector<int>* mate) {
   Dissection d;
   d.n = n;
   const Graph g = symmetric_graph(n, rc);
-  Builder b(g, n);
-  b.all();
+  Builder b = mate ? paired(n, rc, *mate) : Builder(g, n);
+  if (!mate) b.all();
+  d.pos = b.pos;
   const int nodes = int(b.pivots.size());
   std::vector<int> node_of(static_cast<std::size_t>(n));
   d.nodes.resize(static_cast<std::size_t>(nodes));

@@ -11,42 +11,43 @@ using arith::broadcast;
 using arith::modmul;
 using arith::modreduce;
 
+void assemble_front(const Dissection& d, const Dissection::Node& x, const std::vector<double>& cell, double p,
+                    double* f, const double* stack, std::size_t& top, bool upper) {
+  const double pinv = 1.0 / p;
+  const int F = x.front(), S = Dissection::stride(F);
+  std::fill_n(f, std::size_t(F) * std::size_t(S), 0.0);
+  for (int e = x.entry; e < x.entry_end; ++e) f[d.entries[std::size_t(e)].second] = cell[std::size_t(d.entries[std::size_t(e)].first)];
+  // Children's Schur complements, added where their boundary lies in this front; the last
+  // child's is on top of the stack. A child's boundary keeps its order in the parent's front,
+  // so an upper triangle lands in the parent's.
+  for (int k = x.child_len - 1; k >= 0; --k) {
+    const Dissection::Node& c = d.nodes[std::size_t(d.children[std::size_t(x.child + k)])];
+    const std::size_t mc = std::size_t(c.bnd_len);
+    top -= mc * mc;
+    const double* u = stack + top;
+    const int* rel = &d.rel[std::size_t(c.bnd)];
+    for (std::size_t a = 0; a < mc; ++a) {
+      double* row = f + std::size_t(rel[a]) * std::size_t(S);
+      for (std::size_t b = upper ? a + 1 : 0; b < mc; ++b) row[rel[b]] = modreduce(row[rel[b]] + u[a * mc + b], p, pinv);
+    }
+  }
+}
+
 std::uint64_t det_mod_dissection(const Dissection& d, const std::vector<double>& cell, double p,
                                  DissectionScratch& scratch) {
   const double pinv = 1.0 / p;
-  scratch.front.resize(std::size_t(d.max_front) * std::size_t(Dissection::stride(d.max_front)));
-  scratch.stack.resize(std::size_t(d.stack_peak));
-  double* const stack = scratch.stack.data();
-  std::size_t top = 0;  // the Schur complements waiting for their parents, latest on top
   double det = 1;
   bool negate = false;
-  for (const Dissection::Node& x : d.nodes) {
-    const int s = x.end - x.begin, m = x.bnd_len, F = s + m, S = Dissection::stride(F);
-    double* const f = scratch.front.data();
-    auto at = [f, S](int i, int j) -> double& { return f[std::size_t(i) * std::size_t(S) + std::size_t(j)]; };
-    std::fill_n(f, std::size_t(F) * std::size_t(S), 0.0);
-    for (int e = x.entry; e < x.entry_end; ++e) f[d.entries[std::size_t(e)].second] = cell[std::size_t(d.entries[std::size_t(e)].first)];
-    // Children's Schur complements, added where their boundary lies in this front; the last
-    // child's is on top of the stack.
-    for (int k = x.child_len - 1; k >= 0; --k) {
-      const Dissection::Node& c = d.nodes[std::size_t(d.children[std::size_t(x.child + k)])];
-      const std::size_t mc = std::size_t(c.bnd_len);
-      top -= mc * mc;
-      const double* u = stack + top;
-      const int* rel = &d.rel[std::size_t(c.bnd)];
-      for (std::size_t a = 0; a < mc; ++a) {
-        double* row = f + std::size_t(rel[a]) * std::size_t(S);
-        for (std::size_t b = 0; b < mc; ++b) row[rel[b]] = modreduce(row[rel[b]] + u[a * mc + b], p, pinv);
-      }
-    }
-    // Eliminate the node's own s columns, pivots from its own rows (their structure in the
-    // dense front is the same, so exchanging them costs nothing but the sign).
+  // Each node's own s columns, pivots from its own rows (their structure in the dense front is
+  // the same, so exchanging them costs nothing but the sign).
+  const bool all = run_fronts(d, cell, p, scratch, false, [&](const Front& at) {
+    const int s = at.own, F = at.order;
     for (int k = 0; k < s; ++k) {
       int r = k;
       while (r < s && is_zero_mod(at(r, k), p)) ++r;
-      if (r == s) return kNoResidue;
+      if (r == s) return false;
       if (r != k) {
-        std::swap_ranges(&at(r, 0), &at(r, 0) + S, &at(k, 0));
+        std::swap_ranges(&at(r, 0), &at(r, 0) + at.stride, &at(k, 0));
         negate = !negate;
       }
       const double pivot = modreduce(at(k, k), p, pinv);
@@ -67,10 +68,9 @@ std::uint64_t det_mod_dissection(const Dissection& d, const std::vector<double>&
         pending = 0;
       }
     }
-    // This node's Schur complement on its boundary waits for the parent.
-    for (int a = 0; a < m; ++a) std::copy_n(&at(s + a, s), m, stack + top + std::size_t(a) * std::size_t(m));
-    top += std::size_t(m) * std::size_t(m);
-  }
+    return true;
+  });
+  if (!all) return kNoResidue;
   const std::uint64_t res = to_residue(det, std::uint64_t(p));
   return negate && res != 0 ? std::uint64_t(p) - res : res;
 }

@@ -88,6 +88,7 @@ Checkpoint* g_checkpoint = nullptr;
 std::atomic<int> g_signals{0};  // lock-free, so safe in a handler
 std::atomic<long> g_first_sender{0}, g_first_signal{0};
 std::atomic<long long> g_first_ns{0};
+std::atomic<bool> g_first_recorded{false};
 
 long long monotonic_ns() {  // clock_gettime is async-signal-safe
   timespec t{};
@@ -97,17 +98,21 @@ long long monotonic_ns() {  // clock_gettime is async-signal-safe
 
 extern "C" void on_stop_signal(int sig, siginfo_t* info, void*) {
   const long sender = info && info->si_code == SI_USER ? static_cast<long>(info->si_pid) : 0;  // 0: the terminal
-  if (g_signals.load() > 0) {
-    if (sender != 0 && sender == g_first_sender.load() && sig == g_first_signal.load() &&
-        monotonic_ns() - g_first_ns.load() < 500000000LL)
-      return;
-    const char msg[] = "\nmatchcount: second signal: exiting without a final checkpoint\n";
-    if (::write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {}
-    _exit(128 + sig);
+  // One handler is the first, whichever threads two signals reach at once.
+  if (g_signals.fetch_add(1) == 0) {
+    g_first_sender = sender, g_first_signal = sig, g_first_ns = monotonic_ns();
+    g_first_recorded = true;
+    if (g_checkpoint) g_checkpoint->request_stop(sig);
+    return;
   }
-  g_first_sender = sender, g_first_signal = sig, g_first_ns = monotonic_ns();
-  g_signals = 1;
-  if (g_checkpoint) g_checkpoint->request_stop(sig);
+  // The first may be running on another thread: its record is a few stores away.
+  for (int spin = 0; spin < (1 << 24) && !g_first_recorded.load(); ++spin) {}
+  if (g_first_recorded.load() && sender != 0 && sender == g_first_sender.load() && sig == g_first_signal.load() &&
+      monotonic_ns() - g_first_ns.load() < 500000000LL)
+    return;
+  const char msg[] = "\nmatchcount: second signal: exiting without a final checkpoint\n";
+  if (::write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {}
+  _exit(128 + sig);
 }
 
 /// The stop handler for SIGINT and SIGTERM, each blocked while it runs (so that the first

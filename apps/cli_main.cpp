@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <csignal>
-#include <ctime>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -31,6 +30,7 @@
 #include "cli_limits.hpp"
 #include "cli_main.hpp"
 #include "cli_batch.hpp"
+#include "cli_stop.hpp"
 #include "cli_matchings.hpp"
 #include "cli_which.hpp"
 #include "cli_options.hpp"
@@ -78,55 +78,6 @@ Examples (from the source tree):
   mpirun -np 4 matchcount datasets/band12.mtx          # Ryser walks and estimates over MPI ranks
 Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 refused (a limit),
 4 an MPI rank lost, 130/143 stopped by SIGINT/SIGTERM with the progress saved (--checkpoint).)";
-
-// SIGINT/SIGTERM with --checkpoint: the first asks the count to save and stop (within a unit
-// of work, about a second); a second one exits at once (the last periodic save stands). The
-// same signal sent again by the same process within half a second is the first one twice, not
-// a second: GNU timeout (without --foreground) and `kill 0` in a script signal the command and
-// then its whole process group, and exiting on that echo lost the final checkpoint.
-Checkpoint* g_checkpoint = nullptr;
-std::atomic<int> g_signals{0};  // lock-free, so safe in a handler
-std::atomic<long> g_first_sender{0}, g_first_signal{0};
-std::atomic<long long> g_first_ns{0};
-std::atomic<bool> g_first_recorded{false};
-
-long long monotonic_ns() {  // clock_gettime is async-signal-safe
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<long long>(t.tv_sec) * 1000000000LL + t.tv_nsec;
-}
-
-extern "C" void on_stop_signal(int sig, siginfo_t* info, void*) {
-  const long sender = info && info->si_code == SI_USER ? static_cast<long>(info->si_pid) : 0;  // 0: the terminal
-  // One handler is the first, whichever threads two signals reach at once.
-  if (g_signals.fetch_add(1) == 0) {
-    g_first_sender = sender, g_first_signal = sig, g_first_ns = monotonic_ns();
-    g_first_recorded = true;
-    if (g_checkpoint) g_checkpoint->request_stop(sig);
-    return;
-  }
-  // The first may be running on another thread: its record is a few stores away.
-  for (int spin = 0; spin < (1 << 24) && !g_first_recorded.load(); ++spin) {}
-  if (g_first_recorded.load() && sender != 0 && sender == g_first_sender.load() && sig == g_first_signal.load() &&
-      monotonic_ns() - g_first_ns.load() < 500000000LL)
-    return;
-  const char msg[] = "\nmatchcount: second signal: exiting without a final checkpoint\n";
-  if (::write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {}
-  _exit(128 + sig);
-}
-
-/// The stop handler for SIGINT and SIGTERM, each blocked while it runs (so that the first
-/// signal's record is complete when another is handled).
-void handle_stop_signals() {
-  struct sigaction action {};
-  action.sa_sigaction = on_stop_signal;
-  action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  sigaddset(&action.sa_mask, SIGINT);
-  sigaddset(&action.sa_mask, SIGTERM);
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-}
 
 /// "all" or a positive count of GPUs; 0 stands for all.
 int parse_gpus(const std::string& s) {
@@ -385,8 +336,8 @@ static int run(int argc, char** argv) {
       throw UsageError("--gpus " + gpus + ": only " + std::to_string(gpu_devices().size()) + " GPU(s) are visible");
     if (checkpoint) {
       if (estimate || explain) throw UsageError("--checkpoint applies to exact counts, not --estimate or --explain");
-      count.checkpoint = g_checkpoint = cli::stop_when_a_rank_is_lost(checkpoint.get());
-      handle_stop_signals();
+      count.checkpoint = cli::stop_when_a_rank_is_lost(checkpoint.get());
+      cli::stop_on_signals(count.checkpoint);
     }
     if (input.is_stack) {
       using Q = cli::StackQuestion;

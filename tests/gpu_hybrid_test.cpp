@@ -45,19 +45,6 @@ auto run_variant(const SparseMatrix<T>& a, const std::string& variant, const std
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
-/// A matrix from `make` with an entry in every row and column (the engine leaves blocks with
-/// an empty line to the CPU).
-template <class Make>
-auto without_empty_lines(Make make) {
-  for (;;) {
-    auto a = make();
-    std::vector<bool> row(static_cast<std::size_t>(a.rows)), col(static_cast<std::size_t>(a.cols));
-    for (const auto& e : a.entries) row[static_cast<std::size_t>(e.row)] = col[static_cast<std::size_t>(e.col)] = true;
-    if (std::find(row.begin(), row.end(), false) == row.end() && std::find(col.begin(), col.end(), false) == col.end())
-      return a;
-  }
-}
-
 /// Cases: n from 8 to 32, dense and sparse; memory rows from the planner or forced, in
 /// shared or global memory.
 struct Case {
@@ -84,7 +71,7 @@ TEST(GpuHybrid, IntegersAgreeWithRegisterVariantAndCpu) {
       // One walk per prime: only dense blocks, whose kernel (columns in shared memory) serves
       // every prime, and only small ones.
       if (kind == 2 && (c.n > 20 || c.density <= 0.4)) continue;
-      auto a = without_empty_lines([&] { return test::random_integer(rng, c.n, c.density, lo, hi); });
+      auto a = test::without_empty_lines([&] { return test::random_integer(rng, c.n, c.density, lo, hi); });
       EngineStats s;
       const Integer hybrid = run_variant(a, "hybrid", c.rows, c.where, &s);
       EXPECT_EQ(hybrid, run_variant(a, "register")) << "n=" << c.n << " kind " << kind;
@@ -99,7 +86,7 @@ TEST(GpuHybrid, RealsHaveTheSameBitsAsRegisterVariant) {
   std::mt19937_64 rng(72);
   auto cpu = make_engine("ryser");
   for (const Case& c : cases()) {
-    auto a = without_empty_lines([&] { return test::random_real(rng, c.n, c.density, -1.0, 1.0); });
+    auto a = test::without_empty_lines([&] { return test::random_real(rng, c.n, c.density, -1.0, 1.0); });
     EngineStats sh, sr;
     const auto h = run_variant(a, "hybrid", c.rows, c.where, &sh);
     const auto r = run_variant(a, "register", "", "", &sr);
@@ -117,7 +104,7 @@ TEST(GpuHybrid, ComplexHasTheSameBitsAsRegisterVariant) {
   std::mt19937_64 rng(73);
   auto cpu = make_engine("ryser");
   for (const Case& c : cases()) {
-    auto a = without_empty_lines([&] { return test::random_complex(rng, c.n, c.density); });
+    auto a = test::without_empty_lines([&] { return test::random_complex(rng, c.n, c.density); });
     const auto h = run_variant(a, "hybrid", c.rows, c.where);
     const auto r = run_variant(a, "register");
     EXPECT_TRUE(same_bits(h.value.real(), r.value.real()) && same_bits(h.value.imag(), r.value.imag()))

@@ -66,19 +66,6 @@ EngineOptions options(Specialise specialise, EngineStats* stats) {
   return o;
 }
 
-/// A matrix from `make` with an entry in every row and column (the engine leaves other blocks
-/// to the CPU).
-template <class Make>
-auto without_empty_lines(Make make) {
-  for (;;) {
-    auto a = make();
-    std::vector<bool> row(static_cast<std::size_t>(a.rows)), col(static_cast<std::size_t>(a.cols));
-    for (const auto& e : a.entries) row[static_cast<std::size_t>(e.row)] = col[static_cast<std::size_t>(e.col)] = true;
-    if (std::find(row.begin(), row.end(), false) == row.end() && std::find(col.begin(), col.end(), false) == col.end())
-      return a;
-  }
-}
-
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -90,7 +77,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 TEST(GpuRyserBeside, ColdCacheStartsGenericAndCountsExactly) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
   std::mt19937_64 rng(91);
-  const auto a = without_empty_lines([&] { return test::random_integer(rng, 30, 0.9, 1, 1); });
+  const auto a = test::without_empty_lines([&] { return test::random_integer(rng, 30, 0.9, 1, 1); });
   const Integer expected = make_engine("ryser")->permanent(a, {});
   FreshCache cache;
   const tuning::ScopedTuning knobs(beside(cache));
@@ -122,7 +109,7 @@ TEST(GpuRyserBeside, RealsKeepTheGenericKernelsBits) {
   const tuning::ScopedTuning knobs(beside(cache));
   auto gpu = make_engine("gpu-ryser");
   for (const double density : {1.0, 0.3}) {
-    const auto a = without_empty_lines([&] { return test::random_real(rng, 24, density, -1.0, 1.0); });
+    const auto a = test::without_empty_lines([&] { return test::random_real(rng, 24, density, -1.0, 1.0); });
     EngineStats g, cold, warm;
     const double generic = gpu->permanent(a, options(Specialise::Never, &g)).value;
     const double first = gpu->permanent(a, options(Specialise::Always, &cold)).value;

@@ -54,7 +54,7 @@ engines::PfaffianPlan gated_pfaffian(const std::vector<std::pair<int, int>>& pat
   if (f.loops || (n >= 3 && pattern.size() / 2 > std::size_t(3 * n - 6))) return {};  // Euler: not planar
   const catalog::Row& row = catalog::entry("pfaffian");
   f.pfaffian = catalog::estimated_pfaffian(pattern, n);
-  if (f.kind == NumberKind::Integer) engines::plan_pfaffian_nested(f.pfaffian, pattern, n);
+  if (f.kind == NumberKind::Integer) engines::plan_pfaffian_fronts(f.pfaffian, pattern, n);
   const std::optional<double> seconds = row.predict_graph(f);
   const double bytes = row.graph_bytes(f);
   if (!seconds)
@@ -67,7 +67,10 @@ engines::PfaffianPlan gated_pfaffian(const std::vector<std::pair<int, int>>& pat
     note = "planarity not tested: the Pfaffian is predicted to take longer than the other engines";
   else {
     engines::PfaffianPlan p = engines::plan_pfaffian(pattern, n);
-    if (p.planar && f.kind == NumberKind::Integer) engines::plan_pfaffian_nested(p, pattern, n);
+    if (p.planar) {  // the fronts planned with the estimate
+      p.fronts = f.pfaffian.fronts, p.front_bytes = f.pfaffian.front_bytes;
+      engines::take_fronts(p);
+    }
     return p;
   }
   return {};

@@ -30,6 +30,13 @@ void choose(std::optional<bool>& knob, const char* v, const char* yes, const cha
 std::string chosen(const std::optional<bool>& knob, const char* yes, const char* no, const char* automatic) {
   return !knob ? automatic : *knob ? yes : no;
 }
+/// A knob of two named choices: 1 for `one`, 2 for `two`, 0 (its default) for anything else.
+int choice(const char* v, const char* one, const char* two) {
+  const std::string s(v);
+  return s == one ? 1 : s == two ? 2 : 0;
+}
+/// How a knob of two choices reads: `one`, `two`, or `none` (its default).
+std::string choice_name(int x, const char* one, const char* two, const char* none) { return x == 1 ? one : x == 2 ? two : none; }
 /// An integer knob that keeps its default when empty.
 int int_or(const char* v, int fallback) { return *v ? std::atoi(v) : fallback; }
 
@@ -46,8 +53,8 @@ struct Knob {
 // Unknown words leave a knob at its default, as out-of-range numbers do where noted.
 const Knob kKnobs[] = {
     {"MATCHCOUNT_SKIPPER_MODE", "form of the GPU SkipPer walk: skip (plain, with jumps) or halved", "planner's",
-     [](Tuning& t, const char* v) { t.skipper_mode = std::string(v) == "skip" ? 1 : std::string(v) == "halved" ? 2 : 0; },
-     [](const Tuning& t) -> std::string { return t.skipper_mode == 1 ? "skip" : t.skipper_mode == 2 ? "halved" : "planner's"; }},
+     [](Tuning& t, const char* v) { t.skipper_mode = choice(v, "skip", "halved"); },
+     [](const Tuning& t) -> std::string { return choice_name(t.skipper_mode, "skip", "halved", "planner's"); }},
     {"MATCHCOUNT_SKIPPER_K", "local bits of a GPU SkipPer chunk (0: the planner's)", "0",
      [](Tuning& t, const char* v) { t.skipper_k = int_or(v, 0); },
      [](const Tuning& t) { return std::to_string(t.skipper_k); }},
@@ -107,8 +114,8 @@ const Knob kKnobs[] = {
      [](const Tuning& t) { return chosen(t.nvrtc_memory_shared, "shared", "global", "if it fits"); }},
     {"MATCHCOUNT_NVRTC_VARIANT", "register or hybrid: the specialised gpu-ryser kernel variant, unchecked for spills",
      "planner's",
-     [](Tuning& t, const char* v) { t.nvrtc_variant = std::string(v) == "register" ? 1 : std::string(v) == "hybrid" ? 2 : 0; },
-     [](const Tuning& t) -> std::string { return t.nvrtc_variant == 1 ? "register" : t.nvrtc_variant == 2 ? "hybrid" : "planner's"; }},
+     [](Tuning& t, const char* v) { t.nvrtc_variant = choice(v, "register", "hybrid"); },
+     [](const Tuning& t) -> std::string { return choice_name(t.nvrtc_variant, "register", "hybrid", "planner's"); }},
     {"MATCHCOUNT_NVRTC_MEMORY_ROWS", "a hybrid kernel with this many memory rows (1..n-1; not with VARIANT=register)",
      "planner's", [](Tuning& t, const char* v) {
        if (*v) t.nvrtc_memory_rows = std::atoi(v);
@@ -116,41 +123,29 @@ const Knob kKnobs[] = {
      },
      [](const Tuning& t) { return t.nvrtc_memory_rows ? std::to_string(*t.nvrtc_memory_rows) : std::string("planner's"); }},
     {"MATCHCOUNT_NVRTC_COMPILE", "background or wait: a gpu-ryser kernel not in the cache is compiled beside the walk (generic kernel meanwhile) or before it",
-     "by request", [](Tuning& t, const char* v) { t.nvrtc_compile = std::string(v) == "background" ? 1 : std::string(v) == "wait" ? 2 : 0; },
-     [](const Tuning& t) -> std::string { return t.nvrtc_compile == 1 ? "background" : t.nvrtc_compile == 2 ? "wait" : "by request"; }},
+     "by request", [](Tuning& t, const char* v) { t.nvrtc_compile = choice(v, "background", "wait"); },
+     [](const Tuning& t) -> std::string { return choice_name(t.nvrtc_compile, "background", "wait", "by request"); }},
     {"MATCHCOUNT_MPI_MIN_SECONDS", "walks predicted shorter than this (seconds) stay on MPI rank 0", "0.5",
      [](Tuning& t, const char* v) { t.mpi_min_seconds = std::atof(v); },
      [](const Tuning& t) { return number(t.mpi_min_seconds); }},
     {"MATCHCOUNT_LOG_ORDERING", "amd or metis: the fill-reducing ordering of --log's sparse LU", "by size",
-     [](Tuning& t, const char* v) { t.log_ordering = std::string(v) == "amd" ? 1 : std::string(v) == "metis" ? 2 : 0; },
-     [](const Tuning& t) -> std::string { return t.log_ordering == 1 ? "amd" : t.log_ordering == 2 ? "metis" : "by size"; }},
+     [](Tuning& t, const char* v) { t.log_ordering = choice(v, "amd", "metis"); },
+     [](const Tuning& t) -> std::string { return choice_name(t.log_ordering, "amd", "metis", "by size"); }},
     {"MATCHCOUNT_HAFNIAN_RPT", "walk or kan: how --reps counts (the pair walk or Kan's moment formula)", "by cost",
-     [](Tuning& t, const char* v) { t.hafnian_rpt = std::string(v) == "walk" ? 1 : std::string(v) == "kan" ? 2 : 0; },
-     [](const Tuning& t) -> std::string { return t.hafnian_rpt == 1 ? "walk" : t.hafnian_rpt == 2 ? "kan" : "by cost"; }},
+     [](Tuning& t, const char* v) { t.hafnian_rpt = choice(v, "walk", "kan"); },
+     [](const Tuning& t) -> std::string { return choice_name(t.hafnian_rpt, "walk", "kan", "by cost"); }},
     {"MATCHCOUNT_MATCHING_POLYNOMIAL", "dp or interpolate: how --matchings --polynomial counts (the frontier DP of polynomials or loop hafnians at n/2 + 1 points)",
      "by cost",
-     [](Tuning& t, const char* v) {
-       t.matching_polynomial = std::string(v) == "dp" ? 1 : std::string(v) == "interpolate" ? 2 : 0;
-     },
-     [](const Tuning& t) -> std::string {
-       return t.matching_polynomial == 1 ? "dp" : t.matching_polynomial == 2 ? "interpolate" : "by cost";
-     }},
+     [](Tuning& t, const char* v) { t.matching_polynomial = choice(v, "dp", "interpolate"); },
+     [](const Tuning& t) -> std::string { return choice_name(t.matching_polynomial, "dp", "interpolate", "by cost"); }},
     {"MATCHCOUNT_KASTELEYN_METHOD", "band or nested: how kasteleyn's exact determinants eliminate (banded, or nested dissection)",
      "by work",
-     [](Tuning& t, const char* v) {
-       t.kasteleyn_method = std::string(v) == "band" ? 1 : std::string(v) == "nested" ? 2 : 0;
-     },
-     [](const Tuning& t) -> std::string {
-       return t.kasteleyn_method == 1 ? "band" : t.kasteleyn_method == 2 ? "nested" : "by work";
-     }},
+     [](Tuning& t, const char* v) { t.kasteleyn_method = choice(v, "band", "nested"); },
+     [](const Tuning& t) -> std::string { return choice_name(t.kasteleyn_method, "band", "nested", "by work"); }},
     {"MATCHCOUNT_PFAFFIAN_METHOD", "band or nested: how pfaffian's exact Pfaffians eliminate (banded, or nested dissection)",
      "by work",
-     [](Tuning& t, const char* v) {
-       t.pfaffian_method = std::string(v) == "band" ? 1 : std::string(v) == "nested" ? 2 : 0;
-     },
-     [](const Tuning& t) -> std::string {
-       return t.pfaffian_method == 1 ? "band" : t.pfaffian_method == 2 ? "nested" : "by work";
-     }},
+     [](Tuning& t, const char* v) { t.pfaffian_method = choice(v, "band", "nested"); },
+     [](const Tuning& t) -> std::string { return choice_name(t.pfaffian_method, "band", "nested", "by work"); }},
 };
 
 /// The variables mpirun (Open MPI), Hydra (MPICH, Intel MPI) and srun (PMI, PMIx) give a rank.

@@ -130,7 +130,6 @@ class GpuHafnianEngine final : public GraphEngine {
   }
 
  private:
-
   /// Floats: one group of haf::kFloatWalks channels, the matrix in the orders of
   /// haf::float_orders (the CPU engine's), each summed exactly in fixed point.
   template <class T>

@@ -47,21 +47,31 @@ struct PfaffianPlan {
   int band = 0;        // max |pos(u) - pos(v)| over the edges
   double updates = 0;  // entry updates of one elimination (each two multiply-adds; nested: in those)
   double bytes = 0;    // one banded working matrix of 8-byte values (nested: a thread's fronts and plan)
+  /// Exact counts' nested dissection (plan_pfaffian_fronts): its multiply-adds a prime (0: not
+  /// planned, or no perfect matching) and a thread's fronts and plan in bytes.
+  double fronts = 0, front_bytes = 0;
 };
 
 /// Planarity and the band of the best vertex order, from the symmetric pattern (each
 /// undirected edge as (u,v) and (v,u), no diagonal).
 PfaffianPlan plan_pfaffian(const std::vector<std::pair<int, int>>& pattern, int n);
-/// Exact counts: p's band work and bytes replaced by nested dissection's (2 x 2 pivots on a
-/// perfect matching of the pattern; no planarity test) where exact_pfaffian takes it.
-void plan_pfaffian_nested(PfaffianPlan& p, const std::vector<std::pair<int, int>>& pattern, int n);
+/// Exact counts: nested dissection (2 x 2 pivots on a perfect matching of the pattern; no
+/// planarity test) planned into p.fronts and p.front_bytes, then take_fronts.
+void plan_pfaffian_fronts(PfaffianPlan& p, const std::vector<std::pair<int, int>>& pattern, int n);
+/// p's band work and bytes replaced by the planned fronts' where exact_pfaffian takes them
+/// (fronts_win); once per plan.
+void take_fronts(PfaffianPlan& p);
+/// Whether exact counts take fronts of `front_work` multiply-adds a prime over a band of
+/// `band_updates` entry updates: MATCHCOUNT_PFAFFIAN_METHOD's choice, else the cheaper.
+bool fronts_win(double front_work, double band_updates);
 /// Time of one multiply-add of the Pfaffian's fronts, in band entry updates (two multiply-adds
 /// each; kPfaffianUpdate), for the planner (docs/benchmarks.md, "Planar blocks by nested
 /// dissection").
 constexpr double kPfaffianDissectionUpdate = 0.5;
 /// Exact counts take nested dissection when its multiply-adds, times this (its fronts'
-/// clearing, assembly and shorter rows), are fewer than the band's: measured, the two meet at
-/// triangular lattices of about 60 x 60 (docs/benchmarks.md).
+/// clearing, assembly and shorter rows, which cost more than their count on small graphs),
+/// are fewer than the band's (the fit: docs/benchmarks.md, "The Pfaffian by nested
+/// dissection").
 constexpr double kPfaffianFrontOverhead = 1.25;
 
 /// Refusal threshold: one banded working matrix (per thread) above this many bytes.

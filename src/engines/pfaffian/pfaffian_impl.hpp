@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engines/graph_engine.hpp"
+#include "engines/planar/dissection.hpp"
 #include "engines/planar/planar.hpp"
 #include "matchcount/error.hpp"
 
@@ -61,6 +62,14 @@ SkewBlock prepare(const SparseMatrix<T>& a, std::size_t value_size,
 /// Sets b.eps from a perfect matching of the block (mate[v] = partner).
 template <class T>
 void set_sign(const SparseMatrix<T>& a, SkewBlock& b, const std::vector<int>& mate);
+
+/// The multiply-adds of one prime's fronts: plan d counts a pair of pivots as two pivots of one
+/// multiply-add over whole fronts; the skew fronts do two over their upper triangle.
+inline double front_work(const planar::Dissection& d) { return d.updates / 2; }
+
+/// The refusal of a band of `bytes` over `limit` (kPfaffianMemoryLimit or the budget), `more`
+/// appended.
+[[noreturn]] void refuse_band(int n, int band, double bytes, double limit, const std::string& more = "");
 
 /// haf(A) exactly: Pf(K') modulo primes, then CRT.
 Integer exact_pfaffian(const SparseMatrix<Integer>& a, const SkewBlock& b, const EngineOptions& opt);

@@ -8,7 +8,6 @@
 #include "engines/common.hpp"
 #include "engines/pfaffian/pfaffian.hpp"
 #include "engines/pfaffian/pfaffian_impl.hpp"
-#include "core/tuning.hpp"
 #include "engines/planar/band_mod.hpp"
 
 namespace matchcount::engines::pfaffian_detail {
@@ -145,18 +144,14 @@ Integer exact_pfaffian(const SparseMatrix<Integer>& a, const SkewBlock& b, const
   const double bytes = band_bytes(b.n, b.band, sizeof(double));
   const double limit = std::min(kPfaffianMemoryLimit, opt.max_bytes);
   auto band = [&b](const std::vector<double>& cell, double p, ModBand& m) { return pfaffian_mod(b, cell, p, m); };
-  // Each entry update of the band is two multiply-adds in its triangle; the fronts' pair of
-  // pivots is two multiply-adds in theirs, which the plan counts as two pivots of one
-  // multiply-add over whole fronts: half its count.
-  const int method = tuning::tuning().pfaffian_method;
-  if (method != 1 && !b.mate.empty()) {
+  // Each entry update of the band is two multiply-adds.
+  if (!b.mate.empty()) {
     std::vector<std::pair<int, int>> rc;
     rc.reserve(2 * b.row.size());
     for (std::size_t k = 0; k < b.row.size(); ++k) rc.emplace_back(b.row[k], b.col[k]), rc.emplace_back(b.col[k], b.row[k]);
     const planar::Dissection d = planar::dissect(b.n, rc, &b.mate);
-    const double nested_bytes = d.scratch_bytes() + d.plan_bytes();
-    const double nested_work = d.updates / 2;
-    if ((method == 2 || nested_work * kPfaffianFrontOverhead < 2 * b.updates) && nested_bytes <= limit) {
+    const double nested_work = front_work(d);
+    if (fronts_win(nested_work, b.updates) && d.scratch_bytes() + d.plan_bytes() <= limit) {
       std::vector<Integer> both;  // (r, c) and (c, r), as rc
       both.reserve(2 * value.size());
       for (const Integer& v : value) both.push_back(v), both.push_back(-v);
@@ -183,12 +178,7 @@ Integer exact_pfaffian(const SparseMatrix<Integer>& a, const SkewBlock& b, const
                          retry);
     }
   }
-  if (bytes > limit)
-    refuse_memory(limit < kPfaffianMemoryLimit,
-                  "pfaffian: banded elimination of this graph (" + std::to_string(b.n) + " vertices, band " +
-                      std::to_string(b.band) + ") needs " + three_digits(bytes / double(1ull << 30)) + " GiB, over the " +
-                      (limit < kPfaffianMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
-                      three_digits(limit / double(1ull << 30)) + " GiB (nested dissection was not taken or would not fit)");
+  if (bytes > limit) refuse_band(b.n, b.band, bytes, limit, " (nested dissection was not taken or would not fit)");
   return b.eps * planar::integer_from_residues<ModBand>(bound, value, 2 * b.updates, bytes, limit, opt, band);
 }
 

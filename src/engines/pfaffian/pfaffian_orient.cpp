@@ -101,6 +101,14 @@ VertexOrder band_order(int n, const EdgeList& edges) {
   return rcm.updates < natural.updates ? rcm : natural;
 }
 
+void refuse_band(int n, int band, double bytes, double limit, const std::string& more) {
+  refuse_memory(limit < kPfaffianMemoryLimit,
+                "pfaffian: banded elimination of this graph (" + std::to_string(n) + " vertices, band " +
+                    std::to_string(band) + ") needs " + three_digits(bytes / double(1ull << 30)) + " GiB, over the " +
+                    (limit < kPfaffianMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
+                    three_digits(limit / double(1ull << 30)) + " GiB" + more);
+}
+
 template <class T>
 SkewBlock prepare(const SparseMatrix<T>& a, std::size_t value_size, double max_bytes, bool exact) {
   const int n = a.rows;
@@ -115,13 +123,7 @@ SkewBlock prepare(const SparseMatrix<T>& a, std::size_t value_size, double max_b
   b.band = o.band;
   b.updates = o.updates;
   const double bytes = band_bytes(n, o.band, value_size), limit = std::min(kPfaffianMemoryLimit, max_bytes);
-  if (bytes > limit && !exact)
-    refuse_memory(limit < kPfaffianMemoryLimit,
-                  "pfaffian: banded elimination of this graph (" + std::to_string(n) + " vertices, band " +
-                      std::to_string(o.band) + ") needs " + three_digits(bytes / double(1ull << 30)) +
-                      " GiB, over the " +
-                      (limit < kPfaffianMemoryLimit ? "memory budget (--max-memory) of " : "limit of ") +
-                      three_digits(limit / double(1ull << 30)) + " GiB");
+  if (bytes > limit && !exact) refuse_band(n, o.band, bytes, limit);
   const std::vector<signed char> orient = pfaffian_orientation(n, edges);
   if (orient.empty()) throw not_planar_error(n, edges.size());
   b.row.resize(edges.size()), b.col.resize(edges.size()), b.s.resize(edges.size());
@@ -176,7 +178,13 @@ PfaffianPlan plan_pfaffian(const std::vector<std::pair<int, int>>& pattern, int 
   return p;
 }
 
-void plan_pfaffian_nested(PfaffianPlan& p, const std::vector<std::pair<int, int>>& pattern, int n) {
+bool fronts_win(double front_work, double band_updates) {
+  const int method = tuning::tuning().pfaffian_method;
+  if (method != 0) return method == 2;
+  return front_work * kPfaffianFrontOverhead < 2 * band_updates;  // the band: two multiply-adds an update
+}
+
+void plan_pfaffian_fronts(PfaffianPlan& p, const std::vector<std::pair<int, int>>& pattern, int n) {
   GraphPattern g;
   g.n = n;
   g.adj.resize(std::size_t(n));
@@ -184,13 +192,16 @@ void plan_pfaffian_nested(PfaffianPlan& p, const std::vector<std::pair<int, int>
   const GraphMatching m = edmonds_matching(g);
   if (!m.perfect()) return;
   const planar::Dissection d = planar::dissect(n, pattern, &m.mate);
-  const int method = tuning::tuning().pfaffian_method;
-  // As exact_pfaffian chooses: the fronts' multiply-adds (half the plan's count) against the
-  // band's two an update.
-  if (method == 1 || (method == 0 && d.updates / 2 * kPfaffianFrontOverhead >= 2 * p.updates)) return;
+  p.fronts = pfaffian_detail::front_work(d);
+  p.front_bytes = d.scratch_bytes() + d.plan_bytes();
+  take_fronts(p);
+}
+
+void take_fronts(PfaffianPlan& p) {
+  if (p.fronts <= 0 || !fronts_win(p.fronts, p.updates)) return;
   p.nested = true;
-  p.updates = d.updates / 2 * kPfaffianDissectionUpdate;
-  p.bytes = d.scratch_bytes() + d.plan_bytes();
+  p.updates = p.fronts * kPfaffianDissectionUpdate;
+  p.bytes = p.front_bytes;
 }
 
 }  // namespace matchcount::engines

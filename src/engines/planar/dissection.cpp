@@ -32,29 +32,36 @@ Graph symmetric_graph(int n, const std::vector<std::pair<int, int>>& rc) {
   return g;
 }
 
+/// The separator tree: nodes in postorder, each with its own vertices (which take
+/// consecutive positions) and its children.
+struct Tree {
+  std::vector<int> pos;                  // vertex -> elimination position
+  std::vector<std::vector<int>> pivots;  // node -> its vertices
+  std::vector<std::vector<int>> kids;    // node -> its children
+};
+
 /// Recursive dissection: nodes are numbered as they complete, children first (postorder),
 /// and their vertices take the next positions then.
 class Builder {
  public:
   Builder(const Graph& g, int n) : g_(g), stamp_(std::size_t(n), 0), level_(std::size_t(n), 0) {
-    pos.assign(std::size_t(n), -1);
+    tree_.pos.assign(std::size_t(n), -1);
   }
-  std::vector<int> pos;                  // vertex -> elimination position
-  std::vector<std::vector<int>> pivots;  // node -> its vertices
-  std::vector<std::vector<int>> kids;    // node -> its children
 
   /// Every component of the graph as a tree of its own.
-  void all() {
+  Tree all() {
     std::fill(stamp_.begin(), stamp_.end(), 1);  // 1: not yet in a tree (build's stamps start at 8)
     std::vector<int> comp;
-    for (int v = 0; v < int(pos.size()); ++v)
+    for (int v = 0; v < int(tree_.pos.size()); ++v)
       if (stamp_[std::size_t(v)] == 1) {
         collect(v, 1, comp);
         build(comp);
       }
+    return std::move(tree_);
   }
 
  private:
+  Tree tree_;
   const Graph& g_;
   std::vector<int> stamp_, level_;
   int fresh_ = 4;
@@ -87,10 +94,10 @@ class Builder {
     return level_[std::size_t(order.back())];
   }
   int finish(std::vector<int> own, std::vector<int> children) {
-    for (int v : own) pos[std::size_t(v)] = next_++;
-    pivots.push_back(std::move(own));
-    kids.push_back(std::move(children));
-    return int(pivots.size()) - 1;
+    for (int v : own) tree_.pos[std::size_t(v)] = next_++;
+    tree_.pivots.push_back(std::move(own));
+    tree_.kids.push_back(std::move(children));
+    return int(tree_.pivots.size()) - 1;
   }
   int next_ = 0;
 
@@ -151,7 +158,7 @@ namespace {
 /// The separator tree of the graph with each pair {v, mate[v]} contracted to one vertex (a
 /// minor of a planar graph is planar), its pairs then expanded: v and its mate take consecutive
 /// positions in the same node.
-Builder paired(int n, const std::vector<std::pair<int, int>>& rc, const std::vector<int>& mate) {
+Tree paired(int n, const std::vector<std::pair<int, int>>& rc, const std::vector<int>& mate) {
   std::vector<int> pair_of(std::size_t(n), -1), first;
   for (int v = 0; v < n; ++v)
     if (pair_of[std::size_t(v)] < 0) {
@@ -162,10 +169,9 @@ Builder paired(int n, const std::vector<std::pair<int, int>>& rc, const std::vec
   std::vector<std::pair<int, int>> contracted;
   contracted.reserve(rc.size());
   for (auto [r, c] : rc) contracted.emplace_back(pair_of[std::size_t(r)], pair_of[std::size_t(c)]);
-  const Graph gc = symmetric_graph(pairs, contracted);
-  Builder small(gc, pairs);
-  small.all();
-  Builder b(gc, n);  // only its results are used
+  const Tree small = Builder(symmetric_graph(pairs, contracted), pairs).all();
+  Tree b;
+  b.pos.resize(std::size_t(n));
   b.pivots.resize(small.pivots.size());
   b.kids = small.kids;
   for (std::size_t t = 0; t < small.pivots.size(); ++t)
@@ -186,8 +192,7 @@ Dissection dissect(int n, const std::vector<std::pair<int, int>>& rc, const std:
   Dissection d;
   d.n = n;
   const Graph g = symmetric_graph(n, rc);
-  Builder b = mate ? paired(n, rc, *mate) : Builder(g, n);
-  if (!mate) b.all();
+  const Tree b = mate ? paired(n, rc, *mate) : Builder(g, n).all();
   d.pos = b.pos;
   const int nodes = int(b.pivots.size());
   std::vector<int> node_of(static_cast<std::size_t>(n));

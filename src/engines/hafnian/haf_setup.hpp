@@ -45,7 +45,8 @@ T walk_entry(const std::vector<T>& dense, int n, const std::vector<std::vector<i
 }
 
 /// Value and error estimate from the walks' values: the mean m of the spread walks, and
-/// 18.3 s + 4u|m| with s their sample standard deviation (|.| of complex deviations): for
+/// 18.3 s + 4u|m| with s their sample standard deviation (|.| of complex deviations; at least
+/// the noise q / sqrt 12 of the values' spacing q, which a spread below it cannot show): for
 /// independent, normally distributed rounding errors the mean's error lies within 18.3 s with
 /// probability 0.999 (Student's t with 2 degrees of freedom is 31.6 at 0.9995, times the
 /// mean's s / sqrt 3). Plus `excess` * 2 haf(|A|) (the last walk, doubled for its own

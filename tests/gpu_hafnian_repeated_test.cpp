@@ -72,6 +72,26 @@ TEST(GpuHafnianRepeated, ExactAgreesWithTheCpuWalk) {
   EXPECT_GT(checked, 60);
 }
 
+// Patterns of 65 to 72 photons (the kernel's largest block), exact, against Kan's formula.
+TEST(GpuHafnianRepeated, LargestPatternsAgreeWithKan) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(43);
+  const std::vector<std::vector<std::uint64_t>> patterns = {{36, 36}, {30, 20, 22}, {40, 31}, {24, 23, 18}, {66}};
+  for (std::size_t t = 0; t < patterns.size(); ++t) {
+    const bool loops = photons(patterns[t]) % 2 == 1 || t == 4;
+    auto in = random_problem(rng, static_cast<int>(patterns[t].size()), -3, 3, 0, loops);
+    in.rpt = patterns[t];
+    EngineStats stats;
+    EngineOptions o;
+    o.stats = &stats;
+    EXPECT_EQ(engines::gpu_hafnian_rpt_walk(in, o), engines::hafnian_kan(in)) << "pattern " << t;
+    EXPECT_EQ(stats.device, "gpu");
+  }
+  auto big = random_problem(rng, 2, -3, 3, 0, false);
+  big.rpt = {37, 37};
+  EXPECT_THROW(engines::gpu_hafnian_rpt_walk(big, {}), GpuError);
+}
+
 TEST(GpuHafnianRepeated, FloatsWithinTheirBoundsOfExactValues) {
   SKIP_WITHOUT_GPU();
   std::mt19937_64 rng(43);
@@ -130,7 +150,7 @@ TEST(GpuHafnianRepeated, TheDeviceIsChosenOnce) {
   EXPECT_EQ(engines::repeated_device(in, 2), DevicePolicy::Cpu);
   in.device = DevicePolicy::Gpu;
   EXPECT_EQ(engines::repeated_device(in, 2), DevicePolicy::Gpu);
-  in.rpt = {12, 12, 12, 12, 12, 12};  // 72 photons: beyond the GPU walk
+  in.rpt = {12, 12, 12, 12, 13, 13};  // 74 photons: beyond the GPU walk (72)
   EXPECT_EQ(engines::repeated_device(in, 2), DevicePolicy::Cpu);
   in.rpt = {1, 1, 1, 1, 0, 1};  // small: auto keeps it on the CPU
   in.device = DevicePolicy::Auto;

@@ -152,13 +152,22 @@ NvrtcEntry nvrtc_entry(const std::string& src, const char* entry, int cc_major, 
   return e;
 }
 
+namespace {
+
+/// Whether e's cubin is in the kernel cache (a file of some bytes).
+bool in_cache(const NvrtcEntry& e) {
+  std::error_code ec;
+  return !e.file.empty() && std::filesystem::file_size(e.file, ec) > 0 && !ec;
+}
+
+}  // namespace
+
 bool nvrtc_available(const NvrtcEntry& e) {
   {
     std::lock_guard<std::mutex> lock(loaded_mutex);
     if (loaded.count(e.key)) return true;
   }
-  std::error_code ec;
-  return !e.file.empty() && std::filesystem::file_size(e.file, ec) > 0 && !ec;
+  return in_cache(e);
 }
 
 NvrtcCubin nvrtc_build(const std::string& src, const NvrtcEntry& e) {
@@ -208,22 +217,19 @@ Kernel nvrtc_kernel(const std::string& src, const char* entry, int cc_major, int
   Kernel k;
   k.source = KernelSource::Cached;
   const NvrtcEntry e = nvrtc_entry(src, entry, cc_major, cc_minor);
+  // Held throughout, so that two devices asking for one kernel compile it once.
   std::lock_guard<std::mutex> lock(loaded_mutex);
   if (auto it = loaded.find(e.key); it != loaded.end()) {
     k.fn = reinterpret_cast<const void*>(it->second);
     return k;
   }
-  std::string cubin = e.file.empty() ? std::string() : read_file(e.file);
-  if (cubin.empty()) {
-    if (!compile_now) return k;  // not worth a compilation; the caller runs a generic kernel
-    NvrtcCubin c = nvrtc_build(src, e);
-    k.compile_seconds = c.seconds;
-    k.note = c.why;
-    if (c.cubin.empty()) return k;
-    cubin = std::move(c.cubin);
-    k.source = KernelSource::Compiled;
-  }
-  load_locked(e, cubin, k);
+  if (!compile_now && !in_cache(e)) return k;  // not worth a compilation; the caller runs a generic kernel
+  NvrtcCubin c = nvrtc_build(src, e);  // the cache file, else NVRTC (and the file written)
+  k.compile_seconds = c.seconds;
+  k.note = c.why;
+  if (c.cubin.empty()) return k;
+  if (c.compiled) k.source = KernelSource::Compiled;
+  load_locked(e, c.cubin, k);
   return k;
 }
 

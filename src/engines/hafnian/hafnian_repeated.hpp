@@ -74,8 +74,9 @@ Approx<Complex> hafnian_kan(const RepeatedHafnian<Complex>& in);
 /// Planner cost model: predicted seconds on `cores` cores (integers: `primes` CRT primes).
 double hafnian_repeated_seconds(const PairTypes& p, double primes, NumberKind kind, int cores);
 
-/// The GPU walk takes patterns of up to this many vertices (the GPU hafnian's largest block).
-constexpr int kRepeatedGpuMaxVertices = 64;
+/// The GPU walk takes patterns of up to this many vertices (the GPU hafnian's largest block,
+/// gpu::kHafMaxM pairs).
+constexpr int kRepeatedGpuMaxVertices = 72;
 
 /// The pair walk on the CUDA devices (gpu_hafnian_repeated.cpp), the same tree as the CPU's:
 /// GpuError where it cannot run there (no CUDA or device, more than kRepeatedGpuMaxVertices).

@@ -30,31 +30,36 @@ void choose(std::optional<bool>& knob, const char* v, const char* yes, const cha
 std::string chosen(const std::optional<bool>& knob, const char* yes, const char* no, const char* automatic) {
   return !knob ? automatic : *knob ? yes : no;
 }
-/// A knob of two named choices: 1 for `one`, 2 for `two`, 0 (its default) for anything else.
-int choice(const char* v, const char* one, const char* two) {
-  const std::string s(v);
-  return s == one ? 1 : s == two ? 2 : 0;
-}
-/// How a knob of two choices reads: `one`, `two`, or `none` (its default).
-std::string choice_name(int x, const char* one, const char* two, const char* none) { return x == 1 ? one : x == 2 ? two : none; }
 /// An integer knob that keeps its default when empty.
 int int_or(const char* v, int fallback) { return *v ? std::atoi(v) : fallback; }
 
 /// A knob: its variable, its meaning and default for display, how a value sets it, how its
-/// current value reads.
+/// current value reads. A knob of two named choices has no parse or show of its own: its field
+/// `pick` reads 1 for words[0], 2 for words[1], 0 (its default, shown as `fallback`) otherwise.
 struct Knob {
   const char* name;
   const char* meaning;
   const char* fallback;
   void (*parse)(Tuning&, const char*);
   std::string (*show)(const Tuning&);
+  int Tuning::*pick = nullptr;
+  const char* words[2] = {};
+
+  void set(Tuning& t, const char* v) const {
+    if (!pick) return parse(t, v);
+    const std::string s(v);
+    t.*pick = s == words[0] ? 1 : s == words[1] ? 2 : 0;
+  }
+  std::string read(const Tuning& t) const {
+    if (!pick) return show(t);
+    return t.*pick == 1 ? words[0] : t.*pick == 2 ? words[1] : fallback;
+  }
 };
 
 // Unknown words leave a knob at its default, as out-of-range numbers do where noted.
 const Knob kKnobs[] = {
-    {"MATCHCOUNT_SKIPPER_MODE", "form of the GPU SkipPer walk: skip (plain, with jumps) or halved", "planner's",
-     [](Tuning& t, const char* v) { t.skipper_mode = choice(v, "skip", "halved"); },
-     [](const Tuning& t) -> std::string { return choice_name(t.skipper_mode, "skip", "halved", "planner's"); }},
+    {"MATCHCOUNT_SKIPPER_MODE", "form of the GPU SkipPer walk: skip (plain, with jumps) or halved",
+     "planner's", nullptr, nullptr, &Tuning::skipper_mode, {"skip", "halved"}},
     {"MATCHCOUNT_SKIPPER_K", "local bits of a GPU SkipPer chunk (0: the planner's)", "0",
      [](Tuning& t, const char* v) { t.skipper_k = int_or(v, 0); },
      [](const Tuning& t) { return std::to_string(t.skipper_k); }},
@@ -113,9 +118,7 @@ const Knob kKnobs[] = {
      [](Tuning& t, const char* v) { choose(t.nvrtc_memory_shared, v, "shared", "global"); },
      [](const Tuning& t) { return chosen(t.nvrtc_memory_shared, "shared", "global", "if it fits"); }},
     {"MATCHCOUNT_NVRTC_VARIANT", "register or hybrid: the specialised gpu-ryser kernel variant, unchecked for spills",
-     "planner's",
-     [](Tuning& t, const char* v) { t.nvrtc_variant = choice(v, "register", "hybrid"); },
-     [](const Tuning& t) -> std::string { return choice_name(t.nvrtc_variant, "register", "hybrid", "planner's"); }},
+     "planner's", nullptr, nullptr, &Tuning::nvrtc_variant, {"register", "hybrid"}},
     {"MATCHCOUNT_NVRTC_MEMORY_ROWS", "a hybrid kernel with this many memory rows (1..n-1; not with VARIANT=register)",
      "planner's", [](Tuning& t, const char* v) {
        if (*v) t.nvrtc_memory_rows = std::atoi(v);
@@ -123,29 +126,20 @@ const Knob kKnobs[] = {
      },
      [](const Tuning& t) { return t.nvrtc_memory_rows ? std::to_string(*t.nvrtc_memory_rows) : std::string("planner's"); }},
     {"MATCHCOUNT_NVRTC_COMPILE", "background or wait: a gpu-ryser kernel not in the cache is compiled beside the walk (generic kernel meanwhile) or before it",
-     "by request", [](Tuning& t, const char* v) { t.nvrtc_compile = choice(v, "background", "wait"); },
-     [](const Tuning& t) -> std::string { return choice_name(t.nvrtc_compile, "background", "wait", "by request"); }},
+     "by request", nullptr, nullptr, &Tuning::nvrtc_compile, {"background", "wait"}},
     {"MATCHCOUNT_MPI_MIN_SECONDS", "walks predicted shorter than this (seconds) stay on MPI rank 0", "0.5",
      [](Tuning& t, const char* v) { t.mpi_min_seconds = std::atof(v); },
      [](const Tuning& t) { return number(t.mpi_min_seconds); }},
-    {"MATCHCOUNT_LOG_ORDERING", "amd or metis: the fill-reducing ordering of --log's sparse LU", "by size",
-     [](Tuning& t, const char* v) { t.log_ordering = choice(v, "amd", "metis"); },
-     [](const Tuning& t) -> std::string { return choice_name(t.log_ordering, "amd", "metis", "by size"); }},
-    {"MATCHCOUNT_HAFNIAN_RPT", "walk or kan: how --reps counts (the pair walk or Kan's moment formula)", "by cost",
-     [](Tuning& t, const char* v) { t.hafnian_rpt = choice(v, "walk", "kan"); },
-     [](const Tuning& t) -> std::string { return choice_name(t.hafnian_rpt, "walk", "kan", "by cost"); }},
+    {"MATCHCOUNT_LOG_ORDERING", "amd or metis: the fill-reducing ordering of --log's sparse LU",
+     "by size", nullptr, nullptr, &Tuning::log_ordering, {"amd", "metis"}},
+    {"MATCHCOUNT_HAFNIAN_RPT", "walk or kan: how --reps counts (the pair walk or Kan's moment formula)",
+     "by cost", nullptr, nullptr, &Tuning::hafnian_rpt, {"walk", "kan"}},
     {"MATCHCOUNT_MATCHING_POLYNOMIAL", "dp or interpolate: how --matchings --polynomial counts (the frontier DP of polynomials or loop hafnians at n/2 + 1 points)",
-     "by cost",
-     [](Tuning& t, const char* v) { t.matching_polynomial = choice(v, "dp", "interpolate"); },
-     [](const Tuning& t) -> std::string { return choice_name(t.matching_polynomial, "dp", "interpolate", "by cost"); }},
+     "by cost", nullptr, nullptr, &Tuning::matching_polynomial, {"dp", "interpolate"}},
     {"MATCHCOUNT_KASTELEYN_METHOD", "band or nested: how kasteleyn's exact determinants eliminate (banded, or nested dissection)",
-     "by work",
-     [](Tuning& t, const char* v) { t.kasteleyn_method = choice(v, "band", "nested"); },
-     [](const Tuning& t) -> std::string { return choice_name(t.kasteleyn_method, "band", "nested", "by work"); }},
+     "by work", nullptr, nullptr, &Tuning::kasteleyn_method, {"band", "nested"}},
     {"MATCHCOUNT_PFAFFIAN_METHOD", "band or nested: how pfaffian's exact Pfaffians eliminate (banded, or nested dissection)",
-     "by work",
-     [](Tuning& t, const char* v) { t.pfaffian_method = choice(v, "band", "nested"); },
-     [](const Tuning& t) -> std::string { return choice_name(t.pfaffian_method, "band", "nested", "by work"); }},
+     "by work", nullptr, nullptr, &Tuning::pfaffian_method, {"band", "nested"}},
 };
 
 /// The variables mpirun (Open MPI), Hydra (MPICH, Intel MPI) and srun (PMI, PMIx) give a rank.
@@ -164,7 +158,7 @@ Tuning defaults() {
 Tuning from_environment() {
   Tuning t = defaults();
   for (const Knob& k : kKnobs)
-    if (const char* v = std::getenv(k.name)) k.parse(t, v);
+    if (const char* v = std::getenv(k.name)) k.set(t, v);
   for (const char* v : kRankVariables) t.launched_by_mpi = t.launched_by_mpi || std::getenv(v);
   return t;
 }
@@ -186,7 +180,7 @@ std::vector<KnobRow> knob_table() {
   const Tuning& t = tuning();
   std::vector<KnobRow> rows;
   const Tuning base = defaults();
-  for (const Knob& k : kKnobs) rows.push_back({k.name, k.meaning, k.fallback, k.show(t), k.show(t) != k.show(base)});
+  for (const Knob& k : kKnobs) rows.push_back({k.name, k.meaning, k.fallback, k.read(t), k.read(t) != k.read(base)});
   std::string launchers;
   for (const char* v : kRankVariables) launchers += (launchers.empty() ? "" : ", ") + std::string(v);
   rows.push_back({launchers, "set by mpirun, Hydra or srun: this process is a rank of an MPI job", "unset",

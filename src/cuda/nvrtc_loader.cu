@@ -101,6 +101,30 @@ void write_atomically(const std::filesystem::path& p, const std::string& data) {
 std::mutex loaded_mutex;
 std::map<std::uint64_t, cudaKernel_t> loaded;
 
+/// Whether e's cubin is in the kernel cache (a file of some bytes).
+bool in_cache(const NvrtcEntry& e) {
+  std::error_code ec;
+  return !e.file.empty() && std::filesystem::file_size(e.file, ec) > 0 && !ec;
+}
+
+/// Loads `cubin` as e's kernel into k (fn, or note); the caller holds loaded_mutex.
+void load_locked(const NvrtcEntry& e, const std::string& cubin, Kernel& k) {
+  if (auto it = loaded.find(e.key); it != loaded.end()) {
+    k.fn = reinterpret_cast<const void*>(it->second);
+    return;
+  }
+  cudaLibrary_t lib = nullptr;
+  cudaKernel_t fn = nullptr;
+  if (cudaLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0) != cudaSuccess ||
+      cudaLibraryGetKernel(&fn, lib, e.entry.c_str()) != cudaSuccess) {
+    cudaGetLastError();
+    k.note = "could not load the compiled kernel";
+    return;
+  }
+  loaded[e.key] = fn;
+  k.fn = reinterpret_cast<const void*>(fn);
+}
+
 }  // namespace
 
 std::string nvrtc_compile(const std::string& src, const std::string& arch, std::string& why) {
@@ -152,16 +176,6 @@ NvrtcEntry nvrtc_entry(const std::string& src, const char* entry, int cc_major, 
   return e;
 }
 
-namespace {
-
-/// Whether e's cubin is in the kernel cache (a file of some bytes).
-bool in_cache(const NvrtcEntry& e) {
-  std::error_code ec;
-  return !e.file.empty() && std::filesystem::file_size(e.file, ec) > 0 && !ec;
-}
-
-}  // namespace
-
 bool nvrtc_available(const NvrtcEntry& e) {
   {
     std::lock_guard<std::mutex> lock(loaded_mutex);
@@ -182,28 +196,6 @@ NvrtcCubin nvrtc_build(const std::string& src, const NvrtcEntry& e) {
   if (!e.file.empty()) write_atomically(e.file, c.cubin);
   return c;
 }
-
-namespace {
-
-/// Loads `cubin` as e's kernel into k (fn, or note); the caller holds loaded_mutex.
-void load_locked(const NvrtcEntry& e, const std::string& cubin, Kernel& k) {
-  if (auto it = loaded.find(e.key); it != loaded.end()) {
-    k.fn = reinterpret_cast<const void*>(it->second);
-    return;
-  }
-  cudaLibrary_t lib = nullptr;
-  cudaKernel_t fn = nullptr;
-  if (cudaLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0) != cudaSuccess ||
-      cudaLibraryGetKernel(&fn, lib, e.entry.c_str()) != cudaSuccess) {
-    cudaGetLastError();
-    k.note = "could not load the compiled kernel";
-    return;
-  }
-  loaded[e.key] = fn;
-  k.fn = reinterpret_cast<const void*>(fn);
-}
-
-}  // namespace
 
 Kernel nvrtc_load(const NvrtcEntry& e, const std::string& cubin, bool compiled) {
   Kernel k;

@@ -18,36 +18,47 @@ namespace {
 struct RunLog {
   std::mutex mutex;
   std::vector<std::vector<UnitRange>> runs;  // per device
+  std::vector<std::chrono::steady_clock::time_point> last_end;  // per device
 };
 
 /// A device of `rate` units per second that pays `fixed` seconds per run (a kernel's set-up).
 class SimulatedDevice final : public DeviceWorker {
  public:
-  SimulatedDevice(int d, double rate, double fixed, RunLog& log) : d_(d), rate_(rate), fixed_(fixed), log_(log) {}
+  /// `first_speed`: how much faster than `rate` its first run goes (a short run's timing is
+  /// noisy on a real device).
+  SimulatedDevice(int d, double rate, double fixed, RunLog& log, double first_speed = 1, std::uint64_t least = 20)
+      : d_(d), rate_(rate), fixed_(fixed), first_speed_(first_speed), least_(least), log_(log) {}
   std::uint64_t first_run_units() const override { return 100; }
-  std::uint64_t min_run_units() const override { return 20; }
+  std::uint64_t min_run_units() const override { return least_; }
   std::vector<std::uint64_t> run(UnitRange r) override {
-    std::this_thread::sleep_for(std::chrono::duration<double>(fixed_ + double(r.size()) / rate_));
+    const double speed = runs_++ ? 1.0 : first_speed_;
+    std::this_thread::sleep_for(std::chrono::duration<double>(fixed_ + double(r.size()) / (rate_ * speed)));
     std::lock_guard<std::mutex> lock(log_.mutex);
     log_.runs[static_cast<std::size_t>(d_)].push_back(r);
+    log_.last_end[static_cast<std::size_t>(d_)] = std::chrono::steady_clock::now();
     // Sum of the unit indices: a unit run twice or missed changes it.
     return {(r.begin + r.end - 1) * r.size() / 2};
   }
 
  private:
   int d_;
-  double rate_, fixed_;
+  double rate_, fixed_, first_speed_;
+  std::uint64_t least_;
+  int runs_ = 0;
   RunLog& log_;
 };
 
 struct Outcome {
   DeviceWalkResult result;
   std::vector<std::size_t> runs_per_device;
+  double seconds = 0, end_gap = 0;  // the walk's, and between the devices' last runs' ends
 };
 
-Outcome walk(std::uint64_t units, const std::vector<double>& rates, double fixed, double run_seconds) {
+Outcome walk(std::uint64_t units, const std::vector<double>& rates, double fixed, double run_seconds,
+             const std::vector<double>& first_speed = {}, std::uint64_t least = 20) {
   RunLog log;
   log.runs.resize(rates.size());
+  log.last_end.resize(rates.size());
   DeviceWalk w;
   w.tag = "simulated";
   w.units = units;
@@ -58,12 +69,16 @@ Outcome walk(std::uint64_t units, const std::vector<double>& rates, double fixed
     total[0] += sum[0];
   };
   w.make_worker = [&](int d) -> std::unique_ptr<DeviceWorker> {
-    return std::make_unique<SimulatedDevice>(d, rates[static_cast<std::size_t>(d)], fixed, log);
+    const auto i = static_cast<std::size_t>(d);
+    return std::make_unique<SimulatedDevice>(d, rates[i], fixed, log, i < first_speed.size() ? first_speed[i] : 1.0, least);
   };
   w.run_seconds = run_seconds;
   Outcome o;
   o.result = run_on_devices(w);
   for (const auto& r : log.runs) o.runs_per_device.push_back(r.size());
+  o.seconds = o.result.seconds;
+  const auto [first, last] = std::minmax_element(log.last_end.begin(), log.last_end.end());
+  o.end_gap = std::chrono::duration<double>(*last - *first).count();
   return o;
 }
 
@@ -79,6 +94,16 @@ TEST(DeviceWalkSchedule, EqualDevicesEndWithOneRunEach) {
     // takes seven or more here).
     EXPECT_LE(o.runs_per_device[d], 5u) << "device " << d;
   }
+}
+
+TEST(DeviceWalkSchedule, AShortFirstRunDoesNotSetADevicesRate) {
+  // Device 0's first run goes 1.6 times as fast as its later ones (a short run's timing on a
+  // real GPU is noisy). Taken alone, that rate made device 1's last run too short, device 0
+  // took the rest (less than a run's least: 700 units here), and it finished a third of the
+  // walk after device 1.
+  const Outcome o = walk(8000, {20000, 20000}, 0.004, 0.16, {1.6, 1.0}, 700);
+  EXPECT_EQ(o.result.sum[0], 8000ull * 7999 / 2);
+  EXPECT_LT(o.end_gap, 0.1 * o.seconds) << "walk " << o.seconds << " s";
 }
 
 TEST(DeviceWalkSchedule, FasterDevicesTakeMore) {

@@ -29,6 +29,7 @@ struct Shared {
   /// Per device: its last two runs (units, seconds) and the run in hand, for final_share.
   struct Timing {
     double units = 0, seconds = 0, prev_units = 0, prev_seconds = 0;
+    double all_units = 0, all_seconds = 0, runs = 0;  // every run this device has done
     double in_hand = 0;  // units of the run in hand (0: idle)
     Clock::time_point started{};
   };
@@ -74,13 +75,25 @@ struct Shared {
   /// rate is not known yet.
   std::optional<std::uint64_t> final_share(std::size_t d, Clock::time_point now, std::uint64_t least) const {
     const double fixed = fixed_seconds();
+    // A device's rate from all its runs, less their fixed costs. One that has run for less than
+    // a quarter of the longest-measured device's time (its short first run alone, whose rate
+    // the fixed cost's error distorts) is given the rate of those that have: on two H200s a
+    // first run of 0.12 s, taken alone, put a device 7% faster than it was, and the devices'
+    // last runs ended 0.18 s apart (docs/benchmarks.md, "Two GPUs: the end of a walk").
+    double longest = 0, pool_units = 0, pool_seconds = 0;
+    for (std::size_t e = 0; e < timing.size(); ++e)
+      if (failures[e].empty()) longest = std::max(longest, timing[e].all_seconds);
+    auto busy_seconds = [&](const Timing& t) { return std::max(t.all_seconds - t.runs * fixed, 1e-4); };
+    for (std::size_t e = 0; e < timing.size(); ++e)
+      if (failures[e].empty() && timing[e].all_seconds >= 0.25 * longest)
+        pool_units += timing[e].all_units, pool_seconds += busy_seconds(timing[e]);
     double rates = 0, owed = 0;  // units per second of all; units they owe before their last run
     double rate_d = 0;
     for (std::size_t e = 0; e < timing.size(); ++e) {
       if (!failures[e].empty()) continue;
       const Timing& t = timing[e];
       if (t.units <= 0) return std::nullopt;
-      const double rate = t.units / std::max(t.seconds - fixed, 1e-4);
+      const double rate = t.all_seconds >= 0.25 * longest ? t.all_units / busy_seconds(t) : pool_units / pool_seconds;
       double busy = 0;  // seconds until the run in hand ends
       if (e != d && t.in_hand > 0)
         busy = std::max(0.0, fixed + t.in_hand / rate - std::chrono::duration<double>(now - t.started).count());
@@ -108,6 +121,7 @@ struct Shared {
       Timing& t = timing[static_cast<std::size_t>(d)];
       t.prev_units = t.units, t.prev_seconds = t.seconds;
       t.units = double(r.size()), t.seconds = std::max(seconds, 1e-6), t.in_hand = 0;
+      t.all_units += t.units, t.all_seconds += t.seconds, t.runs += 1;
     }
     ledger.done(r, [&] { return total; });
   }

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "catalog/catalog.hpp"
+#include "core/tuning.hpp"
 #include "engines/hafnian/hafnian.hpp"
 #include "matchcount/gpu.hpp"
 #include "symmetric_helpers.hpp"
@@ -52,6 +53,37 @@ TEST(GpuHafnian, LargeDenseAgreesWithCpu) {
   }
   const auto l = random_int(33, -3, 3, rng);
   EXPECT_EQ(gpu->hafnian(l, true, {}), cpu->hafnian(l, true, {}));
+}
+
+TEST(GpuHafnian, TwoPrimesAWalkGiveTheResiduesOfOne) {
+  // An even number of primes goes two to a walk (haf_mod2): the same residues as one prime a
+  // walk, and as the CPU's count reduced modulo each prime.
+  SKIP_WITHOUT_GPU();
+  const auto cpu = make_graph_engine("hafnian");
+  const std::vector<double> primes{4194301, 4194287, 4194277, 4194271};
+  tuning::Tuning single = tuning::tuning();
+  single.haf_pairs = 2;
+  std::mt19937_64 rng(29);
+  for (int n : {8, 17, 24, 33, 40}) {
+    const bool loops = n % 2 == 1;
+    const auto a = n < 30 ? random_int(n, -9, 9, rng, 0.8) : random_01(n, 0.5, loops, rng);
+    for (std::size_t k : {2, 4}) {
+      const std::vector<double> some(primes.begin(), primes.begin() + static_cast<long>(k));
+      std::vector<std::uint64_t> one;
+      {
+        const tuning::ScopedTuning knobs(single);
+        one = engines::gpu_hafnian_residues(a, loops, some, {});
+      }
+      const std::vector<std::uint64_t> two = engines::gpu_hafnian_residues(a, loops, some, {});
+      EXPECT_EQ(two, one) << "n=" << n << " primes=" << k;
+      const Integer h = cpu->hafnian(a, loops, {});
+      for (std::size_t i = 0; i < k; ++i) {
+        Integer r = h % static_cast<long>(some[i]);
+        if (r < 0) r += static_cast<long>(some[i]);
+        EXPECT_EQ(two[i], r.get_ui()) << "n=" << n << " prime " << some[i];
+      }
+    }
+  }
 }
 
 TEST(GpuHafnian, FloatsWithinTheirBoundsOfExactValues) {

@@ -77,6 +77,27 @@ struct ModAr {
   __device__ static void store(const Acc& a, u64* out) { out[0] = (u64)__double_as_longlong(a.s); }
 };
 
+/// Two primes in one walk: a value holds one coefficient's residues modulo both, so the two
+/// share the walk's path, tasks and addresses, and each load brings two operands.
+struct Mod2Ar {
+  typedef double2 V;
+  double2 p, pinv;
+  __device__ static V zero() { return make_double2(0.0, 0.0); }
+  __device__ static V madd(V acc, V x, V y) { return make_double2(__fma_rn(x.x, y.x, acc.x), __fma_rn(x.y, y.y, acc.y)); }
+  __device__ V reduce(V x) const { return make_double2(modreduce(x.x, p.x, pinv.x), modreduce(x.y, p.y, pinv.y)); }
+  __device__ static V scale(V x, double w) { return make_double2(x.x * w, x.y * w); }
+  __device__ static V shfl_sum(V x) { return make_double2(ModAr::shfl_sum(x.x), ModAr::shfl_sum(x.y)); }
+  struct Acc {
+    double a = 0, b = 0;
+  };
+  __device__ void leaf(Acc& s, V v, int) const {
+    s.a = modreduce(s.a + v.x, p.x, pinv.x), s.b = modreduce(s.b + v.y, p.y, pinv.y);
+  }
+  __device__ static void store(const Acc& s, u64* out) {
+    out[0] = (u64)__double_as_longlong(s.a), out[1] = (u64)__double_as_longlong(s.b);
+  }
+};
+
 struct RealAr {
   typedef double V;
   __device__ static V zero() { return 0.0; }

@@ -24,6 +24,13 @@ __global__ void __launch_bounds__(kWarps * 32) haf_mod(Args a) {
   const int c = blockIdx.y;
   mcgpu::haf::walk_range(a, mcgpu::haf::ModAr{a.prime[c], a.pinv[c]}, c);
 }
+// Primes 2c and 2c + 1 in one walk (Mod2Ar): 128 registers against 96 for one prime, and 12%
+// less time a prime (docs/benchmarks.md, "The GPU hafnian: two primes a walk").
+__global__ void __launch_bounds__(kWarps * 32) haf_mod2(Args a) {
+  const int c = blockIdx.y;
+  mcgpu::haf::walk_range(a, mcgpu::haf::Mod2Ar{make_double2(a.prime[2 * c], a.prime[2 * c + 1]),
+                                                make_double2(a.pinv[2 * c], a.pinv[2 * c + 1])}, c);
+}
 __global__ void __launch_bounds__(kWarps * 32) haf_real(Args a) { mcgpu::haf::walk_range(a, mcgpu::haf::RealAr{}, blockIdx.y); }
 __global__ void __launch_bounds__(kWarps * 32) haf_complex(Args a) {
   mcgpu::haf::walk_range(a, mcgpu::haf::ComplexAr{}, blockIdx.y);
@@ -136,6 +143,8 @@ std::size_t shared_budget_bytes(int kb) { return static_cast<std::size_t>(std::c
 struct GroupRun {
   const HafGroup* group = nullptr;
   const void* fn = nullptr;
+  bool paired = false;    // two primes a walk (haf_mod2)
+  std::size_t walks = 0;  // grid.y: the group's channels, or their pairs
   Layout layout;
   std::size_t shared_bytes = 0, words = 0;
   std::uint64_t max_blocks = 1;  // blocks along x per channel
@@ -159,36 +168,49 @@ class HafWorker final : public runtime::DeviceWorker {
       GroupRun r;
       r.group = &g;
       const bool rpt = !job.rpt_mult.empty();
-      r.fn = g.arith == HafArith::Mod    ? reinterpret_cast<const void*>(rpt ? haf_mod_rpt : haf_mod)
+      // An odd last prime would cost a pair's walk, or, walked alone in the same kernel, the
+      // registers of both (168 a thread): odd counts keep one prime a walk.
+      r.paired = g.arith == HafArith::Mod && !rpt && g.channels % 2 == 0 && job.pair_primes;
+      r.walks = r.paired ? g.channels / 2 : g.channels;
+      r.fn = r.paired                    ? reinterpret_cast<const void*>(haf_mod2)
+             : g.arith == HafArith::Mod ? reinterpret_cast<const void*>(rpt ? haf_mod_rpt : haf_mod)
              : g.arith == HafArith::Real ? reinterpret_cast<const void*>(rpt ? haf_real_rpt : haf_real)
                                          : reinterpret_cast<const void*>(rpt ? haf_complex_rpt : haf_complex);
-      const std::size_t vbytes = 8 * value_doubles(g.arith);
+      const std::size_t vdoubles = r.paired ? 2 : value_doubles(g.arith), vbytes = 8 * vdoubles;
       r.layout = plan_layout(job.n, job.loops, static_cast<long long>(shared_budget_bytes(job.shared_kb) / (kWarps * vbytes)));
       r.shared_bytes = static_cast<std::size_t>(r.layout.shared_values) * kWarps * vbytes;
-      r.words = haf_channel_words(g.arith);
+      r.words = r.paired ? 2 : haf_channel_words(g.arith);
       const int per_sm = detail::blocks_per_sm(r.fn, kWarps * 32, r.shared_bytes, "GPU hafnian");
       const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * prop.multiProcessorCount;
       // One wave over all channels; the global slices may take a third of the free memory.
-      std::uint64_t blocks = std::max<std::uint64_t>(1, resident / g.channels);
-      const double slice = double(r.layout.global_values) * vbytes * kWarps * g.channels;
+      std::uint64_t blocks = std::max<std::uint64_t>(1, resident / r.walks);
+      const double slice = double(r.layout.global_values) * vbytes * kWarps * r.walks;
       blocks = std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(std::max(1.0, free_bytes / 3.0 / slice)));
       r.max_blocks = blocks;
       const std::size_t warps = static_cast<std::size_t>(blocks) * kWarps;
-      r.roots = std::make_unique<DeviceBuffer<double>>(g.roots);
+      const std::size_t root_values = g.roots.size() / value_doubles(g.arith) / g.channels;
+      std::vector<double> pairs;  // pair c: primes 2c and 2c + 1, their roots interleaved (Mod2Ar)
+      if (r.paired) {
+        pairs.resize(g.roots.size());
+        for (std::size_t k = 0; k < g.channels; ++k)
+          for (std::size_t i = 0; i < root_values; ++i)
+            pairs[((k / 2) * root_values + i) * 2 + k % 2] = g.roots[k * root_values + i];
+      }
+      r.roots = std::make_unique<DeviceBuffer<double>>(r.paired ? pairs : g.roots);
       r.prime = std::make_unique<DeviceBuffer<double>>(g.prime);
       r.pinv = std::make_unique<DeviceBuffer<double>>(g.pinv);
-      r.scratch = std::make_unique<DeviceBuffer<double>>(static_cast<std::size_t>(r.layout.global_values) *
-                                                         value_doubles(g.arith) * warps * g.channels);
-      check(cudaMemset(r.scratch->ptr, 0, static_cast<std::size_t>(r.layout.global_values) * vbytes * warps * g.channels),
+      r.scratch = std::make_unique<DeviceBuffer<double>>(static_cast<std::size_t>(r.layout.global_values) * vdoubles *
+                                                         warps * r.walks);
+      check(cudaMemset(r.scratch->ptr, 0, static_cast<std::size_t>(r.layout.global_values) * vbytes * warps * r.walks),
             "cudaMemset");
-      r.out = std::make_unique<DeviceBuffer<std::uint64_t>>(warps * g.channels * r.words);
+      r.out = std::make_unique<DeviceBuffer<std::uint64_t>>(warps * r.walks * r.words);
       Args& a = r.args;
       a.n = job.n, a.m = m, a.S = haf_stride(m), a.loops = job.loops ? 1 : 0;
       a.shared_from = r.layout.shared_from;
       for (int l = 0; l <= mcgpu::haf::kMaxM; ++l) a.frame_off[l] = r.layout.frame_off[l];
       a.leaf_off = r.layout.leaf_off;
       a.root = r.roots->ptr;
-      a.root_stride = static_cast<long long>(g.roots.size() / value_doubles(g.arith) / g.channels);
+      a.root_stride = static_cast<long long>(root_values);
       a.scratch = r.scratch->ptr;
       a.scratch_per_warp = r.layout.global_values;
       a.shared_per_warp = r.layout.shared_values;
@@ -202,7 +224,7 @@ class HafWorker final : public runtime::DeviceWorker {
         check(cudaFuncSetAttribute(r.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(r.shared_bytes)),
               "cudaFuncSetAttribute");
       shared_levels_ = m - r.layout.shared_from;
-      scratch_gib_ += double(r.layout.global_values) * vbytes * double(warps * g.channels) / (1 << 30);
+      scratch_gib_ += double(r.layout.global_values) * vbytes * double(warps * r.walks) / (1 << 30);
       runs_.push_back(std::move(r));
     }
     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
@@ -222,7 +244,7 @@ class HafWorker final : public runtime::DeviceWorker {
   // the walk; they stay at least four times that.
   std::uint64_t min_run_units() const override {
     const double m = job_.n / 2.0, path_fmas = std::pow(job_.n, 3) / 12 * m * m * 2;
-    const double warps = double(runs_.front().max_blocks * kWarps * runs_.front().group->channels);
+    const double warps = double(runs_.front().max_blocks * kWarps * runs_.front().walks);
     const double fixed_seconds = path_fmas / (8e11 / warps);
     return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(4 * fixed_seconds * 8e11 / std::max(unit_fmas_, 1.0)));
   }
@@ -237,17 +259,19 @@ class HafWorker final : public runtime::DeviceWorker {
       const std::uint64_t blocks = std::min<std::uint64_t>(r.max_blocks, (a.lp_count + kWarps - 1) / kWarps);
       const std::size_t warps = static_cast<std::size_t>(blocks) * kWarps, channels = r.group->channels;
       void* params[] = {&a};
-      check(cudaLaunchKernel(r.fn, dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(channels)),
+      check(cudaLaunchKernel(r.fn, dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(r.walks)),
                              dim3(kWarps * 32), params, r.shared_bytes, nullptr),
             "cudaLaunchKernel");
       check(cudaDeviceSynchronize(), "the GPU hafnian kernel");
-      raw_.resize(warps * channels * r.words);
+      raw_.resize(warps * r.walks * r.words);
       check(cudaMemcpy(raw_.data(), r.out->ptr, raw_.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost),
             "cudaMemcpy");
+      const std::size_t cw = haf_channel_words(r.group->arith);
       for (std::size_t c = 0; c < channels; ++c) {
-        std::vector<std::uint64_t> total(r.words, 0);
+        const std::size_t lane = r.paired ? c / 2 : c, half = r.paired ? c % 2 : 0;
+        std::vector<std::uint64_t> total(cw, 0);
         for (std::size_t w = 0; w < warps; ++w) {
-          const std::uint64_t* x = &raw_[(c * warps + w) * r.words];
+          const std::uint64_t* x = &raw_[(lane * warps + w) * r.words + half];
           if (r.group->arith == HafArith::Mod) {
             double v;
             std::memcpy(&v, x, sizeof v);
@@ -256,7 +280,7 @@ class HafWorker final : public runtime::DeviceWorker {
             t = std::fmod(t + p, p);
             total[0] = static_cast<std::uint64_t>(t);
           } else {
-            add_limbs(total.data(), x, static_cast<int>(r.words));
+            add_limbs(total.data(), x, static_cast<int>(cw));
           }
         }
         sums.insert(sums.end(), total.begin(), total.end());

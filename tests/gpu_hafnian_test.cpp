@@ -61,22 +61,26 @@ TEST(GpuHafnian, TwoPrimesAWalkGiveTheResiduesOfOne) {
   SKIP_WITHOUT_GPU();
   const auto cpu = make_graph_engine("hafnian");
   const std::vector<double> primes{4194301, 4194287, 4194277, 4194271};
-  tuning::Tuning single = tuning::tuning();
-  single.haf_pairs = 2;
+  tuning::Tuning single = tuning::tuning(), paired = tuning::tuning();
+  single.haf_pairs = 2, paired.haf_pairs = 1;
   std::mt19937_64 rng(29);
   for (int n : {8, 17, 24, 33, 40}) {
     const bool loops = n % 2 == 1;
     const auto a = n < 30 ? random_int(n, -9, 9, rng, 0.8) : random_01(n, 0.5, loops, rng);
+    const Integer h = cpu->hafnian(a, loops, {});
     for (std::size_t k : {2, 4}) {
       const std::vector<double> some(primes.begin(), primes.begin() + static_cast<long>(k));
-      std::vector<std::uint64_t> one;
+      std::vector<std::uint64_t> one, two;
       {
         const tuning::ScopedTuning knobs(single);
         one = engines::gpu_hafnian_residues(a, loops, some, {});
       }
-      const std::vector<std::uint64_t> two = engines::gpu_hafnian_residues(a, loops, some, {});
+      {
+        const tuning::ScopedTuning knobs(paired);
+        two = engines::gpu_hafnian_residues(a, loops, some, {});
+      }
+      ASSERT_EQ(two.size(), k);
       EXPECT_EQ(two, one) << "n=" << n << " primes=" << k;
-      const Integer h = cpu->hafnian(a, loops, {});
       for (std::size_t i = 0; i < k; ++i) {
         Integer r = h % static_cast<long>(some[i]);
         if (r < 0) r += static_cast<long>(some[i]);

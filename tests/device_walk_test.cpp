@@ -98,9 +98,8 @@ TEST(DeviceWalkSchedule, EqualDevicesEndWithOneRunEach) {
 
 TEST(DeviceWalkSchedule, AShortFirstRunDoesNotSetADevicesRate) {
   // Device 0's first run goes 1.6 times as fast as its later ones (a short run's timing on a
-  // real GPU is noisy). Taken alone, that rate made device 1's last run too short, device 0
-  // took the rest (less than a run's least: 700 units here), and it finished a third of the
-  // walk after device 1.
+  // real GPU is noisy). Taken alone, that rate made device 1's last run too short, and device 0
+  // took the rest (less than a run's least: 700 units here) and finished long after device 1.
   const Outcome o = walk(8000, {20000, 20000}, 0.004, 0.16, {1.6, 1.0}, 700);
   EXPECT_EQ(o.result.sum[0], 8000ull * 7999 / 2);
   EXPECT_LT(o.end_gap, 0.1 * o.seconds) << "walk " << o.seconds << " s";

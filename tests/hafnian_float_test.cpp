@@ -55,11 +55,10 @@ TEST(HafnianFloat, EstimateCoversTheActualErrorAndIsTight) {
               trials, ratios[ratios.size() / 2], ratios[ratios.size() / 100], ratios[ratios.size() * 99 / 100]);
 }
 
-// Three walks that agree to the bit say nothing of an error common to them: on one H200 the GPU
-// walks of a 12-vertex matrix (random 21-bit integers times 2^-20, with the breadth-first bottom
-// of the experiment branch experiment/haf-bottom-2026-11-29) all gave -1.4377809310593921,
-// 3 ulps from the exact -1.4377809310593914, and the estimate was 2.9 ulps. The spread now
-// counts at least the noise of the values' spacing.
+// Three walks that agree to the bit say nothing of an error common to them. The values are
+// those of three GPU walks of a 12-vertex matrix (random 21-bit integers times 2^-20) and its
+// exact hafnian (docs/engines.md, "Dense hafnian"); the spread counts at least the noise of
+// the values' spacing.
 TEST(HafnianFloat, WalksThatAgreeToTheBitStillLeaveTheirSpacing) {
   const double v = -1.4377809310593921, exact = -1.4377809310593914, ulp = std::nextafter(1.5, 2.0) - 1.5;
   const auto r = engines::haf::float_estimate<double>({v, v, v, 2.0}, 0.0);

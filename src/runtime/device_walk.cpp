@@ -76,24 +76,23 @@ struct Shared {
   std::optional<std::uint64_t> final_share(std::size_t d, Clock::time_point now, std::uint64_t least) const {
     const double fixed = fixed_seconds();
     // A device's rate from all its runs, less their fixed costs. One that has run for less than
-    // a quarter of the longest-measured device's time (its short first run alone, whose rate
-    // the fixed cost's error distorts) is given the rate of those that have: on two H200s a
-    // first run of 0.12 s, taken alone, put a device 7% faster than it was, and the devices'
-    // last runs ended 0.18 s apart (docs/benchmarks.md, "Two GPUs: the end of a walk").
+    // a quarter of the longest-measured device's time (its short first run alone, whose timing
+    // the fixed cost's error distorts) is given the pooled rate of those that have: taken alone,
+    // such a rate misplaced the other devices' last runs (docs/benchmarks.md, "Two GPUs").
     double longest = 0, pool_units = 0, pool_seconds = 0;
     for (std::size_t e = 0; e < timing.size(); ++e)
       if (failures[e].empty()) longest = std::max(longest, timing[e].all_seconds);
-    auto busy_seconds = [&](const Timing& t) { return std::max(t.all_seconds - t.runs * fixed, 1e-4); };
+    auto walking_seconds = [&](const Timing& t) { return std::max(t.all_seconds - t.runs * fixed, 1e-4); };
     for (std::size_t e = 0; e < timing.size(); ++e)
       if (failures[e].empty() && timing[e].all_seconds >= 0.25 * longest)
-        pool_units += timing[e].all_units, pool_seconds += busy_seconds(timing[e]);
+        pool_units += timing[e].all_units, pool_seconds += walking_seconds(timing[e]);
     double rates = 0, owed = 0;  // units per second of all; units they owe before their last run
     double rate_d = 0;
     for (std::size_t e = 0; e < timing.size(); ++e) {
       if (!failures[e].empty()) continue;
       const Timing& t = timing[e];
       if (t.units <= 0) return std::nullopt;
-      const double rate = t.all_seconds >= 0.25 * longest ? t.all_units / busy_seconds(t) : pool_units / pool_seconds;
+      const double rate = t.all_seconds >= 0.25 * longest ? t.all_units / walking_seconds(t) : pool_units / pool_seconds;
       double busy = 0;  // seconds until the run in hand ends
       if (e != d && t.in_hand > 0)
         busy = std::max(0.0, fixed + t.in_hand / rate - std::chrono::duration<double>(now - t.started).count());

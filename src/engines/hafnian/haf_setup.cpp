@@ -76,9 +76,9 @@ Approx<T> float_estimate(const std::vector<T>& walks, double excess) {
   mean /= static_cast<double>(kSpreadWalks);
   double squares = 0;
   for (int w = 0; w < kSpreadWalks; ++w) squares += std::norm(walks[static_cast<std::size_t>(w)] - mean);
-  // The walks' values are doubles: a spread below their spacing q is not seen (three walks of
-  // n = 12 once agreed to the bit, 3 ulps from the exact value), so s counts at least the
-  // spacing's own noise, q / sqrt 12 (docs/engines.md, "Dense hafnian").
+  // The walks' values are doubles: a spread below their spacing q is not seen (walks can agree
+  // to the bit and share an error of a few ulps), so s counts at least the spacing's own noise,
+  // q / sqrt 12 (docs/engines.md, "Dense hafnian").
   double largest = 0;
   for (int w = 0; w < kSpreadWalks; ++w) largest = std::max(largest, std::abs(walks[static_cast<std::size_t>(w)]));
   const double q = largest > 0 ? std::nextafter(largest, HUGE_VAL) - largest : 0.0;

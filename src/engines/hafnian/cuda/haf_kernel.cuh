@@ -77,25 +77,22 @@ struct ModAr {
   __device__ static void store(const Acc& a, u64* out) { out[0] = (u64)__double_as_longlong(a.s); }
 };
 
-/// Two primes in one walk: a value holds one coefficient's residues modulo both, so the two
-/// share the walk's path, tasks and addresses, and each load brings two operands.
+/// Two primes in one walk: a value holds one coefficient's residues modulo both (x: lo's
+/// prime, y: hi's), so the two share the walk's path, tasks and addresses, and each load brings
+/// two operands. Each half is ModAr's arithmetic.
 struct Mod2Ar {
   typedef double2 V;
-  double2 p, pinv;
+  ModAr lo, hi;
   __device__ static V zero() { return make_double2(0.0, 0.0); }
-  __device__ static V madd(V acc, V x, V y) { return make_double2(__fma_rn(x.x, y.x, acc.x), __fma_rn(x.y, y.y, acc.y)); }
-  __device__ V reduce(V x) const { return make_double2(modreduce(x.x, p.x, pinv.x), modreduce(x.y, p.y, pinv.y)); }
-  __device__ static V scale(V x, double w) { return make_double2(x.x * w, x.y * w); }
+  __device__ static V madd(V acc, V x, V y) { return make_double2(ModAr::madd(acc.x, x.x, y.x), ModAr::madd(acc.y, x.y, y.y)); }
+  __device__ V reduce(V x) const { return make_double2(lo.reduce(x.x), hi.reduce(x.y)); }
+  __device__ static V scale(V x, double w) { return make_double2(ModAr::scale(x.x, w), ModAr::scale(x.y, w)); }
   __device__ static V shfl_sum(V x) { return make_double2(ModAr::shfl_sum(x.x), ModAr::shfl_sum(x.y)); }
   struct Acc {
-    double a = 0, b = 0;
+    ModAr::Acc lo, hi;
   };
-  __device__ void leaf(Acc& s, V v, int) const {
-    s.a = modreduce(s.a + v.x, p.x, pinv.x), s.b = modreduce(s.b + v.y, p.y, pinv.y);
-  }
-  __device__ static void store(const Acc& s, u64* out) {
-    out[0] = (u64)__double_as_longlong(s.a), out[1] = (u64)__double_as_longlong(s.b);
-  }
+  __device__ void leaf(Acc& s, V v, int q) const { lo.leaf(s.lo, v.x, q), hi.leaf(s.hi, v.y, q); }
+  __device__ static void store(const Acc& s, u64* out) { ModAr::store(s.lo, out), ModAr::store(s.hi, out + 1); }
 };
 
 struct RealAr {

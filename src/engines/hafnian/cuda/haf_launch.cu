@@ -24,12 +24,13 @@ __global__ void __launch_bounds__(kWarps * 32) haf_mod(Args a) {
   const int c = blockIdx.y;
   mcgpu::haf::walk_range(a, mcgpu::haf::ModAr{a.prime[c], a.pinv[c]}, c);
 }
-// Primes 2c and 2c + 1 in one walk (Mod2Ar): 128 registers against 96 for one prime, and 12%
-// less time a prime (docs/benchmarks.md, "The GPU hafnian: two primes a walk").
+// Primes 2c and 2c + 1 in one walk (Mod2Ar): more registers than haf_mod, less time a prime
+// (docs/benchmarks.md, "The GPU hafnian: two primes a walk").
 __global__ void __launch_bounds__(kWarps * 32) haf_mod2(Args a) {
   const int c = blockIdx.y;
-  mcgpu::haf::walk_range(a, mcgpu::haf::Mod2Ar{make_double2(a.prime[2 * c], a.prime[2 * c + 1]),
-                                                make_double2(a.pinv[2 * c], a.pinv[2 * c + 1])}, c);
+  using mcgpu::haf::ModAr;
+  mcgpu::haf::walk_range(
+      a, mcgpu::haf::Mod2Ar{ModAr{a.prime[2 * c], a.pinv[2 * c]}, ModAr{a.prime[2 * c + 1], a.pinv[2 * c + 1]}}, c);
 }
 __global__ void __launch_bounds__(kWarps * 32) haf_real(Args a) { mcgpu::haf::walk_range(a, mcgpu::haf::RealAr{}, blockIdx.y); }
 __global__ void __launch_bounds__(kWarps * 32) haf_complex(Args a) {
@@ -143,14 +144,15 @@ std::size_t shared_budget_bytes(int kb) { return static_cast<std::size_t>(std::c
 struct GroupRun {
   const HafGroup* group = nullptr;
   const void* fn = nullptr;
-  bool paired = false;    // two primes a walk (haf_mod2)
-  std::size_t walks = 0;  // grid.y: the group's channels, or their pairs
+  bool paired = false;  // two primes a walk (haf_mod2)
   Layout layout;
   std::size_t shared_bytes = 0, words = 0;
   std::uint64_t max_blocks = 1;  // blocks along x per channel
   std::unique_ptr<DeviceBuffer<double>> roots, prime, pinv, weights, scratch;
   std::unique_ptr<DeviceBuffer<std::uint64_t>> out;
   Args args{};
+  /// grid.y: the group's channels, or their pairs.
+  std::size_t walks() const { return paired ? group->channels / 2 : group->channels; }
 };
 
 class HafWorker final : public runtime::DeviceWorker {
@@ -168,10 +170,9 @@ class HafWorker final : public runtime::DeviceWorker {
       GroupRun r;
       r.group = &g;
       const bool rpt = !job.rpt_mult.empty();
-      // An odd last prime would cost a pair's walk, or, walked alone in the same kernel, the
-      // registers of both (168 a thread): odd counts keep one prime a walk.
+      // An odd last prime would cost a whole pair's walk, or, walked alone in the same kernel,
+      // give that kernel the registers of both walks: odd counts keep one prime a walk.
       r.paired = g.arith == HafArith::Mod && !rpt && g.channels % 2 == 0 && job.pair_primes;
-      r.walks = r.paired ? g.channels / 2 : g.channels;
       r.fn = r.paired                    ? reinterpret_cast<const void*>(haf_mod2)
              : g.arith == HafArith::Mod ? reinterpret_cast<const void*>(rpt ? haf_mod_rpt : haf_mod)
              : g.arith == HafArith::Real ? reinterpret_cast<const void*>(rpt ? haf_real_rpt : haf_real)
@@ -183,8 +184,8 @@ class HafWorker final : public runtime::DeviceWorker {
       const int per_sm = detail::blocks_per_sm(r.fn, kWarps * 32, r.shared_bytes, "GPU hafnian");
       const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * prop.multiProcessorCount;
       // One wave over all channels; the global slices may take a third of the free memory.
-      std::uint64_t blocks = std::max<std::uint64_t>(1, resident / r.walks);
-      const double slice = double(r.layout.global_values) * vbytes * kWarps * r.walks;
+      std::uint64_t blocks = std::max<std::uint64_t>(1, resident / r.walks());
+      const double slice = double(r.layout.global_values) * vbytes * kWarps * r.walks();
       blocks = std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(std::max(1.0, free_bytes / 3.0 / slice)));
       r.max_blocks = blocks;
       const std::size_t warps = static_cast<std::size_t>(blocks) * kWarps;
@@ -200,10 +201,10 @@ class HafWorker final : public runtime::DeviceWorker {
       r.prime = std::make_unique<DeviceBuffer<double>>(g.prime);
       r.pinv = std::make_unique<DeviceBuffer<double>>(g.pinv);
       r.scratch = std::make_unique<DeviceBuffer<double>>(static_cast<std::size_t>(r.layout.global_values) * vdoubles *
-                                                         warps * r.walks);
-      check(cudaMemset(r.scratch->ptr, 0, static_cast<std::size_t>(r.layout.global_values) * vbytes * warps * r.walks),
+                                                         warps * r.walks());
+      check(cudaMemset(r.scratch->ptr, 0, static_cast<std::size_t>(r.layout.global_values) * vbytes * warps * r.walks()),
             "cudaMemset");
-      r.out = std::make_unique<DeviceBuffer<std::uint64_t>>(warps * r.walks * r.words);
+      r.out = std::make_unique<DeviceBuffer<std::uint64_t>>(warps * r.walks() * r.words);
       Args& a = r.args;
       a.n = job.n, a.m = m, a.S = haf_stride(m), a.loops = job.loops ? 1 : 0;
       a.shared_from = r.layout.shared_from;
@@ -224,7 +225,7 @@ class HafWorker final : public runtime::DeviceWorker {
         check(cudaFuncSetAttribute(r.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(r.shared_bytes)),
               "cudaFuncSetAttribute");
       shared_levels_ = m - r.layout.shared_from;
-      scratch_gib_ += double(r.layout.global_values) * vbytes * double(warps * r.walks) / (1 << 30);
+      scratch_gib_ += double(r.layout.global_values) * vbytes * double(warps * r.walks()) / (1 << 30);
       runs_.push_back(std::move(r));
     }
     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
@@ -244,7 +245,7 @@ class HafWorker final : public runtime::DeviceWorker {
   // the walk; they stay at least four times that.
   std::uint64_t min_run_units() const override {
     const double m = job_.n / 2.0, path_fmas = std::pow(job_.n, 3) / 12 * m * m * 2;
-    const double warps = double(runs_.front().max_blocks * kWarps * runs_.front().walks);
+    const double warps = double(runs_.front().max_blocks * kWarps * runs_.front().walks());
     const double fixed_seconds = path_fmas / (8e11 / warps);
     return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(4 * fixed_seconds * 8e11 / std::max(unit_fmas_, 1.0)));
   }
@@ -259,11 +260,11 @@ class HafWorker final : public runtime::DeviceWorker {
       const std::uint64_t blocks = std::min<std::uint64_t>(r.max_blocks, (a.lp_count + kWarps - 1) / kWarps);
       const std::size_t warps = static_cast<std::size_t>(blocks) * kWarps, channels = r.group->channels;
       void* params[] = {&a};
-      check(cudaLaunchKernel(r.fn, dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(r.walks)),
+      check(cudaLaunchKernel(r.fn, dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(r.walks())),
                              dim3(kWarps * 32), params, r.shared_bytes, nullptr),
             "cudaLaunchKernel");
       check(cudaDeviceSynchronize(), "the GPU hafnian kernel");
-      raw_.resize(warps * r.walks * r.words);
+      raw_.resize(warps * r.walks() * r.words);
       check(cudaMemcpy(raw_.data(), r.out->ptr, raw_.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost),
             "cudaMemcpy");
       const std::size_t cw = haf_channel_words(r.group->arith);

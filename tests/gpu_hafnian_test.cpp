@@ -56,11 +56,11 @@ TEST(GpuHafnian, LargeDenseAgreesWithCpu) {
 }
 
 TEST(GpuHafnian, TwoPrimesAWalkGiveTheResiduesOfOne) {
-  // An even number of primes goes two to a walk (haf_mod2): the same residues as one prime a
-  // walk, and as the CPU's count reduced modulo each prime.
+  // Primes go two to a walk (haf_mod2), an odd last one alone in a launch beside the pairs':
+  // the same residues as one prime a walk, and as the CPU's count reduced modulo each prime.
   SKIP_WITHOUT_GPU();
   const auto cpu = make_graph_engine("hafnian");
-  const std::vector<double> primes{4194301, 4194287, 4194277, 4194271};
+  const std::vector<double> primes{4194301, 4194287, 4194277, 4194271, 4194247};
   tuning::Tuning single = tuning::tuning(), paired = tuning::tuning();
   single.haf_pairs = 2, paired.haf_pairs = 1;
   std::mt19937_64 rng(29);
@@ -68,7 +68,7 @@ TEST(GpuHafnian, TwoPrimesAWalkGiveTheResiduesOfOne) {
     const bool loops = n % 2 == 1;
     const auto a = n < 30 ? random_int(n, -9, 9, rng, 0.8) : random_01(n, 0.5, loops, rng);
     const Integer h = cpu->hafnian(a, loops, {});
-    for (std::size_t k : {2, 4}) {
+    for (std::size_t k : {2, 3, 4, 5}) {
       const std::vector<double> some(primes.begin(), primes.begin() + static_cast<long>(k));
       std::vector<std::uint64_t> one, two;
       {

@@ -48,6 +48,15 @@ struct DeviceBuffer {
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 };
 
+/// A non-blocking stream of the current device, destroyed on scope exit.
+struct DeviceStream {
+  cudaStream_t s = nullptr;
+  DeviceStream() { check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags"); }
+  ~DeviceStream() { if (s) cudaStreamDestroy(s); }
+  DeviceStream(const DeviceStream&) = delete;
+  DeviceStream& operator=(const DeviceStream&) = delete;
+};
+
 /// A stack of `count` matrices of `per` doubles each (`re`, and `im` when not null) through the
 /// device in chunks of at most `chunk` matrices, the batch kernels' one host loop: each chunk is
 /// copied in, `launch(k, d_re, d_im, d_out)` runs k matrices (d_im null for real stacks) and

@@ -1,7 +1,8 @@
 // Host side of the GPU hafnian walk: lays out each warp's frames (small levels in shared
 // memory, large ones in a global slice), sizes the launch with the occupancy API, and runs each
 // run of units the device executor hands a device (src/runtime/device_walk.hpp: devices, MPI
-// ranks, checkpoints) as one launch per group of channels; warp sums are added exactly here.
+// ranks, checkpoints) as one launch per group of channels (an exact group's pairs of primes and
+// its odd last prime: two launches on two streams); warp sums are added exactly here.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -56,6 +57,7 @@ namespace {
 
 using detail::check;
 using detail::DeviceBuffer;
+using detail::DeviceStream;
 
 std::size_t value_doubles(HafArith k) { return k == HafArith::Complex ? 2 : 1; }
 
@@ -140,19 +142,22 @@ void set_task_blocks(Args& a, int n, bool loops, bool truncate, int most) {
 /// room for four blocks of four warps on a multiprocessor of 228 KiB.
 std::size_t shared_budget_bytes(int kb) { return static_cast<std::size_t>(std::clamp(kb > 0 ? kb : 48, 4, 220)) * 1024; }
 
-/// One group's launch state on one device.
+/// The launch state of channels first .. first + count - 1 of one group on one device, with a
+/// stream of its own so that the launches of a run overlap.
 struct GroupRun {
   const HafGroup* group = nullptr;
+  std::size_t first = 0, count = 0;
   const void* fn = nullptr;
   bool paired = false;  // two primes a walk (haf_mod2)
   Layout layout;
   std::size_t shared_bytes = 0, words = 0;
-  std::uint64_t max_blocks = 1;  // blocks along x per channel
+  std::uint64_t max_blocks = 1;  // blocks along x per walk
   std::unique_ptr<DeviceBuffer<double>> roots, prime, pinv, weights, scratch;
   std::unique_ptr<DeviceBuffer<std::uint64_t>> out;
+  std::unique_ptr<DeviceStream> stream;
   Args args{};
-  /// grid.y: the group's channels, or their pairs.
-  std::size_t walks() const { return paired ? group->channels / 2 : group->channels; }
+  /// grid.y: the channels, or their pairs.
+  std::size_t walks() const { return paired ? count / 2 : count; }
 };
 
 class HafWorker final : public runtime::DeviceWorker {
@@ -165,68 +170,14 @@ class HafWorker final : public runtime::DeviceWorker {
     check(cudaGetDeviceProperties(&prop, d), "cudaGetDeviceProperties");
     std::size_t free_bytes = 0, total_bytes = 0;
     check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    const int m = job.n / 2;
+    const bool rpt = !job.rpt_mult.empty();
     for (const HafGroup& g : job.groups) {
-      GroupRun r;
-      r.group = &g;
-      const bool rpt = !job.rpt_mult.empty();
-      // An odd last prime would cost a whole pair's walk, or, walked alone in the same kernel,
-      // give that kernel the registers of both walks: odd counts keep one prime a walk.
-      r.paired = g.arith == HafArith::Mod && !rpt && g.channels % 2 == 0 && job.pair_primes;
-      r.fn = r.paired                    ? reinterpret_cast<const void*>(haf_mod2)
-             : g.arith == HafArith::Mod ? reinterpret_cast<const void*>(rpt ? haf_mod_rpt : haf_mod)
-             : g.arith == HafArith::Real ? reinterpret_cast<const void*>(rpt ? haf_real_rpt : haf_real)
-                                         : reinterpret_cast<const void*>(rpt ? haf_complex_rpt : haf_complex);
-      const std::size_t vdoubles = r.paired ? 2 : value_doubles(g.arith), vbytes = 8 * vdoubles;
-      r.layout = plan_layout(job.n, job.loops, static_cast<long long>(shared_budget_bytes(job.shared_kb) / (kWarps * vbytes)));
-      r.shared_bytes = static_cast<std::size_t>(r.layout.shared_values) * kWarps * vbytes;
-      r.words = r.paired ? 2 : haf_channel_words(g.arith);
-      const int per_sm = detail::blocks_per_sm(r.fn, kWarps * 32, r.shared_bytes, "GPU hafnian");
-      const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * prop.multiProcessorCount;
-      // One wave over all channels; the global slices may take a third of the free memory.
-      std::uint64_t blocks = std::max<std::uint64_t>(1, resident / r.walks());
-      const double slice = double(r.layout.global_values) * vbytes * kWarps * r.walks();
-      blocks = std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(std::max(1.0, free_bytes / 3.0 / slice)));
-      r.max_blocks = blocks;
-      const std::size_t warps = static_cast<std::size_t>(blocks) * kWarps;
-      const std::size_t root_values = g.roots.size() / value_doubles(g.arith) / g.channels;
-      std::vector<double> pairs;  // pair c: primes 2c and 2c + 1, their roots interleaved (Mod2Ar)
-      if (r.paired) {
-        pairs.resize(g.roots.size());
-        for (std::size_t k = 0; k < g.channels; ++k)
-          for (std::size_t i = 0; i < root_values; ++i)
-            pairs[((k / 2) * root_values + i) * 2 + k % 2] = g.roots[k * root_values + i];
-      }
-      r.roots = std::make_unique<DeviceBuffer<double>>(r.paired ? pairs : g.roots);
-      r.prime = std::make_unique<DeviceBuffer<double>>(g.prime);
-      r.pinv = std::make_unique<DeviceBuffer<double>>(g.pinv);
-      r.scratch = std::make_unique<DeviceBuffer<double>>(static_cast<std::size_t>(r.layout.global_values) * vdoubles *
-                                                         warps * r.walks());
-      check(cudaMemset(r.scratch->ptr, 0, static_cast<std::size_t>(r.layout.global_values) * vbytes * warps * r.walks()),
-            "cudaMemset");
-      r.out = std::make_unique<DeviceBuffer<std::uint64_t>>(warps * r.walks() * r.words);
-      Args& a = r.args;
-      a.n = job.n, a.m = m, a.S = haf_stride(m), a.loops = job.loops ? 1 : 0;
-      a.shared_from = r.layout.shared_from;
-      for (int l = 0; l <= mcgpu::haf::kMaxM; ++l) a.frame_off[l] = r.layout.frame_off[l];
-      a.leaf_off = r.layout.leaf_off;
-      a.root = r.roots->ptr;
-      a.root_stride = static_cast<long long>(root_values);
-      a.scratch = r.scratch->ptr;
-      a.scratch_per_warp = r.layout.global_values;
-      a.shared_per_warp = r.layout.shared_values;
-      a.prime = r.prime->ptr, a.pinv = r.pinv->ptr;
-      a.out = reinterpret_cast<mcgpu::u64*>(r.out->ptr);
-      a.words = static_cast<int>(r.words);
-      a.q = job.q;
-      if (rpt) set_repeats(a, r, g);
-      set_task_blocks(a, job.n, job.loops, !rpt, largest_task_block(job.task_block));
-      if (r.shared_bytes > 48 * 1024)
-        check(cudaFuncSetAttribute(r.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(r.shared_bytes)),
-              "cudaFuncSetAttribute");
-      shared_levels_ = m - r.layout.shared_from;
-      scratch_gib_ += double(r.layout.global_values) * vbytes * double(warps * r.walks()) / (1 << 30);
-      runs_.push_back(std::move(r));
+      // Exact walks take their primes two at a time; an odd last prime walks alone in a launch
+      // of its own beside the pairs', since one kernel holding both walks would take the
+      // registers of both.
+      const std::size_t paired = g.arith == HafArith::Mod && !rpt && job.pair_primes ? g.channels / 2 * 2 : 0;
+      if (paired > 0) runs_.push_back(make_run(g, 0, paired, true, prop, free_bytes));
+      if (paired < g.channels) runs_.push_back(make_run(g, paired, g.channels - paired, false, prop, free_bytes));
     }
     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     if (job.verbose)
@@ -253,22 +204,25 @@ class HafWorker final : public runtime::DeviceWorker {
   std::vector<std::uint64_t> run(UnitRange range) override {
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::uint64_t> sums;
+    // Every run's launch first, each on its stream, so that one launch's blocks fill the
+    // multiprocessors that another's last blocks leave idle.
     for (GroupRun& r : runs_) {
       Args& a = r.args;
       a.lp_begin = range.begin * unit_leaves_;
       a.lp_count = range.size() * unit_leaves_;
-      const std::uint64_t blocks = std::min<std::uint64_t>(r.max_blocks, (a.lp_count + kWarps - 1) / kWarps);
-      const std::size_t warps = static_cast<std::size_t>(blocks) * kWarps, channels = r.group->channels;
       void* params[] = {&a};
-      check(cudaLaunchKernel(r.fn, dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(r.walks())),
-                             dim3(kWarps * 32), params, r.shared_bytes, nullptr),
+      check(cudaLaunchKernel(r.fn, dim3(static_cast<unsigned>(launch_blocks(r)), static_cast<unsigned>(r.walks())),
+                             dim3(kWarps * 32), params, r.shared_bytes, r.stream->s),
             "cudaLaunchKernel");
-      check(cudaDeviceSynchronize(), "the GPU hafnian kernel");
+    }
+    for (GroupRun& r : runs_) {
+      check(cudaStreamSynchronize(r.stream->s), "the GPU hafnian kernel");
+      const std::size_t warps = static_cast<std::size_t>(launch_blocks(r)) * kWarps;
       raw_.resize(warps * r.walks() * r.words);
       check(cudaMemcpy(raw_.data(), r.out->ptr, raw_.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost),
             "cudaMemcpy");
       const std::size_t cw = haf_channel_words(r.group->arith);
-      for (std::size_t c = 0; c < channels; ++c) {
+      for (std::size_t c = 0; c < r.count; ++c) {
         const std::size_t lane = r.paired ? c / 2 : c, half = r.paired ? c % 2 : 0;
         std::vector<std::uint64_t> total(cw, 0);
         for (std::size_t w = 0; w < warps; ++w) {
@@ -276,7 +230,7 @@ class HafWorker final : public runtime::DeviceWorker {
           if (r.group->arith == HafArith::Mod) {
             double v;
             std::memcpy(&v, x, sizeof v);
-            const double p = r.group->prime[c];
+            const double p = r.group->prime[r.first + c];
             double t = static_cast<double>(total[0]) + std::fmod(v, p);
             t = std::fmod(t + p, p);
             total[0] = static_cast<std::uint64_t>(t);
@@ -296,7 +250,83 @@ class HafWorker final : public runtime::DeviceWorker {
 
   int shared_levels() const { return shared_levels_; }
 
+  /// Blocks along x of run r's launch over the current range: no more than its warps have leaf pairs.
+  std::uint64_t launch_blocks(const GroupRun& r) const {
+    return std::min<std::uint64_t>(r.max_blocks, (r.args.lp_count + kWarps - 1) / kWarps);
+  }
+
  private:
+  /// The run of channels first .. first + count - 1 of group g (`paired`: two primes a walk).
+  GroupRun make_run(const HafGroup& g, std::size_t first, std::size_t count, bool paired, const cudaDeviceProp& prop,
+                    std::size_t free_bytes) {
+    const int m = job_.n / 2;
+    const bool rpt = !job_.rpt_mult.empty();
+    GroupRun r;
+    r.group = &g, r.first = first, r.count = count, r.paired = paired;
+    r.fn = r.paired                    ? reinterpret_cast<const void*>(haf_mod2)
+           : g.arith == HafArith::Mod ? reinterpret_cast<const void*>(rpt ? haf_mod_rpt : haf_mod)
+           : g.arith == HafArith::Real ? reinterpret_cast<const void*>(rpt ? haf_real_rpt : haf_real)
+                                       : reinterpret_cast<const void*>(rpt ? haf_complex_rpt : haf_complex);
+    const std::size_t vdoubles = r.paired ? 2 : value_doubles(g.arith), vbytes = 8 * vdoubles;
+    r.layout = plan_layout(job_.n, job_.loops, static_cast<long long>(shared_budget_bytes(job_.shared_kb) / (kWarps * vbytes)));
+    r.shared_bytes = static_cast<std::size_t>(r.layout.shared_values) * kWarps * vbytes;
+    r.words = r.paired ? 2 : haf_channel_words(g.arith);
+    const int per_sm = detail::blocks_per_sm(r.fn, kWarps * 32, r.shared_bytes, "GPU hafnian");
+    const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * prop.multiProcessorCount;
+    // One wave over the run's walks (another run's launch fills its tail); the global slices
+    // may take a third of the free memory.
+    std::uint64_t blocks = std::max<std::uint64_t>(1, resident / r.walks());
+    const double slice = double(r.layout.global_values) * vbytes * kWarps * r.walks();
+    blocks = std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(std::max(1.0, free_bytes / 3.0 / slice)));
+    r.max_blocks = blocks;
+    const std::size_t warps = static_cast<std::size_t>(blocks) * kWarps;
+    const std::size_t root_values = g.roots.size() / value_doubles(g.arith) / g.channels;
+    const std::size_t root_doubles = root_values * value_doubles(g.arith);
+    std::vector<double> roots(g.roots.begin() + static_cast<std::ptrdiff_t>(first * root_doubles),
+                              g.roots.begin() + static_cast<std::ptrdiff_t>((first + count) * root_doubles));
+    if (r.paired) {  // pair c: primes 2c and 2c + 1, their roots interleaved (Mod2Ar)
+      std::vector<double> pairs(roots.size());
+      for (std::size_t k = 0; k < count; ++k)
+        for (std::size_t i = 0; i < root_values; ++i) pairs[((k / 2) * root_values + i) * 2 + k % 2] = roots[k * root_values + i];
+      roots.swap(pairs);
+    }
+    const auto channel_slice = [&](const std::vector<double>& v) {
+      return v.empty() ? v : std::vector<double>(v.begin() + static_cast<std::ptrdiff_t>(first),
+                                                 v.begin() + static_cast<std::ptrdiff_t>(first + count));
+    };
+    r.roots = std::make_unique<DeviceBuffer<double>>(roots);
+    r.prime = std::make_unique<DeviceBuffer<double>>(channel_slice(g.prime));
+    r.pinv = std::make_unique<DeviceBuffer<double>>(channel_slice(g.pinv));
+    r.scratch = std::make_unique<DeviceBuffer<double>>(static_cast<std::size_t>(r.layout.global_values) * vdoubles *
+                                                       warps * r.walks());
+    check(cudaMemset(r.scratch->ptr, 0, static_cast<std::size_t>(r.layout.global_values) * vbytes * warps * r.walks()),
+          "cudaMemset");
+    r.out = std::make_unique<DeviceBuffer<std::uint64_t>>(warps * r.walks() * r.words);
+    r.stream = std::make_unique<DeviceStream>();
+    Args& a = r.args;
+    a.n = job_.n, a.m = m, a.S = haf_stride(m), a.loops = job_.loops ? 1 : 0;
+    a.shared_from = r.layout.shared_from;
+    for (int l = 0; l <= mcgpu::haf::kMaxM; ++l) a.frame_off[l] = r.layout.frame_off[l];
+    a.leaf_off = r.layout.leaf_off;
+    a.root = r.roots->ptr;
+    a.root_stride = static_cast<long long>(root_values);
+    a.scratch = r.scratch->ptr;
+    a.scratch_per_warp = r.layout.global_values;
+    a.shared_per_warp = r.layout.shared_values;
+    a.prime = r.prime->ptr, a.pinv = r.pinv->ptr;
+    a.out = reinterpret_cast<mcgpu::u64*>(r.out->ptr);
+    a.words = static_cast<int>(r.words);
+    a.q = job_.q;
+    if (rpt) set_repeats(a, r, g);
+    set_task_blocks(a, job_.n, job_.loops, !rpt, largest_task_block(job_.task_block));
+    if (r.shared_bytes > 48 * 1024)
+      check(cudaFuncSetAttribute(r.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(r.shared_bytes)),
+            "cudaFuncSetAttribute");
+    shared_levels_ = m - r.layout.shared_from;
+    scratch_gib_ += double(r.layout.global_values) * vbytes * double(warps * r.walks()) / (1 << 30);
+    return r;
+  }
+
   /// The repeated walk's types and the group's weights in the launch arguments.
   void set_repeats(Args& a, GroupRun& r, const HafGroup& g) const {
     mcgpu::haf::Rpt& p = a.rpt;

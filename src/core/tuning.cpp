@@ -81,7 +81,7 @@ const Knob kKnobs[] = {
     {"MATCHCOUNT_HAF_TASK_BLOCK", "the largest block of coefficients a gpu-hafnian lane computes at once (1, 2, 4; 0: 4)",
      "0", [](Tuning& t, const char* v) { t.haf_task_block = int_or(v, 0); },
      [](const Tuning& t) { return std::to_string(t.haf_task_block); }},
-    {"MATCHCOUNT_HAF_PAIRS", "pairs or single: gpu-hafnian's exact walks take two primes at once (where their number is even) or one",
+    {"MATCHCOUNT_HAF_PAIRS", "pairs or single: gpu-hafnian's exact and real walks take two channels (primes, vertex orders) at once or one",
      "pairs", nullptr, nullptr, &Tuning::haf_pairs, {"pairs", "single"}},
     {"MATCHCOUNT_WARP_PLUS_ROWS", "rows from which GPU Rasmussen+ takes one sample per warp", "planner's",
      [](Tuning& t, const char* v) { t.warp_plus_rows = std::atoi(v); },

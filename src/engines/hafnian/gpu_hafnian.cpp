@@ -166,7 +166,7 @@ gpu::HafJob base_job(int n0, bool loops, const EngineOptions& opt) {
   job.walk_fmas = hafnian_work(n0, loops);
   job.shared_kb = tuning::tuning().haf_shared_kb;
   job.task_block = tuning::tuning().haf_task_block;
-  job.pair_primes = tuning::tuning().haf_pairs != 2;
+  job.pair_channels = tuning::tuning().haf_pairs != 2;
   job.verbose = tuning::tuning().gpu_verbose;
   job.gpus = opt.gpus;
   job.progress = opt.progress;

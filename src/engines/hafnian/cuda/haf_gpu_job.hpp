@@ -61,7 +61,7 @@ struct HafJob {
   bool verbose = false;  // MATCHCOUNT_GPU_VERBOSE: each device's set-up and runs on stderr
   int shared_kb = 0;  // shared memory per block for frames (0: the default)
   int task_block = 0;  // the largest task of a lane, in coefficients (1, 2 or 4; 0: 4)
-  bool pair_primes = true;  // Mod groups of an even number of primes: two a walk (haf_mod2)
+  bool pair_channels = true;  // Mod and Real groups: two channels a walk (haf_mod2, haf_real2)
   int gpus = 0;  // the first `gpus` visible devices (0: all)
   std::function<void(double)> progress;
   WalkJournal* journal = nullptr;

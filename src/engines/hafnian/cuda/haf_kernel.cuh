@@ -112,6 +112,23 @@ struct RealAr {
   }
 };
 
+/// Two float channels in one walk (two of the float walks' vertex orders), as Mod2Ar walks two
+/// primes: each half is RealAr's arithmetic in RealAr's order, so each channel's sum has the
+/// bits of its own walk.
+struct Real2Ar {
+  typedef double2 V;
+  __device__ static V zero() { return make_double2(0.0, 0.0); }
+  __device__ static V madd(V acc, V x, V y) { return make_double2(RealAr::madd(acc.x, x.x, y.x), RealAr::madd(acc.y, x.y, y.y)); }
+  __device__ static V reduce(V x) { return x; }
+  __device__ static V scale(V x, double w) { return make_double2(RealAr::scale(x.x, w), RealAr::scale(x.y, w)); }
+  __device__ static V shfl_sum(V x) { return make_double2(RealAr::shfl_sum(x.x), RealAr::shfl_sum(x.y)); }
+  struct Acc {
+    RealAr::Acc lo, hi;
+  };
+  __device__ static void leaf(Acc& a, V v, int q) { RealAr::leaf(a.lo, v.x, q), RealAr::leaf(a.hi, v.y, q); }
+  __device__ static void store(const Acc& a, u64* out) { RealAr::store(a.lo, out), RealAr::store(a.hi, out + kLimbs); }
+};
+
 struct ComplexAr {
   typedef double2 V;
   __device__ static V zero() { return make_double2(0.0, 0.0); }

@@ -26,7 +26,8 @@ __global__ void __launch_bounds__(kWarps * 32) haf_mod(Args a) {
   mcgpu::haf::walk_range(a, mcgpu::haf::ModAr{a.prime[c], a.pinv[c]}, c);
 }
 // Primes 2c and 2c + 1 in one walk (Mod2Ar): more registers than haf_mod, less time a prime
-// (docs/benchmarks.md, "The GPU hafnian: two primes a walk").
+// (docs/benchmarks.md, "The GPU hafnian: a breadth-first bottom and more warps by fewer
+// registers", paragraph "Two primes a walk").
 __global__ void __launch_bounds__(kWarps * 32) haf_mod2(Args a) {
   const int c = blockIdx.y;
   using mcgpu::haf::ModAr;
@@ -34,6 +35,8 @@ __global__ void __launch_bounds__(kWarps * 32) haf_mod2(Args a) {
       a, mcgpu::haf::Mod2Ar{ModAr{a.prime[2 * c], a.pinv[2 * c]}, ModAr{a.prime[2 * c + 1], a.pinv[2 * c + 1]}}, c);
 }
 __global__ void __launch_bounds__(kWarps * 32) haf_real(Args a) { mcgpu::haf::walk_range(a, mcgpu::haf::RealAr{}, blockIdx.y); }
+// Float channels 2c and 2c + 1 in one walk (Real2Ar).
+__global__ void __launch_bounds__(kWarps * 32) haf_real2(Args a) { mcgpu::haf::walk_range(a, mcgpu::haf::Real2Ar{}, blockIdx.y); }
 __global__ void __launch_bounds__(kWarps * 32) haf_complex(Args a) {
   mcgpu::haf::walk_range(a, mcgpu::haf::ComplexAr{}, blockIdx.y);
 }
@@ -148,7 +151,7 @@ struct GroupRun {
   const HafGroup* group = nullptr;
   std::size_t first = 0, count = 0;
   const void* fn = nullptr;
-  bool paired = false;  // two primes a walk (haf_mod2)
+  bool paired = false;  // two channels a walk (haf_mod2, haf_real2)
   Layout layout;
   std::size_t shared_bytes = 0, words = 0;
   std::uint64_t max_blocks = 1;  // blocks along x per walk
@@ -172,10 +175,11 @@ class HafWorker final : public runtime::DeviceWorker {
     check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
     const bool rpt = !job.rpt_mult.empty();
     for (const HafGroup& g : job.groups) {
-      // Exact walks take their primes two at a time; an odd last prime walks alone in a launch
-      // of its own beside the pairs', since one kernel holding both walks would take the
-      // registers of both.
-      const std::size_t paired = g.arith == HafArith::Mod && !rpt && job.pair_primes ? g.channels / 2 * 2 : 0;
+      // Exact and real walks take their channels (primes, vertex orders) two at a time; an odd
+      // last channel walks alone in a launch of its own beside the pairs', since one kernel
+      // holding both walks would take the registers of both.
+      const bool pairs = (g.arith == HafArith::Mod || g.arith == HafArith::Real) && !rpt && job.pair_channels;
+      const std::size_t paired = pairs ? g.channels / 2 * 2 : 0;
       if (paired > 0) runs_.push_back(make_run(g, 0, paired, true, prop, free_bytes));
       if (paired < g.channels) runs_.push_back(make_run(g, paired, g.channels - paired, false, prop, free_bytes));
     }
@@ -226,7 +230,7 @@ class HafWorker final : public runtime::DeviceWorker {
         const std::size_t lane = r.paired ? c / 2 : c, half = r.paired ? c % 2 : 0;
         std::vector<std::uint64_t> total(cw, 0);
         for (std::size_t w = 0; w < warps; ++w) {
-          const std::uint64_t* x = &raw_[(lane * warps + w) * r.words + half];
+          const std::uint64_t* x = &raw_[(lane * warps + w) * r.words + half * cw];
           if (r.group->arith == HafArith::Mod) {
             double v;
             std::memcpy(&v, x, sizeof v);
@@ -256,21 +260,21 @@ class HafWorker final : public runtime::DeviceWorker {
   }
 
  private:
-  /// The run of channels first .. first + count - 1 of group g (`paired`: two primes a walk).
+  /// The run of channels first .. first + count - 1 of group g (`paired`: two channels a walk).
   GroupRun make_run(const HafGroup& g, std::size_t first, std::size_t count, bool paired, const cudaDeviceProp& prop,
                     std::size_t free_bytes) {
     const int m = job_.n / 2;
     const bool rpt = !job_.rpt_mult.empty();
     GroupRun r;
     r.group = &g, r.first = first, r.count = count, r.paired = paired;
-    r.fn = r.paired                    ? reinterpret_cast<const void*>(haf_mod2)
+    r.fn = r.paired                    ? reinterpret_cast<const void*>(g.arith == HafArith::Mod ? haf_mod2 : haf_real2)
            : g.arith == HafArith::Mod ? reinterpret_cast<const void*>(rpt ? haf_mod_rpt : haf_mod)
            : g.arith == HafArith::Real ? reinterpret_cast<const void*>(rpt ? haf_real_rpt : haf_real)
                                        : reinterpret_cast<const void*>(rpt ? haf_complex_rpt : haf_complex);
     const std::size_t vdoubles = r.paired ? 2 : value_doubles(g.arith), vbytes = 8 * vdoubles;
     r.layout = plan_layout(job_.n, job_.loops, static_cast<long long>(shared_budget_bytes(job_.shared_kb) / (kWarps * vbytes)));
     r.shared_bytes = static_cast<std::size_t>(r.layout.shared_values) * kWarps * vbytes;
-    r.words = r.paired ? 2 : haf_channel_words(g.arith);
+    r.words = haf_channel_words(g.arith) * (r.paired ? 2 : 1);
     const int per_sm = detail::blocks_per_sm(r.fn, kWarps * 32, r.shared_bytes, "GPU hafnian");
     const std::uint64_t resident = static_cast<std::uint64_t>(per_sm) * prop.multiProcessorCount;
     // One wave over the run's walks (another run's launch fills its tail); the global slices
@@ -284,7 +288,7 @@ class HafWorker final : public runtime::DeviceWorker {
     const std::size_t root_doubles = root_values * value_doubles(g.arith);
     std::vector<double> roots(g.roots.begin() + static_cast<std::ptrdiff_t>(first * root_doubles),
                               g.roots.begin() + static_cast<std::ptrdiff_t>((first + count) * root_doubles));
-    if (r.paired) {  // pair c: primes 2c and 2c + 1, their roots interleaved (Mod2Ar)
+    if (r.paired) {  // pair c: channels 2c and 2c + 1, their roots interleaved (Mod2Ar, Real2Ar)
       std::vector<double> pairs(roots.size());
       for (std::size_t k = 0; k < count; ++k)
         for (std::size_t i = 0; i < root_values; ++i) pairs[((k / 2) * root_values + i) * 2 + k % 2] = roots[k * root_values + i];

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <random>
 
+#include "core/tuning.hpp"
 #include "engines/hafnian/hafnian_repeated.hpp"
 #include "matchcount/error.hpp"
 #include "matchcount/gpu.hpp"
@@ -110,6 +111,39 @@ TEST(GpuHafnianRepeated, FloatsWithinTheirBoundsOfExactValues) {
     const auto cc = engines::hafnian_rpt_walk(as_floats(in, Complex(0, 1)), {});
     EXPECT_LE(std::abs(c.value - cc.value), c.abs_error + cc.abs_error) << "trial " << trial;
   }
+}
+
+// Exact walks' primes and the real walks' lanes go two to a walk (haf_mod2_rpt, haf_real2_rpt),
+// an odd last prime alone beside them: the bits of one channel a walk.
+TEST(GpuHafnianRepeated, TwoChannelsAWalkGiveTheBitsOfOne) {
+  SKIP_WITHOUT_GPU();
+  tuning::Tuning single = tuning::tuning(), paired = tuning::tuning();
+  single.haf_pairs = 2, paired.haf_pairs = 1;
+  std::mt19937_64 rng(53);
+  int checked = 0;
+  for (int trial = 0; trial < 24; ++trial) {
+    const int n = 2 + static_cast<int>(rng() % 6);
+    auto in = random_problem(rng, n, trial % 2 ? -5 : -(1L << 20), trial % 2 ? 5 : 1L << 20, 6, trial % 3 == 0);
+    const std::uint64_t N = photons(in.rpt);
+    if (N < 8 || N > 48 || (N % 2 && !in.loops)) continue;
+    const auto real = as_floats(in, 0.5);
+    Integer x1, x2;
+    Approx<double> r1, r2;
+    {
+      const tuning::ScopedTuning knobs(single);
+      x1 = engines::gpu_hafnian_rpt_walk(in, {}), r1 = engines::gpu_hafnian_rpt_walk(real, {});
+    }
+    {
+      const tuning::ScopedTuning knobs(paired);
+      x2 = engines::gpu_hafnian_rpt_walk(in, {}), r2 = engines::gpu_hafnian_rpt_walk(real, {});
+    }
+    EXPECT_EQ(x2, x1) << "trial " << trial;
+    EXPECT_EQ(x2, engines::hafnian_rpt_walk(in, {})) << "trial " << trial;
+    EXPECT_EQ(r2.value, r1.value) << "trial " << trial;
+    EXPECT_EQ(r2.abs_error, r1.abs_error) << "trial " << trial;
+    ++checked;
+  }
+  EXPECT_GT(checked, 8);
 }
 
 TEST(GpuHafnianRepeated, DevicesAndResumesGiveTheBitsOfOne) {

@@ -60,6 +60,7 @@ __host__ __device__ inline long long tri(int s) { return (long long)s * (s - 1) 
 
 struct ModAr {
   typedef double V;
+  typedef double W;  // a repeated walk's weight
   double p, pinv;
   __device__ static V zero() { return 0.0; }
   __device__ static V madd(V acc, V x, V y) { return __fma_rn(x, y, acc); }
@@ -82,11 +83,14 @@ struct ModAr {
 /// two operands. Each half is ModAr's arithmetic.
 struct Mod2Ar {
   typedef double2 V;
+  typedef double2 W;
   ModAr lo, hi;
   __device__ static V zero() { return make_double2(0.0, 0.0); }
   __device__ static V madd(V acc, V x, V y) { return make_double2(ModAr::madd(acc.x, x.x, y.x), ModAr::madd(acc.y, x.y, y.y)); }
   __device__ V reduce(V x) const { return make_double2(lo.reduce(x.x), hi.reduce(x.y)); }
   __device__ static V scale(V x, double w) { return make_double2(ModAr::scale(x.x, w), ModAr::scale(x.y, w)); }
+  __device__ static V scale(V x, W w) { return make_double2(ModAr::scale(x.x, w.x), ModAr::scale(x.y, w.y)); }
+  __device__ W wmul(W x, W y) const { return make_double2(lo.wmul(x.x, y.x), hi.wmul(x.y, y.y)); }
   __device__ static V shfl_sum(V x) { return make_double2(ModAr::shfl_sum(x.x), ModAr::shfl_sum(x.y)); }
   struct Acc {
     ModAr::Acc lo, hi;
@@ -97,6 +101,7 @@ struct Mod2Ar {
 
 struct RealAr {
   typedef double V;
+  typedef double W;
   __device__ static V zero() { return 0.0; }
   __device__ static V madd(V acc, V x, V y) { return __fma_rn(x, y, acc); }
   __device__ static V reduce(V x) { return x; }
@@ -117,10 +122,13 @@ struct RealAr {
 /// bits of its own walk.
 struct Real2Ar {
   typedef double2 V;
+  typedef double2 W;
   __device__ static V zero() { return make_double2(0.0, 0.0); }
   __device__ static V madd(V acc, V x, V y) { return make_double2(RealAr::madd(acc.x, x.x, y.x), RealAr::madd(acc.y, x.y, y.y)); }
   __device__ static V reduce(V x) { return x; }
   __device__ static V scale(V x, double w) { return make_double2(RealAr::scale(x.x, w), RealAr::scale(x.y, w)); }
+  __device__ static V scale(V x, W w) { return make_double2(RealAr::scale(x.x, w.x), RealAr::scale(x.y, w.y)); }
+  __device__ static W wmul(W x, W y) { return make_double2(RealAr::wmul(x.x, y.x), RealAr::wmul(x.y, y.y)); }
   __device__ static V shfl_sum(V x) { return make_double2(RealAr::shfl_sum(x.x), RealAr::shfl_sum(x.y)); }
   struct Acc {
     RealAr::Acc lo, hi;
@@ -131,6 +139,7 @@ struct Real2Ar {
 
 struct ComplexAr {
   typedef double2 V;
+  typedef double W;
   __device__ static V zero() { return make_double2(0.0, 0.0); }
   __device__ static V madd(V acc, V x, V y) {
     return make_double2(__fma_rn(x.x, y.x, __fma_rn(-x.y, y.y, acc.x)), __fma_rn(x.x, y.y, __fma_rn(x.y, y.x, acc.y)));
@@ -147,6 +156,17 @@ struct ComplexAr {
     for (int i = 0; i < kLimbs; ++i) out[i] = a.re[i], out[kLimbs + i] = a.im[i];
   }
 };
+
+/// A repeated walk's weight i of channel c (one channel a walk), or of channels 2c and 2c + 1
+/// (two a walk); the weights of a channel are `stride` apart.
+__device__ __forceinline__ void rpt_weight(double& out, const double* w, long long stride, int c, int i) {
+  out = w[c * stride + i];
+}
+__device__ __forceinline__ void rpt_weight(double2& out, const double* w, long long stride, int c, int i) {
+  out = make_double2(w[2 * c * stride + i], w[(2 * c + 1) * stride + i]);
+}
+__device__ __forceinline__ double unit_weight(double) { return 1.0; }
+__device__ __forceinline__ double2 unit_weight(double2) { return make_double2(1.0, 1.0); }
 
 __device__ __forceinline__ double add_values(double a, double b) { return a + b; }
 __device__ __forceinline__ double2 add_values(double2 a, double2 b) { return make_double2(a.x + b.x, a.y + b.y); }
@@ -333,7 +353,7 @@ struct Walk {
 
   /// A repeated walk's leaf below node x (above the last level): w [x^m] g, plus w [x^m] g t
   /// where the last level is included.
-  __device__ void leaf_rpt(const Node<V>& x, bool include_last, double w, typename Ar::Acc& acc) const {
+  __device__ void leaf_rpt(const Node<V>& x, bool include_last, typename Ar::W w, typename Ar::Acc& acc) const {
     V p = Ar::zero();
     if (include_last) {
       Ref<V> t = entry(x, 1, 0);
@@ -412,12 +432,12 @@ __device__ void walk_rpt_range(const Args& a, const Ar& ar, int c) {
   const Walk<Ar>& walk = w.walk;
   const u64 lo = w.lo, hi = w.hi;
   const Rpt& r = a.rpt;
-  const double* weight = r.weight + (long long)c * r.wstride;
   Node<V> path[kMaxM + 1];
   path[0] = w.root;
   typename Ar::Acc acc;
   int k[kMaxM];
-  double wp[kMaxM];  // wp[t]: the product of the weights of types 0..t
+  typedef typename Ar::W W;
+  W wp[kMaxM];  // wp[t]: the product of the weights of types 0..t
   u64 x = lo;
   for (int t = r.types - 1; t >= 0; --t) k[t] = (int)(x % (u64)(r.mult[t] + 1)), x /= (u64)(r.mult[t] + 1);
   const int top = a.m - 2, last = r.types - 1;
@@ -429,7 +449,11 @@ __device__ void walk_rpt_range(const Args& a, const Ar& ar, int c) {
       from = r.first[t] + k[t], from_type = t;
       ++k[t];
     }
-    for (int t = from_type; t <= last; ++t) wp[t] = ar.wmul(t ? wp[t - 1] : 1.0, weight[r.woff[t] + k[t]]);
+    for (int t = from_type; t <= last; ++t) {
+      W w;
+      rpt_weight(w, r.weight, r.wstride, c, r.woff[t] + k[t]);
+      wp[t] = ar.wmul(t ? wp[t - 1] : unit_weight(W{}), w);
+    }
     for (int l = from; l <= top; ++l) {
       const int t = r.ltype[l];
       path[l + 1] = l - r.first[t] < k[t] ? walk.include(l, path[l]) : path[l];

@@ -45,6 +45,15 @@ __global__ void __launch_bounds__(kWarps * 32) haf_mod_rpt(Args a) {
   const int c = blockIdx.y;
   mcgpu::haf::walk_rpt_range(a, mcgpu::haf::ModAr{a.prime[c], a.pinv[c]}, c);
 }
+__global__ void __launch_bounds__(kWarps * 32) haf_mod2_rpt(Args a) {
+  const int c = blockIdx.y;
+  using mcgpu::haf::ModAr;
+  mcgpu::haf::walk_rpt_range(
+      a, mcgpu::haf::Mod2Ar{ModAr{a.prime[2 * c], a.pinv[2 * c]}, ModAr{a.prime[2 * c + 1], a.pinv[2 * c + 1]}}, c);
+}
+__global__ void __launch_bounds__(kWarps * 32) haf_real2_rpt(Args a) {
+  mcgpu::haf::walk_rpt_range(a, mcgpu::haf::Real2Ar{}, blockIdx.y);
+}
 __global__ void __launch_bounds__(kWarps * 32) haf_real_rpt(Args a) {
   mcgpu::haf::walk_rpt_range(a, mcgpu::haf::RealAr{}, blockIdx.y);
 }
@@ -178,7 +187,7 @@ class HafWorker final : public runtime::DeviceWorker {
       // Exact and real walks take their channels (primes, vertex orders) two at a time; an odd
       // last channel walks alone in a launch of its own beside the pairs', since one kernel
       // holding both walks would take the registers of both.
-      const bool pairs = (g.arith == HafArith::Mod || g.arith == HafArith::Real) && !rpt && job.pair_channels;
+      const bool pairs = (g.arith == HafArith::Mod || g.arith == HafArith::Real) && job.pair_channels;
       const std::size_t paired = pairs ? g.channels / 2 * 2 : 0;
       if (paired > 0) runs_.push_back(make_run(g, 0, paired, true, prop, free_bytes));
       if (paired < g.channels) runs_.push_back(make_run(g, paired, g.channels - paired, false, prop, free_bytes));
@@ -267,7 +276,8 @@ class HafWorker final : public runtime::DeviceWorker {
     const bool rpt = !job_.rpt_mult.empty();
     GroupRun r;
     r.group = &g, r.first = first, r.count = count, r.paired = paired;
-    r.fn = r.paired                    ? reinterpret_cast<const void*>(g.arith == HafArith::Mod ? haf_mod2 : haf_real2)
+    r.fn = r.paired ? reinterpret_cast<const void*>(g.arith == HafArith::Mod ? (rpt ? haf_mod2_rpt : haf_mod2)
+                                                                             : (rpt ? haf_real2_rpt : haf_real2))
            : g.arith == HafArith::Mod ? reinterpret_cast<const void*>(rpt ? haf_mod_rpt : haf_mod)
            : g.arith == HafArith::Real ? reinterpret_cast<const void*>(rpt ? haf_real_rpt : haf_real)
                                        : reinterpret_cast<const void*>(rpt ? haf_complex_rpt : haf_complex);
@@ -344,7 +354,10 @@ class HafWorker final : public runtime::DeviceWorker {
     if (level != job_.n / 2 || g.rpt_weights.size() != static_cast<std::size_t>(woff) * g.channels)
       throw GpuError("GPU hafnian: the repeated walk's types do not fit its block");
     p.wstride = woff;
-    r.weights = std::make_unique<DeviceBuffer<double>>(g.rpt_weights);
+    const auto per = static_cast<std::ptrdiff_t>(woff);  // the run's channels' weights
+    r.weights = std::make_unique<DeviceBuffer<double>>(
+        std::vector<double>(g.rpt_weights.begin() + static_cast<std::ptrdiff_t>(r.first) * per,
+                            g.rpt_weights.begin() + static_cast<std::ptrdiff_t>(r.first + r.count) * per));
     p.weight = r.weights->ptr;
   }
 

@@ -258,12 +258,18 @@ struct Walk {
   template <int B, bool Two, class Spec>
   __device__ void tasks(int count, int lo, int hi, Spec spec) const {
     const int nb = blocks(lo, hi, B), total = count * nb;
+    // A lane's tasks are 32 apart, so their items and blocks advance by the same steps: the
+    // divisions by count happen once a call, not once a task.
+    const int step_block = 32 / count, step_item = 32 % count;
+    int item = lane % count, block = lane / count;
     for (int t = lane; t < total; t += 32) {
-      const int item = t % count, k_hi = hi - (t / count) * B;
+      const int k_hi = hi - block * B;
       Out<V> out;
       Ref<V> base, x1, y1, x2, y2;
       spec(item, out, base, x1, y1, x2, y2);
       conv_task<Ar, B, Two>(ar, out, base, x1, y1, x2, y2, k_hi, lo);
+      item += step_item, block += step_block;
+      if (item >= count) item -= count, ++block;
     }
   }
 
@@ -303,10 +309,12 @@ struct Walk {
     // b_ij += b_iu b_vj + b_iv b_uj (i > j); coefficient 1 keeps base[1] (y[0] = 0).
     run_tasks<true>(l, kConvB, eb, 1, top, [&](int e, Out<V>& out, Ref<V>& base, Ref<V>& x1, Ref<V>& y1, Ref<V>& x2,
                                                Ref<V>& y2) {
-      int i = (int)((1.0 + sqrt(1.0 + 8.0 * e)) * 0.5);
-      while (tri(i) > e) --i;
-      while (tri(i + 1) <= e) ++i;
-      const int j = e - (int)tri(i);
+      // Entry e = tri(i) + j: i from a float square root (e < tri(72), so 8e + 1 is exact in a
+      // float) and corrected by one where it rounds across a triangular number.
+      int i = (int)((1.0f + sqrtf(1.0f + 8.0f * (float)e)) * 0.5f);
+      while (i * (i - 1) / 2 > e) --i;
+      while ((i + 1) * i / 2 <= e) ++i;
+      const int j = e - i * (i - 1) / 2;
       out = Out<V>{fb + e, eb}, base = Ref<V>{x.b + e, x.eb};
       x1 = entry(x, u, i), y1 = entry(x, v, j), x2 = entry(x, v, i), y2 = entry(x, u, j);
     });

@@ -25,8 +25,8 @@ struct Tuning {
   int haf_shared_kb = 0;
   // gpu-hafnian: the largest task, in coefficients a lane computes at once (1, 2 or 4; 0: 4).
   int haf_task_block = 0;
-  // gpu-hafnian's exact walks: 0 (default) or 1 two primes a walk where their number is even,
-  // 2 one prime a walk.
+  // gpu-hafnian's exact and real walks (the repeated walk's too): 0 (default) or 1 two channels
+  // a walk (an odd last one in a launch of its own), 2 one channel a walk.
   int haf_pairs = 0;
   // Rasmussen+ on the GPU: rows from which one warp takes one sample (unset: the planner's).
   std::optional<int> warp_plus_rows;

@@ -10,6 +10,7 @@
 #include "engines/engine.hpp"
 #include "engines/gpu_common.hpp"
 #include "engines/hafnian/cuda/haf_gpu_job.hpp"
+#include "engines/hafnian/haf_setup.hpp"
 
 namespace matchcount::engines::gpu_haf {
 
@@ -40,6 +41,45 @@ T channel_value(const gpu::HafResult& r, std::size_t c, std::size_t words, long 
   const std::uint64_t* w = &r.words[c * words];
   if constexpr (std::is_same_v<T, Complex>) return T(scaled(fixed_at(w), q), scaled(fixed_at(w + kLimbs), q));
   else return scaled(fixed_at(w), q);
+}
+
+/// The groups of a float block's haf::kFloatWalks walks; append(g, first, last, W) adds walks
+/// first .. last - 1 to g as channels of W doubles an entry. Real walks make one group. Complex
+/// walks make two: the spread walks as complex channels, and the walk of |A|, whose imaginary
+/// parts are zero, as a real channel (one multiply-add a product instead of four).
+template <class T, class Append>
+std::vector<gpu::HafGroup> float_groups(Append append) {
+  std::vector<gpu::HafGroup> groups(1);
+  if constexpr (std::is_same_v<T, Complex>) {
+    groups[0].arith = gpu::HafArith::Complex;
+    append(groups[0], 0, haf::kSpreadWalks, 2);
+    groups.emplace_back();
+    groups[1].arith = gpu::HafArith::Real;
+    append(groups[1], haf::kSpreadWalks, haf::kFloatWalks, 1);
+  } else {
+    groups[0].arith = gpu::HafArith::Real;
+    append(groups[0], 0, haf::kFloatWalks, 1);
+  }
+  return groups;
+}
+
+/// The walks' values, in walk order, from a run of float_groups' groups (fixed point times 2^q).
+template <class T>
+std::vector<T> float_walk_values(const gpu::HafResult& r, long q) {
+  std::vector<T> walks;
+  const std::uint64_t* w = r.words.data();
+  for (int c = 0; c < haf::kFloatWalks; ++c) {
+    if constexpr (std::is_same_v<T, Complex>) {
+      if (c < haf::kSpreadWalks) {
+        walks.push_back(T(scaled(fixed_at(w), q), scaled(fixed_at(w + kLimbs), q)));
+        w += 2 * kLimbs;
+        continue;
+      }
+    }
+    walks.push_back(T(scaled(fixed_at(w), q)));
+    w += kLimbs;
+  }
+  return walks;
 }
 
 }  // namespace matchcount::engines::gpu_haf

@@ -56,12 +56,13 @@ std::string walk_tag(const char* kind, int n, bool loops, const gpu::HafJob& job
   return buf;
 }
 
-/// The kFloatWalks channels of a float block (dense d, n0 x n0) in the walk orders `orders`.
+/// The float walks first .. last - 1 of a block (dense d, n0 x n0) in the walk orders
+/// `orders`, as channels of g (W doubles an entry: 2 for complex values).
 template <class T>
 void append_float_channels(gpu::HafGroup& g, const std::vector<T>& d, int n0, bool loops,
-                           const std::vector<std::vector<int>>& orders) {
-  for (int c = 0; c < haf::kFloatWalks; ++c) {
-    gpu::append_haf_root(g.roots, n0, loops, std::is_same_v<T, Complex> ? 2 : 1, [&](int i, int j, int w) {
+                           const std::vector<std::vector<int>>& orders, int first, int last, int W) {
+  for (int c = first; c < last; ++c) {
+    gpu::append_haf_root(g.roots, n0, loops, W, [&](int i, int j, int w) {
       const T x = haf::walk_entry(d, n0, orders, c, i, j);
       return w ? std::imag(x) : std::real(x);
     });
@@ -130,8 +131,9 @@ class GpuHafnianEngine final : public GraphEngine {
   }
 
  private:
-  /// Floats: one group of haf::kFloatWalks channels, the matrix in the orders of
-  /// haf::float_orders (the CPU engine's), each summed exactly in fixed point.
+  /// Floats: haf::kFloatWalks channels (gpu_haf::float_groups: complex spread walks and a real
+  /// walk of |A| for complex blocks), the matrix in the orders of haf::float_orders (the CPU
+  /// engine's), each summed exactly in fixed point.
   template <class T>
   static Approx<T> floating(const SparseMatrix<T>& a, bool loops, const EngineOptions& opt) {
     constexpr bool cplx = std::is_same_v<T, Complex>;
@@ -139,18 +141,14 @@ class GpuHafnianEngine final : public GraphEngine {
     const std::vector<T> d = a.dense();
     gpu::HafJob job = base_job(n0, loops, opt);
     job.q = fixed_exponent(a, loops);
-    HafGroup g;
-    g.arith = cplx ? HafArith::Complex : HafArith::Real;
-    append_float_channels(g, d, n0, loops, haf::float_orders(n0));
-    job.groups = {g};
+    job.groups = gpu_haf::float_groups<T>([&](HafGroup& g, int first, int last, int W) {
+      append_float_channels(g, d, n0, loops, haf::float_orders(n0), first, last, W);
+    });
     const gpu::HafResult r = run(job, cplx ? "complex" : "real", n0, opt);
-    const long q = job.q;
-    const std::size_t words = gpu::haf_channel_words(g.arith);
-    std::vector<T> walks;
-    for (std::size_t c = 0; c < g.channels; ++c) walks.push_back(channel_value<T>(r, c, words, q));
+    const std::vector<T> walks = gpu_haf::float_walk_values<T>(r, job.q);
     Approx<T> e = haf::float_estimate(walks, haf::hafnian_excess(a, loops, opt));
     // Each leaf pair's value is truncated to a multiple of 2^q (2^(m-1) of them).
-    e.abs_error += std::ldexp(1.0, static_cast<int>(m + q));
+    e.abs_error += std::ldexp(1.0, static_cast<int>(m + job.q));
     return e;
   }
 };
@@ -239,7 +237,7 @@ std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blo
     for (std::size_t b = first; b < first + count; ++b) {
       if (blocks[b].rows != n0) throw std::invalid_argument("gpu_hafnian_batch: blocks of one size");
       job.q = std::max(job.q, fixed_exponent(blocks[b], loops));
-      append_float_channels(g, blocks[b].dense(), n0, loops, orders);
+      append_float_channels(g, blocks[b].dense(), n0, loops, orders, 0, haf::kFloatWalks, cplx ? 2 : 1);
     }
     job.groups = {g};
     job.tag = "gpu-hafnian-batch";

@@ -74,16 +74,18 @@ Approx<T> floating(const RepeatedHafnian<T>& in, const EngineOptions& opt) {
   constexpr bool cplx = std::is_same_v<T, Complex>;
   const RptLayout L = checked_layout(in.rpt, in.loops);
   gpu::HafJob job = rpt_job(L, in.loops, opt);
-  HafGroup g;
-  g.arith = cplx ? HafArith::Complex : HafArith::Real;
+  job.groups = gpu_haf::float_groups<T>([&](HafGroup& g, int first, int last, int W) {
+    for (int lane = first; lane < last; ++lane) {
+      gpu::append_haf_root(g.roots, L.vertices, in.loops, W, [&](int i, int j, int w) {
+        const T x = haf::rpt_lane_entry(in, L, lane, i, j);
+        return w ? std::imag(x) : std::real(x);
+      });
+      append_weights(g.rpt_weights, L.types, [](const Integer& w) { return w.get_d(); });
+      ++g.channels;
+    }
+  });
   double max_row = 0, max_loop = 0;  // over every lane's expanded matrix
   for (int lane = 0; lane < haf::kFloatWalks; ++lane) {
-    gpu::append_haf_root(g.roots, L.vertices, in.loops, cplx ? 2 : 1, [&](int i, int j, int w) {
-      const T x = haf::rpt_lane_entry(in, L, lane, i, j);
-      return w ? std::imag(x) : std::real(x);
-    });
-    append_weights(g.rpt_weights, L.types, [](const Integer& w) { return w.get_d(); });
-    ++g.channels;
     for (int i = 0; i < L.vertices; ++i) {
       double row = 0;
       for (int j = 0; j < L.vertices; ++j)
@@ -93,15 +95,13 @@ Approx<T> floating(const RepeatedHafnian<T>& in, const EngineOptions& opt) {
     }
   }
   job.q = gpu_haf::fixed_exponent(L.vertices / 2, gpu_haf::walk_rho(max_row, max_loop, in.loops));
-  job.groups = {g};
   job.tag = rpt_tag(cplx ? "complex" : "real", L, job);
   const gpu::HafResult r = gpu_haf::run_noted(job, opt, what(L));
-  const std::size_t words = gpu::haf_channel_words(g.arith);
-  std::vector<T> walks;
+  std::vector<T> walks = gpu_haf::float_walk_values<T>(r, job.q);
   double widest = 1;  // the largest 1 / lane factor, by which a lane's truncations grow
   for (int lane = 0; lane < haf::kFloatWalks; ++lane) {
     const double f = haf::rpt_lane_factor(in, lane);
-    walks.push_back(gpu_haf::channel_value<T>(r, static_cast<std::size_t>(lane), words, job.q) / f);
+    walks[static_cast<std::size_t>(lane)] /= f;
     widest = std::max(widest, 1 / f);
   }
   Approx<T> e = haf::float_estimate(walks, haf::rpt_excess(L));

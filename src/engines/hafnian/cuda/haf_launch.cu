@@ -1,8 +1,9 @@
 // Host side of the GPU hafnian walk: lays out each warp's frames (small levels in shared
 // memory, large ones in a global slice), sizes the launch with the occupancy API, and runs each
 // run of units the device executor hands a device (src/runtime/device_walk.hpp: devices, MPI
-// ranks, checkpoints) as one launch per group of channels (an exact group's pairs of primes and
-// its odd last prime: two launches on two streams); warp sums are added exactly here.
+// ranks, checkpoints) as one launch per group of channels (a group walked two channels a warp:
+// its pairs, and its odd last channel in a second launch on a second stream); warp sums are
+// added exactly here.
 #include <algorithm>
 #include <chrono>
 #include <cmath>

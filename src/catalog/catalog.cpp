@@ -140,10 +140,11 @@ Seconds hafnian_seconds(const GraphFacts& f) {
   return engines::hafnian_seconds(f.n, f.hafnian_primes, f.kind, f.loops, f.cores);
 }
 // The same walk on the GPU: one channel per small prime (the CPU engine's), four walks (vertex
-// orders) for floats, four times the work each for complex ones.
+// orders) for floats; complex blocks walk three of them with four times the work each, and
+// the walk of |A| as a real one.
 Seconds gpu_hafnian_seconds(const GraphFacts& f) {
   if (!f.gpu || f.n > engines::kHafnianMaxN) return nullopt;
-  const double channels = f.kind == NumberKind::Complex ? 16.0 : f.kind == NumberKind::Real ? 4.0 : f.hafnian_primes;
+  const double channels = f.kind == NumberKind::Complex ? 13.0 : f.kind == NumberKind::Real ? 4.0 : f.hafnian_primes;
   return engines::gpu_hafnian_seconds(f.n, channels, f.loops);
 }
 // Planar graphs without loops: a Pfaffian per prime (floats: see pfaffian_seconds).

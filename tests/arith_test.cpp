@@ -103,6 +103,33 @@ TEST(ArithCrt, ReconstructsSymmetricResidues) {
   }
 }
 
+TEST(ArithCrt, ReconstructsWithTheModulus2To64) {
+  // The GPU hafnian's exact walks: one residue modulo 2^64 and some modulo primes (none too).
+  gmp_randclass grand(gmp_randinit_default);
+  grand.seed(7);
+  const Integer two64 = Integer(1) << 64;
+  for (std::size_t k = 0; k <= 6; ++k) {
+    std::vector<std::uint64_t> primes;
+    for (std::uint64_t p : {16777213ULL, 16777199ULL, 16777183ULL, 16777153ULL, 16777141ULL, 16777139ULL})
+      if (primes.size() < k) primes.push_back(p);
+    Integer m = two64;
+    for (auto p : primes) m *= big(p);
+    for (int it = 0; it < 50; ++it) {
+      Integer x = grand.get_z_range(m) - m / 2 + 1;  // |x| < m/2
+      if (it == 0) x = m / 2 - 1;
+      if (it == 1) x = -(m / 2 - 1);
+      if (it == 2) x = 0;
+      if (it == 3) x = -1;
+      Integer low;
+      mpz_fdiv_r_2exp(low.get_mpz_t(), x.get_mpz_t(), 64);
+      std::vector<std::uint64_t> res;
+      for (auto p : primes) res.push_back(mpz_fdiv_ui(x.get_mpz_t(), p));
+      ASSERT_EQ(crt_symmetric_2_64(static_cast<std::uint64_t>(mpz_getlimbn(low.get_mpz_t(), 0)), res, primes), x)
+          << "k=" << k << " it=" << it;
+    }
+  }
+}
+
 TEST(ArithBound, BoundsRandomSignedPermanents) {
   std::mt19937_64 rng(3);
   auto brute = make_engine("brute");

@@ -90,6 +90,38 @@ TEST(GpuHafnian, TwoPrimesAWalkGiveTheResiduesOfOne) {
   }
 }
 
+TEST(GpuHafnian, TheRingOfIntegersModulo2To64GivesTheCountOfThePrimes) {
+  // Exact counts take 64 bits from one walk modulo 2^64 and the rest from primes (none where
+  // the bound is below 2^62): the counts of primes alone and of the CPU engine, negative ones
+  // and wide entries too.
+  SKIP_WITHOUT_GPU();
+  const auto gpu = make_graph_engine("gpu-hafnian"), cpu = make_graph_engine("hafnian");
+  tuning::Tuning ring = tuning::tuning(), primes = tuning::tuning();
+  ring.haf_ring = 1, primes.haf_ring = 2;
+  std::mt19937_64 rng(37);
+  for (int n : {6, 11, 16, 23, 30, 37, 44}) {
+    for (int kind = 0; kind < 3; ++kind) {
+      const bool loops = n % 2 == 1 || kind == 2;
+      const auto a = kind == 0   ? random_01(n, 0.5, loops, rng)
+                     : kind == 1 ? random_int(n, -9, 9, rng, 0.8)
+                                 : random_int(n, -(1 << 20), 1 << 20, rng, 0.7);
+      if (n > 30 && kind == 2) continue;  // the CPU's reference would take too long
+      const Integer want = cpu->hafnian(a, loops, {});
+      Integer by_ring, by_primes;
+      {
+        const tuning::ScopedTuning knobs(ring);
+        by_ring = gpu->hafnian(a, loops, {});
+      }
+      {
+        const tuning::ScopedTuning knobs(primes);
+        by_primes = gpu->hafnian(a, loops, {});
+      }
+      EXPECT_EQ(by_ring, want) << "n=" << n << " kind=" << kind;
+      EXPECT_EQ(by_primes, want) << "n=" << n << " kind=" << kind;
+    }
+  }
+}
+
 TEST(GpuHafnian, TwoFloatWalksAWalkGiveTheBitsOfOne) {
   // The real walks' four vertex orders go two to a walk (haf_real2), each half in the single
   // walk's arithmetic and order: the same value and estimate, bit for bit.

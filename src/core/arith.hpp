@@ -32,6 +32,10 @@ std::vector<double> choose_primes(const Integer& bound);
 /// Residues must lie in [0, primes[i]).
 Integer crt_symmetric(const std::vector<std::uint64_t>& residues,
                       const std::vector<std::uint64_t>& primes);
+/// The same with one more modulus, 2^64: x = low64 mod 2^64 too, |x| <= M/2, M = 2^64 prod
+/// primes (odd primes; none: low64 read as a signed 64-bit integer).
+Integer crt_symmetric_2_64(std::uint64_t low64, const std::vector<std::uint64_t>& residues,
+                           const std::vector<std::uint64_t>& primes);
 /// a^e mod p and the inverse of a mod prime p (0 < a < p).
 std::uint64_t pow_mod(std::uint64_t a, std::uint64_t e, std::uint64_t p);
 std::uint64_t inv_mod(std::uint64_t a, std::uint64_t p);

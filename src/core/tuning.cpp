@@ -83,6 +83,8 @@ const Knob kKnobs[] = {
      [](const Tuning& t) { return std::to_string(t.haf_task_block); }},
     {"MATCHCOUNT_HAF_PAIRS", "pairs or single: gpu-hafnian's exact and real walks take two channels (primes, vertex orders) at once or one",
      "pairs", nullptr, nullptr, &Tuning::haf_pairs, {"pairs", "single"}},
+    {"MATCHCOUNT_HAF_RING", "z64 or primes: gpu-hafnian's exact walks take 64 bits of the count from one walk in the integers modulo 2^64, or every bit from primes",
+     "z64", nullptr, nullptr, &Tuning::haf_ring, {"z64", "primes"}},
     {"MATCHCOUNT_WARP_PLUS_ROWS", "rows from which GPU Rasmussen+ takes one sample per warp", "planner's",
      [](Tuning& t, const char* v) { t.warp_plus_rows = std::atoi(v); },
      [](const Tuning& t) { return t.warp_plus_rows ? std::to_string(*t.warp_plus_rows) : std::string("planner's"); }},

@@ -4,6 +4,7 @@
 // engine's four vertex orders (their spread is the error estimate) and sum the leaves exactly in
 // fixed point, so the value has the same bits on any number of devices or ranks. A CUDA failure is reported in one line and the block is counted on the CPU.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -97,25 +98,51 @@ class GpuHafnianEngine final : public GraphEngine {
     return gpu_else_cpu(opt, run_gpu, [&] { return cpu_->hafnian(a, loops, opt); });
   }
 
-  static gpu::HafResult run(gpu::HafJob& job, const char* kind, int n0, const EngineOptions& opt) {
+  static gpu::HafResult run(gpu::HafJob& job, const char* kind, int n0, const EngineOptions& opt,
+                            const std::string& what = "") {
     job.tag = walk_tag(kind, n0, job.loops, job);
-    return gpu_haf::run_noted(job, opt, "");
+    return gpu_haf::run_noted(job, opt, what);
   }
 
+  /// Exact counts: one walk in the integers modulo 2^64 and primes for the rest of the bound,
+  /// both groups on the device at once (MATCHCOUNT_HAF_RING=primes: primes alone). A walk costs
+  /// about the same in either ring, and 2^64 holds the bits of two or three primes.
   static Integer exact(const SparseMatrix<Integer>& a, bool loops, const EngineOptions& opt) {
-    const std::vector<double> primes = haf::primes_for(a, loops);
     std::vector<std::uint64_t> ps;
-    for (double p : primes) ps.push_back(static_cast<std::uint64_t>(p));
-    return crt_symmetric(residues(a, loops, primes, opt), ps);
-  }
-
- public:
-  /// The walk modulo each of `primes` (residues in [0, p)), one channel a prime.
-  static std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, bool loops, const std::vector<double>& primes,
-                                             const EngineOptions& opt) {
+    if (tuning::tuning().haf_ring == 2) {
+      const std::vector<double> primes = haf::primes_for(a, loops);
+      for (double p : primes) ps.push_back(static_cast<std::uint64_t>(p));
+      return crt_symmetric(residues(a, loops, primes, opt), ps);
+    }
     const int n0 = a.rows;
+    const Integer bound = hafnian_bound(a, loops);
+    // 2^64 P > 2 bound + 1 where P > 2 (bound / 2^64 + 1) + 1, and without primes below 2^62.
+    std::vector<double> primes;
+    if (bound >= Integer(1) << 62) primes = haf::primes_for_bound((n0 + 1) / 2, (bound >> 64) + 1);
+    for (double p : primes) ps.push_back(static_cast<std::uint64_t>(p));
     const std::vector<Integer> dense = a.dense();
     gpu::HafJob job = base_job(n0, loops, opt);
+    HafGroup ring;
+    ring.arith = HafArith::Z64;
+    ring.channels = 1;
+    const auto bits = [](std::uint64_t u) { return std::bit_cast<double>(u); };
+    gpu::append_haf_root(
+        ring.roots, n0, loops, 1,
+        [&](int i, int j, int) {
+          Integer low;  // the entry modulo 2^64, in two's complement
+          mpz_fdiv_r_2exp(low.get_mpz_t(), dense[static_cast<std::size_t>(i) * n0 + static_cast<std::size_t>(j)].get_mpz_t(), 64);
+          return bits((static_cast<std::uint64_t>(mpz_getlimbn(low.get_mpz_t(), 0))));
+        },
+        bits(1));
+    job.groups.push_back(std::move(ring));
+    if (!primes.empty()) job.groups.push_back(prime_group(dense, n0, loops, primes));
+    const std::vector<std::uint64_t> words =
+        run(job, "exact64", n0, opt, "modulo 2^64 and " + std::to_string(primes.size()) + " primes").words;
+    return crt_symmetric_2_64(words[0], std::vector<std::uint64_t>(words.begin() + 1, words.end()), ps);
+  }
+
+  /// The channels of a walk modulo each of `primes`, one a prime, entries in symmetric residues.
+  static HafGroup prime_group(const std::vector<Integer>& dense, int n0, bool loops, const std::vector<double>& primes) {
     HafGroup g;
     g.arith = HafArith::Mod;
     g.channels = primes.size();
@@ -126,7 +153,16 @@ class GpuHafnianEngine final : public GraphEngine {
       });
       g.prime.push_back(p), g.pinv.push_back(1.0 / p);
     }
-    job.groups.push_back(std::move(g));
+    return g;
+  }
+
+ public:
+  /// The walk modulo each of `primes` (residues in [0, p)), one channel a prime.
+  static std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, bool loops, const std::vector<double>& primes,
+                                             const EngineOptions& opt) {
+    const int n0 = a.rows;
+    gpu::HafJob job = base_job(n0, loops, opt);
+    job.groups.push_back(prime_group(a.dense(), n0, loops, primes));
     return run(job, "exact", n0, opt).words;
   }
 

@@ -27,8 +27,9 @@ constexpr int kHafPad = 16, kHafMaxM = 36;
 /// Doubles between consecutive polynomials of a walk of half-size m (times 2 for complex).
 inline int haf_stride(int m) { return m + 1 + kHafPad; }
 
-/// Number systems of the walk: residues modulo a prime below 2^24 (exact), doubles, complex.
-enum class HafArith { Mod, Real, Complex };
+/// Number systems of the walk: residues modulo a prime below 2^24 (exact), doubles, complex,
+/// and the integers modulo 2^64 (exact; a root value's 64 bits held in a double's place).
+enum class HafArith { Mod, Real, Complex, Z64 };
 
 /// Channels of one arithmetic, run side by side in one launch. A channel's root holds R =
 /// haf_stride(m) rows of coefficients (-kHafPad..m) of the packed lower triangle of b (tri(n)
@@ -70,12 +71,13 @@ struct HafJob {
 };
 
 /// Appends one channel's root for an n0 x n0 block (padded to even n with a vertex whose loop
-/// is 1) to `out`: value(i, j, w) is the w-th of the W doubles of entry (i, j), i >= j.
+/// is 1) to `out`: value(i, j, w) is the w-th of the W doubles of entry (i, j), i >= j, and
+/// `one` the value 1 in the channel's number system (a Z64 channel's 64 bits in a double).
 void append_haf_root(std::vector<double>& out, int n0, bool loops, int W,
-                     const std::function<double(int, int, int)>& value);
+                     const std::function<double(int, int, int)>& value, double one = 1.0);
 
-/// Words of one channel's sum: Mod 1 (the residue in [0, p)), Real 8 limbs, Complex 16 limbs
-/// (re, then im) of 512-bit two's-complement fixed point.
+/// Words of one channel's sum: Mod 1 (the residue in [0, p)), Z64 1 (the sum modulo 2^64), Real
+/// 8 limbs, Complex 16 limbs (re, then im) of 512-bit two's-complement fixed point.
 std::size_t haf_channel_words(HafArith arith);
 
 struct HafResult {

@@ -99,6 +99,27 @@ struct Mod2Ar {
   __device__ static void store(const Acc& s, u64* out) { ModAr::store(s.lo, out), ModAr::store(s.hi, out + 1); }
 };
 
+/// The integers modulo 2^64: wrapping 64-bit products and sums. The recursion never divides,
+/// so it runs in this ring as in any other, and one walk gives 64 bits of an exact count where
+/// a prime gives 24; there is nothing to reduce.
+struct Z64Ar {
+  typedef u64 V;
+  typedef u64 W;  // the binary walk has no weights; Walk declares the repeated leaf with W
+  __device__ static V zero() { return 0; }
+  __device__ static V madd(V acc, V x, V y) { return acc + x * y; }
+  __device__ static V reduce(V x) { return x; }
+  __device__ static V scale(V x, double w) { return w < 0 ? 0 - x : x; }  // w = +-1
+  __device__ static V shfl_sum(V x) {
+    for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+    return x;
+  }
+  struct Acc {
+    u64 s = 0;
+  };
+  __device__ static void leaf(Acc& a, V v, int) { a.s += v; }
+  __device__ static void store(const Acc& a, u64* out) { out[0] = a.s; }
+};
+
 struct RealAr {
   typedef double V;
   typedef double W;
@@ -169,6 +190,7 @@ __device__ __forceinline__ double unit_weight(double) { return 1.0; }
 __device__ __forceinline__ double2 unit_weight(double2) { return make_double2(1.0, 1.0); }
 
 __device__ __forceinline__ double add_values(double a, double b) { return a + b; }
+__device__ __forceinline__ u64 add_values(u64 a, u64 b) { return a + b; }
 __device__ __forceinline__ double2 add_values(double2 a, double2 b) { return make_double2(a.x + b.x, a.y + b.y); }
 
 /// A polynomial in a frame: coefficient k at p[k * st]. Frames store coefficients

@@ -35,6 +35,7 @@ __global__ void __launch_bounds__(kWarps * 32) haf_mod2(Args a) {
   mcgpu::haf::walk_range(
       a, mcgpu::haf::Mod2Ar{ModAr{a.prime[2 * c], a.pinv[2 * c]}, ModAr{a.prime[2 * c + 1], a.pinv[2 * c + 1]}}, c);
 }
+__global__ void __launch_bounds__(kWarps * 32) haf_z64(Args a) { mcgpu::haf::walk_range(a, mcgpu::haf::Z64Ar{}, blockIdx.y); }
 __global__ void __launch_bounds__(kWarps * 32) haf_real(Args a) { mcgpu::haf::walk_range(a, mcgpu::haf::RealAr{}, blockIdx.y); }
 // Float channels 2c and 2c + 1 in one walk (Real2Ar).
 __global__ void __launch_bounds__(kWarps * 32) haf_real2(Args a) { mcgpu::haf::walk_range(a, mcgpu::haf::Real2Ar{}, blockIdx.y); }
@@ -241,7 +242,9 @@ class HafWorker final : public runtime::DeviceWorker {
         std::vector<std::uint64_t> total(cw, 0);
         for (std::size_t w = 0; w < warps; ++w) {
           const std::uint64_t* x = &raw_[(lane * warps + w) * r.words + half * cw];
-          if (r.group->arith == HafArith::Mod) {
+          if (r.group->arith == HafArith::Z64) {
+            total[0] += x[0];  // modulo 2^64
+          } else if (r.group->arith == HafArith::Mod) {
             double v;
             std::memcpy(&v, x, sizeof v);
             const double p = r.group->prime[r.first + c];
@@ -275,10 +278,12 @@ class HafWorker final : public runtime::DeviceWorker {
                     std::size_t free_bytes) {
     const int m = job_.n / 2;
     const bool rpt = !job_.rpt_mult.empty();
+    if (rpt && g.arith == HafArith::Z64) throw GpuError("GPU hafnian: the repeated walk has no 2^64 channel");
     GroupRun r;
     r.group = &g, r.first = first, r.count = count, r.paired = paired;
     r.fn = r.paired ? reinterpret_cast<const void*>(g.arith == HafArith::Mod ? (rpt ? haf_mod2_rpt : haf_mod2)
                                                                              : (rpt ? haf_real2_rpt : haf_real2))
+           : g.arith == HafArith::Z64 ? reinterpret_cast<const void*>(haf_z64)
            : g.arith == HafArith::Mod ? reinterpret_cast<const void*>(rpt ? haf_mod_rpt : haf_mod)
            : g.arith == HafArith::Real ? reinterpret_cast<const void*>(rpt ? haf_real_rpt : haf_real)
                                        : reinterpret_cast<const void*>(rpt ? haf_complex_rpt : haf_complex);
@@ -416,7 +421,9 @@ HafResult run_hafnian_walk(const HafJob& job) {
       const std::size_t cw = haf_channel_words(g.arith);
       for (std::size_t c = 0; c < g.channels; ++c) {
         const std::size_t at = offsets[gi] + c * cw;
-        if (g.arith == HafArith::Mod) {
+        if (g.arith == HafArith::Z64) {
+          total[at] += sum[at];  // modulo 2^64
+        } else if (g.arith == HafArith::Mod) {
           const auto p = static_cast<std::uint64_t>(g.prime[c]);
           total[at] = (total[at] + sum[at]) % p;
         } else {

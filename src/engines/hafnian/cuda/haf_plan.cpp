@@ -7,11 +7,11 @@ namespace matchcount::gpu {
 
 std::size_t haf_channel_words(HafArith arith) {
   constexpr std::size_t kLimbs = 8;  // as mcgpu::kLimbs (src/cuda/device_arith.cuh)
-  return arith == HafArith::Mod ? 1 : arith == HafArith::Real ? kLimbs : 2 * kLimbs;
+  return arith == HafArith::Mod || arith == HafArith::Z64 ? 1 : arith == HafArith::Real ? kLimbs : 2 * kLimbs;
 }
 
 void append_haf_root(std::vector<double>& out, int n0, bool loops, int W,
-                     const std::function<double(int, int, int)>& value) {
+                     const std::function<double(int, int, int)>& value, double one) {
   const int n = n0 + n0 % 2, S = haf_stride(n / 2);
   auto tri = [](int s) { return static_cast<std::size_t>(s) * static_cast<std::size_t>(s - 1) / 2; };
   const std::size_t E = tri(n), L = loops ? static_cast<std::size_t>(n) : 0, R = static_cast<std::size_t>(S);
@@ -27,8 +27,8 @@ void append_haf_root(std::vector<double>& out, int n0, bool loops, int W,
   if (loops)
     for (int i = 0; i < n; ++i)
       for (int w = 0; w < W; ++w)
-        at(R * E, L, static_cast<std::size_t>(i), 0, w) = i < n0 ? value(i, i, w) : (w == 0 ? 1.0 : 0.0);
-  at(R * (E + L), 1, 0, 0, 0) = 1.0;
+        at(R * E, L, static_cast<std::size_t>(i), 0, w) = i < n0 ? value(i, i, w) : (w == 0 ? one : 0.0);
+  at(R * (E + L), 1, 0, 0, 0) = one;
 }
 
 // Units of at least 2^9 leaf pairs, so that a unit repays its path from the root; at most 2^14

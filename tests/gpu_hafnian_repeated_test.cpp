@@ -146,6 +146,36 @@ TEST(GpuHafnianRepeated, TwoChannelsAWalkGiveTheBitsOfOne) {
   EXPECT_GT(checked, 8);
 }
 
+// Exact patterns walk once modulo 2^64 and take primes for the rest of the bound: the count of
+// primes alone and of the CPU walk, with narrow and wide entries.
+TEST(GpuHafnianRepeated, TheRingModulo2To64GivesTheCountOfThePrimes) {
+  SKIP_WITHOUT_GPU();
+  tuning::Tuning ring = tuning::tuning(), primes = tuning::tuning();
+  ring.haf_ring = 1, primes.haf_ring = 2;
+  std::mt19937_64 rng(59);
+  int checked = 0;
+  for (int trial = 0; trial < 30; ++trial) {
+    const int n = 1 + static_cast<int>(rng() % 6);
+    auto in = random_problem(rng, n, trial % 2 ? -4 : -(1L << 20), trial % 2 ? 4 : 1L << 20, 7, trial % 3 == 0);
+    const std::uint64_t N = photons(in.rpt);
+    if (N < 2 || N > 48 || (N % 2 && !in.loops)) continue;
+    Integer by_ring, by_primes;
+    {
+      const tuning::ScopedTuning knobs(ring);
+      by_ring = engines::gpu_hafnian_rpt_walk(in, {});
+    }
+    {
+      const tuning::ScopedTuning knobs(primes);
+      by_primes = engines::gpu_hafnian_rpt_walk(in, {});
+    }
+    const Integer want = engines::hafnian_rpt_walk(in, {});
+    EXPECT_EQ(by_ring, want) << "trial " << trial << " N=" << N;
+    EXPECT_EQ(by_primes, want) << "trial " << trial << " N=" << N;
+    ++checked;
+  }
+  EXPECT_GT(checked, 12);
+}
+
 TEST(GpuHafnianRepeated, DevicesAndResumesGiveTheBitsOfOne) {
   SKIP_WITHOUT_GPU();
   const int devices = static_cast<int>(gpu_devices().size());

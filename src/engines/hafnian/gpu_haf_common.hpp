@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <string>
 
@@ -41,6 +42,20 @@ T channel_value(const gpu::HafResult& r, std::size_t c, std::size_t words, long 
   const std::uint64_t* w = &r.words[c * words];
   if constexpr (std::is_same_v<T, Complex>) return T(scaled(fixed_at(w), q), scaled(fixed_at(w + kLimbs), q));
   else return scaled(fixed_at(w), q);
+}
+
+/// The primes an exact walk takes beside its walk modulo 2^64: their product P makes 2^64 P
+/// exceed 2 bound + 1 (P > 2 (bound / 2^64 + 1) + 1 does); none while bound < 2^62.
+inline std::vector<double> primes_beyond_2_64(int m, const Integer& bound) {
+  if (bound < (Integer(1) << 62)) return {};
+  return haf::primes_for_bound(m, (bound >> 64) + 1);
+}
+
+/// x modulo 2^64 in two's complement, its 64 bits in a double's place: a Z64 channel's value.
+inline double z64_bits(const Integer& x) {
+  Integer low;
+  mpz_fdiv_r_2exp(low.get_mpz_t(), x.get_mpz_t(), 64);
+  return std::bit_cast<double>(static_cast<std::uint64_t>(mpz_getlimbn(low.get_mpz_t(), 0)));
 }
 
 /// The groups of a float block's haf::kFloatWalks walks; append(g, first, last, W) adds walks

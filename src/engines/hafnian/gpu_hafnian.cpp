@@ -4,7 +4,6 @@
 // engine's four vertex orders (their spread is the error estimate) and sum the leaves exactly in
 // fixed point, so the value has the same bits on any number of devices or ranks. A CUDA failure is reported in one line and the block is counted on the CPU.
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -115,25 +114,19 @@ class GpuHafnianEngine final : public GraphEngine {
       return crt_symmetric(residues(a, loops, primes, opt), ps);
     }
     const int n0 = a.rows;
-    const Integer bound = hafnian_bound(a, loops);
-    // 2^64 P > 2 bound + 1 where P > 2 (bound / 2^64 + 1) + 1, and without primes below 2^62.
-    std::vector<double> primes;
-    if (bound >= Integer(1) << 62) primes = haf::primes_for_bound((n0 + 1) / 2, (bound >> 64) + 1);
+    const std::vector<double> primes = gpu_haf::primes_beyond_2_64((n0 + 1) / 2, hafnian_bound(a, loops));
     for (double p : primes) ps.push_back(static_cast<std::uint64_t>(p));
     const std::vector<Integer> dense = a.dense();
     gpu::HafJob job = base_job(n0, loops, opt);
     HafGroup ring;
     ring.arith = HafArith::Z64;
     ring.channels = 1;
-    const auto bits = [](std::uint64_t u) { return std::bit_cast<double>(u); };
     gpu::append_haf_root(
         ring.roots, n0, loops, 1,
         [&](int i, int j, int) {
-          Integer low;  // the entry modulo 2^64, in two's complement
-          mpz_fdiv_r_2exp(low.get_mpz_t(), dense[static_cast<std::size_t>(i) * n0 + static_cast<std::size_t>(j)].get_mpz_t(), 64);
-          return bits((static_cast<std::uint64_t>(mpz_getlimbn(low.get_mpz_t(), 0))));
+          return gpu_haf::z64_bits(dense[static_cast<std::size_t>(i) * n0 + static_cast<std::size_t>(j)]);
         },
-        bits(1));
+        gpu_haf::z64_bits(1));
     job.groups.push_back(std::move(ring));
     if (!primes.empty()) job.groups.push_back(prime_group(dense, n0, loops, primes));
     const std::vector<std::uint64_t> words =

@@ -104,11 +104,13 @@ struct Mod2Ar {
 /// a prime gives 24; there is nothing to reduce.
 struct Z64Ar {
   typedef u64 V;
-  typedef u64 W;  // the binary walk has no weights; Walk declares the repeated leaf with W
+  typedef u64 W;  // a repeated walk's weight, modulo 2^64 too
   __device__ static V zero() { return 0; }
   __device__ static V madd(V acc, V x, V y) { return acc + x * y; }
   __device__ static V reduce(V x) { return x; }
-  __device__ static V scale(V x, double w) { return w < 0 ? 0 - x : x; }  // w = +-1
+  __device__ static V scale(V x, double w) { return w < 0 ? 0 - x : x; }  // the binary walk's sign
+  __device__ static V scale(V x, W w) { return x * w; }
+  __device__ static W wmul(W x, W y) { return x * y; }
   __device__ static V shfl_sum(V x) {
     for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
     return x;
@@ -186,7 +188,11 @@ __device__ __forceinline__ void rpt_weight(double& out, const double* w, long lo
 __device__ __forceinline__ void rpt_weight(double2& out, const double* w, long long stride, int c, int i) {
   out = make_double2(w[2 * c * stride + i], w[(2 * c + 1) * stride + i]);
 }
+__device__ __forceinline__ void rpt_weight(u64& out, const double* w, long long stride, int c, int i) {
+  out = (u64)__double_as_longlong(w[c * stride + i]);  // a Z64 channel's 64 bits
+}
 __device__ __forceinline__ double unit_weight(double) { return 1.0; }
+__device__ __forceinline__ u64 unit_weight(u64) { return 1; }
 __device__ __forceinline__ double2 unit_weight(double2) { return make_double2(1.0, 1.0); }
 
 __device__ __forceinline__ double add_values(double a, double b) { return a + b; }

@@ -36,6 +36,9 @@ __global__ void __launch_bounds__(kWarps * 32) haf_mod2(Args a) {
       a, mcgpu::haf::Mod2Ar{ModAr{a.prime[2 * c], a.pinv[2 * c]}, ModAr{a.prime[2 * c + 1], a.pinv[2 * c + 1]}}, c);
 }
 __global__ void __launch_bounds__(kWarps * 32) haf_z64(Args a) { mcgpu::haf::walk_range(a, mcgpu::haf::Z64Ar{}, blockIdx.y); }
+__global__ void __launch_bounds__(kWarps * 32) haf_z64_rpt(Args a) {
+  mcgpu::haf::walk_rpt_range(a, mcgpu::haf::Z64Ar{}, blockIdx.y);
+}
 __global__ void __launch_bounds__(kWarps * 32) haf_real(Args a) { mcgpu::haf::walk_range(a, mcgpu::haf::RealAr{}, blockIdx.y); }
 // Float channels 2c and 2c + 1 in one walk (Real2Ar).
 __global__ void __launch_bounds__(kWarps * 32) haf_real2(Args a) { mcgpu::haf::walk_range(a, mcgpu::haf::Real2Ar{}, blockIdx.y); }
@@ -278,12 +281,11 @@ class HafWorker final : public runtime::DeviceWorker {
                     std::size_t free_bytes) {
     const int m = job_.n / 2;
     const bool rpt = !job_.rpt_mult.empty();
-    if (rpt && g.arith == HafArith::Z64) throw GpuError("GPU hafnian: the repeated walk has no 2^64 channel");
     GroupRun r;
     r.group = &g, r.first = first, r.count = count, r.paired = paired;
     r.fn = r.paired ? reinterpret_cast<const void*>(g.arith == HafArith::Mod ? (rpt ? haf_mod2_rpt : haf_mod2)
                                                                              : (rpt ? haf_real2_rpt : haf_real2))
-           : g.arith == HafArith::Z64 ? reinterpret_cast<const void*>(haf_z64)
+           : g.arith == HafArith::Z64 ? reinterpret_cast<const void*>(rpt ? haf_z64_rpt : haf_z64)
            : g.arith == HafArith::Mod ? reinterpret_cast<const void*>(rpt ? haf_mod_rpt : haf_mod)
            : g.arith == HafArith::Real ? reinterpret_cast<const void*>(rpt ? haf_real_rpt : haf_real)
                                        : reinterpret_cast<const void*>(rpt ? haf_complex_rpt : haf_complex);

@@ -104,8 +104,9 @@ class GpuHafnianEngine final : public GraphEngine {
   }
 
   /// Exact counts: one walk in the integers modulo 2^64 and primes for the rest of the bound,
-  /// both groups on the device at once (MATCHCOUNT_HAF_RING=primes: primes alone). A walk costs
-  /// about the same in either ring, and 2^64 holds the bits of two or three primes.
+  /// both groups on the device at once (MATCHCOUNT_HAF_RING=primes: primes alone). The walk
+  /// modulo 2^64 costs little more than a prime's and holds the bits of two or three primes
+  /// (docs/benchmarks.md, "One walk modulo 2^64").
   static Integer exact(const SparseMatrix<Integer>& a, bool loops, const EngineOptions& opt) {
     std::vector<std::uint64_t> ps;
     if (tuning::tuning().haf_ring == 2) {

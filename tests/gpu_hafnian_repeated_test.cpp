@@ -14,9 +14,11 @@
 #include "matchcount/gpu.hpp"
 #include "matchcount/pipeline.hpp"
 #include "memory_journal.hpp"
+#include "tuning_helpers.hpp"
 
 using namespace matchcount;
 using engines::RepeatedHafnian;
+using test::with_tuning;
 
 namespace {
 
@@ -127,16 +129,9 @@ TEST(GpuHafnianRepeated, TwoChannelsAWalkGiveTheBitsOfOne) {
     const std::uint64_t N = photons(in.rpt);
     if (N < 8 || N > 48 || (N % 2 && !in.loops)) continue;
     const auto real = as_floats(in, 0.5);
-    Integer x1, x2;
-    Approx<double> r1, r2;
-    {
-      const tuning::ScopedTuning knobs(single);
-      x1 = engines::gpu_hafnian_rpt_walk(in, {}), r1 = engines::gpu_hafnian_rpt_walk(real, {});
-    }
-    {
-      const tuning::ScopedTuning knobs(paired);
-      x2 = engines::gpu_hafnian_rpt_walk(in, {}), r2 = engines::gpu_hafnian_rpt_walk(real, {});
-    }
+    const auto walks = [&] { return std::make_pair(engines::gpu_hafnian_rpt_walk(in, {}), engines::gpu_hafnian_rpt_walk(real, {})); };
+    const auto [x1, r1] = with_tuning(single, walks);
+    const auto [x2, r2] = with_tuning(paired, walks);
     EXPECT_EQ(x2, x1) << "trial " << trial;
     EXPECT_EQ(x2, engines::hafnian_rpt_walk(in, {})) << "trial " << trial;
     EXPECT_EQ(r2.value, r1.value) << "trial " << trial;
@@ -159,15 +154,8 @@ TEST(GpuHafnianRepeated, TheRingModulo2To64GivesTheCountOfThePrimes) {
     auto in = random_problem(rng, n, trial % 2 ? -4 : -(1L << 20), trial % 2 ? 4 : 1L << 20, 7, trial % 3 == 0);
     const std::uint64_t N = photons(in.rpt);
     if (N < 2 || N > 48 || (N % 2 && !in.loops)) continue;
-    Integer by_ring, by_primes;
-    {
-      const tuning::ScopedTuning knobs(ring);
-      by_ring = engines::gpu_hafnian_rpt_walk(in, {});
-    }
-    {
-      const tuning::ScopedTuning knobs(primes);
-      by_primes = engines::gpu_hafnian_rpt_walk(in, {});
-    }
+    const auto count = [&] { return engines::gpu_hafnian_rpt_walk(in, {}); };
+    const Integer by_ring = with_tuning(ring, count), by_primes = with_tuning(primes, count);
     const Integer want = engines::hafnian_rpt_walk(in, {});
     EXPECT_EQ(by_ring, want) << "trial " << trial << " N=" << N;
     EXPECT_EQ(by_primes, want) << "trial " << trial << " N=" << N;

@@ -12,9 +12,11 @@
 #include "engines/hafnian/hafnian.hpp"
 #include "matchcount/gpu.hpp"
 #include "symmetric_helpers.hpp"
+#include "tuning_helpers.hpp"
 
 using namespace matchcount;
 using namespace matchcount::test::symmetric_helpers;
+using matchcount::test::with_tuning;
 
 #define SKIP_WITHOUT_GPU() \
   if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible"
@@ -70,15 +72,8 @@ TEST(GpuHafnian, TwoPrimesAWalkGiveTheResiduesOfOne) {
     const Integer h = cpu->hafnian(a, loops, {});
     for (std::size_t k : {2, 3, 4, 5}) {
       const std::vector<double> some(primes.begin(), primes.begin() + static_cast<long>(k));
-      std::vector<std::uint64_t> one, two;
-      {
-        const tuning::ScopedTuning knobs(single);
-        one = engines::gpu_hafnian_residues(a, loops, some, {});
-      }
-      {
-        const tuning::ScopedTuning knobs(paired);
-        two = engines::gpu_hafnian_residues(a, loops, some, {});
-      }
+      const auto residues = [&] { return engines::gpu_hafnian_residues(a, loops, some, {}); };
+      const std::vector<std::uint64_t> one = with_tuning(single, residues), two = with_tuning(paired, residues);
       ASSERT_EQ(two.size(), k);
       EXPECT_EQ(two, one) << "n=" << n << " primes=" << k;
       for (std::size_t i = 0; i < k; ++i) {
@@ -107,15 +102,8 @@ TEST(GpuHafnian, TheRingOfIntegersModulo2To64GivesTheCountOfThePrimes) {
                                  : random_int(n, -(1 << 20), 1 << 20, rng, 0.7);
       if (n > 30 && kind == 2) continue;  // the CPU's reference would take too long
       const Integer want = cpu->hafnian(a, loops, {});
-      Integer by_ring, by_primes;
-      {
-        const tuning::ScopedTuning knobs(ring);
-        by_ring = gpu->hafnian(a, loops, {});
-      }
-      {
-        const tuning::ScopedTuning knobs(primes);
-        by_primes = gpu->hafnian(a, loops, {});
-      }
+      const auto count = [&] { return gpu->hafnian(a, loops, {}); };
+      const Integer by_ring = with_tuning(ring, count), by_primes = with_tuning(primes, count);
       EXPECT_EQ(by_ring, want) << "n=" << n << " kind=" << kind;
       EXPECT_EQ(by_primes, want) << "n=" << n << " kind=" << kind;
     }
@@ -133,15 +121,8 @@ TEST(GpuHafnian, TwoFloatWalksAWalkGiveTheBitsOfOne) {
   for (int n : {8, 17, 24, 33, 40}) {
     const bool loops = n % 2 == 1;
     const auto a = scaled<double>(random_int(n, -1000, 1000, rng, 0.8), 10);
-    Approx<double> one, two;
-    {
-      const tuning::ScopedTuning knobs(single);
-      one = gpu->hafnian(a, loops, {});
-    }
-    {
-      const tuning::ScopedTuning knobs(paired);
-      two = gpu->hafnian(a, loops, {});
-    }
+    const auto count = [&] { return gpu->hafnian(a, loops, {}); };
+    const Approx<double> one = with_tuning(single, count), two = with_tuning(paired, count);
     EXPECT_EQ(two.value, one.value) << "n=" << n;
     EXPECT_EQ(two.abs_error, one.abs_error) << "n=" << n;
   }

@@ -104,10 +104,9 @@ Integer crt_symmetric_2_64(std::uint64_t low64, const std::vector<std::uint64_t>
   if (x < 0) x += P;  // x in [0, P)
   // x + P t = low64 (mod 2^64): t = (low64 - x) / P, P odd, so invertible modulo 2^64.
   const Integer two64 = Integer(1) << 64;
-  Integer inv, t = Integer(static_cast<unsigned long>(low64 >> 32)) * (Integer(1) << 32) +
-                   Integer(static_cast<unsigned long>(low64 & 0xffffffffu)) - x;
+  Integer inv, t = Integer(static_cast<unsigned long>(low64)) - x;
   mpz_invert(inv.get_mpz_t(), P.get_mpz_t(), two64.get_mpz_t());
-  t = t * inv;
+  t *= inv;
   mpz_fdiv_r_2exp(t.get_mpz_t(), t.get_mpz_t(), 64);
   x += P * t;
   const Integer M = P * two64;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include "engines/engine.hpp"
@@ -44,9 +45,15 @@ T channel_value(const gpu::HafResult& r, std::size_t c, std::size_t words, long 
   else return scaled(fixed_at(w), q);
 }
 
-/// The primes an exact walk takes beside its walk modulo 2^64: their product P makes 2^64 P
-/// exceed 2 bound + 1 (P > 2 (bound / 2^64 + 1) + 1 does); none while bound < 2^62.
-inline std::vector<double> primes_beyond_2_64(int m, const Integer& bound) {
+/// Whether exact walks take one channel in the integers modulo 2^64 (MATCHCOUNT_HAF_RING: the
+/// default) beside their primes, or primes alone.
+bool exact_ring();
+
+/// The primes of an exact walk of half-size m: with the ring, those whose product P makes
+/// 2^64 P exceed 2 bound + 1 (P > 2 (bound / 2^64 + 1) + 1 does; none while bound < 2^62);
+/// without it, all the bound needs.
+inline std::vector<double> exact_primes(int m, const Integer& bound, bool ring) {
+  if (!ring) return haf::primes_for_bound(m, bound);
   if (bound < (Integer(1) << 62)) return {};
   return haf::primes_for_bound(m, (bound >> 64) + 1);
 }
@@ -57,6 +64,14 @@ inline double z64_bits(const Integer& x) {
   mpz_fdiv_r_2exp(low.get_mpz_t(), x.get_mpz_t(), 64);
   return std::bit_cast<double>(static_cast<std::uint64_t>(mpz_getlimbn(low.get_mpz_t(), 0)));
 }
+
+/// The group of one walk modulo 2^64 over n vertices (padded to even), integer entries
+/// entry(i, j), i >= j.
+gpu::HafGroup z64_group(int n, bool loops, const std::function<Integer(int, int)>& entry);
+
+/// The count from an exact run's words: with the ring, the sum modulo 2^64 first; then a
+/// residue a prime of `primes`.
+Integer exact_count(const std::vector<std::uint64_t>& words, const std::vector<double>& primes, bool ring);
 
 /// The groups of a float block's haf::kFloatWalks walks; append(g, first, last, W) adds walks
 /// first .. last - 1 to g as channels of W doubles an entry. Real walks make one group. Complex

@@ -108,31 +108,18 @@ class GpuHafnianEngine final : public GraphEngine {
   /// modulo 2^64 costs little more than a prime's and holds the bits of two or three primes
   /// (docs/benchmarks.md, "One walk modulo 2^64").
   static Integer exact(const SparseMatrix<Integer>& a, bool loops, const EngineOptions& opt) {
-    std::vector<std::uint64_t> ps;
-    if (tuning::tuning().haf_ring == 2) {
-      const std::vector<double> primes = haf::primes_for(a, loops);
-      for (double p : primes) ps.push_back(static_cast<std::uint64_t>(p));
-      return crt_symmetric(residues(a, loops, primes, opt), ps);
-    }
     const int n0 = a.rows;
-    const std::vector<double> primes = gpu_haf::primes_beyond_2_64((n0 + 1) / 2, hafnian_bound(a, loops));
-    for (double p : primes) ps.push_back(static_cast<std::uint64_t>(p));
+    const bool ring = gpu_haf::exact_ring();
+    const std::vector<double> primes = gpu_haf::exact_primes((n0 + 1) / 2, hafnian_bound(a, loops), ring);
     const std::vector<Integer> dense = a.dense();
     gpu::HafJob job = base_job(n0, loops, opt);
-    HafGroup ring;
-    ring.arith = HafArith::Z64;
-    ring.channels = 1;
-    gpu::append_haf_root(
-        ring.roots, n0, loops, 1,
-        [&](int i, int j, int) {
-          return gpu_haf::z64_bits(dense[static_cast<std::size_t>(i) * n0 + static_cast<std::size_t>(j)]);
-        },
-        gpu_haf::z64_bits(1));
-    job.groups.push_back(std::move(ring));
+    if (ring)
+      job.groups.push_back(gpu_haf::z64_group(n0, loops, [&](int i, int j) {
+        return dense[static_cast<std::size_t>(i) * n0 + static_cast<std::size_t>(j)];
+      }));
     if (!primes.empty()) job.groups.push_back(prime_group(dense, n0, loops, primes));
-    const std::vector<std::uint64_t> words =
-        run(job, "exact64", n0, opt, "modulo 2^64 and " + std::to_string(primes.size()) + " primes").words;
-    return crt_symmetric_2_64(words[0], std::vector<std::uint64_t>(words.begin() + 1, words.end()), ps);
+    const std::string what = ring ? "modulo 2^64 and " + std::to_string(primes.size()) + " primes" : "";
+    return gpu_haf::exact_count(run(job, ring ? "exact64" : "exact", n0, opt, what).words, primes, ring);
   }
 
   /// The channels of a walk modulo each of `primes`, one a prime, entries in symmetric residues.
@@ -186,6 +173,22 @@ class GpuHafnianEngine final : public GraphEngine {
 }  // namespace
 
 namespace gpu_haf {
+
+bool exact_ring() { return tuning::tuning().haf_ring != 2; }
+
+gpu::HafGroup z64_group(int n, bool loops, const std::function<Integer(int, int)>& entry) {
+  gpu::HafGroup g;
+  g.arith = HafArith::Z64;
+  g.channels = 1;
+  gpu::append_haf_root(g.roots, n, loops, 1, [&](int i, int j, int) { return z64_bits(entry(i, j)); }, z64_bits(1));
+  return g;
+}
+
+Integer exact_count(const std::vector<std::uint64_t>& words, const std::vector<double>& primes, bool ring) {
+  const std::vector<std::uint64_t> ps(primes.begin(), primes.end());
+  if (!ring) return crt_symmetric(words, ps);
+  return crt_symmetric_2_64(words.at(0), std::vector<std::uint64_t>(words.begin() + 1, words.end()), ps);
+}
 
 gpu::HafJob base_job(int n0, bool loops, const EngineOptions& opt) {
   gpu::HafJob job;

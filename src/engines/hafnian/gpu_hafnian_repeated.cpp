@@ -7,9 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/arith.hpp"
 #include "core/hashing.hpp"
-#include "core/tuning.hpp"
 #include "engines/common.hpp"
 #include "engines/hafnian/gpu_haf_common.hpp"
 #include "engines/hafnian/haf_rpt_layout.hpp"
@@ -118,21 +116,15 @@ Integer gpu_hafnian_rpt_walk(const RepeatedHafnian<Integer>& in, const EngineOpt
   const RptLayout L = checked_layout(in.rpt, in.loops);
   // As gpu-hafnian's exact walks: one channel modulo 2^64 and primes for the rest of the bound
   // (MATCHCOUNT_HAF_RING=primes: primes alone).
-  const bool ring = tuning::tuning().haf_ring != 2;
-  const Integer bound = haf::bound_of(in);
-  const std::vector<double> primes =
-      ring ? gpu_haf::primes_beyond_2_64(L.vertices / 2, bound) : haf::primes_for_bound(L.vertices / 2, bound);
+  const bool ring = gpu_haf::exact_ring();
+  const std::vector<double> primes = gpu_haf::exact_primes(L.vertices / 2, haf::bound_of(in), ring);
   const auto entry = [&](int i, int j) {
     const int mi = L.mode[static_cast<std::size_t>(i)], mj = L.mode[static_cast<std::size_t>(j)];
     return i == j ? haf::rpt_loop_weight(in, mi) : haf::rpt_entry(in, mi, mj);
   };
   gpu::HafJob job = rpt_job(L, in.loops, opt);
   if (ring) {
-    HafGroup z;
-    z.arith = HafArith::Z64;
-    z.channels = 1;
-    gpu::append_haf_root(z.roots, L.vertices, in.loops, 1, [&](int i, int j, int) { return gpu_haf::z64_bits(entry(i, j)); },
-                         gpu_haf::z64_bits(1));
+    HafGroup z = gpu_haf::z64_group(L.vertices, in.loops, entry);
     append_weights(z.rpt_weights, L.types, [](const Integer& w) { return gpu_haf::z64_bits(w); });
     job.groups.push_back(std::move(z));
   }
@@ -151,10 +143,7 @@ Integer gpu_hafnian_rpt_walk(const RepeatedHafnian<Integer>& in, const EngineOpt
   if (g.channels > 0) job.groups.push_back(std::move(g));
   job.tag = rpt_tag(ring ? "exact64" : "exact", L, job);
   const gpu::HafResult r = gpu_haf::run_noted(job, opt, what(L));
-  std::vector<std::uint64_t> ps;
-  for (double p : primes) ps.push_back(static_cast<std::uint64_t>(p));
-  if (!ring) return crt_symmetric(r.words, ps);
-  return crt_symmetric_2_64(r.words[0], std::vector<std::uint64_t>(r.words.begin() + 1, r.words.end()), ps);
+  return gpu_haf::exact_count(r.words, primes, ring);
 }
 
 Approx<double> gpu_hafnian_rpt_walk(const RepeatedHafnian<double>& in, const EngineOptions& opt) { return floating(in, opt); }

@@ -22,48 +22,42 @@ namespace {
 using mcgpu::haf::Args;
 using mcgpu::haf::kWarps;
 
-__global__ void __launch_bounds__(kWarps * 32) haf_mod(Args a) {
+using mcgpu::haf::ComplexAr;
+using mcgpu::haf::Mod2Ar;
+using mcgpu::haf::ModAr;
+using mcgpu::haf::Real2Ar;
+using mcgpu::haf::RealAr;
+using mcgpu::haf::Z64Ar;
+
+/// The number system of a launch's channel c, or of its pair of channels c (2c and 2c + 1).
+template <class Ar>
+__device__ Ar channel_ar(const Args&, int) {
+  return Ar{};
+}
+template <>
+__device__ ModAr channel_ar<ModAr>(const Args& a, int c) {
+  return ModAr{a.prime[c], a.pinv[c]};
+}
+// Two primes a walk take more registers than one and less time a prime (docs/benchmarks.md,
+// "The GPU hafnian: a breadth-first bottom and more warps by fewer registers", paragraph "Two
+// primes a walk").
+template <>
+__device__ Mod2Ar channel_ar<Mod2Ar>(const Args& a, int c) {
+  return Mod2Ar{channel_ar<ModAr>(a, 2 * c), channel_ar<ModAr>(a, 2 * c + 1)};
+}
+
+/// The walk of grid row c in one number system: a kernel for each, and for the binary and the
+/// repeated walk (Args::rpt) apart, so that each keeps only the registers it needs.
+template <class Ar, bool kRepeated>
+__global__ void __launch_bounds__(kWarps * 32) haf_walk(Args a) {
   const int c = blockIdx.y;
-  mcgpu::haf::walk_range(a, mcgpu::haf::ModAr{a.prime[c], a.pinv[c]}, c);
+  if constexpr (kRepeated) mcgpu::haf::walk_rpt_range(a, channel_ar<Ar>(a, c), c);
+  else mcgpu::haf::walk_range(a, channel_ar<Ar>(a, c), c);
 }
-// Primes 2c and 2c + 1 in one walk (Mod2Ar): more registers than haf_mod, less time a prime
-// (docs/benchmarks.md, "The GPU hafnian: a breadth-first bottom and more warps by fewer
-// registers", paragraph "Two primes a walk").
-__global__ void __launch_bounds__(kWarps * 32) haf_mod2(Args a) {
-  const int c = blockIdx.y;
-  using mcgpu::haf::ModAr;
-  mcgpu::haf::walk_range(
-      a, mcgpu::haf::Mod2Ar{ModAr{a.prime[2 * c], a.pinv[2 * c]}, ModAr{a.prime[2 * c + 1], a.pinv[2 * c + 1]}}, c);
-}
-__global__ void __launch_bounds__(kWarps * 32) haf_z64(Args a) { mcgpu::haf::walk_range(a, mcgpu::haf::Z64Ar{}, blockIdx.y); }
-__global__ void __launch_bounds__(kWarps * 32) haf_z64_rpt(Args a) {
-  mcgpu::haf::walk_rpt_range(a, mcgpu::haf::Z64Ar{}, blockIdx.y);
-}
-__global__ void __launch_bounds__(kWarps * 32) haf_real(Args a) { mcgpu::haf::walk_range(a, mcgpu::haf::RealAr{}, blockIdx.y); }
-// Float channels 2c and 2c + 1 in one walk (Real2Ar).
-__global__ void __launch_bounds__(kWarps * 32) haf_real2(Args a) { mcgpu::haf::walk_range(a, mcgpu::haf::Real2Ar{}, blockIdx.y); }
-__global__ void __launch_bounds__(kWarps * 32) haf_complex(Args a) {
-  mcgpu::haf::walk_range(a, mcgpu::haf::ComplexAr{}, blockIdx.y);
-}
-// The repeated walks (Args::rpt), as kernels of their own so the binary walk keeps its registers.
-__global__ void __launch_bounds__(kWarps * 32) haf_mod_rpt(Args a) {
-  const int c = blockIdx.y;
-  mcgpu::haf::walk_rpt_range(a, mcgpu::haf::ModAr{a.prime[c], a.pinv[c]}, c);
-}
-__global__ void __launch_bounds__(kWarps * 32) haf_mod2_rpt(Args a) {
-  const int c = blockIdx.y;
-  using mcgpu::haf::ModAr;
-  mcgpu::haf::walk_rpt_range(
-      a, mcgpu::haf::Mod2Ar{ModAr{a.prime[2 * c], a.pinv[2 * c]}, ModAr{a.prime[2 * c + 1], a.pinv[2 * c + 1]}}, c);
-}
-__global__ void __launch_bounds__(kWarps * 32) haf_real2_rpt(Args a) {
-  mcgpu::haf::walk_rpt_range(a, mcgpu::haf::Real2Ar{}, blockIdx.y);
-}
-__global__ void __launch_bounds__(kWarps * 32) haf_real_rpt(Args a) {
-  mcgpu::haf::walk_rpt_range(a, mcgpu::haf::RealAr{}, blockIdx.y);
-}
-__global__ void __launch_bounds__(kWarps * 32) haf_complex_rpt(Args a) {
-  mcgpu::haf::walk_rpt_range(a, mcgpu::haf::ComplexAr{}, blockIdx.y);
+
+template <class Ar>
+const void* walk_kernel(bool repeated) {
+  return repeated ? reinterpret_cast<const void*>(haf_walk<Ar, true>) : reinterpret_cast<const void*>(haf_walk<Ar, false>);
 }
 
 }  // namespace
@@ -283,12 +277,10 @@ class HafWorker final : public runtime::DeviceWorker {
     const bool rpt = !job_.rpt_mult.empty();
     GroupRun r;
     r.group = &g, r.first = first, r.count = count, r.paired = paired;
-    r.fn = r.paired ? reinterpret_cast<const void*>(g.arith == HafArith::Mod ? (rpt ? haf_mod2_rpt : haf_mod2)
-                                                                             : (rpt ? haf_real2_rpt : haf_real2))
-           : g.arith == HafArith::Z64 ? reinterpret_cast<const void*>(rpt ? haf_z64_rpt : haf_z64)
-           : g.arith == HafArith::Mod ? reinterpret_cast<const void*>(rpt ? haf_mod_rpt : haf_mod)
-           : g.arith == HafArith::Real ? reinterpret_cast<const void*>(rpt ? haf_real_rpt : haf_real)
-                                       : reinterpret_cast<const void*>(rpt ? haf_complex_rpt : haf_complex);
+    r.fn = g.arith == HafArith::Z64    ? walk_kernel<Z64Ar>(rpt)
+           : g.arith == HafArith::Mod  ? (paired ? walk_kernel<Mod2Ar>(rpt) : walk_kernel<ModAr>(rpt))
+           : g.arith == HafArith::Real ? (paired ? walk_kernel<Real2Ar>(rpt) : walk_kernel<RealAr>(rpt))
+                                       : walk_kernel<ComplexAr>(rpt);
     const std::size_t vdoubles = r.paired ? 2 : value_doubles(g.arith), vbytes = 8 * vdoubles;
     r.layout = plan_layout(job_.n, job_.loops, static_cast<long long>(shared_budget_bytes(job_.shared_kb) / (kWarps * vbytes)));
     r.shared_bytes = static_cast<std::size_t>(r.layout.shared_values) * kWarps * vbytes;

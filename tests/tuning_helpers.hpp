@@ -1,0 +1,15 @@
+// Running a piece of a test under other tuning knobs (core/tuning.hpp).
+#pragma once
+
+#include "core/tuning.hpp"
+
+namespace matchcount::test {
+
+/// f() with `knobs` in force; the knobs before are back when it returns.
+template <class F>
+auto with_tuning(const tuning::Tuning& knobs, F f) {
+  const tuning::ScopedTuning scope(knobs);
+  return f();
+}
+
+}  // namespace matchcount::test

@@ -13,7 +13,11 @@
 namespace matchcount::runtime {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+/// Seconds on the walk's clock.
+double seconds_now(const DeviceWalk& walk) {
+  if (walk.clock) return walk.clock();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 /// What the device threads of one walk share.
 struct Shared {
@@ -31,7 +35,7 @@ struct Shared {
     double units = 0, seconds = 0, prev_units = 0, prev_seconds = 0;
     double all_units = 0, all_seconds = 0, runs = 0;  // every run this device has done
     double in_hand = 0;  // units of the run in hand (0: idle)
-    Clock::time_point started{};
+    double started = 0;  // when the run in hand began
   };
   std::vector<Timing> timing;
 
@@ -43,7 +47,7 @@ struct Shared {
     if (remote()) return walk.team->take(want);
     if (walk.team || d < 0) return queue.take(want, devices + cluster::size() - 1, least);
     std::lock_guard<std::mutex> lock(mutex);
-    const auto now = Clock::now();
+    const double now = seconds_now(walk);
     const std::optional<std::uint64_t> last = final_share(static_cast<std::size_t>(d), now, least);
     std::optional<UnitRange> r = last ? queue.take(*last, 1, least) : queue.take(want, devices, least);
     Timing& t = timing[static_cast<std::size_t>(d)];
@@ -73,7 +77,7 @@ struct Shared {
   /// guided shrinking would cut the end into many short runs, each paying the worker's fixed
   /// cost (the hafnian walk's paths from the root). nullopt: not near the end, or a device's
   /// rate is not known yet.
-  std::optional<std::uint64_t> final_share(std::size_t d, Clock::time_point now, std::uint64_t least) const {
+  std::optional<std::uint64_t> final_share(std::size_t d, double now, std::uint64_t least) const {
     const double fixed = fixed_seconds();
     // A device's rate from all its runs, less their fixed costs. One that has run for less than
     // a quarter of the longest-measured device's time (its short first run alone, whose timing
@@ -95,7 +99,7 @@ struct Shared {
       const double rate = t.all_seconds >= 0.25 * longest ? t.all_units / walking_seconds(t) : pool_units / pool_seconds;
       double busy = 0;  // seconds until the run in hand ends
       if (e != d && t.in_hand > 0)
-        busy = std::max(0.0, fixed + t.in_hand / rate - std::chrono::duration<double>(now - t.started).count());
+        busy = std::max(0.0, fixed + t.in_hand / rate - (now - t.started));
       rates += rate;
       owed += rate * (busy + fixed);
       if (e == d) rate_d = rate;
@@ -135,9 +139,9 @@ void walk_on_device(int d, Shared& sh) {
     std::uint64_t want = std::max<std::uint64_t>(1, worker->first_run_units());
     const std::uint64_t least = worker->min_run_units();
     while (!sh.ledger.stopping() && (run = sh.take(d, want, least))) {
-      const auto t0 = Clock::now();
+      const double t0 = seconds_now(sh.walk);
       const std::vector<std::uint64_t> sum = worker->run(*run);
-      const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+      const double seconds = seconds_now(sh.walk) - t0;
       sh.record(d, *run, sum, seconds);
       want = std::max<std::uint64_t>(
           1, static_cast<std::uint64_t>(sh.walk.run_seconds * double(run->size()) / std::max(seconds, 1e-3)));
@@ -204,7 +208,7 @@ DeviceWalkResult run_on_devices(const DeviceWalk& walk) {
   std::vector<int> all(static_cast<std::size_t>(walk.devices));
   for (int d = 0; d < walk.devices; ++d) all[static_cast<std::size_t>(d)] = d;
 
-  const auto t0 = Clock::now();
+  const double t0 = seconds_now(walk);
   if (sh.remote()) {  // MPI: this rank's devices take units from rank 0 until it has none
     walk.team->join(walk.tag, walk.units);
     run_round(all, sh);
@@ -237,7 +241,7 @@ DeviceWalkResult run_on_devices(const DeviceWalk& walk) {
     run_round(healthy, sh);
   }
   if (server.joinable()) server.join();
-  result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  result.seconds = seconds_now(walk) - t0;
   for (const auto& f : sh.failures)
     if (!f.empty()) result.failures += (result.failures.empty() ? "" : "; ") + f;
   if (!ledger.state().complete()) {

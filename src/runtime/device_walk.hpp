@@ -45,6 +45,10 @@ struct DeviceWalk {
   /// Seconds a run should take after the first: long enough to hide a launch and its copies,
   /// short enough to balance the devices at the end.
   double run_seconds = 1.0;
+  /// Seconds on the clock that times the runs and places the last ones (steady_clock when
+  /// empty). Tests drive the scheduler with simulated devices on a virtual clock, so that what
+  /// they assert does not depend on how busy the machine running them is.
+  std::function<double()> clock;
 };
 
 struct DeviceWalkResult {

@@ -166,6 +166,31 @@ TEST(GpuHafnian, PlannerWeighsItOnlyWithADevice) {
   EXPECT_EQ(g.engine, "gpu-hafnian");
 }
 
+// The planner's exact channels (no device needed): with the ring, the walk modulo 2^64 and only
+// the primes beyond 64 bits of the bound, so that a dense n = 60 count is weighed at fewer
+// prime walks than the five the CPU walks; without it, the CPU's primes.
+TEST(GpuHafnian, PlannerCountsTheRingsChannels) {
+  tuning::Tuning ring_knobs = tuning::tuning(), primes_knobs = tuning::tuning();
+  ring_knobs.haf_ring = 1, primes_knobs.haf_ring = 2;
+  std::mt19937_64 rng(5);
+  for (const int n : {20, 40, 50, 60, 64}) {
+    const auto a = random_01(n, 0.5, false, rng);
+    const double cpu = double(engines::hafnian_prime_count(a, false));
+    const auto channels = [&] { return engines::gpu_hafnian_exact_channels(a, false); };
+    const double ring = with_tuning(ring_knobs, channels), primes = with_tuning(primes_knobs, channels);
+    EXPECT_EQ(primes, cpu) << "n=" << n;
+    // 1.7 for the walk modulo 2^64, and a whole number of primes.
+    EXPECT_DOUBLE_EQ(ring - std::floor(ring), 0.7) << "n=" << n;
+    if (n <= 40) {
+      EXPECT_DOUBLE_EQ(ring, 1.7) << "n=" << n;  // the bound is below 2^62
+    }
+    if (n >= 56) {
+      EXPECT_LT(ring, cpu) << "n=" << n;
+    }
+    EXPECT_LT(engines::gpu_hafnian_seconds(n, ring, false), engines::gpu_hafnian_seconds(n, cpu, false) + 1e-9);
+  }
+}
+
 // Everywhere: the engine gives the CPU engine's values, on the GPU when there is one, else on
 // the CPU with a note saying why (CI machines have no device).
 TEST(GpuHafnian, CountsOnTheCpuWithoutADevice) {

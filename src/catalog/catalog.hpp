@@ -63,9 +63,10 @@ struct GraphFacts {
   NumberKind kind = NumberKind::Integer;
   bool loops = false;
   int cores = 1;
-  /// CRT primes (below 2^50) of an exact count (0 for floats), and the small primes of the
-  /// dense hafnian walk's (hafnian_prime_count; only for blocks it can take).
-  double primes = 0, hafnian_primes = 0;
+  /// CRT primes (below 2^50) of an exact count (0 for floats), the small primes of the dense
+  /// hafnian walk's (hafnian_prime_count) and the GPU walk's exact channels in prime walks
+  /// (gpu_hafnian_exact_channels); the last two only for blocks the walk can take.
+  double primes = 0, hafnian_primes = 0, gpu_hafnian_channels = 0;
   /// Every off-diagonal entry is 1 (the frontier DP only adds).
   bool unit = true;
   int words = 1;  // words of a DP state: 1 exact, 2 real, 3 complex

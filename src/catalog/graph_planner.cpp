@@ -88,7 +88,10 @@ EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy de
   const bool cplx = std::is_same_v<T, Complex>;
   if constexpr (std::is_same_v<T, Integer>) {
     f.primes = predicted_hafnian_primes(a, loops);
-    if (a.rows <= catalog::entry("hafnian").max_n) f.hafnian_primes = double(engines::hafnian_prime_count(a, loops));
+    if (a.rows <= catalog::entry("hafnian").max_n) {
+      f.hafnian_primes = double(engines::hafnian_prime_count(a, loops));
+      if (f.gpu) f.gpu_hafnian_channels = engines::gpu_hafnian_exact_channels(a, loops);
+    }
     for (const auto& e : a.entries) f.unit = f.unit && ((e.row == e.col && !loops) || e.value == 1);
   } else {
     f.unit = false;

@@ -229,10 +229,19 @@ gpu::HafResult run_noted(const gpu::HafJob& job, const EngineOptions& opt, const
 }  // namespace gpu_haf
 
 double gpu_hafnian_seconds(int n, double channels, bool loops) {
-  // The rate of the exact walk on one H200 (docs/benchmarks.md, "The GPU hafnian: frames
-  // coefficient-major").
-  constexpr double kFmasPerSecond = 1.7e12, kStart = 0.15;
+  // The rate of one prime's walk on one H200, fitted to the exact walks of primes alone at
+  // n = 50-64 (docs/benchmarks.md, "The GPU hafnian's cost model").
+  constexpr double kFmasPerSecond = 2.0e12, kStart = 0.15;
   return kStart + hafnian_work(n, loops) * channels / kFmasPerSecond;
+}
+
+double gpu_hafnian_exact_channels(const SparseMatrix<Integer>& a, bool loops) {
+  // The walk modulo 2^64 takes the time of 1.7 primes' walks (wrapping 64-bit products are
+  // several integer instructions each; the same section of docs/benchmarks.md).
+  constexpr double kRingPrimes = 1.7;
+  const bool ring = gpu_haf::exact_ring();
+  const double primes = double(gpu_haf::exact_primes((a.rows + 1) / 2, hafnian_bound(a, loops), ring).size());
+  return ring ? kRingPrimes + primes : primes;
 }
 
 std::unique_ptr<GraphEngine> make_gpu_hafnian() { return std::make_unique<GpuHafnianEngine>(); }

@@ -35,11 +35,15 @@ std::unique_ptr<GraphEngine> make_hafnian_brute();
 /// kind Integer/Real/Complex, loops or not. Constants calibrated on a 2-core AMD EPYC (Zen 4).
 double hafnian_seconds(int n, double primes, NumberKind kind, bool loops, int cores);
 
-/// Planner cost model of "gpu-hafnian" on one device: `channels` walks (primes of an exact
-/// count; 4 for real, 16 for complex in real-walk units) of hafnian_work(n, loops) scalar
-/// multiply-adds each, at a rate calibrated in docs/benchmarks.md ("Hafnians on the GPU"), plus
-/// the start-up of the device.
+/// Planner cost model of "gpu-hafnian" on one device: `channels` walks in units of one prime's
+/// walk (gpu_hafnian_exact_channels for exact counts; 4.5 for real, 8.5 for complex) of
+/// hafnian_work(n, loops) scalar multiply-adds each, at a rate calibrated in docs/benchmarks.md
+/// ("The GPU hafnian's cost model"), plus the start-up of the device.
 double gpu_hafnian_seconds(int n, double channels, bool loops);
+
+/// The exact GPU walk's channels of `a` in units of one prime's walk: its walk modulo 2^64 and
+/// the primes beyond 64 bits of the bound (MATCHCOUNT_HAF_RING=primes: the primes alone).
+double gpu_hafnian_exact_channels(const SparseMatrix<Integer>& a, bool loops);
 
 /// Float hafnians of a batch of blocks of one size on the CUDA devices: every block's
 /// kFloatWalks vertex orders are channels of one gpu-hafnian walk (in jobs of 16383 blocks),

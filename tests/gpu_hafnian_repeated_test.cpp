@@ -18,6 +18,7 @@
 
 using namespace matchcount;
 using engines::RepeatedHafnian;
+using test::tuning_with;
 using test::with_tuning;
 
 namespace {
@@ -51,6 +52,27 @@ std::uint64_t photons(const std::vector<std::uint64_t>& rpt) {
   std::uint64_t n = 0;
   for (auto r : rpt) n += r;
   return n;
+}
+
+/// body(in, trial) for each of `trials` random integer patterns (from `seed`) of first_modes ..
+/// first_modes + 5 modes and up to `copies` copies a mode: entries within +-narrow in odd
+/// trials and +-2^20 in even ones, loops every third trial; patterns of fewer than
+/// `min_photons` or more than 48 photons, or of an odd count without loops, are left out.
+/// Returns how many ran.
+template <class Body>
+int each_pattern(std::uint64_t seed, int trials, int first_modes, long narrow, std::uint64_t copies,
+                 std::uint64_t min_photons, Body body) {
+  std::mt19937_64 rng(seed);
+  int ran = 0;
+  for (int trial = 0; trial < trials; ++trial) {
+    const int n = first_modes + static_cast<int>(rng() % 6);
+    const auto in = random_problem(rng, n, trial % 2 ? -narrow : -(1L << 20), trial % 2 ? narrow : 1L << 20, copies, trial % 3 == 0);
+    const std::uint64_t N = photons(in.rpt);
+    if (N < min_photons || N > 48 || (N % 2 && !in.loops)) continue;
+    body(in, trial);
+    ++ran;
+  }
+  return ran;
 }
 
 }  // namespace
@@ -119,15 +141,8 @@ TEST(GpuHafnianRepeated, FloatsWithinTheirBoundsOfExactValues) {
 // an odd last prime alone beside them: the bits of one channel a walk.
 TEST(GpuHafnianRepeated, TwoChannelsAWalkGiveTheBitsOfOne) {
   SKIP_WITHOUT_GPU();
-  tuning::Tuning single = tuning::tuning(), paired = tuning::tuning();
-  single.haf_pairs = 2, paired.haf_pairs = 1;
-  std::mt19937_64 rng(53);
-  int checked = 0;
-  for (int trial = 0; trial < 24; ++trial) {
-    const int n = 2 + static_cast<int>(rng() % 6);
-    auto in = random_problem(rng, n, trial % 2 ? -5 : -(1L << 20), trial % 2 ? 5 : 1L << 20, 6, trial % 3 == 0);
-    const std::uint64_t N = photons(in.rpt);
-    if (N < 8 || N > 48 || (N % 2 && !in.loops)) continue;
+  const tuning::Tuning single = tuning_with(&tuning::Tuning::haf_pairs, 2), paired = tuning_with(&tuning::Tuning::haf_pairs, 1);
+  const int checked = each_pattern(53, 24, 2, 5, 6, 8, [&](const RepeatedHafnian<Integer>& in, int trial) {
     const auto real = as_floats(in, 0.5);
     const auto walks = [&] { return std::make_pair(engines::gpu_hafnian_rpt_walk(in, {}), engines::gpu_hafnian_rpt_walk(real, {})); };
     const auto [x1, r1] = with_tuning(single, walks);
@@ -136,8 +151,7 @@ TEST(GpuHafnianRepeated, TwoChannelsAWalkGiveTheBitsOfOne) {
     EXPECT_EQ(x2, engines::hafnian_rpt_walk(in, {})) << "trial " << trial;
     EXPECT_EQ(r2.value, r1.value) << "trial " << trial;
     EXPECT_EQ(r2.abs_error, r1.abs_error) << "trial " << trial;
-    ++checked;
-  }
+  });
   EXPECT_GT(checked, 8);
 }
 
@@ -145,22 +159,15 @@ TEST(GpuHafnianRepeated, TwoChannelsAWalkGiveTheBitsOfOne) {
 // primes alone and of the CPU walk, with narrow and wide entries.
 TEST(GpuHafnianRepeated, TheRingModulo2To64GivesTheCountOfThePrimes) {
   SKIP_WITHOUT_GPU();
-  tuning::Tuning ring = tuning::tuning(), primes = tuning::tuning();
-  ring.haf_ring = 1, primes.haf_ring = 2;
-  std::mt19937_64 rng(59);
-  int checked = 0;
-  for (int trial = 0; trial < 30; ++trial) {
-    const int n = 1 + static_cast<int>(rng() % 6);
-    auto in = random_problem(rng, n, trial % 2 ? -4 : -(1L << 20), trial % 2 ? 4 : 1L << 20, 7, trial % 3 == 0);
+  const tuning::Tuning ring = tuning_with(&tuning::Tuning::haf_ring, 1), primes = tuning_with(&tuning::Tuning::haf_ring, 2);
+  const int checked = each_pattern(59, 30, 1, 4, 7, 2, [&](const RepeatedHafnian<Integer>& in, int trial) {
     const std::uint64_t N = photons(in.rpt);
-    if (N < 2 || N > 48 || (N % 2 && !in.loops)) continue;
     const auto count = [&] { return engines::gpu_hafnian_rpt_walk(in, {}); };
     const Integer by_ring = with_tuning(ring, count), by_primes = with_tuning(primes, count);
     const Integer want = engines::hafnian_rpt_walk(in, {});
     EXPECT_EQ(by_ring, want) << "trial " << trial << " N=" << N;
     EXPECT_EQ(by_primes, want) << "trial " << trial << " N=" << N;
-    ++checked;
-  }
+  });
   EXPECT_GT(checked, 12);
 }
 

@@ -16,6 +16,7 @@
 
 using namespace matchcount;
 using namespace matchcount::test::symmetric_helpers;
+using matchcount::test::tuning_with;
 using matchcount::test::with_tuning;
 
 #define SKIP_WITHOUT_GPU() \
@@ -63,8 +64,7 @@ TEST(GpuHafnian, TwoPrimesAWalkGiveTheResiduesOfOne) {
   SKIP_WITHOUT_GPU();
   const auto cpu = make_graph_engine("hafnian");
   const std::vector<double> primes{4194301, 4194287, 4194277, 4194271, 4194247};
-  tuning::Tuning single = tuning::tuning(), paired = tuning::tuning();
-  single.haf_pairs = 2, paired.haf_pairs = 1;
+  const tuning::Tuning single = tuning_with(&tuning::Tuning::haf_pairs, 2), paired = tuning_with(&tuning::Tuning::haf_pairs, 1);
   std::mt19937_64 rng(29);
   for (int n : {8, 17, 24, 33, 40}) {
     const bool loops = n % 2 == 1;
@@ -91,8 +91,7 @@ TEST(GpuHafnian, TheRingOfIntegersModulo2To64GivesTheCountOfThePrimes) {
   // and wide entries too.
   SKIP_WITHOUT_GPU();
   const auto gpu = make_graph_engine("gpu-hafnian"), cpu = make_graph_engine("hafnian");
-  tuning::Tuning ring = tuning::tuning(), primes = tuning::tuning();
-  ring.haf_ring = 1, primes.haf_ring = 2;
+  const tuning::Tuning ring = tuning_with(&tuning::Tuning::haf_ring, 1), primes = tuning_with(&tuning::Tuning::haf_ring, 2);
   std::mt19937_64 rng(37);
   for (int n : {6, 11, 16, 23, 30, 37, 44}) {
     for (int kind = 0; kind < 3; ++kind) {
@@ -115,8 +114,7 @@ TEST(GpuHafnian, TwoFloatWalksAWalkGiveTheBitsOfOne) {
   // walk's arithmetic and order: the same value and estimate, bit for bit.
   SKIP_WITHOUT_GPU();
   const auto gpu = make_graph_engine("gpu-hafnian");
-  tuning::Tuning single = tuning::tuning(), paired = tuning::tuning();
-  single.haf_pairs = 2, paired.haf_pairs = 1;
+  const tuning::Tuning single = tuning_with(&tuning::Tuning::haf_pairs, 2), paired = tuning_with(&tuning::Tuning::haf_pairs, 1);
   std::mt19937_64 rng(31);
   for (int n : {8, 17, 24, 33, 40}) {
     const bool loops = n % 2 == 1;
@@ -170,8 +168,8 @@ TEST(GpuHafnian, PlannerWeighsItOnlyWithADevice) {
 // the primes beyond 64 bits of the bound, so that a dense n = 60 count is weighed at fewer
 // prime walks than the five the CPU walks; without it, the CPU's primes.
 TEST(GpuHafnian, PlannerCountsTheRingsChannels) {
-  tuning::Tuning ring_knobs = tuning::tuning(), primes_knobs = tuning::tuning();
-  ring_knobs.haf_ring = 1, primes_knobs.haf_ring = 2;
+  const tuning::Tuning ring_knobs = tuning_with(&tuning::Tuning::haf_ring, 1),
+                       primes_knobs = tuning_with(&tuning::Tuning::haf_ring, 2);
   std::mt19937_64 rng(5);
   for (const int n : {20, 40, 50, 60, 64}) {
     const auto a = random_01(n, 0.5, false, rng);

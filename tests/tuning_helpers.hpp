@@ -5,6 +5,14 @@
 
 namespace matchcount::test {
 
+/// The knobs in force with `knob` set to `value`.
+template <class T>
+tuning::Tuning tuning_with(T tuning::Tuning::*knob, T value) {
+  tuning::Tuning t = tuning::tuning();
+  t.*knob = value;
+  return t;
+}
+
 /// f() with `knobs` in force; the knobs before are back when it returns.
 template <class F>
 auto with_tuning(const tuning::Tuning& knobs, F f) {

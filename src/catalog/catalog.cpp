@@ -139,14 +139,12 @@ Seconds hafnian_seconds(const GraphFacts& f) {
   if (f.n > engines::kHafnianMaxN) return nullopt;
   return engines::hafnian_seconds(f.n, f.hafnian_primes, f.kind, f.loops, f.cores);
 }
-// The same walk on the GPU, in units of one prime's walk: exact counts walk modulo 2^64 and
-// the primes beyond; floats four vertex orders, two a walk (4.5 units); complex blocks three
-// complex orders and the walk of |A| beside them (8.5 units; docs/benchmarks.md, "The GPU
-// hafnian's cost model").
+// The same walk on the GPU, its walks in units of one prime's walk (hafnian.hpp).
 Seconds gpu_hafnian_seconds(const GraphFacts& f) {
   if (!f.gpu || f.n > engines::kHafnianMaxN) return nullopt;
-  const double channels =
-      f.kind == NumberKind::Complex ? 8.5 : f.kind == NumberKind::Real ? 4.5 : f.gpu_hafnian_channels;
+  const double channels = f.kind == NumberKind::Complex ? engines::kGpuHafnianComplexChannels
+                          : f.kind == NumberKind::Real  ? engines::kGpuHafnianRealChannels
+                                                        : f.gpu_hafnian_channels;
   return engines::gpu_hafnian_seconds(f.n, channels, f.loops);
 }
 // Planar graphs without loops: a Pfaffian per prime (floats: see pfaffian_seconds).

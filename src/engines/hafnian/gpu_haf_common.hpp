@@ -37,12 +37,18 @@ gpu::HafJob base_job(int n0, bool loops, const EngineOptions& opt);
 /// Runs the job; the stats note says `what`, the frames and the devices' shares.
 gpu::HafResult run_noted(const gpu::HafJob& job, const EngineOptions& opt, const std::string& what);
 
-/// A float group's channel c of the walk's words as a value (fixed point times 2^q).
+/// The value of a float channel's words at w (fixed point times 2^q): kLimbs words, or
+/// 2 kLimbs (re, then im) for a complex channel.
 template <class T>
-T channel_value(const gpu::HafResult& r, std::size_t c, std::size_t words, long q) {
-  const std::uint64_t* w = &r.words[c * words];
+T fixed_value(const std::uint64_t* w, long q) {
   if constexpr (std::is_same_v<T, Complex>) return T(scaled(fixed_at(w), q), scaled(fixed_at(w + kLimbs), q));
   else return scaled(fixed_at(w), q);
+}
+
+/// A float group's channel c of the walk's words as a value.
+template <class T>
+T channel_value(const gpu::HafResult& r, std::size_t c, std::size_t words, long q) {
+  return fixed_value<T>(&r.words[c * words], q);
 }
 
 /// Whether exact walks take one channel in the integers modulo 2^64 (MATCHCOUNT_HAF_RING: the
@@ -68,6 +74,17 @@ inline double z64_bits(const Integer& x) {
 /// The group of one walk modulo 2^64 over n vertices (padded to even), integer entries
 /// entry(i, j), i >= j.
 gpu::HafGroup z64_group(int n, bool loops, const std::function<Integer(int, int)>& entry);
+
+/// x's residue modulo p in (-p/2, p/2]: a Mod channel's value.
+inline double symmetric_residue(const Integer& x, double p) {
+  const double v = residue_of(x, p);
+  return v > p / 2 ? v - p : v;
+}
+
+/// The group of walks modulo each of `primes`, one channel a prime, over n vertices as
+/// z64_group's.
+gpu::HafGroup prime_group(int n, bool loops, const std::vector<double>& primes,
+                          const std::function<Integer(int, int)>& entry);
 
 /// The count from an exact run's words: with the ring, the sum modulo 2^64 first; then a
 /// residue a prime of `primes`.
@@ -101,12 +118,12 @@ std::vector<T> float_walk_values(const gpu::HafResult& r, long q) {
   for (int c = 0; c < haf::kFloatWalks; ++c) {
     if constexpr (std::is_same_v<T, Complex>) {
       if (c < haf::kSpreadWalks) {
-        walks.push_back(T(scaled(fixed_at(w), q), scaled(fixed_at(w + kLimbs), q)));
+        walks.push_back(fixed_value<Complex>(w, q));
         w += 2 * kLimbs;
         continue;
       }
     }
-    walks.push_back(T(scaled(fixed_at(w), q)));
+    walks.push_back(T(fixed_value<double>(w, q)));
     w += kLimbs;
   }
   return walks;

@@ -112,29 +112,17 @@ class GpuHafnianEngine final : public GraphEngine {
     const bool ring = gpu_haf::exact_ring();
     const std::vector<double> primes = gpu_haf::exact_primes((n0 + 1) / 2, hafnian_bound(a, loops), ring);
     const std::vector<Integer> dense = a.dense();
+    const auto entry = dense_entry(dense, n0);
     gpu::HafJob job = base_job(n0, loops, opt);
-    if (ring)
-      job.groups.push_back(gpu_haf::z64_group(n0, loops, [&](int i, int j) {
-        return dense[static_cast<std::size_t>(i) * n0 + static_cast<std::size_t>(j)];
-      }));
-    if (!primes.empty()) job.groups.push_back(prime_group(dense, n0, loops, primes));
+    if (ring) job.groups.push_back(gpu_haf::z64_group(n0, loops, entry));
+    if (!primes.empty()) job.groups.push_back(gpu_haf::prime_group(n0, loops, primes, entry));
     const std::string what = ring ? "modulo 2^64 and " + std::to_string(primes.size()) + " primes" : "";
     return gpu_haf::exact_count(run(job, ring ? "exact64" : "exact", n0, opt, what).words, primes, ring);
   }
 
-  /// The channels of a walk modulo each of `primes`, one a prime, entries in symmetric residues.
-  static HafGroup prime_group(const std::vector<Integer>& dense, int n0, bool loops, const std::vector<double>& primes) {
-    HafGroup g;
-    g.arith = HafArith::Mod;
-    g.channels = primes.size();
-    for (double p : primes) {
-      gpu::append_haf_root(g.roots, n0, loops, 1, [&](int i, int j, int) {
-        const double x = residue_of(dense[static_cast<std::size_t>(i) * n0 + static_cast<std::size_t>(j)], p);
-        return x > p / 2 ? x - p : x;
-      });
-      g.prime.push_back(p), g.pinv.push_back(1.0 / p);
-    }
-    return g;
+  /// Entry (i, j) of a dense n0 x n0 block.
+  static std::function<Integer(int, int)> dense_entry(const std::vector<Integer>& dense, int n0) {
+    return [&dense, n0](int i, int j) { return dense[static_cast<std::size_t>(i) * n0 + static_cast<std::size_t>(j)]; };
   }
 
  public:
@@ -142,8 +130,9 @@ class GpuHafnianEngine final : public GraphEngine {
   static std::vector<std::uint64_t> residues(const SparseMatrix<Integer>& a, bool loops, const std::vector<double>& primes,
                                              const EngineOptions& opt) {
     const int n0 = a.rows;
+    const std::vector<Integer> dense = a.dense();
     gpu::HafJob job = base_job(n0, loops, opt);
-    job.groups.push_back(prime_group(a.dense(), n0, loops, primes));
+    job.groups.push_back(gpu_haf::prime_group(n0, loops, primes, dense_entry(dense, n0)));
     return run(job, "exact", n0, opt).words;
   }
 
@@ -181,6 +170,18 @@ gpu::HafGroup z64_group(int n, bool loops, const std::function<Integer(int, int)
   g.arith = HafArith::Z64;
   g.channels = 1;
   gpu::append_haf_root(g.roots, n, loops, 1, [&](int i, int j, int) { return z64_bits(entry(i, j)); }, z64_bits(1));
+  return g;
+}
+
+gpu::HafGroup prime_group(int n, bool loops, const std::vector<double>& primes,
+                          const std::function<Integer(int, int)>& entry) {
+  gpu::HafGroup g;
+  g.arith = HafArith::Mod;
+  g.channels = primes.size();
+  for (double p : primes) {
+    gpu::append_haf_root(g.roots, n, loops, 1, [&](int i, int j, int) { return symmetric_residue(entry(i, j), p); });
+    g.prime.push_back(p), g.pinv.push_back(1.0 / p);
+  }
   return g;
 }
 

@@ -128,19 +128,12 @@ Integer gpu_hafnian_rpt_walk(const RepeatedHafnian<Integer>& in, const EngineOpt
     append_weights(z.rpt_weights, L.types, [](const Integer& w) { return gpu_haf::z64_bits(w); });
     job.groups.push_back(std::move(z));
   }
-  HafGroup g;
-  g.arith = HafArith::Mod;
-  g.channels = primes.size();
-  for (double p : primes) {
-    const auto residue = [p](const Integer& x) {
-      const double v = residue_of(x, p);
-      return v > p / 2 ? v - p : v;
-    };
-    gpu::append_haf_root(g.roots, L.vertices, in.loops, 1, [&](int i, int j, int) { return residue(entry(i, j)); });
-    append_weights(g.rpt_weights, L.types, residue);
-    g.prime.push_back(p), g.pinv.push_back(1.0 / p);
+  if (!primes.empty()) {
+    HafGroup g = gpu_haf::prime_group(L.vertices, in.loops, primes, entry);
+    for (double p : primes)
+      append_weights(g.rpt_weights, L.types, [p](const Integer& w) { return gpu_haf::symmetric_residue(w, p); });
+    job.groups.push_back(std::move(g));
   }
-  if (g.channels > 0) job.groups.push_back(std::move(g));
   job.tag = rpt_tag(ring ? "exact64" : "exact", L, job);
   const gpu::HafResult r = gpu_haf::run_noted(job, opt, what(L));
   return gpu_haf::exact_count(r.words, primes, ring);

@@ -36,10 +36,15 @@ std::unique_ptr<GraphEngine> make_hafnian_brute();
 double hafnian_seconds(int n, double primes, NumberKind kind, bool loops, int cores);
 
 /// Planner cost model of "gpu-hafnian" on one device: `channels` walks in units of one prime's
-/// walk (gpu_hafnian_exact_channels for exact counts; 4.5 for real, 8.5 for complex) of
-/// hafnian_work(n, loops) scalar multiply-adds each, at a rate calibrated in docs/benchmarks.md
-/// ("The GPU hafnian's cost model"), plus the start-up of the device.
+/// walk (gpu_hafnian_exact_channels for exact counts, kGpuHafnianRealChannels,
+/// kGpuHafnianComplexChannels) of hafnian_work(n, loops) scalar multiply-adds each, at a rate
+/// calibrated in docs/benchmarks.md ("The GPU hafnian's cost model"), plus the start-up of the
+/// device.
 double gpu_hafnian_seconds(int n, double channels, bool loops);
+
+/// A float block's walks in units of one prime's walk: four real vertex orders two a walk;
+/// three complex orders and the real walk of |A| beside them (the same section).
+constexpr double kGpuHafnianRealChannels = 4.5, kGpuHafnianComplexChannels = 8.5;
 
 /// The exact GPU walk's channels of `a` in units of one prime's walk: its walk modulo 2^64 and
 /// the primes beyond 64 bits of the bound (MATCHCOUNT_HAF_RING=primes: the primes alone).

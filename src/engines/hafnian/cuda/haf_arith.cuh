@@ -10,6 +10,13 @@
 namespace mcgpu {
 namespace haf {
 
+/// x summed over the warp's lanes, every lane getting the sum.
+template <class T>
+__device__ __forceinline__ T warp_sum(T x) {
+  for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+  return x;
+}
+
 struct ModAr {
   typedef double V;
   typedef double W;  // a repeated walk's weight
@@ -19,10 +26,7 @@ struct ModAr {
   __device__ __forceinline__ V reduce(V x) const { return modreduce(x, p, pinv); }
   __device__ __forceinline__ static V scale(V x, double w) { return x * w; }
   __device__ double wmul(double x, double y) const { return modreduce(x * y, p, pinv); }
-  __device__ __forceinline__ static V shfl_sum(V x) {
-    for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
-    return x;
-  }
+  __device__ __forceinline__ static V shfl_sum(V x) { return warp_sum(x); }
   struct Acc {
     double s = 0;
   };
@@ -43,7 +47,7 @@ struct Mod2Ar {
   __device__ static V scale(V x, double w) { return make_double2(ModAr::scale(x.x, w), ModAr::scale(x.y, w)); }
   __device__ static V scale(V x, W w) { return make_double2(ModAr::scale(x.x, w.x), ModAr::scale(x.y, w.y)); }
   __device__ W wmul(W x, W y) const { return make_double2(lo.wmul(x.x, y.x), hi.wmul(x.y, y.y)); }
-  __device__ static V shfl_sum(V x) { return make_double2(ModAr::shfl_sum(x.x), ModAr::shfl_sum(x.y)); }
+  __device__ static V shfl_sum(V x) { return make_double2(warp_sum(x.x), warp_sum(x.y)); }
   struct Acc {
     ModAr::Acc lo, hi;
   };
@@ -63,10 +67,7 @@ struct Z64Ar {
   __device__ __forceinline__ static V scale(V x, double w) { return w < 0 ? 0 - x : x; }  // the binary walk's sign
   __device__ __forceinline__ static V scale(V x, W w) { return x * w; }
   __device__ __forceinline__ static W wmul(W x, W y) { return x * y; }
-  __device__ __forceinline__ static V shfl_sum(V x) {
-    for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
-    return x;
-  }
+  __device__ __forceinline__ static V shfl_sum(V x) { return warp_sum(x); }
   struct Acc {
     u64 s = 0;
   };
@@ -82,7 +83,7 @@ struct RealAr {
   __device__ __forceinline__ static V reduce(V x) { return x; }
   __device__ __forceinline__ static V scale(V x, double w) { return x * w; }
   __device__ static double wmul(double x, double y) { return x * y; }
-  __device__ __forceinline__ static V shfl_sum(V x) { return ModAr::shfl_sum(x); }
+  __device__ __forceinline__ static V shfl_sum(V x) { return warp_sum(x); }
   struct Acc {
     u64 fx[kLimbs] = {};
   };
@@ -104,7 +105,7 @@ struct Real2Ar {
   __device__ static V scale(V x, double w) { return make_double2(RealAr::scale(x.x, w), RealAr::scale(x.y, w)); }
   __device__ static V scale(V x, W w) { return make_double2(RealAr::scale(x.x, w.x), RealAr::scale(x.y, w.y)); }
   __device__ static W wmul(W x, W y) { return make_double2(RealAr::wmul(x.x, y.x), RealAr::wmul(x.y, y.y)); }
-  __device__ static V shfl_sum(V x) { return make_double2(RealAr::shfl_sum(x.x), RealAr::shfl_sum(x.y)); }
+  __device__ static V shfl_sum(V x) { return make_double2(warp_sum(x.x), warp_sum(x.y)); }
   struct Acc {
     RealAr::Acc lo, hi;
   };
@@ -122,7 +123,7 @@ struct ComplexAr {
   __device__ __forceinline__ static V reduce(V x) { return x; }
   __device__ __forceinline__ static V scale(V x, double w) { return make_double2(x.x * w, x.y * w); }
   __device__ static double wmul(double x, double y) { return x * y; }
-  __device__ __forceinline__ static V shfl_sum(V x) { return make_double2(ModAr::shfl_sum(x.x), ModAr::shfl_sum(x.y)); }
+  __device__ __forceinline__ static V shfl_sum(V x) { return make_double2(warp_sum(x.x), warp_sum(x.y)); }
   struct Acc {
     u64 re[kLimbs] = {}, im[kLimbs] = {};
   };

@@ -83,6 +83,14 @@ void add_limbs(std::uint64_t* total, const std::uint64_t* x, int count) {
   }
 }
 
+/// total += x for one channel's sum of `words` words: modulo 2^64 (Z64), modulo p (Mod
+/// residues in [0, p)), or exactly in two's-complement limbs (floats).
+void add_channel(HafArith arith, double p, std::uint64_t* total, const std::uint64_t* x, std::size_t words) {
+  if (arith == HafArith::Z64) total[0] += x[0];
+  else if (arith == HafArith::Mod) total[0] = (total[0] + x[0]) % static_cast<std::uint64_t>(p);
+  else add_limbs(total, x, static_cast<int>(words));
+}
+
 /// Per-warp frame layout of a walk of n vertices: levels from `shared_from` on in shared
 /// memory (as many as `shared_values` holds), the others in global memory.
 struct Layout {
@@ -233,24 +241,22 @@ class HafWorker final : public runtime::DeviceWorker {
       raw_.resize(warps * r.walks() * r.words);
       check(cudaMemcpy(raw_.data(), r.out->ptr, raw_.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost),
             "cudaMemcpy");
-      const std::size_t cw = haf_channel_words(r.group->arith);
+      const HafArith arith = r.group->arith;
+      const std::size_t cw = haf_channel_words(arith);
       for (std::size_t c = 0; c < r.count; ++c) {
         const std::size_t lane = r.paired ? c / 2 : c, half = r.paired ? c % 2 : 0;
+        const double p = arith == HafArith::Mod ? r.group->prime[r.first + c] : 0;
         std::vector<std::uint64_t> total(cw, 0);
         for (std::size_t w = 0; w < warps; ++w) {
           const std::uint64_t* x = &raw_[(lane * warps + w) * r.words + half * cw];
-          if (r.group->arith == HafArith::Z64) {
-            total[0] += x[0];  // modulo 2^64
-          } else if (r.group->arith == HafArith::Mod) {
+          std::uint64_t residue;  // a Mod warp's sum: a double in (-p, p), as a residue in [0, p)
+          if (arith == HafArith::Mod) {
             double v;
             std::memcpy(&v, x, sizeof v);
-            const double p = r.group->prime[r.first + c];
-            double t = static_cast<double>(total[0]) + std::fmod(v, p);
-            t = std::fmod(t + p, p);
-            total[0] = static_cast<std::uint64_t>(t);
-          } else {
-            add_limbs(total.data(), x, static_cast<int>(cw));
+            residue = static_cast<std::uint64_t>(std::fmod(std::fmod(v, p) + p, p));
+            x = &residue;
           }
+          add_channel(arith, p, total.data(), x, cw);
         }
         sums.insert(sums.end(), total.begin(), total.end());
       }
@@ -415,14 +421,7 @@ HafResult run_hafnian_walk(const HafJob& job) {
       const std::size_t cw = haf_channel_words(g.arith);
       for (std::size_t c = 0; c < g.channels; ++c) {
         const std::size_t at = offsets[gi] + c * cw;
-        if (g.arith == HafArith::Z64) {
-          total[at] += sum[at];  // modulo 2^64
-        } else if (g.arith == HafArith::Mod) {
-          const auto p = static_cast<std::uint64_t>(g.prime[c]);
-          total[at] = (total[at] + sum[at]) % p;
-        } else {
-          add_limbs(&total[at], &sum[at], static_cast<int>(cw));
-        }
+        add_channel(g.arith, g.arith == HafArith::Mod ? g.prime[c] : 0, &total[at], &sum[at], cw);
       }
     }
   };

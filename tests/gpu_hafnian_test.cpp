@@ -92,6 +92,7 @@ TEST(GpuHafnian, TheRingOfIntegersModulo2To64GivesTheCountOfThePrimes) {
   SKIP_WITHOUT_GPU();
   const auto gpu = make_graph_engine("gpu-hafnian"), cpu = make_graph_engine("hafnian");
   const tuning::Tuning ring = tuning_with(&tuning::Tuning::haf_ring, 1), primes = tuning_with(&tuning::Tuning::haf_ring, 2);
+  const tuning::Tuning beside = tuning_with(&tuning::Tuning::haf_ring, 3);  // 2^64 and a prime a walk
   std::mt19937_64 rng(37);
   for (int n : {6, 11, 16, 23, 30, 37, 44}) {
     for (int kind = 0; kind < 3; ++kind) {
@@ -104,6 +105,7 @@ TEST(GpuHafnian, TheRingOfIntegersModulo2To64GivesTheCountOfThePrimes) {
       const auto count = [&] { return gpu->hafnian(a, loops, {}); };
       const Integer by_ring = with_tuning(ring, count), by_primes = with_tuning(primes, count);
       EXPECT_EQ(by_ring, want) << "n=" << n << " kind=" << kind;
+      EXPECT_EQ(with_tuning(beside, count), want) << "n=" << n << " kind=" << kind << " (beside)";
       EXPECT_EQ(by_primes, want) << "n=" << n << " kind=" << kind;
     }
   }

@@ -35,7 +35,8 @@ int int_or(const char* v, int fallback) { return *v ? std::atoi(v) : fallback; }
 
 /// A knob: its variable, its meaning and default for display, how a value sets it, how its
 /// current value reads. A knob of two named choices has no parse or show of its own: its field
-/// `pick` reads 1 for words[0], 2 for words[1], 0 (its default, shown as `fallback`) otherwise.
+/// `pick` reads 1 for words[0], 2 for words[1], 3 for words[2], 0 (its default, shown as
+/// `fallback`) otherwise.
 struct Knob {
   const char* name;
   const char* meaning;
@@ -43,16 +44,18 @@ struct Knob {
   void (*parse)(Tuning&, const char*);
   std::string (*show)(const Tuning&);
   int Tuning::*pick = nullptr;
-  const char* words[2] = {};
+  const char* words[3] = {};
 
   void set(Tuning& t, const char* v) const {
     if (!pick) return parse(t, v);
     const std::string s(v);
-    t.*pick = s == words[0] ? 1 : s == words[1] ? 2 : 0;
+    t.*pick = 0;
+    for (int i = 0; i < 3; ++i)
+      if (words[i] && s == words[i]) t.*pick = i + 1;
   }
   std::string read(const Tuning& t) const {
     if (!pick) return show(t);
-    return t.*pick == 1 ? words[0] : t.*pick == 2 ? words[1] : fallback;
+    return t.*pick >= 1 && t.*pick <= 3 && words[t.*pick - 1] ? words[t.*pick - 1] : fallback;
   }
 };
 
@@ -84,7 +87,7 @@ const Knob kKnobs[] = {
     {"MATCHCOUNT_HAF_PAIRS", "pairs or single: gpu-hafnian's exact and real walks take two channels (primes, vertex orders) at once or one",
      "pairs", nullptr, nullptr, &Tuning::haf_pairs, {"pairs", "single"}},
     {"MATCHCOUNT_HAF_RING", "z64 or primes: gpu-hafnian's exact walks take 64 bits of the count from one walk in the integers modulo 2^64, or every bit from primes",
-     "z64", nullptr, nullptr, &Tuning::haf_ring, {"z64", "primes"}},
+     "z64", nullptr, nullptr, &Tuning::haf_ring, {"z64", "primes", "z64pair"}},
     {"MATCHCOUNT_WARP_PLUS_ROWS", "rows from which GPU Rasmussen+ takes one sample per warp", "planner's",
      [](Tuning& t, const char* v) { t.warp_plus_rows = std::atoi(v); },
      [](const Tuning& t) { return t.warp_plus_rows ? std::to_string(*t.warp_plus_rows) : std::string("planner's"); }},

@@ -116,6 +116,19 @@ class GpuHafnianEngine final : public GraphEngine {
     gpu::HafJob job = base_job(n0, loops, opt);
     if (ring) job.groups.push_back(gpu_haf::z64_group(n0, loops, entry));
     if (!primes.empty()) job.groups.push_back(gpu_haf::prime_group(n0, loops, primes, entry));
+    if (ring && !primes.empty() && tuning::tuning().haf_ring == 3) {
+      // MATCHCOUNT_HAF_RING=z64pair: one group, the channel modulo 2^64 walked beside the
+      // first prime; the channels keep their order (and the words theirs).
+      HafGroup joined = std::move(job.groups[0]);
+      const HafGroup& p = job.groups[1];
+      joined.arith = HafArith::Z64Mod;
+      joined.channels += p.channels;
+      joined.roots.insert(joined.roots.end(), p.roots.begin(), p.roots.end());
+      joined.prime.assign(1, 0.0), joined.pinv.assign(1, 0.0);
+      joined.prime.insert(joined.prime.end(), p.prime.begin(), p.prime.end());
+      joined.pinv.insert(joined.pinv.end(), p.pinv.begin(), p.pinv.end());
+      job.groups.assign(1, std::move(joined));
+    }
     const std::string what = ring ? "modulo 2^64 and " + std::to_string(primes.size()) + " primes" : "";
     return gpu_haf::exact_count(run(job, ring ? "exact64" : "exact", n0, opt, what).words, primes, ring);
   }

@@ -22,6 +22,8 @@ struct ModAr {
   typedef double W;  // a repeated walk's weight
   double p, pinv;
   __device__ __forceinline__ static V zero() { return 0.0; }
+  __device__ __forceinline__ static W one() { return 1.0; }
+  __device__ __forceinline__ static V add(V x, V y) { return x + y; }
   __device__ __forceinline__ static V madd(V acc, V x, V y) { return __fma_rn(x, y, acc); }
   __device__ __forceinline__ V reduce(V x) const { return modreduce(x, p, pinv); }
   __device__ __forceinline__ static V scale(V x, double w) { return x * w; }
@@ -42,6 +44,8 @@ struct Mod2Ar {
   typedef double2 W;
   ModAr lo, hi;
   __device__ static V zero() { return make_double2(0.0, 0.0); }
+  __device__ static W one() { return make_double2(1.0, 1.0); }
+  __device__ static V add(V x, V y) { return make_double2(x.x + y.x, x.y + y.y); }
   __device__ static V madd(V acc, V x, V y) { return make_double2(ModAr::madd(acc.x, x.x, y.x), ModAr::madd(acc.y, x.y, y.y)); }
   __device__ V reduce(V x) const { return make_double2(lo.reduce(x.x), hi.reduce(x.y)); }
   __device__ static V scale(V x, double w) { return make_double2(ModAr::scale(x.x, w), ModAr::scale(x.y, w)); }
@@ -62,6 +66,8 @@ struct Z64Ar {
   typedef u64 V;
   typedef u64 W;  // a repeated walk's weight, modulo 2^64 too
   __device__ __forceinline__ static V zero() { return 0; }
+  __device__ __forceinline__ static W one() { return 1; }
+  __device__ __forceinline__ static V add(V x, V y) { return x + y; }
   __device__ __forceinline__ static V madd(V acc, V x, V y) { return acc + x * y; }
   __device__ __forceinline__ static V reduce(V x) { return x; }
   __device__ __forceinline__ static V scale(V x, double w) { return w < 0 ? 0 - x : x; }  // the binary walk's sign
@@ -75,10 +81,41 @@ struct Z64Ar {
   __device__ __forceinline__ static void store(const Acc& a, u64* out) { out[0] = a.s; }
 };
 
+/// The integers modulo 2^64 and a prime in one walk, as Mod2Ar walks two primes: x holds the
+/// value's 64 bits modulo 2^64 in a double's place (Z64Ar's arithmetic on the integer units),
+/// y its residue modulo the prime (ModAr's on the FP64 units), so that the two share the path,
+/// the tasks, the addresses and each 16-byte load.
+struct Z64ModAr {
+  typedef double2 V;
+  typedef double2 W;
+  ModAr hi;
+  __device__ __forceinline__ static u64 bits(double x) { return (u64)__double_as_longlong(x); }
+  __device__ __forceinline__ static double held(u64 x) { return __longlong_as_double((long long)x); }
+  __device__ static V zero() { return make_double2(0.0, 0.0); }  // 0.0: the 64 bits of 0
+  __device__ static W one() { return make_double2(held(1), 1.0); }
+  __device__ static V add(V x, V y) { return make_double2(held(bits(x.x) + bits(y.x)), x.y + y.y); }
+  __device__ static V madd(V acc, V x, V y) {
+    return make_double2(held(Z64Ar::madd(bits(acc.x), bits(x.x), bits(y.x))), ModAr::madd(acc.y, x.y, y.y));
+  }
+  __device__ V reduce(V x) const { return make_double2(x.x, hi.reduce(x.y)); }
+  __device__ static V scale(V x, double w) { return make_double2(held(Z64Ar::scale(bits(x.x), w)), ModAr::scale(x.y, w)); }
+  __device__ static V scale(V x, W w) { return make_double2(held(bits(x.x) * bits(w.x)), ModAr::scale(x.y, w.y)); }
+  __device__ W wmul(W x, W y) const { return make_double2(held(bits(x.x) * bits(y.x)), hi.wmul(x.y, y.y)); }
+  __device__ static V shfl_sum(V x) { return make_double2(held(Z64Ar::shfl_sum(bits(x.x))), ModAr::shfl_sum(x.y)); }
+  struct Acc {
+    Z64Ar::Acc lo;
+    ModAr::Acc hi;
+  };
+  __device__ void leaf(Acc& s, V v, int q) const { Z64Ar::leaf(s.lo, bits(v.x), q), hi.leaf(s.hi, v.y, q); }
+  __device__ static void store(const Acc& s, u64* out) { Z64Ar::store(s.lo, out), ModAr::store(s.hi, out + 1); }
+};
+
 struct RealAr {
   typedef double V;
   typedef double W;
   __device__ __forceinline__ static V zero() { return 0.0; }
+  __device__ __forceinline__ static W one() { return 1.0; }
+  __device__ __forceinline__ static V add(V x, V y) { return x + y; }
   __device__ __forceinline__ static V madd(V acc, V x, V y) { return __fma_rn(x, y, acc); }
   __device__ __forceinline__ static V reduce(V x) { return x; }
   __device__ __forceinline__ static V scale(V x, double w) { return x * w; }
@@ -100,6 +137,8 @@ struct Real2Ar {
   typedef double2 V;
   typedef double2 W;
   __device__ static V zero() { return make_double2(0.0, 0.0); }
+  __device__ static W one() { return make_double2(1.0, 1.0); }
+  __device__ static V add(V x, V y) { return make_double2(x.x + y.x, x.y + y.y); }
   __device__ static V madd(V acc, V x, V y) { return make_double2(RealAr::madd(acc.x, x.x, y.x), RealAr::madd(acc.y, x.y, y.y)); }
   __device__ static V reduce(V x) { return x; }
   __device__ static V scale(V x, double w) { return make_double2(RealAr::scale(x.x, w), RealAr::scale(x.y, w)); }
@@ -117,6 +156,8 @@ struct ComplexAr {
   typedef double2 V;
   typedef double W;
   __device__ __forceinline__ static V zero() { return make_double2(0.0, 0.0); }
+  __device__ __forceinline__ static W one() { return 1.0; }
+  __device__ __forceinline__ static V add(V x, V y) { return make_double2(x.x + y.x, x.y + y.y); }
   __device__ __forceinline__ static V madd(V acc, V x, V y) {
     return make_double2(__fma_rn(x.x, y.x, __fma_rn(-x.y, y.y, acc.x)), __fma_rn(x.x, y.y, __fma_rn(x.y, y.x, acc.y)));
   }
@@ -144,13 +185,5 @@ __device__ __forceinline__ void rpt_weight(double2& out, const double* w, long l
 __device__ __forceinline__ void rpt_weight(u64& out, const double* w, long long stride, int c, int i) {
   out = (u64)__double_as_longlong(w[c * stride + i]);  // a Z64 channel's 64 bits
 }
-__device__ __forceinline__ double unit_weight(double) { return 1.0; }
-__device__ __forceinline__ u64 unit_weight(u64) { return 1; }
-__device__ __forceinline__ double2 unit_weight(double2) { return make_double2(1.0, 1.0); }
-
-__device__ __forceinline__ double add_values(double a, double b) { return a + b; }
-__device__ __forceinline__ u64 add_values(u64 a, u64 b) { return a + b; }
-__device__ __forceinline__ double2 add_values(double2 a, double2 b) { return make_double2(a.x + b.x, a.y + b.y); }
-
 }  // namespace haf
 }  // namespace mcgpu

@@ -28,8 +28,14 @@ constexpr int kHafPad = 16, kHafMaxM = 36;
 inline int haf_stride(int m) { return m + 1 + kHafPad; }
 
 /// Number systems of the walk: residues modulo a prime below 2^24 (exact), doubles, complex,
-/// and the integers modulo 2^64 (exact; a root value's 64 bits held in a double's place).
-enum class HafArith { Mod, Real, Complex, Z64 };
+/// the integers modulo 2^64 (exact; a root value's 64 bits held in a double's place), and
+/// Z64Mod: channel 0 modulo 2^64, the others modulo primes, channel 0 walked beside channel 1.
+enum class HafArith { Mod, Real, Complex, Z64, Z64Mod };
+
+/// The number system of channel c of a group of `arith`.
+inline HafArith haf_channel_arith(HafArith arith, std::size_t c) {
+  return arith != HafArith::Z64Mod ? arith : c == 0 ? HafArith::Z64 : HafArith::Mod;
+}
 
 /// Channels of one arithmetic, run side by side in one launch. A channel's root holds R =
 /// haf_stride(m) rows of coefficients (-kHafPad..m) of the packed lower triangle of b (tri(n)
@@ -41,7 +47,8 @@ struct HafGroup {
   HafArith arith = HafArith::Mod;
   std::size_t channels = 0;
   std::vector<double> roots;  // channel-major
-  /// Per channel of a Mod group: the prime and 1/p (empty for floats).
+  /// Per channel of a Mod or Z64Mod group: the prime and 1/p (0 for the channel modulo 2^64;
+  /// empty for floats).
   std::vector<double> prime, pinv;
   /// A repeated walk's lane factors, channel-major: for each pair type t and k = 0..mult[t],
   /// (-1)^(mult - k) C(mult, k) (reduced modulo the channel's prime in a Mod group).

@@ -107,7 +107,7 @@ __device__ __forceinline__ void conv_task(const Ar& ar, Out<typename Ar::V> out,
   }
 #pragma unroll
   for (int t = 0; t < B; ++t)
-    if (k0 + t >= lo) out.p[(k0 + t) * out.st] = ar.reduce(add_values(base[k0 + t], acc[t]));
+    if (k0 + t >= lo) out.p[(k0 + t) * out.st] = ar.reduce(Ar::add(base[k0 + t], acc[t]));
 }
 
 /// A node of the tree: its b array (packed: entry (i, j), i > j, at tri(i) + j; coefficient k
@@ -260,7 +260,7 @@ struct Walk {
       }
       p = leaf_sum(t, x.g);
     }
-    if (lane == 0) ar.leaf(acc, Ar::scale(ar.reduce(add_values(ar.reduce(p), x.g[a.m])), w), a.q);
+    if (lane == 0) ar.leaf(acc, Ar::scale(ar.reduce(Ar::add(ar.reduce(p), x.g[a.m])), w), a.q);
     __syncwarp();
   }
 };
@@ -347,7 +347,7 @@ __device__ void walk_rpt_range(const Args& a, const Ar& ar, int c) {
     for (int t = from_type; t <= last; ++t) {
       W w;
       rpt_weight(w, r.weight, r.wstride, c, r.woff[t] + k[t]);
-      wp[t] = ar.wmul(t ? wp[t - 1] : unit_weight(W{}), w);
+      wp[t] = ar.wmul(t ? wp[t - 1] : Ar::one(), w);
     }
     for (int l = from; l <= top; ++l) {
       const int t = r.ltype[l];

@@ -28,6 +28,7 @@ using mcgpu::haf::ModAr;
 using mcgpu::haf::Real2Ar;
 using mcgpu::haf::RealAr;
 using mcgpu::haf::Z64Ar;
+using mcgpu::haf::Z64ModAr;
 
 /// The number system of a launch's channel c, or of its pair of channels c (2c and 2c + 1).
 template <class Ar>
@@ -44,6 +45,13 @@ __device__ ModAr channel_ar<ModAr>(const Args& a, int c) {
 template <>
 __device__ Mod2Ar channel_ar<Mod2Ar>(const Args& a, int c) {
   return Mod2Ar{channel_ar<ModAr>(a, 2 * c), channel_ar<ModAr>(a, 2 * c + 1)};
+}
+
+// Pair c of a Z64Mod run: channel 2c modulo 2^64 (run 0 holds only channels 0 and 1), 2c + 1
+// modulo its prime.
+template <>
+__device__ Z64ModAr channel_ar<Z64ModAr>(const Args& a, int c) {
+  return Z64ModAr{channel_ar<ModAr>(a, 2 * c + 1)};
 }
 
 /// The walk of grid row c in one number system: a kernel for each, and for the binary and the
@@ -194,10 +202,19 @@ class HafWorker final : public runtime::DeviceWorker {
       // Exact and real walks take their channels (primes, vertex orders) two at a time; an odd
       // last channel walks alone in a launch of its own beside the pairs', since one kernel
       // holding both walks would take the registers of both.
-      const bool pairs = (g.arith == HafArith::Mod || g.arith == HafArith::Real) && job.pair_channels;
-      const std::size_t paired = pairs ? g.channels / 2 * 2 : 0;
-      if (paired > 0) runs_.push_back(make_run(g, 0, paired, true, prop, free_bytes));
-      if (paired < g.channels) runs_.push_back(make_run(g, paired, g.channels - paired, false, prop, free_bytes));
+      // A Z64Mod group walks its channel modulo 2^64 beside its first prime, and the other
+      // primes as a Mod group does.
+      std::size_t first = 0;
+      if (g.arith == HafArith::Z64Mod) {
+        runs_.push_back(make_run(g, HafArith::Z64Mod, 0, std::min<std::size_t>(g.channels, 2), true, prop, free_bytes));
+        first = 2;
+      }
+      const HafArith as = g.arith == HafArith::Z64Mod ? HafArith::Mod : g.arith;
+      const std::size_t rest = g.channels > first ? g.channels - first : 0;
+      const bool pairs = (as == HafArith::Mod || as == HafArith::Real) && job.pair_channels;
+      const std::size_t paired = pairs ? rest / 2 * 2 : 0;
+      if (paired > 0) runs_.push_back(make_run(g, as, first, paired, true, prop, free_bytes));
+      if (paired < rest) runs_.push_back(make_run(g, as, first + paired, rest - paired, false, prop, free_bytes));
     }
     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     if (job.verbose)
@@ -245,18 +262,19 @@ class HafWorker final : public runtime::DeviceWorker {
       const std::size_t cw = haf_channel_words(arith);
       for (std::size_t c = 0; c < r.count; ++c) {
         const std::size_t lane = r.paired ? c / 2 : c, half = r.paired ? c % 2 : 0;
-        const double p = arith == HafArith::Mod ? r.group->prime[r.first + c] : 0;
+        const HafArith ca = haf_channel_arith(arith, r.first + c);
+        const double p = ca == HafArith::Mod ? r.group->prime[r.first + c] : 0;
         std::vector<std::uint64_t> total(cw, 0);
         for (std::size_t w = 0; w < warps; ++w) {
           const std::uint64_t* x = &raw_[(lane * warps + w) * r.words + half * cw];
           std::uint64_t residue;  // a Mod warp's sum: a double in (-p, p), as a residue in [0, p)
-          if (arith == HafArith::Mod) {
+          if (ca == HafArith::Mod) {
             double v;
             std::memcpy(&v, x, sizeof v);
             residue = static_cast<std::uint64_t>(std::fmod(std::fmod(v, p) + p, p));
             x = &residue;
           }
-          add_channel(arith, p, total.data(), x, cw);
+          add_channel(ca, p, total.data(), x, cw);
         }
         sums.insert(sums.end(), total.begin(), total.end());
       }
@@ -277,16 +295,17 @@ class HafWorker final : public runtime::DeviceWorker {
 
  private:
   /// The run of channels first .. first + count - 1 of group g (`paired`: two channels a walk).
-  GroupRun make_run(const HafGroup& g, std::size_t first, std::size_t count, bool paired, const cudaDeviceProp& prop,
-                    std::size_t free_bytes) {
+  GroupRun make_run(const HafGroup& g, HafArith as, std::size_t first, std::size_t count, bool paired,
+                    const cudaDeviceProp& prop, std::size_t free_bytes) {
     const int m = job_.n / 2;
     const bool rpt = !job_.rpt_mult.empty();
     GroupRun r;
     r.group = &g, r.first = first, r.count = count, r.paired = paired;
-    r.fn = g.arith == HafArith::Z64    ? walk_kernel<Z64Ar>(rpt)
-           : g.arith == HafArith::Mod  ? (paired ? walk_kernel<Mod2Ar>(rpt) : walk_kernel<ModAr>(rpt))
-           : g.arith == HafArith::Real ? (paired ? walk_kernel<Real2Ar>(rpt) : walk_kernel<RealAr>(rpt))
-                                       : walk_kernel<ComplexAr>(rpt);
+    r.fn = as == HafArith::Z64      ? walk_kernel<Z64Ar>(rpt)
+           : as == HafArith::Z64Mod ? walk_kernel<Z64ModAr>(rpt)
+           : as == HafArith::Mod    ? (paired ? walk_kernel<Mod2Ar>(rpt) : walk_kernel<ModAr>(rpt))
+           : as == HafArith::Real   ? (paired ? walk_kernel<Real2Ar>(rpt) : walk_kernel<RealAr>(rpt))
+                                    : walk_kernel<ComplexAr>(rpt);
     const std::size_t vdoubles = r.paired ? 2 : value_doubles(g.arith), vbytes = 8 * vdoubles;
     r.layout = plan_layout(job_.n, job_.loops, static_cast<long long>(shared_budget_bytes(job_.shared_kb) / (kWarps * vbytes)));
     r.shared_bytes = static_cast<std::size_t>(r.layout.shared_values) * kWarps * vbytes;
@@ -421,7 +440,8 @@ HafResult run_hafnian_walk(const HafJob& job) {
       const std::size_t cw = haf_channel_words(g.arith);
       for (std::size_t c = 0; c < g.channels; ++c) {
         const std::size_t at = offsets[gi] + c * cw;
-        add_channel(g.arith, g.arith == HafArith::Mod ? g.prime[c] : 0, &total[at], &sum[at], cw);
+        const HafArith ca = haf_channel_arith(g.arith, c);
+        add_channel(ca, ca == HafArith::Mod ? g.prime[c] : 0, &total[at], &sum[at], cw);
       }
     }
   };

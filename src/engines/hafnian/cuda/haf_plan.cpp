@@ -7,7 +7,7 @@ namespace matchcount::gpu {
 
 std::size_t haf_channel_words(HafArith arith) {
   constexpr std::size_t kLimbs = 8;  // as mcgpu::kLimbs (src/cuda/device_arith.cuh)
-  return arith == HafArith::Mod || arith == HafArith::Z64 ? 1 : arith == HafArith::Real ? kLimbs : 2 * kLimbs;
+  return arith == HafArith::Mod || arith == HafArith::Z64 || arith == HafArith::Z64Mod ? 1 : arith == HafArith::Real ? kLimbs : 2 * kLimbs;
 }
 
 void append_haf_root(std::vector<double>& out, int n0, bool loops, int W,

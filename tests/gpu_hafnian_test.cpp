@@ -9,6 +9,7 @@
 
 #include "catalog/catalog.hpp"
 #include "core/tuning.hpp"
+#include "engines/hafnian/gpu_haf_common.hpp"
 #include "engines/hafnian/hafnian.hpp"
 #include "matchcount/gpu.hpp"
 #include "symmetric_helpers.hpp"
@@ -86,13 +87,14 @@ TEST(GpuHafnian, TwoPrimesAWalkGiveTheResiduesOfOne) {
 }
 
 TEST(GpuHafnian, TheRingOfIntegersModulo2To64GivesTheCountOfThePrimes) {
-  // Exact counts take 64 bits from one walk modulo 2^64 and the rest from primes (none where
-  // the bound is below 2^62): the counts of primes alone and of the CPU engine, negative ones
-  // and wide entries too.
+  // Exact counts take 64 bits from a channel modulo 2^64 and the rest from primes (none where
+  // the bound is below 2^62), the channel modulo 2^64 beside the first prime (one walk, the
+  // others in pairs and an odd last one alone), or in a walk of its own: the counts of primes
+  // alone and of the CPU engine, negative ones and wide entries (one to five primes) too.
   SKIP_WITHOUT_GPU();
   const auto gpu = make_graph_engine("gpu-hafnian"), cpu = make_graph_engine("hafnian");
   const tuning::Tuning ring = tuning_with(&tuning::Tuning::haf_ring, 1), primes = tuning_with(&tuning::Tuning::haf_ring, 2);
-  const tuning::Tuning beside = tuning_with(&tuning::Tuning::haf_ring, 3);  // 2^64 and a prime a walk
+  const tuning::Tuning alone = tuning_with(&tuning::Tuning::haf_ring, 3);  // 2^64 in a walk of its own
   std::mt19937_64 rng(37);
   for (int n : {6, 11, 16, 23, 30, 37, 44}) {
     for (int kind = 0; kind < 3; ++kind) {
@@ -105,10 +107,40 @@ TEST(GpuHafnian, TheRingOfIntegersModulo2To64GivesTheCountOfThePrimes) {
       const auto count = [&] { return gpu->hafnian(a, loops, {}); };
       const Integer by_ring = with_tuning(ring, count), by_primes = with_tuning(primes, count);
       EXPECT_EQ(by_ring, want) << "n=" << n << " kind=" << kind;
-      EXPECT_EQ(with_tuning(beside, count), want) << "n=" << n << " kind=" << kind << " (beside)";
+      EXPECT_EQ(with_tuning(alone, count), want) << "n=" << n << " kind=" << kind << " (alone)";
       EXPECT_EQ(by_primes, want) << "n=" << n << " kind=" << kind;
     }
   }
+}
+
+TEST(GpuHafnian, TheRingWalksBesideTheFirstPrime) {
+  // The job's groups as the device receives them (no device needed): {2^64, primes} become one
+  // Z64Mod group of the same channels, roots and words in the same order, whose channel 0 is
+  // the ring and the others primes; the knobs that walk channels apart leave the groups as
+  // they are.
+  const auto entry = [](int i, int j) { return Integer(3 * i - j + 1); };
+  const std::vector<double> primes{4194301, 4194287, 4194277};
+  const auto job_of = [&] {
+    gpu::HafJob job = engines::gpu_haf::base_job(8, false, {});
+    job.groups.push_back(engines::gpu_haf::z64_group(8, false, entry));
+    job.groups.push_back(engines::gpu_haf::prime_group(8, false, primes, entry));
+    engines::gpu_haf::ring_beside_first_prime(job);
+    return job;
+  };
+  const gpu::HafJob apart = with_tuning(tuning_with(&tuning::Tuning::haf_ring, 3), job_of);
+  ASSERT_EQ(apart.groups.size(), 2u);
+  const gpu::HafJob joined = job_of();
+  ASSERT_EQ(joined.groups.size(), 1u);
+  const gpu::HafGroup& g = joined.groups[0];
+  EXPECT_EQ(g.arith, gpu::HafArith::Z64Mod);
+  EXPECT_EQ(g.channels, 4u);
+  std::vector<double> roots = apart.groups[0].roots;
+  roots.insert(roots.end(), apart.groups[1].roots.begin(), apart.groups[1].roots.end());
+  EXPECT_EQ(g.roots, roots);
+  EXPECT_EQ(g.prime, (std::vector<double>{0, primes[0], primes[1], primes[2]}));
+  EXPECT_EQ(gpu::haf_channel_arith(g.arith, 0), gpu::HafArith::Z64);
+  EXPECT_EQ(gpu::haf_channel_arith(g.arith, 3), gpu::HafArith::Mod);
+  EXPECT_EQ(with_tuning(tuning_with(&tuning::Tuning::haf_pairs, 2), job_of).groups.size(), 2u);
 }
 
 TEST(GpuHafnian, TwoFloatWalksAWalkGiveTheBitsOfOne) {
@@ -171,18 +203,25 @@ TEST(GpuHafnian, PlannerWeighsItOnlyWithADevice) {
 // prime walks than the five the CPU walks; without it, the CPU's primes.
 TEST(GpuHafnian, PlannerCountsTheRingsChannels) {
   const tuning::Tuning ring_knobs = tuning_with(&tuning::Tuning::haf_ring, 1),
-                       primes_knobs = tuning_with(&tuning::Tuning::haf_ring, 2);
+                       primes_knobs = tuning_with(&tuning::Tuning::haf_ring, 2),
+                       alone_knobs = tuning_with(&tuning::Tuning::haf_ring, 3);
   std::mt19937_64 rng(5);
   for (const int n : {20, 40, 50, 60, 64}) {
     const auto a = random_01(n, 0.5, false, rng);
     const double cpu = double(engines::hafnian_prime_count(a, false));
     const auto channels = [&] { return engines::gpu_hafnian_exact_channels(a, false); };
-    const double ring = with_tuning(ring_knobs, channels), primes = with_tuning(primes_knobs, channels);
+    const double ring = with_tuning(ring_knobs, channels), primes = with_tuning(primes_knobs, channels),
+                 alone = with_tuning(alone_knobs, channels);
     EXPECT_EQ(primes, cpu) << "n=" << n;
-    // 1.7 for the walk modulo 2^64, and a whole number of primes.
-    EXPECT_DOUBLE_EQ(ring - std::floor(ring), 0.7) << "n=" << n;
+    // 1.7 for the walk modulo 2^64 alone, and a whole number of primes; 2.15 for it and the
+    // first prime in one walk.
+    EXPECT_DOUBLE_EQ(alone - std::floor(alone), 0.7) << "n=" << n;
     if (n <= 40) {
-      EXPECT_DOUBLE_EQ(ring, 1.7) << "n=" << n;  // the bound is below 2^62
+      EXPECT_DOUBLE_EQ(ring, 1.7) << "n=" << n;  // the bound is below 2^62: no prime to pair
+      EXPECT_DOUBLE_EQ(alone, 1.7) << "n=" << n;
+    } else {
+      EXPECT_NEAR(ring - std::floor(ring), 0.15, 1e-12) << "n=" << n;
+      EXPECT_NEAR(alone - ring, 0.55, 1e-12) << "n=" << n;
     }
     if (n >= 56) {
       EXPECT_LT(ring, cpu) << "n=" << n;

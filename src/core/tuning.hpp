@@ -28,8 +28,9 @@ struct Tuning {
   // gpu-hafnian's exact and real walks (the repeated walk's too): 0 (default) or 1 two channels
   // a walk (an odd last one in a launch of its own), 2 one channel a walk.
   int haf_pairs = 0;
-  // gpu-hafnian's exact walks: 0 (default) or 1 one channel in the integers modulo 2^64 and
-  // primes for the rest of the bound, 2 primes only.
+  // gpu-hafnian's exact walks: 0 (default) or 1 one channel in the integers modulo 2^64,
+  // walked beside the first of the primes for the rest of the bound, 2 primes only, 3 the
+  // channel modulo 2^64 in a walk of its own.
   int haf_ring = 0;
   // Rasmussen+ on the GPU: rows from which one warp takes one sample (unset: the planner's).
   std::optional<int> warp_plus_rows;

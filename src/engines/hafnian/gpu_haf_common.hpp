@@ -86,6 +86,16 @@ inline double symmetric_residue(const Integer& x, double p) {
 gpu::HafGroup prime_group(int n, bool loops, const std::vector<double>& primes,
                           const std::function<Integer(int, int)>& entry);
 
+/// Whether the channel modulo 2^64 walks beside the first prime (the default) or alone
+/// (MATCHCOUNT_HAF_PAIRS=single, MATCHCOUNT_HAF_RING=z64alone).
+bool ring_beside_prime();
+
+/// An exact job's groups {z64_group, prime_group} as one HafArith::Z64Mod group of the same
+/// channels in the same order, whose channel modulo 2^64 walks beside the first prime (on the
+/// integer units beside the FP64 units, one 16-byte load for both); unchanged unless
+/// ring_beside_prime().
+void ring_beside_first_prime(gpu::HafJob& job);
+
 /// The count from an exact run's words: with the ring, the sum modulo 2^64 first; then a
 /// residue a prime of `primes`.
 Integer exact_count(const std::vector<std::uint64_t>& words, const std::vector<double>& primes, bool ring);

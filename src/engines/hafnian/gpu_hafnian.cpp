@@ -103,10 +103,10 @@ class GpuHafnianEngine final : public GraphEngine {
     return gpu_haf::run_noted(job, opt, what);
   }
 
-  /// Exact counts: one walk in the integers modulo 2^64 and primes for the rest of the bound,
-  /// both groups on the device at once (MATCHCOUNT_HAF_RING=primes: primes alone). The walk
-  /// modulo 2^64 costs little more than a prime's and holds the bits of two or three primes
-  /// (docs/benchmarks.md, "One walk modulo 2^64").
+  /// Exact counts: one channel in the integers modulo 2^64, walked beside the first prime,
+  /// and primes for the rest of the bound (MATCHCOUNT_HAF_RING=primes: primes alone). The
+  /// channel modulo 2^64 holds the bits of two or three primes, on the integer units the
+  /// prime's walk leaves idle (docs/benchmarks.md, "One walk modulo 2^64").
   static Integer exact(const SparseMatrix<Integer>& a, bool loops, const EngineOptions& opt) {
     const int n0 = a.rows;
     const bool ring = gpu_haf::exact_ring();
@@ -116,19 +116,7 @@ class GpuHafnianEngine final : public GraphEngine {
     gpu::HafJob job = base_job(n0, loops, opt);
     if (ring) job.groups.push_back(gpu_haf::z64_group(n0, loops, entry));
     if (!primes.empty()) job.groups.push_back(gpu_haf::prime_group(n0, loops, primes, entry));
-    if (ring && !primes.empty() && tuning::tuning().haf_ring == 3) {
-      // MATCHCOUNT_HAF_RING=z64pair: one group, the channel modulo 2^64 walked beside the
-      // first prime; the channels keep their order (and the words theirs).
-      HafGroup joined = std::move(job.groups[0]);
-      const HafGroup& p = job.groups[1];
-      joined.arith = HafArith::Z64Mod;
-      joined.channels += p.channels;
-      joined.roots.insert(joined.roots.end(), p.roots.begin(), p.roots.end());
-      joined.prime.assign(1, 0.0), joined.pinv.assign(1, 0.0);
-      joined.prime.insert(joined.prime.end(), p.prime.begin(), p.prime.end());
-      joined.pinv.insert(joined.pinv.end(), p.pinv.begin(), p.pinv.end());
-      job.groups.assign(1, std::move(joined));
-    }
+    gpu_haf::ring_beside_first_prime(job);
     const std::string what = ring ? "modulo 2^64 and " + std::to_string(primes.size()) + " primes" : "";
     return gpu_haf::exact_count(run(job, ring ? "exact64" : "exact", n0, opt, what).words, primes, ring);
   }
@@ -178,6 +166,8 @@ namespace gpu_haf {
 
 bool exact_ring() { return tuning::tuning().haf_ring != 2; }
 
+bool ring_beside_prime() { return tuning::tuning().haf_pairs != 2 && tuning::tuning().haf_ring != 3; }
+
 gpu::HafGroup z64_group(int n, bool loops, const std::function<Integer(int, int)>& entry) {
   gpu::HafGroup g;
   g.arith = HafArith::Z64;
@@ -196,6 +186,25 @@ gpu::HafGroup prime_group(int n, bool loops, const std::vector<double>& primes,
     g.prime.push_back(p), g.pinv.push_back(1.0 / p);
   }
   return g;
+}
+
+void ring_beside_first_prime(gpu::HafJob& job) {
+  auto& gs = job.groups;
+  if (gs.size() != 2 || gs[0].arith != HafArith::Z64 || gs[1].arith != HafArith::Mod) return;
+  if (!ring_beside_prime()) return;
+  gpu::HafGroup joined = std::move(gs[0]);
+  const gpu::HafGroup& p = gs[1];
+  joined.arith = HafArith::Z64Mod;
+  joined.channels += p.channels;
+  const auto append = [](std::vector<double>& to, const std::vector<double>& from) {
+    to.insert(to.end(), from.begin(), from.end());
+  };
+  append(joined.roots, p.roots);
+  append(joined.rpt_weights, p.rpt_weights);
+  joined.prime.assign(1, 0.0), joined.pinv.assign(1, 0.0);
+  append(joined.prime, p.prime);
+  append(joined.pinv, p.pinv);
+  gs.assign(1, std::move(joined));
 }
 
 Integer exact_count(const std::vector<std::uint64_t>& words, const std::vector<double>& primes, bool ring) {
@@ -251,11 +260,14 @@ double gpu_hafnian_seconds(int n, double channels, bool loops) {
 
 double gpu_hafnian_exact_channels(const SparseMatrix<Integer>& a, bool loops) {
   // The walk modulo 2^64 takes the time of 1.7 primes' walks (wrapping 64-bit products are
-  // several integer instructions each; the same section of docs/benchmarks.md).
-  constexpr double kRingPrimes = 1.7;
+  // several integer instructions each), and with the first prime beside it 2.15 (the same
+  // section of docs/benchmarks.md).
+  constexpr double kRingPrimes = 1.7, kRingBesidePrime = 2.15;
   const bool ring = gpu_haf::exact_ring();
   const double primes = double(gpu_haf::exact_primes((a.rows + 1) / 2, hafnian_bound(a, loops), ring).size());
-  return ring ? kRingPrimes + primes : primes;
+  if (!ring) return primes;
+  if (primes > 0 && gpu_haf::ring_beside_prime()) return kRingBesidePrime + primes - 1;
+  return kRingPrimes + primes;
 }
 
 std::unique_ptr<GraphEngine> make_gpu_hafnian() { return std::make_unique<GpuHafnianEngine>(); }

@@ -115,7 +115,9 @@ Approx<T> floating(const RepeatedHafnian<T>& in, const EngineOptions& opt) {
 Integer gpu_hafnian_rpt_walk(const RepeatedHafnian<Integer>& in, const EngineOptions& opt) {
   const RptLayout L = checked_layout(in.rpt, in.loops);
   // As gpu-hafnian's exact walks: one channel modulo 2^64 and primes for the rest of the bound
-  // (MATCHCOUNT_HAF_RING=primes: primes alone).
+  // (MATCHCOUNT_HAF_RING=primes: primes alone). The channel modulo 2^64 walks alone here: beside
+  // the first prime (gpu_haf::ring_beside_first_prime) it gained nothing on this walk
+  // (docs/benchmarks.md, "The channel modulo 2^64 beside a prime").
   const bool ring = gpu_haf::exact_ring();
   const std::vector<double> primes = gpu_haf::exact_primes(L.vertices / 2, haf::bound_of(in), ring);
   const auto entry = [&](int i, int j) {

@@ -116,6 +116,27 @@ struct Row {
   double (*graph_bytes)(const GraphFacts&) = nullptr;
 };
 
+/// The least seconds any GPU engine's model predicts for a block: the fixed cost of its
+/// start (gpu-ryser's 20 ms of context, launch and copies; the other GPU models start higher).
+/// An auto plan whose best CPU engine is predicted below it needs no device, and asks for none
+/// (ask_for_a_device_late).
+constexpr double kLeastGpuSeconds = 0.02;
+
+/// The plan of `plan(policy)` for `device`. Under --device auto, the CPU plan when its
+/// prediction is below kLeastGpuSeconds, since no GPU engine could be predicted faster; only
+/// otherwise the plan that asks whether a device is present, whose first question starts
+/// CUDA (0.1-0.2 s on a GPU machine, more than the whole count of a small block).
+template <class Plan, class PlanFor>
+Plan ask_for_a_device_late(DevicePolicy device, PlanFor plan) {
+  if (device != DevicePolicy::Auto) return plan(device);
+  Plan cpu = plan(DevicePolicy::Cpu);
+  if (cpu.predicted_seconds < kLeastGpuSeconds) return cpu;
+  return plan(DevicePolicy::Auto);
+}
+
+/// Memory of the first CUDA device in GiB (0 without one), looked up once (which starts CUDA).
+double first_device_gib();
+
 /// Every engine, in the order of --help.
 const std::vector<Row>& rows();
 /// The row of `name`; throws UsageError naming the choices for an unknown one.

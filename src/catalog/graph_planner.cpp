@@ -38,12 +38,6 @@ double predicted_hafnian_primes(const SparseMatrix<Integer>& a, bool loops) {
   return std::ceil((bits + 2) / 49.0);
 }
 
-/// Memory of the first CUDA device in GiB (0 without one), looked up once.
-double first_device_gib() {
-  static const double gib = gpu_devices().empty() ? 0.0 : gpu_devices().front().memory_gib;
-  return gib;
-}
-
 /// The Pfaffian plan of the graph, tested for planarity only where the engine could count it
 /// within its limits and the budget faster than `others` seconds (planar_gate.hpp); otherwise
 /// not planar, with `note` saying why the test was skipped.
@@ -84,7 +78,7 @@ EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy de
   f.cores = threads > 0 ? threads : omp_get_max_threads();
   // GPU engines are weighed as for permanents (planner.cpp): --device gpu, or auto with a device.
   f.gpu = device == DevicePolicy::Gpu || (device == DevicePolicy::Auto && gpu_available());
-  if (f.gpu) f.device_gib = first_device_gib();
+  if (f.gpu) f.device_gib = catalog::first_device_gib();
   const bool cplx = std::is_same_v<T, Complex>;
   if constexpr (std::is_same_v<T, Integer>) {
     f.primes = predicted_hafnian_primes(a, loops);
@@ -160,13 +154,16 @@ EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy de
 }  // namespace
 
 EnginePlan plan_graph_engine(const SparseMatrix<Integer>& a, bool loops, DevicePolicy d, int t, double max_bytes) {
-  return plan_graph_impl(a, loops, d, t, max_bytes);
+  return catalog::ask_for_a_device_late<EnginePlan>(
+      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes); });
 }
 EnginePlan plan_graph_engine(const SparseMatrix<double>& a, bool loops, DevicePolicy d, int t, double max_bytes) {
-  return plan_graph_impl(a, loops, d, t, max_bytes);
+  return catalog::ask_for_a_device_late<EnginePlan>(
+      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes); });
 }
 EnginePlan plan_graph_engine(const SparseMatrix<Complex>& a, bool loops, DevicePolicy d, int t, double max_bytes) {
-  return plan_graph_impl(a, loops, d, t, max_bytes);
+  return catalog::ask_for_a_device_late<EnginePlan>(
+      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes); });
 }
 
 }  // namespace matchcount

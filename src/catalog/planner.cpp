@@ -48,7 +48,7 @@ namespace {
 // so they take a lower rate per row-step than exact ones.
 constexpr double kCpuRyserRealStep = 1.6e-10;
 constexpr double kCpuRyserStep = 2.6e-10, kGpuRyserStep = 2.0 / (0.7 * 17e12),
-                 kGpuOverhead = 0.02;
+                 kGpuOverhead = catalog::kLeastGpuSeconds;
 // Exact counts pay for their primes (fitted in docs/benchmarks.md, "Predictions against
 // measured times"): with every row's absolute sum below 2^49 one walk serves all primes (y
 // exact in doubles), costing per Gray step a little per row plus a modular product and sum per
@@ -60,12 +60,6 @@ constexpr double kCpuRyserSharedRow = 1.0e-10, kCpuRyserModGroup = 2.9e-10, kCpu
 // The GPU's exact walks: one walk carries up to kGpuSharedPrimes primes when the rows allow
 // shared sums, else one walk per prime (gpu_ryser.cpp, gpu_skipper.cpp).
 constexpr double kGpuSharedPrimes = 4;
-
-/// Memory of the first CUDA device in GiB (0 without one), looked up once.
-double device_gib() {
-  static const double gib = gpu_devices().empty() ? 0.0 : gpu_devices().front().memory_gib;
-  return gib;
-}
 
 /// About how many CRT primes an exact count of `a` takes: permanent_bound's logarithm in
 /// floating point (the bound itself multiplies n big integers, too slow for planning large
@@ -242,7 +236,7 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
   }
   f.repeated = engines::plan_repeated(a);
   if (f.repeated.terms <= engines::kRepeatedMaxTerms) f.repeated_primes = f.primes;
-  f.device_gib = device_gib();
+  if (f.gpu) f.device_gib = catalog::first_device_gib();  // asking starts CUDA: only where a GPU may run
   f.gpu_skipper_seconds = [&] {
     if constexpr (std::is_same_v<T, Integer>) return engines::gpu_skipper_seconds(a, walk.gpu_passes);
     else return engines::gpu_skipper_seconds(a);
@@ -297,14 +291,23 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
 
 }  // namespace
 
+namespace catalog {
+
+double first_device_gib() {
+  static const double gib = gpu_devices().empty() ? 0.0 : gpu_devices().front().memory_gib;
+  return gib;
+}
+
+}  // namespace catalog
+
 EnginePlan plan_engine(const SparseMatrix<Integer>& a, DevicePolicy d, int t, double max_bytes) {
-  return plan_engine_impl(a, d, t, max_bytes);
+  return catalog::ask_for_a_device_late<EnginePlan>(d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes); });
 }
 EnginePlan plan_engine(const SparseMatrix<double>& a, DevicePolicy d, int t, double max_bytes) {
-  return plan_engine_impl(a, d, t, max_bytes);
+  return catalog::ask_for_a_device_late<EnginePlan>(d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes); });
 }
 EnginePlan plan_engine(const SparseMatrix<Complex>& a, DevicePolicy d, int t, double max_bytes) {
-  return plan_engine_impl(a, d, t, max_bytes);
+  return catalog::ask_for_a_device_late<EnginePlan>(d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes); });
 }
 
 }  // namespace matchcount

@@ -34,9 +34,9 @@ std::string chosen(const std::optional<bool>& knob, const char* yes, const char*
 int int_or(const char* v, int fallback) { return *v ? std::atoi(v) : fallback; }
 
 /// A knob: its variable, its meaning and default for display, how a value sets it, how its
-/// current value reads. A knob of two named choices has no parse or show of its own: its field
-/// `pick` reads 1 for words[0], 2 for words[1], 3 for words[2], 0 (its default, shown as
-/// `fallback`) otherwise.
+/// current value reads. A knob of named choices (two or three) has no parse or show of its own:
+/// its field `pick` reads 1 for words[0], 2 for words[1], 3 for words[2], 0 (its default, shown
+/// as `fallback`) otherwise.
 struct Knob {
   const char* name;
   const char* meaning;

@@ -170,7 +170,13 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
     }
     to_sample += !count_exactly[bi];
   }
-  const bool want_gpu = o.device != DevicePolicy::Cpu && gpu_available();
+  // Asked when the first block is sampled, not before: asking starts CUDA (0.1-0.2 s), which a
+  // run whose blocks are all counted exactly never needs.
+  std::optional<bool> gpu_here;
+  const auto want_gpu = [&] {
+    if (!gpu_here) gpu_here = o.device != DevicePolicy::Cpu && gpu_available();
+    return *gpu_here;
+  };
   if (o.device == DevicePolicy::Gpu && !gpu_available())
     throw RefusedError(built_with_cuda() ? "--device gpu: no CUDA device is visible" : "--device gpu: matchcount was built without CUDA");
   estimate::EstimateRun run(o, start, to_sample);
@@ -197,7 +203,7 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
     cfg.block_id = static_cast<std::uint32_t>(bi);
     cfg.threads = o.threads;
     std::unique_ptr<estimate::Sampler> sampler;
-    if (want_gpu) {
+    if (want_gpu()) {
       try {
         sampler = estimate::make_gpu_sampler(data, cfg);
       } catch (const GpuError& e) {
@@ -206,7 +212,7 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
       }
     }
     if (!sampler) sampler = estimate::make_cpu_sampler(data, cfg);
-    if (cluster::distributed()) sampler = cluster::share_samples(std::move(sampler), b, cfg, want_gpu);
+    if (cluster::distributed()) sampler = cluster::share_samples(std::move(sampler), b, cfg, want_gpu());
     run.add_sampled(*sampler, be, rep);
   }
   if (padding > 0) {  // the padded rows' k! orders of the extra columns

@@ -185,7 +185,13 @@ EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o
     throw RefusedError("--device gpu: the resampled populations (--particles) run on the CPU only");
   if (o.bethe > 0 && o.device == DevicePolicy::Gpu)
     throw RefusedError("--device gpu: the Bethe scaling (--bethe) runs on the CPU only");
-  const bool want_gpu = !determinant && o.particles <= 0 && o.bethe <= 0 && o.device != DevicePolicy::Cpu && gpu_available();
+  // Asked when the first block is sampled (asking starts CUDA; estimate.cpp says why).
+  std::optional<bool> gpu_here;
+  const auto want_gpu = [&] {
+    if (!gpu_here)
+      gpu_here = !determinant && o.particles <= 0 && o.bethe <= 0 && o.device != DevicePolicy::Cpu && gpu_available();
+    return *gpu_here;
+  };
   estimate::EstimateRun run(o, start, to_sample);
   run.multiply(wide_factor(cut.factor));
   run.exact_value = value_of(cut.factor);
@@ -256,7 +262,7 @@ EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o
     std::unique_ptr<estimate::Sampler> sampler;
     // One GPU thread per sample is latency-bound: past a few hundred vertices 16 CPU cores
     // draw as many samples (docs/benchmarks.md), so --device auto keeps those on the CPU.
-    if (want_gpu && cfg.particles == 0 && !bethe && (o.device == DevicePolicy::Gpu || b.rows <= kGpuGraphVertices)) {
+    if (want_gpu() && cfg.particles == 0 && !bethe && (o.device == DevicePolicy::Gpu || b.rows <= kGpuGraphVertices)) {
       try {
         sampler = estimate::make_gpu_graph_sampler(data, cfg);
       } catch (const GpuError& e) {
@@ -265,7 +271,7 @@ EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o
       }
     }
     if (!sampler) sampler = estimate::make_graph_cpu_sampler(data, cfg);
-    if (cluster::distributed()) sampler = cluster::share_samples(std::move(sampler), bd, cfg, want_gpu && !bethe);
+    if (cluster::distributed()) sampler = cluster::share_samples(std::move(sampler), bd, cfg, want_gpu() && !bethe);
     if (cfg.particles > 0)
       rep.notes.push_back("block of " + std::to_string(b.rows) + " vertices: each sample is one estimate from a population of " +
                           std::to_string(cfg.particles) + " resampled paths (--particles)");

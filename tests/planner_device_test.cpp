@@ -58,27 +58,39 @@ TEST(PlannerDevice, AutoAsksForADeviceOnlyBeyondTheLeastGpuSeconds) {
   struct Plan {
     double predicted_seconds;
   };
-  for (const double cpu_seconds : {0.0, 0.019, 0.02, 5.0}) {
-    std::vector<DevicePolicy> asked;
-    const auto plan = [&](DevicePolicy p) {
-      asked.push_back(p);
-      return Plan{p == DevicePolicy::Cpu ? cpu_seconds : 1.0};
-    };
-    const Plan got = catalog::ask_for_a_device_late<Plan>(DevicePolicy::Auto, plan);
-    if (cpu_seconds < catalog::kLeastGpuSeconds) {
-      EXPECT_EQ(asked, std::vector<DevicePolicy>{DevicePolicy::Cpu}) << cpu_seconds;
-      EXPECT_EQ(got.predicted_seconds, cpu_seconds);
-    } else {
-      EXPECT_EQ(asked, (std::vector<DevicePolicy>{DevicePolicy::Cpu, DevicePolicy::Auto})) << cpu_seconds;
-      EXPECT_EQ(got.predicted_seconds, 1.0);
+  for (const bool device : {true, false}) {
+    for (const double cpu_seconds : {0.0, 0.019, 0.02, 5.0}) {
+      std::vector<DevicePolicy> asked;
+      int looked = 0;  // times the device was asked for
+      const auto plan = [&](DevicePolicy p) {
+        asked.push_back(p);
+        return Plan{p == DevicePolicy::Cpu ? cpu_seconds : 1.0};
+      };
+      const auto present = [&] { return ++looked, device; };
+      const Plan got = catalog::ask_for_a_device_late<Plan>(DevicePolicy::Auto, plan, present);
+      if (cpu_seconds < catalog::kLeastGpuSeconds) {
+        EXPECT_EQ(asked, std::vector<DevicePolicy>{DevicePolicy::Cpu}) << cpu_seconds;
+        EXPECT_EQ(got.predicted_seconds, cpu_seconds);
+        EXPECT_EQ(looked, 0) << cpu_seconds;
+      } else if (device) {
+        EXPECT_EQ(asked, (std::vector<DevicePolicy>{DevicePolicy::Cpu, DevicePolicy::Auto})) << cpu_seconds;
+        EXPECT_EQ(got.predicted_seconds, 1.0);
+      } else {  // no device: the auto plan would be the CPU plan, so it is not planned again
+        EXPECT_EQ(asked, std::vector<DevicePolicy>{DevicePolicy::Cpu}) << cpu_seconds;
+        EXPECT_EQ(got.predicted_seconds, cpu_seconds);
+        EXPECT_EQ(looked, 1) << cpu_seconds;
+      }
     }
   }
   for (const DevicePolicy d : {DevicePolicy::Cpu, DevicePolicy::Gpu}) {
     std::vector<DevicePolicy> asked;
-    catalog::ask_for_a_device_late<Plan>(d, [&](DevicePolicy p) {
-      asked.push_back(p);
-      return Plan{0.0};
-    });
+    catalog::ask_for_a_device_late<Plan>(
+        d,
+        [&](DevicePolicy p) {
+          asked.push_back(p);
+          return Plan{0.0};
+        },
+        [] { return true; });
     EXPECT_EQ(asked, std::vector<DevicePolicy>{d});
   }
 }

@@ -123,14 +123,15 @@ struct Row {
 constexpr double kLeastGpuSeconds = 0.02;
 
 /// The plan of `plan(policy)` for `device`. Under --device auto, the CPU plan when its
-/// prediction is below kLeastGpuSeconds, since no GPU engine could be predicted faster; only
-/// otherwise the plan that asks whether a device is present, whose first question starts
-/// CUDA (0.1-0.2 s on a GPU machine, more than the whole count of a small block).
-template <class Plan, class PlanFor>
-Plan ask_for_a_device_late(DevicePolicy device, PlanFor plan) {
+/// prediction is below kLeastGpuSeconds, since no GPU engine could be predicted faster, or when
+/// `present()` says no device is visible (the auto plan would be the same); only otherwise the
+/// auto plan. `present` (gpu_available) is called only past the threshold: its first call
+/// starts CUDA (0.1-0.2 s on a GPU machine, more than the whole count of a small block).
+template <class Plan, class PlanFor, class Present>
+Plan ask_for_a_device_late(DevicePolicy device, PlanFor plan, Present present) {
   if (device != DevicePolicy::Auto) return plan(device);
   Plan cpu = plan(DevicePolicy::Cpu);
-  if (cpu.predicted_seconds < kLeastGpuSeconds) return cpu;
+  if (cpu.predicted_seconds < kLeastGpuSeconds || !present()) return cpu;
   return plan(DevicePolicy::Auto);
 }
 

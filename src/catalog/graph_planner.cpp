@@ -155,15 +155,15 @@ EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy de
 
 EnginePlan plan_graph_engine(const SparseMatrix<Integer>& a, bool loops, DevicePolicy d, int t, double max_bytes) {
   return catalog::ask_for_a_device_late<EnginePlan>(
-      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes); });
+      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes); }, gpu_available);
 }
 EnginePlan plan_graph_engine(const SparseMatrix<double>& a, bool loops, DevicePolicy d, int t, double max_bytes) {
   return catalog::ask_for_a_device_late<EnginePlan>(
-      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes); });
+      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes); }, gpu_available);
 }
 EnginePlan plan_graph_engine(const SparseMatrix<Complex>& a, bool loops, DevicePolicy d, int t, double max_bytes) {
   return catalog::ask_for_a_device_late<EnginePlan>(
-      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes); });
+      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes); }, gpu_available);
 }
 
 }  // namespace matchcount

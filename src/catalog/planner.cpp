@@ -301,13 +301,16 @@ double first_device_gib() {
 }  // namespace catalog
 
 EnginePlan plan_engine(const SparseMatrix<Integer>& a, DevicePolicy d, int t, double max_bytes) {
-  return catalog::ask_for_a_device_late<EnginePlan>(d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes); });
+  return catalog::ask_for_a_device_late<EnginePlan>(
+      d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes); }, gpu_available);
 }
 EnginePlan plan_engine(const SparseMatrix<double>& a, DevicePolicy d, int t, double max_bytes) {
-  return catalog::ask_for_a_device_late<EnginePlan>(d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes); });
+  return catalog::ask_for_a_device_late<EnginePlan>(
+      d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes); }, gpu_available);
 }
 EnginePlan plan_engine(const SparseMatrix<Complex>& a, DevicePolicy d, int t, double max_bytes) {
-  return catalog::ask_for_a_device_late<EnginePlan>(d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes); });
+  return catalog::ask_for_a_device_late<EnginePlan>(
+      d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes); }, gpu_available);
 }
 
 }  // namespace matchcount

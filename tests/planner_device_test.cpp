@@ -95,6 +95,27 @@ TEST(PlannerDevice, AutoAsksForADeviceOnlyBeyondTheLeastGpuSeconds) {
   }
 }
 
+// A block planned twice (the CPU plan, then the auto plan with a device present) shares what
+// depends on the block alone: each Lazy value is made once, and a second get returns the first.
+TEST(PlannerDevice, TheSecondPlanOfABlockReusesTheFirstsFacts) {
+  struct Plan {
+    double predicted_seconds;
+  };
+  catalog::Lazy<std::vector<int>> order;
+  int made = 0;
+  const auto plan = [&](DevicePolicy p) {
+    const std::vector<int>& o = order.get([&] {
+      ++made;
+      return std::vector<int>{3, 1, 2};
+    });
+    return Plan{p == DevicePolicy::Cpu ? 5.0 : double(o.size())};
+  };
+  const Plan got = catalog::ask_for_a_device_late<Plan>(DevicePolicy::Auto, plan, [] { return true; });
+  EXPECT_EQ(got.predicted_seconds, 3.0);
+  EXPECT_EQ(made, 1);
+  EXPECT_EQ(order.get([] { return std::vector<int>{}; }), (std::vector<int>{3, 1, 2}));
+}
+
 TEST(PlannerDevice, SmallBlocksPlanAsOnTheCpu) {
   // Auto plans of blocks below the threshold are the CPU plans, engine and prediction alike.
   std::mt19937_64 rng(73);

@@ -122,6 +122,22 @@ struct Row {
 /// (ask_for_a_device_late).
 constexpr double kLeastGpuSeconds = 0.02;
 
+/// A value computed at its first use and kept: what the plans of one block for several device
+/// policies share (ask_for_a_device_late may plan a block twice), so that orders, planarity
+/// tests and dissections run once a block.
+template <class T>
+class Lazy {
+ public:
+  template <class Make>
+  const T& get(Make make) {
+    if (!value_) value_.emplace(make());
+    return *value_;
+  }
+
+ private:
+  std::optional<T> value_;
+};
+
 /// The plan of `plan(policy)` for `device`. Under --device auto, the CPU plan when its
 /// prediction is below kLeastGpuSeconds, since no GPU engine could be predicted faster, or when
 /// `present()` says no device is visible (the auto plan would be the same); only otherwise the

@@ -7,6 +7,7 @@
 
 #include "catalog/catalog.hpp"
 #include "catalog/planar_gate.hpp"
+#include "core/arith.hpp"
 #include "engines/hafnian/hafnian.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/memory.hpp"
@@ -38,17 +39,30 @@ double predicted_hafnian_primes(const SparseMatrix<Integer>& a, bool loops) {
   return std::ceil((bits + 2) / 49.0);
 }
 
+/// What the plans of one graph compute from the graph alone, shared by the plans for several
+/// device policies (catalog::Lazy; planner.cpp's BlockMemo says why).
+struct GraphMemo {
+  catalog::Lazy<double> primes, hafnian_primes, gpu_channels;
+  catalog::Lazy<Integer> bound;
+  catalog::Lazy<std::vector<std::pair<int, int>>> pattern;
+  catalog::Lazy<engines::GraphFrontierPlan> frontier;
+  catalog::Lazy<engines::PfaffianPlan> pfaffian_estimate, pfaffian_tested;
+};
+
 /// The Pfaffian plan of the graph, tested for planarity only where the engine could count it
 /// within its limits and the budget faster than `others` seconds (planar_gate.hpp); otherwise
 /// not planar, with `note` saying why the test was skipped.
 engines::PfaffianPlan gated_pfaffian(const std::vector<std::pair<int, int>>& pattern, catalog::GraphFacts& f,
-                                     double others, std::string& note) {
+                                     double others, std::string& note, GraphMemo& memo) {
   note.clear();
   const int n = f.n;
   if (f.loops || (n >= 3 && pattern.size() / 2 > std::size_t(3 * n - 6))) return {};  // Euler: not planar
   const catalog::Row& row = catalog::entry("pfaffian");
-  f.pfaffian = catalog::estimated_pfaffian(pattern, n);
-  if (f.kind == NumberKind::Integer) engines::plan_pfaffian_fronts(f.pfaffian, pattern, n);
+  f.pfaffian = memo.pfaffian_estimate.get([&] {
+    engines::PfaffianPlan p = catalog::estimated_pfaffian(pattern, n);
+    if (f.kind == NumberKind::Integer) engines::plan_pfaffian_fronts(p, pattern, n);
+    return p;
+  });
   const std::optional<double> seconds = row.predict_graph(f);
   const double bytes = row.graph_bytes(f);
   if (!seconds)
@@ -60,18 +74,21 @@ engines::PfaffianPlan gated_pfaffian(const std::vector<std::pair<int, int>>& pat
   else if (*seconds >= others)
     note = "planarity not tested: the Pfaffian is predicted to take longer than the other engines";
   else {
-    engines::PfaffianPlan p = engines::plan_pfaffian(pattern, n);
-    if (p.planar) {  // the fronts planned with the estimate
-      p.fronts = f.pfaffian.fronts, p.front_bytes = f.pfaffian.front_bytes;
-      engines::take_fronts(p);
-    }
-    return p;
+    return memo.pfaffian_tested.get([&] {
+      engines::PfaffianPlan p = engines::plan_pfaffian(pattern, n);
+      if (p.planar) {  // the fronts planned with the estimate
+        p.fronts = f.pfaffian.fronts, p.front_bytes = f.pfaffian.front_bytes;
+        engines::take_fronts(p);
+      }
+      return p;
+    });
   }
   return {};
 }
 
 template <class T>
-EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy device, int threads, double max_bytes) {
+EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy device, int threads, double max_bytes,
+                           GraphMemo& memo) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   catalog::GraphFacts f;
   f.n = a.rows, f.nnz = a.nnz(), f.kind = number_kind<T>(), f.loops = loops, f.max_bytes = max_bytes;
@@ -81,21 +98,26 @@ EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy de
   if (f.gpu) f.device_gib = catalog::first_device_gib();
   const bool cplx = std::is_same_v<T, Complex>;
   if constexpr (std::is_same_v<T, Integer>) {
-    f.primes = predicted_hafnian_primes(a, loops);
+    f.primes = memo.primes.get([&] { return predicted_hafnian_primes(a, loops); });
     if (a.rows <= catalog::entry("hafnian").max_n) {
-      f.hafnian_primes = double(engines::hafnian_prime_count(a, loops));
-      if (f.gpu) f.gpu_hafnian_channels = engines::gpu_hafnian_exact_channels(a, loops);
+      const auto bound = [&]() -> const Integer& { return memo.bound.get([&] { return hafnian_bound(a, loops); }); };
+      f.hafnian_primes = memo.hafnian_primes.get([&] { return double(engines::hafnian_prime_count(a.rows, bound())); });
+      if (f.gpu)
+        f.gpu_hafnian_channels = memo.gpu_channels.get([&] { return engines::gpu_hafnian_exact_channels(a.rows, bound()); });
     }
     for (const auto& e : a.entries) f.unit = f.unit && ((e.row == e.col && !loops) || e.value == 1);
   } else {
     f.unit = false;
   }
   f.words = std::is_same_v<T, Integer> ? 1 : cplx ? 3 : 2;
-  std::vector<std::pair<int, int>> pattern;
-  pattern.reserve(a.entries.size());
-  for (const auto& e : a.entries)
-    if (e.row != e.col) pattern.emplace_back(e.row, e.col);
-  f.frontier = engines::plan_graph_frontier(pattern, a.rows);
+  const std::vector<std::pair<int, int>>& pattern = memo.pattern.get([&] {
+    std::vector<std::pair<int, int>> off_diagonal;
+    off_diagonal.reserve(a.entries.size());
+    for (const auto& e : a.entries)
+      if (e.row != e.col) off_diagonal.emplace_back(e.row, e.col);
+    return off_diagonal;
+  });
+  f.frontier = memo.frontier.get([&] { return engines::plan_graph_frontier(pattern, a.rows); });
   EnginePlan best{"", inf, inf, f.frontier.width, {}};
   // An engine's predicted seconds, or nullopt when it is not weighed; infinite beyond its row
   // limit or, with the reason kept, beyond the memory budget.
@@ -119,7 +141,7 @@ EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy de
     if (std::string_view(row.name) != "pfaffian")
       if (const auto seconds = weigh(row, false)) others = std::min(others, *seconds);
   std::string planar_note;
-  f.pfaffian = gated_pfaffian(pattern, f, others, planar_note);
+  f.pfaffian = gated_pfaffian(pattern, f, others, planar_note, memo);
   // In the catalog's order; a tie keeps the earlier one.
   for (const catalog::Row& row : catalog::rows()) {
     const std::optional<double> seconds = weigh(row, true);
@@ -154,16 +176,19 @@ EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy de
 }  // namespace
 
 EnginePlan plan_graph_engine(const SparseMatrix<Integer>& a, bool loops, DevicePolicy d, int t, double max_bytes) {
+  GraphMemo memo;
   return catalog::ask_for_a_device_late<EnginePlan>(
-      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes); }, gpu_available);
+      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes, memo); }, gpu_available);
 }
 EnginePlan plan_graph_engine(const SparseMatrix<double>& a, bool loops, DevicePolicy d, int t, double max_bytes) {
+  GraphMemo memo;
   return catalog::ask_for_a_device_late<EnginePlan>(
-      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes); }, gpu_available);
+      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes, memo); }, gpu_available);
 }
 EnginePlan plan_graph_engine(const SparseMatrix<Complex>& a, bool loops, DevicePolicy d, int t, double max_bytes) {
+  GraphMemo memo;
   return catalog::ask_for_a_device_late<EnginePlan>(
-      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes); }, gpu_available);
+      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes, memo); }, gpu_available);
 }
 
 }  // namespace matchcount

@@ -128,17 +128,42 @@ std::string why_uncountable(const catalog::BlockFacts& f, const std::string& pla
   return why;
 }
 
+/// Predicted seconds of the Ryser-type walks on one block (CPU on `cores` cores, and the
+/// GPU's dense walk), and how many walks the GPU engines make (one per pass of primes).
+struct WalkCost {
+  double cpu = 0, gpu = 0, gpu_passes = 1;
+};
+
+/// What the plans of one block compute from the block alone: under --device auto the CPU's
+/// plan and then, past kLeastGpuSeconds with a device present, the auto plan share it, so that
+/// the frontier order, the planarity test, the band order and the nested dissection of a large
+/// block run once (each took a second or more on the 1000 x 1000 grid).
+struct BlockMemo {
+  catalog::Lazy<WalkCost> walk;
+  catalog::Lazy<double> primes;
+  catalog::Lazy<engines::RepeatedPlan> repeated;
+  catalog::Lazy<engines::PatternRC> pattern;
+  catalog::Lazy<engines::FrontierPlan> frontier;
+  catalog::Lazy<engines::NestedCost> nested;  // exact counts
+  catalog::Lazy<engines::KasteleynPlan> kasteleyn_estimate, kasteleyn_tested;
+};
+
 /// The Kasteleyn plan of the block, tested for planarity only where the engine could count it
 /// within its limits and the budget faster than `others` seconds (planar_gate.hpp); otherwise
 /// not planar, with `note` saying why the test was skipped (empty when it ran).
 engines::KasteleynPlan gated_kasteleyn(const engines::PatternRC& pattern, catalog::BlockFacts& f, double others,
-                                       std::string& note) {
+                                       std::string& note, BlockMemo& memo) {
   note.clear();
   const int n = f.n;
   if (n >= 2 && pattern.size() > std::size_t(4 * n - 4)) return {};  // no planar bipartite graph is this dense
   const catalog::Row& row = catalog::entry("kasteleyn");
-  f.kasteleyn = catalog::estimated_kasteleyn(pattern, n);
-  if (f.kind == NumberKind::Integer) engines::plan_nested(f.kasteleyn, pattern, n);
+  const bool exact = f.kind == NumberKind::Integer;
+  auto nested = [&]() -> const engines::NestedCost& { return memo.nested.get([&] { return engines::nested_cost(pattern, n); }); };
+  f.kasteleyn = memo.kasteleyn_estimate.get([&] {
+    engines::KasteleynPlan p = catalog::estimated_kasteleyn(pattern, n);
+    if (exact) engines::plan_nested(p, nested(), pattern.size());
+    return p;
+  });
   f.kasteleyn_bytes = f.kasteleyn.bytes * (f.kind == NumberKind::Complex ? 2 : 1);
   const std::optional<double> seconds = row.predict(f);
   const double bytes = row.bytes(f);
@@ -153,16 +178,10 @@ engines::KasteleynPlan gated_kasteleyn(const engines::PatternRC& pattern, catalo
     note = "planarity not tested: Kasteleyn is predicted to take " + engines::three_digits(*seconds) +
            " s, longer than " + engines::three_digits(others) + " s";
   } else {
-    return engines::plan_kasteleyn(pattern, n, f.kind == NumberKind::Integer);
+    return memo.kasteleyn_tested.get([&] { return engines::plan_kasteleyn(pattern, n, exact ? &nested() : nullptr); });
   }
   return none;
 }
-
-/// Predicted seconds of the Ryser-type walks on one block (CPU on `cores` cores, and the
-/// GPU's dense walk), and how many walks the GPU engines make (one per pass of primes).
-struct WalkCost {
-  double cpu = 0, gpu = 0, gpu_passes = 1;
-};
 
 template <class T>
 WalkCost walk_cost(const SparseMatrix<T>& a, int cores) {
@@ -196,7 +215,8 @@ WalkCost walk_cost(const SparseMatrix<T>& a, int cores) {
 }
 
 template <class T>
-EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int threads, double max_bytes) {
+EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int threads, double max_bytes,
+                            BlockMemo& memo) {
   const int n = a.rows;
   constexpr double inf = std::numeric_limits<double>::infinity();
   catalog::BlockFacts f;
@@ -205,7 +225,7 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
   f.gpu = device == DevicePolicy::Gpu || f.gpu_auto;
   f.cores = threads > 0 ? threads : omp_get_max_threads();
   f.first = choose_engine(n, a.nnz(), number_kind<T>(), device);
-  const WalkCost walk = walk_cost(a, f.cores);
+  const WalkCost walk = memo.walk.get([&] { return walk_cost(a, f.cores); });
   f.walk_cpu = walk.cpu, f.walk_gpu = walk.gpu, f.gpu_passes = walk.gpu_passes;
   // An engine that refuses blocks of this size is predicted to take forever, so that the
   // plan never picks it over one that counts the block, however slowly.
@@ -231,10 +251,10 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
   const bool exact = std::is_same_v<T, Integer>, cplx = std::is_same_v<T, Complex>;
   f.words = exact ? 1 : cplx ? 3 : 2;
   if constexpr (std::is_same_v<T, Integer>) {
-    f.primes = predicted_primes(a);
+    f.primes = memo.primes.get([&] { return predicted_primes(a); });
     for (const auto& e : a.entries) f.unit = f.unit && e.value == 1;
   }
-  f.repeated = engines::plan_repeated(a);
+  f.repeated = memo.repeated.get([&] { return engines::plan_repeated(a); });
   if (f.repeated.terms <= engines::kRepeatedMaxTerms) f.repeated_primes = f.primes;
   if (f.gpu) f.device_gib = catalog::first_device_gib();  // asking starts CUDA: only where a GPU may run
   f.gpu_skipper_seconds = [&] {
@@ -245,8 +265,8 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
     if constexpr (std::is_same_v<T, Integer>) return engines::gpu_frontier_seconds(a, f.frontier, f.primes, f.device_gib);
     else return inf;
   };
-  const auto pattern = engines::pattern_of(a);
-  f.frontier = engines::plan_frontier(pattern, n);
+  const engines::PatternRC& pattern = memo.pattern.get([&] { return engines::pattern_of(a); });
+  f.frontier = memo.frontier.get([&] { return engines::plan_frontier(pattern, n); });
   best.frontier_width = f.frontier.width;
   // An engine's predicted seconds, or nullopt when it is not weighed; infinite beyond its row
   // limit or, with the reason kept, beyond the memory budget.
@@ -270,7 +290,7 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
     if (std::string_view(row.name) != "kasteleyn")
       if (const auto seconds = weigh(row, false)) others = std::min(others, *seconds);
   std::string planar_note;
-  f.kasteleyn = gated_kasteleyn(pattern, f, others, planar_note);
+  f.kasteleyn = gated_kasteleyn(pattern, f, others, planar_note, memo);
   f.kasteleyn_bytes = f.kasteleyn.bytes * (cplx ? 2 : 1);
   // Every other engine of the catalog by its cost model, in the catalog's order; a tie keeps
   // the earlier one.
@@ -301,16 +321,19 @@ double first_device_gib() {
 }  // namespace catalog
 
 EnginePlan plan_engine(const SparseMatrix<Integer>& a, DevicePolicy d, int t, double max_bytes) {
+  BlockMemo memo;
   return catalog::ask_for_a_device_late<EnginePlan>(
-      d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes); }, gpu_available);
+      d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes, memo); }, gpu_available);
 }
 EnginePlan plan_engine(const SparseMatrix<double>& a, DevicePolicy d, int t, double max_bytes) {
+  BlockMemo memo;
   return catalog::ask_for_a_device_late<EnginePlan>(
-      d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes); }, gpu_available);
+      d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes, memo); }, gpu_available);
 }
 EnginePlan plan_engine(const SparseMatrix<Complex>& a, DevicePolicy d, int t, double max_bytes) {
+  BlockMemo memo;
   return catalog::ask_for_a_device_late<EnginePlan>(
-      d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes); }, gpu_available);
+      d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes, memo); }, gpu_available);
 }
 
 }  // namespace matchcount

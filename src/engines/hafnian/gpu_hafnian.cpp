@@ -259,12 +259,16 @@ double gpu_hafnian_seconds(int n, double channels, bool loops) {
 }
 
 double gpu_hafnian_exact_channels(const SparseMatrix<Integer>& a, bool loops) {
+  return gpu_hafnian_exact_channels(a.rows, hafnian_bound(a, loops));
+}
+
+double gpu_hafnian_exact_channels(int n, const Integer& bound) {
   // The walk modulo 2^64 takes the time of 1.7 primes' walks (wrapping 64-bit products are
   // several integer instructions each), and with the first prime beside it 2.15 (the same
   // section of docs/benchmarks.md).
   constexpr double kRingPrimes = 1.7, kRingBesidePrime = 2.15;
   const bool ring = gpu_haf::exact_ring();
-  const double primes = double(gpu_haf::exact_primes((a.rows + 1) / 2, hafnian_bound(a, loops), ring).size());
+  const double primes = double(gpu_haf::exact_primes((n + 1) / 2, bound, ring).size());
   if (!ring) return primes;
   if (primes > 0 && gpu_haf::ring_beside_prime()) return kRingBesidePrime + primes - 1;
   return kRingPrimes + primes;

@@ -130,6 +130,7 @@ double hafnian_work(int n, bool loops) {
 }
 
 std::size_t hafnian_prime_count(const SparseMatrix<Integer>& a, bool loops) { return haf::primes_for(a, loops).size(); }
+std::size_t hafnian_prime_count(int n, const Integer& bound) { return haf::primes_for_bound((n + 1) / 2, bound).size(); }
 
 double hafnian_seconds(int n, double primes, NumberKind kind, bool loops, int cores) {
   // Seconds per 4-lane multiply-add on one core, measured on the walk itself; complex lanes

@@ -49,6 +49,8 @@ constexpr double kGpuHafnianRealChannels = 4.5, kGpuHafnianComplexChannels = 8.5
 /// The exact GPU walk's channels of `a` in units of one prime's walk: its walk modulo 2^64 and
 /// the primes beyond 64 bits of the bound (MATCHCOUNT_HAF_RING=primes: the primes alone).
 double gpu_hafnian_exact_channels(const SparseMatrix<Integer>& a, bool loops);
+/// The same for an n x n block whose hafnian_bound is `bound` (the planner computes it once).
+double gpu_hafnian_exact_channels(int n, const Integer& bound);
 
 /// Float hafnians of a batch of blocks of one size on the CUDA devices: every block's
 /// kFloatWalks vertex orders are channels of one gpu-hafnian walk (in jobs of 16383 blocks),
@@ -65,6 +67,8 @@ std::vector<std::uint64_t> gpu_hafnian_residues(const SparseMatrix<Integer>& a, 
 /// The number of CRT primes (the small primes of the exact walk, below 2^24 or so) the exact
 /// count of `a` needs: enough that their product exceeds 2 hafnian_bound(a, loops) + 1.
 std::size_t hafnian_prime_count(const SparseMatrix<Integer>& a, bool loops);
+/// The same for an n x n block whose hafnian_bound is `bound`.
+std::size_t hafnian_prime_count(int n, const Integer& bound);
 
 /// haf(A - i - j) for every pair i > j of an n x n symmetric integer block without loops (n
 /// even, 2 <= n <= kHafnianMaxN, every vertex with an edge), at index i (i - 1) / 2 + j: the

@@ -92,11 +92,21 @@ struct KasteleynPlan {
   double updates = 0;  // band_updates of the order (nested: the fronts' in band updates)
   double bytes = 0;    // band_bytes with 8-byte values (nested: a thread's fronts and plan)
 };
-KasteleynPlan plan_kasteleyn(const PatternRC& pattern, int n, bool exact = false);
-/// The exact counts' part of plan_kasteleyn: p's band work and bytes replaced by nested
-/// dissection's where exact counts take it (a perfect matching and the dissection; no
-/// planarity test), for the planner's estimate before the test too.
-void plan_nested(KasteleynPlan& p, const PatternRC& pattern, int n);
+/// What exact counts' nested dissection costs on the pattern (a perfect matching and the
+/// dissection; no planarity test): its multiply-adds a prime and bytes; matched = false where
+/// there is no perfect matching (the engine answers 0 at once). Computed once, it serves the
+/// planner's estimate before the planarity test and its tested plan.
+struct NestedCost {
+  bool matched = false;
+  double updates = 0, bytes = 0;
+};
+NestedCost nested_cost(const PatternRC& pattern, int n);
+/// The exact counts' part of a plan: p's band work and bytes replaced by nested dissection's
+/// where exact counts take it (take_nested, against the band's updates and the nnz entries).
+void plan_nested(KasteleynPlan& p, const NestedCost& nested, std::size_t nnz);
+/// The tested plan: planarity, the band order, and for exact counts (`nested` given) the
+/// choice of nested dissection.
+KasteleynPlan plan_kasteleyn(const PatternRC& pattern, int n, const NestedCost* nested = nullptr);
 
 /// Predicted seconds on `cores` cores for `primes` moduli (a real float LU, on one core,
 /// costs about as much as kKasteleynFloatPrimes primes), with constants calibrated by

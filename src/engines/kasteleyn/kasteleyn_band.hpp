@@ -35,9 +35,10 @@ std::string band_text(int n, const BandOrder& o);
 /// The nested-dissection plan of K with the perfect matching `m` on its diagonal: entry k =
 /// (r, c) of the pattern at (r, the row matched to c).
 planar::Dissection matching_dissection(const PatternRC& pattern, int n, const Matching& m);
-/// Whether exact counts take nested dissection `d` over a band of `band_work` updates a prime:
+/// Whether exact counts take nested dissection (`nested_updates` multiply-adds a prime, a
+/// Dissection's updates) over a band of `band_work` updates a prime:
 /// MATCHCOUNT_KASTELEYN_METHOD's choice, else the one of fewer multiply-adds.
-bool take_nested(const planar::Dissection& d, double band_work);
+bool take_nested(double nested_updates, double band_work);
 
 /// det K' mod p in [0, p) by banded elimination (kasteleyn_mod.cpp); `buf` is the caller's
 /// scratch (n * stride doubles).

@@ -116,10 +116,10 @@ planar::Dissection matching_dissection(const PatternRC& pattern, int n, const Ma
   return planar::dissect(n, rc);
 }
 
-bool take_nested(const planar::Dissection& d, double band_work) {
+bool take_nested(double nested_updates, double band_work) {
   const int method = tuning::tuning().kasteleyn_method;
   if (method != 0) return method == 2;
-  return d.updates < band_work;
+  return nested_updates < band_work;
 }
 
 namespace {
@@ -156,7 +156,7 @@ Integer exact_permanent(const SparseMatrix<Integer>& a, const Matching& m, const
   const double band_scratch = band_bytes(n, o.kl, o.ku, sizeof(double));
   const double limit = std::min(kKasteleynMemoryLimit, opt.max_bytes);
   const planar::Dissection d = matching_dissection(pattern, n, m);
-  const bool nested = take_nested(d, band_work);
+  const bool nested = take_nested(d.updates, band_work);
   const double nested_scratch = d.scratch_bytes() + d.plan_bytes();
   if (nested)
     check_memory("nested dissection of this " + std::to_string(n) + " x " + std::to_string(n) + " block (fronts up to " +

@@ -95,7 +95,7 @@ BandOrder band_order(const PatternRC& pattern, int n) {
   return band_updates(n, rcm.kl, rcm.ku) < band_updates(n, natural.kl, natural.ku) ? rcm : natural;
 }
 
-KasteleynPlan plan_kasteleyn(const PatternRC& pattern, int n, bool exact) {
+KasteleynPlan plan_kasteleyn(const PatternRC& pattern, int n, const NestedCost* nested) {
   KasteleynPlan p;
   p.n = n;
   p.planar = planar_pattern(pattern, n);
@@ -104,13 +104,12 @@ KasteleynPlan plan_kasteleyn(const PatternRC& pattern, int n, bool exact) {
   p.kl = o.kl, p.ku = o.ku;
   p.updates = band_updates(n, o.kl, o.ku);
   p.bytes = band_bytes(n, o.kl, o.ku, 8);
-  if (exact) plan_nested(p, pattern, n);
+  if (nested) plan_nested(p, *nested, pattern.size());
   return p;
 }
 
-void plan_nested(KasteleynPlan& p, const PatternRC& pattern, int n) {
-  // Exact counts: nested dissection where its fronts cost less (exact_permanent's choice),
-  // on the matching the engine finds (none: the engine answers 0 at once).
+NestedCost nested_cost(const PatternRC& pattern, int n) {
+  // On the matching the engine finds, as exact_permanent does.
   Pattern rows;
   rows.rows = rows.cols = n;
   rows.start.assign(std::size_t(n) + 1, 0);
@@ -120,12 +119,17 @@ void plan_nested(KasteleynPlan& p, const PatternRC& pattern, int n) {
   std::vector<int> next(rows.start.begin(), rows.start.end() - 1);
   for (auto [r, c] : pattern) rows.column[std::size_t(next[std::size_t(r)]++)] = c;
   const Matching m = hopcroft_karp(rows);
-  if (!m.perfect()) return;
+  if (!m.perfect()) return {};
   const planar::Dissection d = matching_dissection(pattern, n, m);
-  if (take_nested(d, p.updates + double(pattern.size()))) {
+  return NestedCost{true, d.updates, d.scratch_bytes() + d.plan_bytes()};
+}
+
+void plan_nested(KasteleynPlan& p, const NestedCost& nested, std::size_t nnz) {
+  // Nested dissection where its fronts cost less (exact_permanent's choice).
+  if (nested.matched && take_nested(nested.updates, p.updates + double(nnz))) {
     p.nested = true;
-    p.updates = d.updates * kDissectionUpdate;
-    p.bytes = d.scratch_bytes() + d.plan_bytes();
+    p.updates = nested.updates * kDissectionUpdate;
+    p.bytes = nested.bytes;
   }
 }
 

@@ -42,7 +42,7 @@ double predicted_hafnian_primes(const SparseMatrix<Integer>& a, bool loops) {
 /// What the plans of one graph compute from the graph alone, shared by the plans for several
 /// device policies (catalog::Lazy; planner.cpp's BlockMemo says why).
 struct GraphMemo {
-  catalog::Lazy<double> primes, hafnian_primes, gpu_channels;
+  catalog::Lazy<double> primes;
   catalog::Lazy<Integer> bound;
   catalog::Lazy<std::vector<std::pair<int, int>>> pattern;
   catalog::Lazy<engines::GraphFrontierPlan> frontier;
@@ -100,10 +100,9 @@ EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy de
   if constexpr (std::is_same_v<T, Integer>) {
     f.primes = memo.primes.get([&] { return predicted_hafnian_primes(a, loops); });
     if (a.rows <= catalog::entry("hafnian").max_n) {
-      const auto bound = [&]() -> const Integer& { return memo.bound.get([&] { return hafnian_bound(a, loops); }); };
-      f.hafnian_primes = memo.hafnian_primes.get([&] { return double(engines::hafnian_prime_count(a.rows, bound())); });
-      if (f.gpu)
-        f.gpu_hafnian_channels = memo.gpu_channels.get([&] { return engines::gpu_hafnian_exact_channels(a.rows, bound()); });
+      const Integer& bound = memo.bound.get([&] { return hafnian_bound(a, loops); });
+      f.hafnian_primes = double(engines::hafnian_prime_count(a.rows, bound));
+      if (f.gpu) f.gpu_hafnian_channels = engines::gpu_hafnian_exact_channels(a.rows, bound);
     }
     for (const auto& e : a.entries) f.unit = f.unit && ((e.row == e.col && !loops) || e.value == 1);
   } else {
@@ -173,22 +172,24 @@ EnginePlan plan_graph_impl(const SparseMatrix<T>& a, bool loops, DevicePolicy de
   return best;
 }
 
+/// The plan for `device`, the plans it takes (ask_for_a_device_late) sharing one GraphMemo.
+template <class T>
+EnginePlan plan_graph_once(const SparseMatrix<T>& a, bool loops, DevicePolicy device, int threads, double max_bytes) {
+  GraphMemo memo;
+  return catalog::ask_for_a_device_late<EnginePlan>(
+      device, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, threads, max_bytes, memo); }, gpu_available);
+}
+
 }  // namespace
 
 EnginePlan plan_graph_engine(const SparseMatrix<Integer>& a, bool loops, DevicePolicy d, int t, double max_bytes) {
-  GraphMemo memo;
-  return catalog::ask_for_a_device_late<EnginePlan>(
-      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes, memo); }, gpu_available);
+  return plan_graph_once(a, loops, d, t, max_bytes);
 }
 EnginePlan plan_graph_engine(const SparseMatrix<double>& a, bool loops, DevicePolicy d, int t, double max_bytes) {
-  GraphMemo memo;
-  return catalog::ask_for_a_device_late<EnginePlan>(
-      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes, memo); }, gpu_available);
+  return plan_graph_once(a, loops, d, t, max_bytes);
 }
 EnginePlan plan_graph_engine(const SparseMatrix<Complex>& a, bool loops, DevicePolicy d, int t, double max_bytes) {
-  GraphMemo memo;
-  return catalog::ask_for_a_device_late<EnginePlan>(
-      d, [&](DevicePolicy p) { return plan_graph_impl(a, loops, p, t, max_bytes, memo); }, gpu_available);
+  return plan_graph_once(a, loops, d, t, max_bytes);
 }
 
 }  // namespace matchcount

@@ -309,6 +309,14 @@ EnginePlan plan_engine_impl(const SparseMatrix<T>& a, DevicePolicy device, int t
   return best;
 }
 
+/// The plan for `device`, the plans it takes (ask_for_a_device_late) sharing one BlockMemo.
+template <class T>
+EnginePlan plan_engine_once(const SparseMatrix<T>& a, DevicePolicy device, int threads, double max_bytes) {
+  BlockMemo memo;
+  return catalog::ask_for_a_device_late<EnginePlan>(
+      device, [&](DevicePolicy p) { return plan_engine_impl(a, p, threads, max_bytes, memo); }, gpu_available);
+}
+
 }  // namespace
 
 namespace catalog {
@@ -321,19 +329,13 @@ double first_device_gib() {
 }  // namespace catalog
 
 EnginePlan plan_engine(const SparseMatrix<Integer>& a, DevicePolicy d, int t, double max_bytes) {
-  BlockMemo memo;
-  return catalog::ask_for_a_device_late<EnginePlan>(
-      d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes, memo); }, gpu_available);
+  return plan_engine_once(a, d, t, max_bytes);
 }
 EnginePlan plan_engine(const SparseMatrix<double>& a, DevicePolicy d, int t, double max_bytes) {
-  BlockMemo memo;
-  return catalog::ask_for_a_device_late<EnginePlan>(
-      d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes, memo); }, gpu_available);
+  return plan_engine_once(a, d, t, max_bytes);
 }
 EnginePlan plan_engine(const SparseMatrix<Complex>& a, DevicePolicy d, int t, double max_bytes) {
-  BlockMemo memo;
-  return catalog::ask_for_a_device_late<EnginePlan>(
-      d, [&](DevicePolicy p) { return plan_engine_impl(a, p, t, max_bytes, memo); }, gpu_available);
+  return plan_engine_once(a, d, t, max_bytes);
 }
 
 }  // namespace matchcount

@@ -171,12 +171,8 @@ EstimateReport estimate_permanent(const AnyMatrix& input, const EstimateOptions&
     to_sample += !count_exactly[bi];
   }
   // Asked when the first block is sampled, not before: asking starts CUDA (0.1-0.2 s), which a
-  // run whose blocks are all counted exactly never needs.
-  std::optional<bool> gpu_here;
-  const auto want_gpu = [&] {
-    if (!gpu_here) gpu_here = o.device != DevicePolicy::Cpu && gpu_available();
-    return *gpu_here;
-  };
+  // run whose blocks are all counted exactly never needs (gpu_available keeps its answer).
+  const auto want_gpu = [&] { return o.device != DevicePolicy::Cpu && gpu_available(); };
   if (o.device == DevicePolicy::Gpu && !gpu_available())
     throw RefusedError(built_with_cuda() ? "--device gpu: no CUDA device is visible" : "--device gpu: matchcount was built without CUDA");
   estimate::EstimateRun run(o, start, to_sample);

@@ -186,11 +186,8 @@ EstimateReport estimate_graph(const SparseMatrix<T>& a, const EstimateOptions& o
   if (o.bethe > 0 && o.device == DevicePolicy::Gpu)
     throw RefusedError("--device gpu: the Bethe scaling (--bethe) runs on the CPU only");
   // Asked when the first block is sampled (asking starts CUDA; estimate.cpp says why).
-  std::optional<bool> gpu_here;
   const auto want_gpu = [&] {
-    if (!gpu_here)
-      gpu_here = !determinant && o.particles <= 0 && o.bethe <= 0 && o.device != DevicePolicy::Cpu && gpu_available();
-    return *gpu_here;
+    return !determinant && o.particles <= 0 && o.bethe <= 0 && o.device != DevicePolicy::Cpu && gpu_available();
   };
   estimate::EstimateRun run(o, start, to_sample);
   run.multiply(wide_factor(cut.factor));

@@ -168,6 +168,9 @@ std::optional<std::vector<Rational>> by_frontier_dp(const AnyMatrix& a, const Co
   // on the device (its launcher checks the device's memory).
   const double room = std::min(2.0 * (1ull << 30), budgeted.max_memory > 0 ? budgeted.max_memory / 4 : 2.0 * (1ull << 30));
   const bool cpu_ok = engines::graph_frontier_polynomial_bytes(plan, n) <= room;
+  const bool gpu_fits = std::size_t(k_max) + 1 <= gpu::kGraphPolynomialMaxWords && options.device != DevicePolicy::Cpu;
+  // Without room on the CPU only the GPU could run it: asking for a device is then worth it.
+  if (!cpu_ok && !(gpu_fits && gpu_available())) return std::nullopt;
   SparseMatrix<Integer> moduli = z;
   for (auto& e : moduli.entries) e.value = abs(e.value);
   for (int i = 0; i < n; ++i) moduli.entries.push_back({i, i, Integer(1)});
@@ -179,10 +182,8 @@ std::optional<std::vector<Rational>> by_frontier_dp(const AnyMatrix& a, const Co
   // The GPU where asked, where the CPU's tables do not fit, or where the CPU run would take a
   // second or more and the GPU less. Whether a device is present is asked only then: asking
   // starts CUDA (0.1-0.2 s; docs/pipeline.md, "A device only where a GPU engine could win").
-  const bool gpu_wanted = options.device == DevicePolicy::Gpu || !cpu_ok || cpu >= 1.0;
-  const bool gpu_ok = gpu_wanted && std::size_t(k_max) + 1 <= gpu::kGraphPolynomialMaxWords &&
-                      options.device != DevicePolicy::Cpu && gpu_available();
-  if (!cpu_ok && !gpu_ok) return std::nullopt;
+  const bool gpu_ok =
+      gpu_fits && (options.device == DevicePolicy::Gpu || !cpu_ok || cpu >= 1.0) && gpu_available();
   const double gpu_seconds = gpu_ok ? engines::gpu_graph_polynomial_seconds(plan, n, primes) : inf;
   const bool on_gpu = gpu_ok && (options.device == DevicePolicy::Gpu || !cpu_ok || gpu_seconds < cpu);
   const double one = plan_graph_engine(top, true, options.device, options.threads).predicted_seconds;

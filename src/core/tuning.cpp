@@ -115,6 +115,13 @@ const Knob kKnobs[] = {
     {"MATCHCOUNT_NVRTC_COLUMNS", "baked or shared: where specialised gpu-ryser kernels read their columns",
      "by density", [](Tuning& t, const char* v) { choose(t.nvrtc_bake_columns, v, "baked", "shared"); },
      [](const Tuning& t) { return chosen(t.nvrtc_bake_columns, "baked", "shared", "by density"); }},
+    {"MATCHCOUNT_RYSER_PAIRS", "pairs or single: exact specialised gpu-ryser walks take subsets with and without column 0 together",
+     "pairs", [](Tuning& t, const char* v) {
+       std::optional<bool> pairs;
+       choose(pairs, v, "pairs", "single");
+       t.ryser_pairs = pairs.value_or(true);
+     },
+     [](const Tuning& t) { return std::string(t.ryser_pairs ? "pairs" : "single"); }},
     {"MATCHCOUNT_NVRTC_BLOCK", "threads per block of specialised kernels (32..1024, a multiple of 32; else ignored)",
      "built-in", [](Tuning& t, const char* v) {
        const int b = std::atoi(v);

@@ -209,7 +209,7 @@ class GpuRyserEngine final : public Engine {
     gpu::WalkResult r = gpu::run_walk(job);
     if (opt.stats) {
       opt.stats->device = "gpu";
-      opt.stats->kernel = gpu::to_string(r.source) + (r.memory_rows > 0 ? "-hybrid" : "");
+      opt.stats->kernel = gpu::to_string(r.source) + (r.memory_rows > 0 ? "-hybrid" : "") + (r.pairs ? "-pairs" : "");
       opt.stats->compile_seconds += r.compile_seconds;
       if (!r.kernel_note.empty()) opt.stats->note = r.kernel_note;
       if (r.units_per_device.size() > 1) {

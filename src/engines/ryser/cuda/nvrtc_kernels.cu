@@ -104,11 +104,26 @@ Variant choose_variant(const WalkJob& job, int rows, bool shared_cols) {
   return v;
 }
 
+/// The rows a pair walk (ryser_pairs.cuh) multiplies once for both subsets of a pair: rows
+/// 0..Z-1, where column 0 is zero, with column 0's rows Z..n-1 after them (the permanent
+/// ordering's order). -1 where the walk cannot pair: not exact with shared primes, memory
+/// rows, chunks of one step, column 0 not in that shape, or MATCHCOUNT_RYSER_PAIRS=single.
+int pair_rows(const WalkJob& job, const Variant& v) {
+  if (job.kind != WalkKind::ModShared || v.memory_rows > 0 || job.k < 1 || job.n < 3 || !tuning::tuning().ryser_pairs)
+    return -1;
+  int z = 0;
+  while (z < job.n && job.a2[static_cast<std::size_t>(z)] == 0.0) ++z;
+  for (int i = z; i < job.n; ++i)
+    if (job.a2[static_cast<std::size_t>(i)] == 0.0) return -1;
+  return z < job.n ? z : -1;
+}
+
 struct Source {
   std::string text;
   int n = 0, width = 1;  // block size; doubles per entry
   int rows = 0;
   bool shared = false;
+  bool pairs = false;
   Variant variant;
 };
 
@@ -126,6 +141,8 @@ Source source_for(const WalkJob& job, bool shared_cols, int rows, const Variant&
   out.n = n;
   out.width = W;
   const int R = out.rows;
+  const int pair_z = pair_rows(job, variant), first_col = pair_z >= 0 ? 1 : 0;  // a pair walk skips column 0
+  out.pairs = pair_z >= 0;
   std::ostringstream s;
   s << nvrtc_defines_from_env();  // experiments with the tuning knobs of ryser_policies.cuh and ryser_kernel.cuh
   s << kRyserKernelSource << "\n";
@@ -137,8 +154,8 @@ Source source_for(const WalkJob& job, bool shared_cols, int rows, const Variant&
     s << "struct BakedColumns {\n  static constexpr bool kUnrolled = true;\n  template <class Num, class S>\n"
       << "  static __device__ __forceinline__ void add(S& y, int col, double dir, const double*,"
       << " const mcgpu::WalkArgs& A) {\n    bool memory = false;\n    switch (col) {\n";
-    for (int j = 0; j < m; ++j) {
-      s << "      case " << j << ":";
+    for (int j = first_col; j < m; ++j) {
+      s << "      case " << j - first_col << ":";
       bool touches_memory = false;
       for (int i = 0; i < n; ++i) {
         const double* v = &job.a2[(static_cast<std::size_t>(j) * n + i) * W];
@@ -163,6 +180,14 @@ Source source_for(const WalkJob& job, bool shared_cols, int rows, const Variant&
       const unsigned long long mask = job.fold_mask | (1ULL << (R - 1));
       // Skipping zero terms pays when few warps have a nonzero one (see ModSharedNum).
       const bool skip = warp_nonzero_fraction(job) < kSkipZeroBelow;
+      if (pair_z >= 0) {  // column 0 as constants, rows Z..n-1
+        s << "struct PairColumn {\n  static __device__ __forceinline__ double get(int i) {\n    switch (i) {\n";
+        for (int i = pair_z; i < n; ++i) s << "      case " << i << ": return " << literal(job.a2[static_cast<std::size_t>(i)]) << ";\n";
+        s << "      default: return 0.0;\n    }\n  }\n};\n";
+        num = "mcgpu::ModPairNum<" + r + ", " + std::to_string(n) + ", " + std::to_string(job.primes.size()) + ", " +
+              std::to_string(job.fold_mask) + "ULL, " + std::to_string(pair_z) + ", PairColumn, " + (skip ? "true" : "false") + ">";
+        break;
+      }
       num = "mcgpu::ModSharedNum<" + r + ", " + std::to_string(job.primes.size()) + ", " + std::to_string(mask) +
             "ULL, " + (skip ? "true" : "false") + ">";
       break;
@@ -181,8 +206,11 @@ Source source_for(const WalkJob& job, bool shared_cols, int rows, const Variant&
     mem = "mcgpu::RowMemory{cols + " + (out.shared ? col_doubles : std::string("0")) + " + threadIdx.x, blockDim.x}";
   else if (M > 0)
     mem = "mcgpu::RowMemory{A.scratch + (blockIdx.x * blockDim.x + threadIdx.x), (unsigned)A.threads}";
-  s << "  mcgpu::walk<" << num << ", " << cols << ", " << R << ", " << M << ">(A, cols, "
-    << (out.shared ? "cols" : "A.a2") << ", " << mem << ");\n}\n";
+  if (pair_z >= 0)
+    s << "  mcgpu::walk_pairs<" << num << ", " << cols << ", " << R << ">(A, " << (out.shared ? "cols" : "A.a2") << ");\n}\n";
+  else
+    s << "  mcgpu::walk<" << num << ", " << cols << ", " << R << ", " << M << ">(A, cols, "
+      << (out.shared ? "cols" : "A.a2") << ", " << mem << ");\n}\n";
   out.text = s.str();
   return out;
 }
@@ -194,6 +222,7 @@ void describe(Kernel& k, const Source& s) {
   k.memory_rows = s.variant.memory_rows;
   k.memory_doubles = s.variant.memory_rows * s.width;
   k.memory_shared = s.variant.memory_shared;
+  k.pairs = s.pairs;
   k.block = walk_block();
 }
 
@@ -235,9 +264,9 @@ Source hybrid_source(const WalkJob& job, const Source& first) {
 /// MATCHCOUNT_GPU_VERBOSE: the kernel's shape and resources on stderr.
 void report(const Source& s, const Kernel& k, const cudaFuncAttributes& attr) {
   if (tuning::tuning().gpu_verbose)
-    std::fprintf(stderr, "matchcount: gpu-ryser kernel n=%d rows=%d columns=%s memory_rows=%d (%s): %d registers, %zu bytes local, compile %.2f s\n",
+    std::fprintf(stderr, "matchcount: gpu-ryser kernel n=%d rows=%d columns=%s memory_rows=%d (%s)%s: %d registers, %zu bytes local, compile %.2f s\n",
                  s.n, s.rows, s.shared ? "shared" : "baked", k.memory_rows,
-                 k.memory_rows == 0 ? "-" : k.memory_shared ? "shared" : "global", attr.numRegs,
+                 k.memory_rows == 0 ? "-" : k.memory_shared ? "shared" : "global", s.pairs ? " pairs" : "", attr.numRegs,
                  static_cast<std::size_t>(attr.localSizeBytes), k.compile_seconds);
 }
 

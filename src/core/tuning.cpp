@@ -115,13 +115,12 @@ const Knob kKnobs[] = {
     {"MATCHCOUNT_NVRTC_COLUMNS", "baked or shared: where specialised gpu-ryser kernels read their columns",
      "by density", [](Tuning& t, const char* v) { choose(t.nvrtc_bake_columns, v, "baked", "shared"); },
      [](const Tuning& t) { return chosen(t.nvrtc_bake_columns, "baked", "shared", "by density"); }},
-    {"MATCHCOUNT_RYSER_PAIRS", "pairs or single: exact specialised gpu-ryser walks take subsets with and without column 0 together",
-     "pairs", [](Tuning& t, const char* v) {
-       std::optional<bool> pairs;
-       choose(pairs, v, "pairs", "single");
-       t.ryser_pairs = pairs.value_or(true);
+    {"MATCHCOUNT_RYSER_LOW_COLUMNS", "0, 1 or 2: low columns whose subsets exact specialised gpu-ryser walks take in one step",
+     "2", [](Tuning& t, const char* v) {
+       const std::string s = v;
+       if (s == "0" || s == "1" || s == "2") t.ryser_low_columns = s[0] - '0';
      },
-     [](const Tuning& t) { return std::string(t.ryser_pairs ? "pairs" : "single"); }},
+     [](const Tuning& t) { return std::to_string(t.ryser_low_columns); }},
     {"MATCHCOUNT_NVRTC_BLOCK", "threads per block of specialised kernels (32..1024, a multiple of 32; else ignored)",
      "built-in", [](Tuning& t, const char* v) {
        const int b = std::atoi(v);

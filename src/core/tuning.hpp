@@ -39,7 +39,7 @@ struct Tuning {
   // Extra macros for NVRTC kernels, in order (name, value).
   std::vector<std::pair<std::string, std::string>> nvrtc_defines;
   std::optional<bool> nvrtc_bake_columns;   // unset: by density
-  bool ryser_pairs = true;                  // exact specialised gpu-ryser walks pair subsets
+  int ryser_low_columns = 2;                // exact specialised gpu-ryser walks: low columns taken together (0..2)
   int nvrtc_block = 0;                      // threads per block; 0: the built-in size
   std::optional<bool> nvrtc_memory_shared;  // hybrid memory rows in shared memory; unset: if they fit
   int nvrtc_variant = 0;                    // 0 the planner's, 1 register only, 2 hybrid

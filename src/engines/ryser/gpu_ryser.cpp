@@ -60,7 +60,9 @@ std::string walk_tag(const gpu::WalkJob& job) {
 /// with baked columns pays least per flip; the densest column ends up last, as the
 /// Nijenhuis-Wilf column that never flips. Rows then come coldest first (by the first column
 /// that touches them, latest first): a hybrid kernel keeps a prefix of them in memory with
-/// their product cached, and every kernel multiplies the rows in this order.
+/// their product cached, and every kernel multiplies the rows in this order. Among column 0's
+/// rows, those column 1 does not touch come first, so that the rows fall into contiguous
+/// classes by the first two columns (ryser_pairs.cuh takes their subsets in one step).
 /// MATCHCOUNT_GPU_ORDER=columns (for comparisons): a simpler order, sparsest columns first,
 /// rows as given.
 template <class T>
@@ -69,7 +71,7 @@ SparseMatrix<T> permanent_order(const SparseMatrix<T>& a) {
   const auto n = static_cast<std::size_t>(a.cols);
   std::vector<std::vector<int>> rows_of(n);
   for (const auto& e : a.entries) rows_of[static_cast<std::size_t>(e.col)].push_back(e.row);
-  std::vector<bool> touched(static_cast<std::size_t>(a.rows)), used(n);
+  std::vector<bool> touched(static_cast<std::size_t>(a.rows)), used(n), second(static_cast<std::size_t>(a.rows));
   std::vector<int> col_at(n), first_col(static_cast<std::size_t>(a.rows), a.cols);
   for (std::size_t pos = 0; pos < n; ++pos) {
     std::size_t best = n;
@@ -83,6 +85,8 @@ SparseMatrix<T> permanent_order(const SparseMatrix<T>& a) {
     }
     used[best] = true;
     col_at[best] = static_cast<int>(pos);
+    if (pos == 1)
+      for (int r : rows_of[best]) second[static_cast<std::size_t>(r)] = true;
     for (int r : rows_of[best])
       if (!touched[static_cast<std::size_t>(r)]) {
         touched[static_cast<std::size_t>(r)] = true;
@@ -93,7 +97,8 @@ SparseMatrix<T> permanent_order(const SparseMatrix<T>& a) {
   for (int i = 0; i < a.rows; ++i) order[static_cast<std::size_t>(i)] = i;
   if (greedy)
     std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-      return first_col[static_cast<std::size_t>(x)] > first_col[static_cast<std::size_t>(y)];
+      const auto ux = static_cast<std::size_t>(x), uy = static_cast<std::size_t>(y);
+      return first_col[ux] != first_col[uy] ? first_col[ux] > first_col[uy] : second[ux] < second[uy];
     });
   for (int i = 0; i < a.rows; ++i) row_at[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])] = i;
   SparseMatrix<T> b = a;
@@ -209,7 +214,8 @@ class GpuRyserEngine final : public Engine {
     gpu::WalkResult r = gpu::run_walk(job);
     if (opt.stats) {
       opt.stats->device = "gpu";
-      opt.stats->kernel = gpu::to_string(r.source) + (r.memory_rows > 0 ? "-hybrid" : "") + (r.pairs ? "-pairs" : "");
+      opt.stats->kernel = gpu::to_string(r.source) + (r.memory_rows > 0 ? "-hybrid" : "") +
+                          (r.low_columns == 1 ? "-pairs" : r.low_columns == 2 ? "-fours" : "");
       opt.stats->compile_seconds += r.compile_seconds;
       if (!r.kernel_note.empty()) opt.stats->note = r.kernel_note;
       if (r.units_per_device.size() > 1) {

@@ -104,18 +104,45 @@ Variant choose_variant(const WalkJob& job, int rows, bool shared_cols) {
   return v;
 }
 
-/// The rows a pair walk (ryser_pairs.cuh) multiplies once for both subsets of a pair: rows
-/// 0..Z-1, where column 0 is zero, with column 0's rows Z..n-1 after them (the permanent
-/// ordering's order). -1 where the walk cannot pair: not exact with shared primes, memory
-/// rows, chunks of one step, column 0 not in that shape, or MATCHCOUNT_RYSER_PAIRS=single.
-int pair_rows(const WalkJob& job, const Variant& v) {
-  if (job.kind != WalkKind::ModShared || v.memory_rows > 0 || job.k < 1 || job.n < 3 || !tuning::tuning().ryser_pairs)
-    return -1;
-  int z = 0;
-  while (z < job.n && job.a2[static_cast<std::size_t>(z)] == 0.0) ++z;
-  for (int i = z; i < job.n; ++i)
-    if (job.a2[static_cast<std::size_t>(i)] == 0.0) return -1;
-  return z < job.n ? z : -1;
+/// The low columns an exact walk takes together (ryser_pairs.cuh): K of them, and where the
+/// classes of rows start (K = 1: start[1] is column 0's first row; K = 2: start[1..3] begin
+/// column 1's only, column 0's only and both's). K = 0 where the walk cannot: not exact with
+/// shared primes, memory rows, chunks shorter than 2^K steps, rows not sorted by class (the
+/// permanent ordering sorts them), a low column touching no row, or the knob. Kernels with
+/// baked columns take one low column at most: with two, sparse 0-1 of density 0.3 at n = 40 ran
+/// as slowly as with none (docs/benchmarks.md, "gpu-ryser: exact walks over low columns").
+struct LowColumns {
+  int K = 0;
+  int start[4] = {0, 0, 0, 0};
+};
+LowColumns low_columns(const WalkJob& job, bool shared_cols, const Variant& v) {
+  const int n = job.n;
+  const int most = job.kind == WalkKind::ModShared && v.memory_rows == 0 && n >= 4
+                       ? std::min({tuning::tuning().ryser_low_columns, job.k, shared_cols ? 2 : 1})
+                       : 0;
+  for (int K = most; K >= 1; --K) {
+    auto cls = [&](int i) {  // bit K-1-j: column j touches row i
+      int c = 0;
+      for (int j = 0; j < K; ++j) c = 2 * c + (job.a2[static_cast<std::size_t>(j) * n + i] != 0.0);
+      return c;
+    };
+    LowColumns low;
+    low.K = K;
+    bool sorted = true;
+    int touched = 0;
+    for (int i = 0; i < n; ++i) {
+      sorted &= i == 0 || cls(i - 1) <= cls(i);
+      touched |= cls(i);
+    }
+    if (!sorted || touched != (1 << K) - 1) continue;
+    for (int c = 1; c < (1 << K); ++c) {
+      int i = 0;
+      while (i < n && cls(i) < c) ++i;
+      low.start[c] = i;
+    }
+    return low;
+  }
+  return {};
 }
 
 struct Source {
@@ -123,7 +150,7 @@ struct Source {
   int n = 0, width = 1;  // block size; doubles per entry
   int rows = 0;
   bool shared = false;
-  bool pairs = false;
+  int low_columns = 0;
   Variant variant;
 };
 
@@ -141,8 +168,9 @@ Source source_for(const WalkJob& job, bool shared_cols, int rows, const Variant&
   out.n = n;
   out.width = W;
   const int R = out.rows;
-  const int pair_z = pair_rows(job, variant), first_col = pair_z >= 0 ? 1 : 0;  // a pair walk skips column 0
-  out.pairs = pair_z >= 0;
+  const LowColumns low = low_columns(job, shared_cols, variant);
+  const int first_col = low.K;  // the Gray walk's first column
+  out.low_columns = low.K;
   std::ostringstream s;
   s << nvrtc_defines_from_env();  // experiments with the tuning knobs of ryser_policies.cuh and ryser_kernel.cuh
   s << kRyserKernelSource << "\n";
@@ -180,12 +208,17 @@ Source source_for(const WalkJob& job, bool shared_cols, int rows, const Variant&
       const unsigned long long mask = job.fold_mask | (1ULL << (R - 1));
       // Skipping zero terms pays when few warps have a nonzero one (see ModSharedNum).
       const bool skip = warp_nonzero_fraction(job) < kSkipZeroBelow;
-      if (pair_z >= 0) {  // column 0 as constants, rows Z..n-1
-        s << "struct PairColumn {\n  static __device__ __forceinline__ double get(int i) {\n    switch (i) {\n";
-        for (int i = pair_z; i < n; ++i) s << "      case " << i << ": return " << literal(job.a2[static_cast<std::size_t>(i)]) << ";\n";
+      if (low.K > 0) {  // the low columns' entries as constants
+        s << "struct LowColumns {\n  static __device__ __forceinline__ double get(int j, int i) {\n    switch (j * 64 + i) {\n";
+        for (int j = 0; j < low.K; ++j)
+          for (int i = 0; i < n; ++i)
+            if (const double v = job.a2[static_cast<std::size_t>(j) * n + i]; v != 0.0)
+              s << "      case " << j * 64 + i << ": return " << literal(v) << ";\n";
         s << "      default: return 0.0;\n    }\n  }\n};\n";
-        num = "mcgpu::ModPairNum<" + r + ", " + std::to_string(n) + ", " + std::to_string(job.primes.size()) + ", " +
-              std::to_string(job.fold_mask) + "ULL, " + std::to_string(pair_z) + ", PairColumn, " + (skip ? "true" : "false") + ">";
+        num = "mcgpu::ModLowNum<" + r + ", " + std::to_string(n) + ", " + std::to_string(job.primes.size()) + ", " +
+              std::to_string(job.fold_mask) + "ULL, " + std::to_string(low.K);
+        for (int c = 1; c < 4; ++c) num += ", " + std::to_string(c < (1 << low.K) ? low.start[c] : 0);
+        num += std::string(", LowColumns, ") + (skip ? "true" : "false") + ">";
         break;
       }
       num = "mcgpu::ModSharedNum<" + r + ", " + std::to_string(job.primes.size()) + ", " + std::to_string(mask) +
@@ -206,8 +239,8 @@ Source source_for(const WalkJob& job, bool shared_cols, int rows, const Variant&
     mem = "mcgpu::RowMemory{cols + " + (out.shared ? col_doubles : std::string("0")) + " + threadIdx.x, blockDim.x}";
   else if (M > 0)
     mem = "mcgpu::RowMemory{A.scratch + (blockIdx.x * blockDim.x + threadIdx.x), (unsigned)A.threads}";
-  if (pair_z >= 0)
-    s << "  mcgpu::walk_pairs<" << num << ", " << cols << ", " << R << ">(A, " << (out.shared ? "cols" : "A.a2") << ");\n}\n";
+  if (low.K > 0)
+    s << "  mcgpu::walk_low<" << num << ", " << cols << ", " << R << ">(A, " << (out.shared ? "cols" : "A.a2") << ");\n}\n";
   else
     s << "  mcgpu::walk<" << num << ", " << cols << ", " << R << ", " << M << ">(A, cols, "
       << (out.shared ? "cols" : "A.a2") << ", " << mem << ");\n}\n";
@@ -222,7 +255,7 @@ void describe(Kernel& k, const Source& s) {
   k.memory_rows = s.variant.memory_rows;
   k.memory_doubles = s.variant.memory_rows * s.width;
   k.memory_shared = s.variant.memory_shared;
-  k.pairs = s.pairs;
+  k.low_columns = s.low_columns;
   k.block = walk_block();
 }
 
@@ -266,7 +299,7 @@ void report(const Source& s, const Kernel& k, const cudaFuncAttributes& attr) {
   if (tuning::tuning().gpu_verbose)
     std::fprintf(stderr, "matchcount: gpu-ryser kernel n=%d rows=%d columns=%s memory_rows=%d (%s)%s: %d registers, %zu bytes local, compile %.2f s\n",
                  s.n, s.rows, s.shared ? "shared" : "baked", k.memory_rows,
-                 k.memory_rows == 0 ? "-" : k.memory_shared ? "shared" : "global", s.pairs ? " pairs" : "", attr.numRegs,
+                 k.memory_rows == 0 ? "-" : k.memory_shared ? "shared" : "global", s.low_columns == 1 ? " pairs" : s.low_columns == 2 ? " fours" : "", attr.numRegs,
                  static_cast<std::size_t>(attr.localSizeBytes), k.compile_seconds);
 }
 

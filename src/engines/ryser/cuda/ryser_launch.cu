@@ -217,7 +217,7 @@ void report_beside(Beside& b, WalkResult& result) {
            std::to_string(b.units[1]) + " units)";
     if (b.units[1] >= b.units[0]) {
       result.source = source;
-      if (const std::optional<detail::Kernel> k = b.kernel->poll()) result.memory_rows = k->memory_rows, result.pairs = k->pairs;
+      if (const std::optional<detail::Kernel> k = b.kernel->poll()) result.memory_rows = k->memory_rows, result.low_columns = k->low_columns;
     }
   } else if (b.kernel->state() == detail::BackgroundKernel::State::Failed) {
     note = b.kernel->why();
@@ -267,7 +267,7 @@ WalkResult run_walk(const WalkJob& job) {
   result.source = kernel.source;
   result.compile_seconds = kernel.compile_seconds;
   result.memory_rows = kernel.memory_rows;
-  result.pairs = kernel.pairs;
+  result.low_columns = kernel.low_columns;
 
   const int m = job.n - 1;
   const int unit_log2 = gpu::unit_log2(m, job.k);

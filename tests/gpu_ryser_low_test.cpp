@@ -1,5 +1,5 @@
 // The exact GPU Ryser walk over the low columns' subsets in one step
-// (src/engines/ryser/cuda/ryser_pairs.cuh): each subset T of the higher columns with T + U for
+// (src/engines/ryser/cuda/ryser_low_columns.cuh): each subset T of the higher columns with T + U for
 // every U of the K low columns (K = 1: pairs, K = 2: fours), the rows no low column touches
 // multiplied once for all. Its counts must equal the single walk's and the CPU engine's
 // exactly, on shared-column (dense) and baked (sparse) kernels, with zero terms skipped (sparse

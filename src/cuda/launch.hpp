@@ -28,7 +28,7 @@ struct Kernel {
   /// per thread, in dynamic shared memory after the columns or in WalkArgs::scratch.
   int memory_rows = 0, memory_doubles = 0;
   bool memory_shared = false;
-  int low_columns = 0;  // exact walks: low columns whose subsets one step takes (ryser_pairs.cuh)
+  int low_columns = 0;  // exact walks: low columns whose subsets one step takes (ryser_low_columns.cuh)
   int block = 256;  // threads per block it was built for (__launch_bounds__)
 };
 

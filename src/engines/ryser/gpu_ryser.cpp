@@ -62,7 +62,7 @@ std::string walk_tag(const gpu::WalkJob& job) {
 /// that touches them, latest first): a hybrid kernel keeps a prefix of them in memory with
 /// their product cached, and every kernel multiplies the rows in this order. Among column 0's
 /// rows, those column 1 does not touch come first, so that the rows fall into contiguous
-/// classes by the first two columns (ryser_pairs.cuh takes their subsets in one step).
+/// classes by the first two columns (ryser_low_columns.cuh takes their subsets in one step).
 /// MATCHCOUNT_GPU_ORDER=columns (for comparisons): a simpler order, sparsest columns first,
 /// rows as given.
 template <class T>

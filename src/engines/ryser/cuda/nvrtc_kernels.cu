@@ -104,7 +104,7 @@ Variant choose_variant(const WalkJob& job, int rows, bool shared_cols) {
   return v;
 }
 
-/// The low columns an exact walk takes together (ryser_pairs.cuh): K of them, and where the
+/// The low columns an exact walk takes together (ryser_low_columns.cuh): K of them, and where the
 /// classes of rows start (K = 1: start[1] is column 0's first row; K = 2: start[1..3] begin
 /// column 1's only, column 0's only and both's). K = 0 where the walk cannot: not exact with
 /// shared primes, memory rows, chunks shorter than 2^K steps, rows not sorted by class (the
@@ -209,7 +209,7 @@ Source source_for(const WalkJob& job, bool shared_cols, int rows, const Variant&
       // Skipping zero terms pays when few warps have a nonzero one (see ModSharedNum).
       const bool skip = warp_nonzero_fraction(job) < kSkipZeroBelow;
       if (low.K > 0) {  // the low columns' entries as constants
-        s << "struct LowColumns {\n  static __device__ __forceinline__ double get(int j, int i) {\n    switch (j * 64 + i) {\n";
+        s << "struct LowColumnEntries {\n  static __device__ __forceinline__ double get(int j, int i) {\n    switch (j * 64 + i) {\n";
         for (int j = 0; j < low.K; ++j)
           for (int i = 0; i < n; ++i)
             if (const double v = job.a2[static_cast<std::size_t>(j) * n + i]; v != 0.0)
@@ -218,7 +218,7 @@ Source source_for(const WalkJob& job, bool shared_cols, int rows, const Variant&
         num = "mcgpu::ModLowNum<" + r + ", " + std::to_string(n) + ", " + std::to_string(job.primes.size()) + ", " +
               std::to_string(job.fold_mask) + "ULL, " + std::to_string(low.K);
         for (int c = 1; c < 4; ++c) num += ", " + std::to_string(c < (1 << low.K) ? low.start[c] : 0);
-        num += std::string(", LowColumns, ") + (skip ? "true" : "false") + ">";
+        num += std::string(", LowColumnEntries, ") + (skip ? "true" : "false") + ">";
         break;
       }
       num = "mcgpu::ModSharedNum<" + r + ", " + std::to_string(job.primes.size()) + ", " + std::to_string(mask) +

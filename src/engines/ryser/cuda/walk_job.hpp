@@ -73,7 +73,7 @@ struct WalkResult {
   double run_seconds = 0.0;
   std::string kernel_note;  // why NVRTC was not used, if it was not; how kernels shared the walk
   int memory_rows = 0;      // > 0: the hybrid register/memory variant ran
-  int low_columns = 0;      // > 0: the specialised kernel took 2^low_columns subsets a step (ryser_pairs.cuh)
+  int low_columns = 0;      // > 0: the specialised kernel took 2^low_columns subsets a step (ryser_low_columns.cuh)
   /// A kernel compiled beside the walk: units the generic kernel ran meanwhile and units the
   /// specialised one ran after the switch (runs of verify-resume included); 0 otherwise.
   std::uint64_t units_generic = 0, units_specialised = 0;

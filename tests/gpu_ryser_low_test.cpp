@@ -98,3 +98,32 @@ TEST(GpuRyserLowColumns, EmptyClassesOfRows) {
     EXPECT_EQ(low_taken(s), low) << s.kernel << " " << s.note;
   }
 }
+
+// Zero terms skipped with shared columns: half the rows hold two entries (their y is 0 in half
+// the subsets), so nearly every warp's terms are zero and the kernel tests for them, yet the
+// block is dense enough (about 0.5) for shared columns and two low columns.
+TEST(GpuRyserLowColumns, ZeroTermsSkippedOverTwoLowColumns) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
+  std::mt19937_64 rng(85);
+  auto cpu = make_engine("ryser");
+  for (int n : {22, 24}) {
+    SparseMatrix<Integer> a;
+    a.rows = a.cols = n;
+    std::uniform_int_distribution<int> col(0, n - 1);
+    std::bernoulli_distribution dense(0.9);
+    for (int i = 0; i < n / 2; ++i) {
+      const int c1 = col(rng);
+      int c2 = col(rng);
+      while (c2 == c1) c2 = col(rng);
+      a.entries.push_back({i, c1, Integer(1)});
+      a.entries.push_back({i, c2, Integer(1)});
+    }
+    for (int i = n / 2; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        if (dense(rng) || i == n / 2) a.entries.push_back({i, j, Integer(1)});
+    a.normalize();
+    EngineStats s;
+    EXPECT_EQ(run_walk(a, 2, s), cpu->permanent(a, {})) << "n=" << n << " " << s.kernel << " " << s.note;
+    EXPECT_EQ(low_taken(s), 2) << s.kernel << " " << s.note;
+  }
+}

@@ -10,6 +10,7 @@
 #include "catalog/planar_gate.hpp"
 #include "core/arith.hpp"
 #include "engines/common.hpp"
+#include "engines/ryser/ryser.hpp"
 #include "engines/sparse/gpu_skipper.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/memory.hpp"
@@ -201,7 +202,9 @@ WalkCost walk_cost(const SparseMatrix<T>& a, int cores) {
       primes = predicted_primes(a);
     }
     if (shared) {
-      c.cpu = steps * (n * kCpuRyserSharedRow + primes * groups * kCpuRyserModGroup) / cores;
+      // The engine's walk over two low columns where it takes it (ryser_low_columns.hpp).
+      c.cpu = steps * (n * kCpuRyserSharedRow + primes * groups * kCpuRyserModGroup) / cores *
+              engines::exact_walk_time_factor(a);
       c.gpu_passes = std::ceil(primes / kGpuSharedPrimes);
     } else {
       c.cpu = primes * (kCpuRyserPrimeFixed + row_steps * kCpuRyserPrimeRow / cores);

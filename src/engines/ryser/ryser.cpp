@@ -12,7 +12,9 @@
 #include "engines/ryser/ryser.hpp"
 #include "engines/ryser/direct.hpp"
 #include "engines/ryser/row_grid.hpp"
+#include "engines/ryser/ryser_low_columns.hpp"
 #include "engines/ryser/ryser_policies.hpp"
+#include "core/tuning.hpp"
 
 namespace matchcount::engines {
 namespace {
@@ -70,6 +72,70 @@ std::string walk_tag(const char* policy, int m, const GrayPlan& plan, const std:
   return buf;
 }
 
+/// The exact walk over two low columns (ryser_low_columns.hpp), or nothing where it does not
+/// apply: MATCHCOUNT_RYSER_LOW_COLUMNS below 2, a low column with no entry, entries whose rows
+/// need a walk per prime, a block too small for chunks of 4 steps, or too few rows the low
+/// columns leave out. Per four subsets it adds and multiplies n + (n1 + n2 + 3 n3) +
+/// (n0 + 2 n1 + 2 n2 + 4 n3) times (n_c: rows of class c) where the plain walk does 8n; it
+/// runs only below 0.75 of that (measured on 2 cores: 0.56 ran 1.31 times faster, 0.97 1.16
+/// times slower; docs/benchmarks.md, "ryser: the exact walk over two low columns").
+/// The walk's additions and multiplications per four subsets over the plain walk's 8n.
+double low_column_work(const LowColumnBlock& blk) {
+  int rows_of[4];
+  for (int c = 0; c < 4; ++c) rows_of[c] = blk.class_start[c + 1] - blk.class_start[c];
+  const double n = blk.a.rows;
+  return (n + (rows_of[1] + rows_of[2] + 3.0 * rows_of[3]) + (rows_of[0] + 2.0 * (rows_of[1] + rows_of[2]) + 4.0 * rows_of[3])) /
+         (8 * n);
+}
+constexpr double kLowColumnWorkMax = 0.75;
+
+std::optional<Integer> low_column_count(const SparseMatrix<Integer>& a, const EngineOptions& opt) {
+  if (tuning::tuning().ryser_low_columns < 2) return std::nullopt;
+  const std::optional<LowColumnBlock> blk = low_column_block(a);
+  if (!blk || low_column_work(*blk) > kLowColumnWorkMax) return std::nullopt;
+  const int n = a.rows;
+  const GrayPlan plan = gray_plan(n - 3, 4 * kExactV);
+  std::vector<int> rows(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) rows[static_cast<std::size_t>(i)] = i;
+  ModPlan mod = make_mod_plan(blk->a, rows);
+  if (!mod.shared || plan.blocks == 0) return std::nullopt;
+  for (int c = 1; c <= 4; ++c)  // no group holds rows of two classes
+    if (blk->class_start[c] > blk->class_start[c - 1]) mod.group_end.push_back(blk->class_start[c]);
+  std::sort(mod.group_end.begin(), mod.group_end.end());
+  mod.group_end.erase(std::unique(mod.group_end.begin(), mod.group_end.end()), mod.group_end.end());
+  const DenseInput full = nw_input(n, convert<double>(blk->a, [](const Integer& v) { return v.get_d(); }).dense());
+  DenseInput high;
+  high.n = n;
+  high.x0 = full.x0;
+  high.a2.assign(full.a2.begin() + 2 * n, full.a2.end());
+  const std::vector<double> low[2] = {std::vector<double>(full.a2.begin(), full.a2.begin() + n),
+                                      std::vector<double>(full.a2.begin() + n, full.a2.begin() + 2 * n)};
+  // Class c's groups: those ending at or before its first row come before it.
+  int class_groups[5];
+  for (int c = 0; c <= 4; ++c)
+    class_groups[c] = static_cast<int>(std::count_if(mod.group_end.begin(), mod.group_end.end(),
+                                                     [&](int end) { return end <= blk->class_start[c]; }));
+  std::vector<int> group_touch(mod.group_end.size());
+  for (int c = 0; c < 4; ++c)
+    for (int g = class_groups[c]; g < class_groups[c + 1]; ++g) group_touch[static_cast<std::size_t>(g)] = ModLowPolicy<kExactV>::touch(c);
+  const std::vector<double> sums = gray_walk(ModLowPolicy<kExactV>{high, low, mod, group_touch, class_groups}, n - 3, plan, opt,
+                                             walk_tag("exact-low2", n - 3, plan, {&high}, mod.primes));
+  return finish_mod(sums, mod, (n - 1) % 2 == 1, n - 1);
+}
+
+}  // namespace
+
+double exact_walk_time_factor(const SparseMatrix<Integer>& a) {
+  if (tuning::tuning().ryser_low_columns < 2) return 1.0;
+  const std::optional<LowColumnBlock> blk = low_column_block(a);
+  if (!blk) return 1.0;
+  // Measured time over the plain walk's: 0.71-0.76 at work 0.56, 0.68 below 0.5 (2 cores).
+  const double work = low_column_work(*blk);
+  return work > kLowColumnWorkMax ? 1.0 : std::min(1.0, 0.2 + work);
+}
+
+namespace {
+
 /// The bound of a float walk (row_grid.hpp) on the gridded block of shift `shift`.
 template <class S>
 double walk_error(const S& s, double value, int n, double mult, long shift, const GrayPlan& plan, int lanes) {
@@ -94,6 +160,8 @@ class RyserEngine final : public Engine {
     for (int i = 0; i < n; ++i) rows[static_cast<std::size_t>(i)] = i;
     ModPlan mod = make_mod_plan(a, rows);
     std::vector<double> sums;
+    if (mod.shared)
+      if (const std::optional<Integer> v = low_column_count(a, opt)) return *v;
     if (mod.shared) {
       // Entries and row sums are < 2^49: exact as doubles, and every y stays exact.
       DenseInput in = nw_input(n, convert<double>(a, [](const Integer& v) { return v.get_d(); }).dense());

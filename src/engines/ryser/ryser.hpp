@@ -12,6 +12,10 @@ namespace matchcount::engines {
 std::unique_ptr<Engine> make_ryser();
 std::unique_ptr<Engine> make_gpu_ryser();
 
+/// The CPU engine's exact walk time over the plain walk's for block `a`: below 1 where it takes
+/// the walk over two low columns (ryser_low_columns.hpp), 1 elsewhere. For the planner.
+double exact_walk_time_factor(const SparseMatrix<Integer>& a);
+
 /// Largest side permanent_minors takes (its Gray code's steps fit 64 bits; time limits it first).
 constexpr int kPermanentMinorsMaxN = 62;
 

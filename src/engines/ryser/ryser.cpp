@@ -72,14 +72,10 @@ std::string walk_tag(const char* policy, int m, const GrayPlan& plan, const std:
   return buf;
 }
 
-/// The exact walk over two low columns (ryser_low_columns.hpp), or nothing where it does not
-/// apply: MATCHCOUNT_RYSER_LOW_COLUMNS below 2, a low column with no entry, entries whose rows
-/// need a walk per prime, a block too small for chunks of 4 steps, or too few rows the low
-/// columns leave out. Per four subsets it adds and multiplies n + (n1 + n2 + 3 n3) +
-/// (n0 + 2 n1 + 2 n2 + 4 n3) times (n_c: rows of class c) where the plain walk does 8n; it
-/// runs only below 0.75 of that (measured on 2 cores: 0.56 ran 1.31 times faster, 0.97 1.16
-/// times slower; docs/benchmarks.md, "ryser: the exact walk over two low columns").
-/// The walk's additions and multiplications per four subsets over the plain walk's 8n.
+/// The walk over two low columns' additions and multiplications per four subsets,
+/// n + (n1 + n2 + 3 n3) + (n0 + 2 n1 + 2 n2 + 4 n3) (n_c: rows of class c), over the plain
+/// walk's 8n. The engine takes the walk below kLowColumnWorkMax: dense blocks, near 1, ran
+/// slower with it (docs/benchmarks.md, "ryser: the exact walk over two low columns").
 double low_column_work(const LowColumnBlock& blk) {
   int rows_of[4];
   for (int c = 0; c < 4; ++c) rows_of[c] = blk.class_start[c + 1] - blk.class_start[c];
@@ -89,6 +85,10 @@ double low_column_work(const LowColumnBlock& blk) {
 }
 constexpr double kLowColumnWorkMax = 0.75;
 
+/// The exact walk over two low columns (ryser_low_columns.hpp), or nothing where it does not
+/// apply: MATCHCOUNT_RYSER_LOW_COLUMNS below 2, a low column with no entry, too much work
+/// (low_column_work), entries whose rows need a walk per prime, or a block too small for
+/// chunks of 4 steps.
 std::optional<Integer> low_column_count(const SparseMatrix<Integer>& a, const EngineOptions& opt) {
   if (tuning::tuning().ryser_low_columns < 2) return std::nullopt;
   const std::optional<LowColumnBlock> blk = low_column_block(a);
@@ -129,7 +129,8 @@ double exact_walk_time_factor(const SparseMatrix<Integer>& a) {
   if (tuning::tuning().ryser_low_columns < 2) return 1.0;
   const std::optional<LowColumnBlock> blk = low_column_block(a);
   if (!blk) return 1.0;
-  // Measured time over the plain walk's: 0.71-0.76 at work 0.56, 0.68 below 0.5 (2 cores).
+  // Time over the plain walk's, fitted to the measurements (docs/benchmarks.md, "ryser: the
+  // exact walk over two low columns").
   const double work = low_column_work(*blk);
   return work > kLowColumnWorkMax ? 1.0 : std::min(1.0, 0.2 + work);
 }

@@ -109,8 +109,8 @@ Variant choose_variant(const WalkJob& job, int rows, bool shared_cols) {
 /// column 1's only, column 0's only and both's). K = 0 where the walk cannot: not exact with
 /// shared primes, memory rows, chunks shorter than 2^K steps, rows not sorted by class (the
 /// permanent ordering sorts them), a low column touching no row, or the knob. Kernels with
-/// baked columns take one low column at most: with two, sparse 0-1 of density 0.3 at n = 40 ran
-/// as slowly as with none (docs/benchmarks.md, "gpu-ryser: exact walks over low columns").
+/// baked columns take one low column at most: with two, a sparse 0-1 block ran no faster than
+/// with none (docs/benchmarks.md, "gpu-ryser: exact walks over low columns").
 struct LowColumns {
   int K = 0;
   int start[4] = {0, 0, 0, 0};

@@ -34,13 +34,6 @@ int low_taken(const EngineStats& s) {
   return s.kernel.find("-fours") != std::string::npos ? 2 : s.kernel.find("-pairs") != std::string::npos ? 1 : 0;
 }
 
-/// n x n with column `col` holding row `row` alone (2), the rest from `a`.
-SparseMatrix<Integer> one_entry_column(SparseMatrix<Integer> a, int col, int row) {
-  std::erase_if(a.entries, [&](const Entry<Integer>& e) { return e.col == col; });
-  a.entries.push_back({row, col, Integer(2)});
-  a.normalize();
-  return a;
-}
 
 }  // namespace
 
@@ -80,7 +73,7 @@ TEST(GpuRyserLowColumns, EmptyClassesOfRows) {
   auto cpu = make_engine("ryser");
   for (int n : {18, 21, 25}) {
     auto a = test::without_empty_lines([&] { return test::random_integer(rng, n, 0.6, -5, 7); });
-    const SparseMatrix<Integer> b = one_entry_column(a, 3, 5), c = one_entry_column(one_entry_column(a, 3, 5), 7, 9);
+    const SparseMatrix<Integer> b = test::one_entry_column(a, 3, 5, 2), c = test::one_entry_column(b, 7, 9, 2);
     for (int low : {1, 2}) {
       EngineStats sb, sc;
       EXPECT_EQ(run_walk(b, low, sb), cpu->permanent(b, {})) << "n=" << n << " " << sb.kernel << " " << sb.note;

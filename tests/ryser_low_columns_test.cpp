@@ -28,13 +28,6 @@ Integer ryser_with(const SparseMatrix<Integer>& a, int low, int threads = 0, std
 }
 bool low_walk(const std::string& tag) { return tag.find("ryser/exact-low2/") != std::string::npos; }
 
-/// `a` with column `col` holding row `row` alone (value 3).
-SparseMatrix<Integer> one_entry_column(SparseMatrix<Integer> a, int col, int row) {
-  std::erase_if(a.entries, [&](const Entry<Integer>& e) { return e.col == col; });
-  a.entries.push_back({row, col, Integer(3)});
-  a.normalize();
-  return a;
-}
 
 }  // namespace
 
@@ -75,8 +68,8 @@ TEST(RyserLowColumns, EmptyClassesOfRows) {
   std::mt19937_64 rng(92);
   for (int n : {12, 17}) {
     auto a = test::without_empty_lines([&] { return test::random_integer(rng, n, 0.7, -4, 6); });
-    for (const auto& b : {one_entry_column(a, 2, 4), one_entry_column(one_entry_column(a, 2, 4), 6, 9),
-                          one_entry_column(one_entry_column(a, 2, 4), 6, 4)}) {
+    const SparseMatrix<Integer> first = test::one_entry_column(a, 2, 4, 3);
+    for (const auto& b : {first, test::one_entry_column(first, 6, 9, 3), test::one_entry_column(first, 6, 4, 3)}) {
       std::string walk;
       EXPECT_EQ(ryser_with(b, 2, 0, &walk), ryser_with(b, 0)) << "n=" << n;
       EXPECT_TRUE(low_walk(walk)) << walk;

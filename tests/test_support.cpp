@@ -11,6 +11,13 @@
 
 namespace matchcount::test {
 
+SparseMatrix<Integer> one_entry_column(SparseMatrix<Integer> a, int col, int row, long value) {
+  std::erase_if(a.entries, [&](const Entry<Integer>& e) { return e.col == col; });
+  a.entries.push_back({row, col, Integer(value)});
+  a.normalize();
+  return a;
+}
+
 SparseMatrix<Integer> random_integer(std::mt19937_64& rng, int n, double density, long lo, long hi) {
   std::bernoulli_distribution keep(density);
   std::uniform_int_distribution<long> val(lo, hi);

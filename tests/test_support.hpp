@@ -59,6 +59,8 @@ SparseMatrix<Integer> random_integer(std::mt19937_64& rng, int n, double density
 SparseMatrix<double> random_real(std::mt19937_64& rng, int n, double density, double lo, double hi);
 /// Random complex matrix, real and imaginary parts uniform in [-1, 1].
 SparseMatrix<Complex> random_complex(std::mt19937_64& rng, int n, double density);
+/// `a` with column `col` holding row `row` alone, with `value`.
+SparseMatrix<Integer> one_entry_column(SparseMatrix<Integer> a, int col, int row, long value);
 
 /// ../shared next to the checkout (or $MATCHCOUNT_SHARED); nullopt when absent.
 std::optional<std::string> shared_dir();

@@ -159,16 +159,8 @@ struct ModLowPolicy {
     products(st, in.a2.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(in.n), dir);
     add(st, odd);
   }
-  Sum finish(const State& st) const {
-    Sum out(plan.primes.size(), 0.0);
-    for (std::size_t k = 0; k < out.size(); ++k) st.acc.fold(static_cast<int>(k), out[k], plan.primes[k], plan.pinv[k]);
-    return out;
-  }
-  void combine(Sum& total, const Sum& b) const {
-    total.resize(b.size(), 0.0);
-    for (std::size_t k = 0; k < b.size(); ++k)
-      total[k] = arith::modreduce(total[k] + b[k], plan.primes[k], plan.pinv[k]);
-  }
+  Sum finish(const State& st) const { return st.acc.sums(plan); }
+  void combine(Sum& total, const Sum& b) const { combine_mod_sums(total, b, plan); }
 };
 
 }  // namespace matchcount::engines

@@ -257,7 +257,19 @@ struct ModAccumulators {
     for (int v = 0; v < V; ++v)
       for (int l = 0; l < 4; ++l) out = arith::modreduce(out + acc[static_cast<std::size_t>(k * V + v)][l], p, pinv);
   }
+  /// A block's sums, one per prime of `plan` (the walks with shared row sums: finish()).
+  std::vector<double> sums(const ModPlan& plan) const {
+    std::vector<double> out(plan.primes.size(), 0.0);
+    for (std::size_t k = 0; k < out.size(); ++k) fold(static_cast<int>(k), out[k], plan.primes[k], plan.pinv[k]);
+    return out;
+  }
 };
+
+/// total += b, per prime of `plan` (the walks with shared row sums: combine()).
+inline void combine_mod_sums(std::vector<double>& total, const std::vector<double>& b, const ModPlan& plan) {
+  total.resize(b.size(), 0.0);
+  for (std::size_t k = 0; k < b.size(); ++k) total[k] = arith::modreduce(total[k] + b[k], plan.primes[k], plan.pinv[k]);
+}
 
 /// Exact, shared row sums: y are exact integers (< 2^49) in doubles, the same for every
 /// prime; group products are exact; only the products of the groups are taken mod p.
@@ -319,16 +331,8 @@ struct ModSharedPolicy {
     }
     add(st, odd);
   }
-  Sum finish(const State& st) const {
-    Sum out(plan.primes.size(), 0.0);
-    for (std::size_t k = 0; k < out.size(); ++k) st.acc.fold(static_cast<int>(k), out[k], plan.primes[k], plan.pinv[k]);
-    return out;
-  }
-  void combine(Sum& total, const Sum& b) const {
-    total.resize(b.size(), 0.0);
-    for (std::size_t k = 0; k < b.size(); ++k)
-      total[k] = arith::modreduce(total[k] + b[k], plan.primes[k], plan.pinv[k]);
-  }
+  Sum finish(const State& st) const { return st.acc.sums(plan); }
+  void combine(Sum& total, const Sum& b) const { combine_mod_sums(total, b, plan); }
 };
 
 /// Exact fallback for large entries: one prime per walk, y and a2 held as residues.

@@ -121,25 +121,15 @@ LowColumns low_columns(const WalkJob& job, bool shared_cols, const Variant& v) {
                        ? std::min({tuning::tuning().ryser_low_columns, job.k, shared_cols ? 2 : 1})
                        : 0;
   for (int K = most; K >= 1; --K) {
-    auto cls = [&](int i) {  // bit K-1-j: column j touches row i
-      int c = 0;
-      for (int j = 0; j < K; ++j) c = 2 * c + (job.a2[static_cast<std::size_t>(j) * n + i] != 0.0);
-      return c;
-    };
+    std::vector<int> cls(static_cast<std::size_t>(n));  // bit K-1-j: column j touches row i
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < K; ++j) cls[static_cast<std::size_t>(i)] = 2 * cls[static_cast<std::size_t>(i)] + (job.a2[static_cast<std::size_t>(j) * n + i] != 0.0);
+    int touched = 0;
+    for (int c : cls) touched |= c;
+    if (!std::is_sorted(cls.begin(), cls.end()) || touched != (1 << K) - 1) continue;
     LowColumns low;
     low.K = K;
-    bool sorted = true;
-    int touched = 0;
-    for (int i = 0; i < n; ++i) {
-      sorted &= i == 0 || cls(i - 1) <= cls(i);
-      touched |= cls(i);
-    }
-    if (!sorted || touched != (1 << K) - 1) continue;
-    for (int c = 1; c < (1 << K); ++c) {
-      int i = 0;
-      while (i < n && cls(i) < c) ++i;
-      low.start[c] = i;
-    }
+    for (int c = 1; c < (1 << K); ++c) low.start[c] = static_cast<int>(std::lower_bound(cls.begin(), cls.end(), c) - cls.begin());
     return low;
   }
   return {};

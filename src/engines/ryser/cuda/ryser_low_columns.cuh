@@ -27,7 +27,9 @@ namespace mcgpu {
 /// products are exact in FP64 (below 2^49: the host's fold bound covers y at every subset).
 /// Low::get(j, i) is a_ji for j < K (a constant once the row loop unrolls).
 template <int R, int N, int NP, u64 kFold, int K, int B1, int B2, int B3, class Low, bool kSkipZero = false>
-struct ModLowNum {
+struct ModLowNum : SharedExactRows<ModLowNum<R, N, NP, kFold, K, B1, B2, B3, Low, kSkipZero>, R, NP> {
+  typedef SharedExactRows<ModLowNum, R, NP> Rows;
+  typedef typename Rows::Acc Acc;
   static_assert(K == 1 || K == 2, "one or two low columns");
   static constexpr int C = 1 << K, V = 1 << K;  // classes; subsets U of the low columns (bit j: column j)
   __host__ __device__ static constexpr int bound(int c) { return c <= 0 ? 0 : c >= C ? N : c == 1 ? B1 : c == 2 ? B2 : B3; }
@@ -43,25 +45,10 @@ struct ModLowNum {
   static constexpr u64 kEnds = (kFold | class_ends()) & rows_below(N);
   static constexpr int G = bit_count(kEnds);
   __host__ __device__ static constexpr int first_group(int c) { return bit_count(kEnds & rows_below(bound(c))); }
-  static constexpr int W = 1;
-  static constexpr int words = NP;
   static constexpr int kLow = K;
-  struct Y { double v[R]; };
-  struct Acc { double s[NP]; };
   /// p[U]: the product since the last group end of y + (U's columns); gp[g][U]: finished
   /// groups (entries with U outside the group's class's columns are never used).
   struct Chain { double p[V], gp[G][V]; };
-  static __device__ __forceinline__ double get(const Y& y, int i, int) { return y.v[i]; }
-  static __device__ __forceinline__ double& at(Y& y, int i, int) { return y.v[i]; }
-  static __device__ __forceinline__ double step(double v, double dir, double a, const WalkArgs&) {
-    return __fma_rn(dir, a, v);
-  }
-  static __device__ __forceinline__ double start_add(double v, double a, const WalkArgs&) { return v + a; }
-  static __device__ __forceinline__ void set(Y& y, int i, double v) { y.v[i] = v; }
-  static __device__ __forceinline__ void add_start(Y& y, int i, const double* a, const WalkArgs&) { y.v[i] += a[0]; }
-  static __device__ __forceinline__ void update(Y& y, int i, double dir, double a, const WalkArgs&) {
-    y.v[i] = __fma_rn(dir, a, y.v[i]);
-  }
   static __device__ __forceinline__ Chain chain_start() {
     Chain c;
 #pragma unroll
@@ -164,17 +151,6 @@ struct ModLowNum {
       const double t = pair_value(c, k, A);
       a.s[k] = modreduce(neg ? a.s[k] - t : a.s[k] + t, A.prime[k], A.pinv[k]);
     }
-  }
-  static __device__ __forceinline__ void term(const Y& y, Acc& a, const WalkArgs& A, bool neg) {
-    chain_term<ModLowNum, R>(y, a, A, neg);
-  }
-  static __device__ __forceinline__ void start_chunk(Acc&) {}
-  static __device__ __forceinline__ void end_chunk(Acc&, const WalkArgs&) {}
-  static __device__ __forceinline__ void load(Acc& a, const WalkArgs& A, u64 t) {
-    for (int k = 0; k < NP; ++k) a.s[k] = __longlong_as_double((long long)A.out[t * NP + k]);
-  }
-  static __device__ __forceinline__ void store(const Acc& a, const WalkArgs& A, u64 t) {
-    for (int k = 0; k < NP; ++k) A.out[t * NP + k] = (u64)__double_as_longlong(a.s[k]);
   }
 };
 

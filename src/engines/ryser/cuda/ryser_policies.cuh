@@ -194,16 +194,15 @@ __host__ __device__ constexpr u64 rows_below(int r) { return r >= 64 ? ~0ULL : (
 /// (depth log2 of the group count instead of a chain). With kSkipZero, zero terms skip the
 /// modular products. A hybrid kernel's chain folds the groups that end among its memory rows
 /// into one residue per prime when they change (seal), and each term multiplies that in.
-template <int R, int NP, u64 kFold, bool kSkipZero = false>
-struct ModSharedNum {
-  static constexpr u64 kMask = kFold | (1ULL << (R - 1));
-  static constexpr int G = bit_count(kMask & rows_below(R));
+/// What the exact walks with shared row sums (ModSharedNum; ModLowNum in
+/// ryser_low_columns.cuh) have in common: y as exact integers in doubles, one residue sum per
+/// prime, and the term through Num's chain (CRTP).
+template <class Num, int R, int NP>
+struct SharedExactRows {
   static constexpr int W = 1;
   static constexpr int words = NP;
   struct Y { double v[R]; };
   struct Acc { double s[NP]; };
-  /// p: the product since the last group end; gp: finished groups; modp: sealed groups mod p.
-  struct Chain { double p, gp[G], modp[NP]; };
   static __device__ __forceinline__ double get(const Y& y, int i, int) { return y.v[i]; }
   static __device__ __forceinline__ double& at(Y& y, int i, int) { return y.v[i]; }
   static __device__ __forceinline__ double step(double v, double dir, double a, const WalkArgs&) {
@@ -215,6 +214,27 @@ struct ModSharedNum {
   static __device__ __forceinline__ void update(Y& y, int i, double dir, double a, const WalkArgs&) {
     y.v[i] = __fma_rn(dir, a, y.v[i]);
   }
+  static __device__ __forceinline__ void term(const Y& y, Acc& a, const WalkArgs& A, bool neg) {
+    chain_term<Num, R>(y, a, A, neg);
+  }
+  static __device__ __forceinline__ void start_chunk(Acc&) {}
+  static __device__ __forceinline__ void end_chunk(Acc&, const WalkArgs&) {}
+  static __device__ __forceinline__ void load(Acc& a, const WalkArgs& A, u64 t) {
+    for (int k = 0; k < NP; ++k) a.s[k] = __longlong_as_double((long long)A.out[t * NP + k]);
+  }
+  static __device__ __forceinline__ void store(const Acc& a, const WalkArgs& A, u64 t) {
+    for (int k = 0; k < NP; ++k) A.out[t * NP + k] = (u64)__double_as_longlong(a.s[k]);
+  }
+};
+
+template <int R, int NP, u64 kFold, bool kSkipZero = false>
+struct ModSharedNum : SharedExactRows<ModSharedNum<R, NP, kFold, kSkipZero>, R, NP> {
+  typedef SharedExactRows<ModSharedNum, R, NP> Rows;
+  typedef typename Rows::Acc Acc;
+  static constexpr u64 kMask = kFold | (1ULL << (R - 1));
+  static constexpr int G = bit_count(kMask & rows_below(R));
+  /// p: the product since the last group end; gp: finished groups; modp: sealed groups mod p.
+  struct Chain { double p, gp[G], modp[NP]; };
   static __device__ __forceinline__ Chain chain_start() {
     Chain c;
     c.p = 1.0;
@@ -272,17 +292,6 @@ struct ModSharedNum {
       if constexpr (Gm > 0) t = modmul(t, c.modp[k], A.prime[k], A.pinv[k]);
       a.s[k] = modreduce(neg ? a.s[k] - t : a.s[k] + t, A.prime[k], A.pinv[k]);
     }
-  }
-  static __device__ __forceinline__ void term(const Y& y, Acc& a, const WalkArgs& A, bool neg) {
-    chain_term<ModSharedNum, R>(y, a, A, neg);
-  }
-  static __device__ __forceinline__ void start_chunk(Acc&) {}
-  static __device__ __forceinline__ void end_chunk(Acc&, const WalkArgs&) {}
-  static __device__ __forceinline__ void load(Acc& a, const WalkArgs& A, u64 t) {
-    for (int k = 0; k < NP; ++k) a.s[k] = __longlong_as_double((long long)A.out[t * NP + k]);
-  }
-  static __device__ __forceinline__ void store(const Acc& a, const WalkArgs& A, u64 t) {
-    for (int k = 0; k < NP; ++k) A.out[t * NP + k] = (u64)__double_as_longlong(a.s[k]);
   }
 };
 

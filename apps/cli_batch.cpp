@@ -130,8 +130,9 @@ bool small_hafnian(const AnyMatrix& m, bool loops, const CountOptions& count, Pe
 
 /// The stack's float permanents of 4..20 rows, (loop) hafnians of 2..64 and torontonians of
 /// 1..16 modes on a CUDA device (gpu_dense_permanents, gpu_dense_hafnians,
-/// gpu_dense_torontonians), where --device asks for it or, for permanents and torontonians, by
-/// default for 256 matrices and more; true for those counted. Hafnians go there only when every
+/// gpu_dense_torontonians), where --device asks for it or, for permanents, torontonians and
+/// hafnians of kGpuHafnianBatchMin..kGpuHafnianBatchMax vertices, by default for 256 matrices and
+/// more; true for those counted. Hafnians go there only when every
 /// matrix is symmetric (else the pipeline says which is not).
 std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const CountOptions& count,
                          std::vector<PermanentValue>& values) {
@@ -140,14 +141,16 @@ std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const 
   const NumberKind kind = kind_of(input.matrix);
   const int n = rows_of(input.matrix);
   const bool permanent = question == StackQuestion::Permanent;
-  // (Loop) hafnians only where --device gpu asks: the CPU's small kernel counts a batch of them
-  // faster than the gpu-hafnian walk's channels at every size measured (docs/benchmarks.md).
   const bool torontonian = question == StackQuestion::Torontonian;
+  // (Loop) hafnians by default only where the GPU's walks beat the CPU's small kernel
+  // (kGpuHafnianBatchMin..kGpuHafnianBatchMax vertices).
+  const bool hafnian_sized = !permanent && !torontonian && n >= kGpuHafnianBatchMin && n <= kGpuHafnianBatchMax;
   const bool sized = permanent     ? n >= kGpuDenseMin && n <= kGpuDenseMax
                      : torontonian ? n % 2 == 0 && n >= 2 && n <= 2 * kSmallTorontonianMaxModes
                                    : n >= 2 && n <= 64;
   const bool asked = count.device == DevicePolicy::Gpu ||
-                     ((permanent || torontonian) && count.device == DevicePolicy::Auto && k >= 256 && gpu_available());
+                     ((permanent || torontonian || hafnian_sized) && count.device == DevicePolicy::Auto && k >= 256 &&
+                      gpu_available());
   if (k == 0 || !sized || !asked || !count.engine.empty() || (kind != NumberKind::Real && kind != NumberKind::Complex) ||
       n != cols_of(input.matrix))
     return done;

@@ -90,13 +90,18 @@ std::vector<SmallDenseValue> gpu_dense_permanents(const double* re, const double
                                                   const std::function<bool()>& stop = {});
 
 /// The hafnians (loop hafnians where `loops`) of `count` symmetric n x n matrices laid out as
-/// for gpu_dense_permanents, on the CUDA devices: the gpu-hafnian walk with every matrix's four
-/// vertex orders as channels of one launch (docs/gpu.md), in jobs of 4096 matrices with `stop`
-/// asked between them; values of kind Real or Cplx with the hafnian engine's estimate. Only the
-/// lower triangle is read. GpuError without CUDA or a device, or for n outside 2..64. Slower
-/// than small_dense_hafnian on the CPU's threads at every size measured (docs/benchmarks.md):
-/// the CLI's stacks and the Python batches call it only where the GPU is asked for.
+/// for gpu_dense_permanents, on a CUDA device: every matrix's four vertex orders walked one a
+/// thread up to 32 vertices, as channels of the gpu-hafnian walk beyond (docs/gpu.md, "Batches
+/// of small hafnians"), in jobs of 4096 matrices with `stop` asked between them; values of kind
+/// Real or Cplx with the hafnian engine's estimate. Only the lower triangle is read. GpuError
+/// without CUDA or a device, or for n outside 2..64.
 std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* im, int n, std::int64_t count, bool loops,
                                                 const std::function<bool()>& stop = {});
+
+/// Stacks and batches of 256 or more float (loop) hafnians of kGpuHafnianBatchMin to
+/// kGpuHafnianBatchMax vertices go to a CUDA device unless the CPU is asked for: there the GPU's
+/// walks beat small_dense_hafnian on 16 cores (1.7 to 4.3 times, docs/benchmarks.md, "Batches of
+/// small hafnians on the GPU"); below 20 vertices the CPU's kernel was as fast or faster.
+constexpr int kGpuHafnianBatchMin = 20, kGpuHafnianBatchMax = 32;
 
 }  // namespace matchcount

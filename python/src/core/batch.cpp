@@ -130,16 +130,17 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   const bool small = rows == cols && o.engine.empty() && o.device != DevicePolicy::Gpu &&
                      (what == BatchOf::Permanent ? rows <= kSmallMax : tors || (hafnians && rows <= kSmallHafnianMax));
   // Permanents of floats of 4..20 rows and (loop) hafnians of 2..64 on a CUDA device, where
-  // asked (permanents also by default for a batch of 256 and more): the whole batch in a few
-  // launches.
+  // asked (permanents, and hafnians of 20..32, also by default for a batch of 256 and more): the
+  // whole batch in a few launches.
   const bool floats = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float) ||
                       dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
-  // (Loop) hafnians only where device="gpu" asks: the CPU's small kernel counts a batch of them
-  // faster than the gpu-hafnian walk's channels at every size measured (docs/benchmarks.md).
+  // (Loop) hafnians by default only where the GPU's walks beat the CPU's small kernel
+  // (kGpuHafnianBatchMin..kGpuHafnianBatchMax vertices).
   const bool sized = what == BatchOf::Permanent ? rows >= kGpuDenseMin && rows <= kGpuDenseMax
                                                 : tors || (hafnians && rows >= 2 && rows <= 64);
   const bool asked = o.device == DevicePolicy::Gpu ||
-                     (!hafnians && o.device == DevicePolicy::Auto && k >= 256 && gpu_available());
+                     ((!hafnians || (rows >= kGpuHafnianBatchMin && rows <= kGpuHafnianBatchMax)) &&
+                      o.device == DevicePolicy::Auto && k >= 256 && gpu_available());
   const bool gpu = sized && asked && rows == cols && o.engine.empty() && floats && read_mode != ExactMode::Exact;
   std::vector<SmallValue> fast(static_cast<std::size_t>(small || gpu ? k : 0));
   std::vector<PermanentValue> values(static_cast<std::size_t>(k));

@@ -293,35 +293,72 @@ std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blo
   constexpr bool cplx = std::is_same_v<T, Complex>;
   std::vector<Approx<T>> out;
   if (blocks.empty()) return out;
-  const int n0 = blocks[0].rows, m = (n0 + 1) / 2;
+  const int n0 = blocks[0].rows, m = (n0 + 1) / 2, n = n0 + n0 % 2;
+  for (const auto& b : blocks)
+    if (b.rows != n0) throw std::invalid_argument("gpu_hafnian_batch: blocks of one size");
   const auto orders = haf::float_orders(n0);
+  // Small matrices walk one (matrix, order) channel a thread (haf_lanes.cu): a warp's walk of
+  // one small hafnian idles most of its lanes (docs/gpu.md, "Batches of small hafnians").
+  const bool lanes = n <= gpu::kHafLaneMaxN && tuning::tuning().haf_batch != 2;
   // Every matrix's kFloatWalks orders are channels of one walk (at most 65535 channels a
   // launch's grid holds); the fixed point covers the largest of the batch.
   constexpr std::size_t kPerJob = 65535 / haf::kFloatWalks;
   for (std::size_t first = 0; first < blocks.size(); first += kPerJob) {
     const std::size_t count = std::min(kPerJob, blocks.size() - first);
-    EngineOptions o = opt;
-    o.journal = nullptr, o.team = nullptr;
-    gpu::HafJob job = base_job(n0, loops, o);
-    job.q = std::numeric_limits<int>::min();
-    gpu::HafGroup g;
-    g.arith = cplx ? gpu::HafArith::Complex : gpu::HafArith::Real;
-    for (std::size_t b = first; b < first + count; ++b) {
-      if (blocks[b].rows != n0) throw std::invalid_argument("gpu_hafnian_batch: blocks of one size");
-      job.q = std::max(job.q, fixed_exponent(blocks[b], loops));
-      append_float_channels(g, blocks[b].dense(), n0, loops, orders, 0, haf::kFloatWalks, cplx ? 2 : 1);
+    // The host's share (roots, exponents, estimates) is a matrix at a time on every core: at
+    // n = 16 it took longer than the GPU's walks.
+    const auto at = [first](long long i) { return first + static_cast<std::size_t>(i); };
+    int q = std::numeric_limits<int>::min();
+#pragma omp parallel for reduction(max : q) schedule(static)
+    for (long long i = 0; i < static_cast<long long>(count); ++i) q = std::max(q, fixed_exponent(blocks[at(i)], loops));
+    gpu::HafResult r;
+    if (lanes) {
+      gpu::HafLaneJob lj;
+      lj.n = n, lj.loops = loops, lj.complex = cplx, lj.q = q, lj.verbose = tuning::tuning().gpu_verbose;
+      lj.channels = count * haf::kFloatWalks;
+      const std::size_t per = gpu::HafLaneJob::root_values(n, loops) * (cplx ? 2 : 1);
+      lj.roots.assign(lj.channels * per, 0.0);
+#pragma omp parallel for schedule(static)
+      for (long long i = 0; i < static_cast<long long>(count); ++i) {
+        const std::vector<T> d = blocks[at(i)].dense();
+        for (int c = 0; c < haf::kFloatWalks; ++c) {
+          double* root = &lj.roots[(static_cast<std::size_t>(i) * haf::kFloatWalks + static_cast<std::size_t>(c)) * per];
+          const auto put = [&](T x) {
+            *root++ = std::real(x);
+            if constexpr (cplx) *root++ = std::imag(x);
+          };
+          // As append_haf_root: the padding vertex of an odd block has no edge and loop 1.
+          for (int v = 1; v < n; ++v)
+            for (int j = 0; j < v; ++j) put(v < n0 ? haf::walk_entry(d, n0, orders, c, v, j) : T(0));
+          if (loops)
+            for (int v = 0; v < n; ++v) put(v < n0 ? haf::walk_entry(d, n0, orders, c, v, v) : T(1));
+        }
+      }
+      r.words = gpu::run_hafnian_lanes(lj);
+    } else {
+      EngineOptions o = opt;
+      o.journal = nullptr, o.team = nullptr;
+      gpu::HafJob job = base_job(n0, loops, o);
+      job.q = q;
+      gpu::HafGroup g;
+      g.arith = cplx ? gpu::HafArith::Complex : gpu::HafArith::Real;
+      for (std::size_t b = first; b < first + count; ++b)
+        append_float_channels(g, blocks[b].dense(), n0, loops, orders, 0, haf::kFloatWalks, cplx ? 2 : 1);
+      job.groups = {g};
+      job.tag = "gpu-hafnian-batch";
+      r = gpu::run_hafnian_walk(job);
     }
-    job.groups = {g};
-    job.tag = "gpu-hafnian-batch";
-    const gpu::HafResult r = gpu::run_hafnian_walk(job);
-    const std::size_t words = gpu::haf_channel_words(g.arith);
-    for (std::size_t b = 0; b < count; ++b) {
+    const std::size_t words = gpu::haf_channel_words(cplx ? gpu::HafArith::Complex : gpu::HafArith::Real);
+    out.resize(first + count);
+#pragma omp parallel for schedule(static)
+    for (long long i = 0; i < static_cast<long long>(count); ++i) {
+      const std::size_t b = static_cast<std::size_t>(i);
       std::vector<T> walks;
       for (int c = 0; c < haf::kFloatWalks; ++c)
-        walks.push_back(channel_value<T>(r, b * haf::kFloatWalks + static_cast<std::size_t>(c), words, job.q));
-      Approx<T> e = haf::float_estimate(walks, haf::hafnian_excess(blocks[first + b], loops, opt));
-      e.abs_error += std::ldexp(1.0, static_cast<int>(m + job.q));  // each leaf pair's truncation
-      out.push_back(e);
+        walks.push_back(channel_value<T>(r, b * haf::kFloatWalks + static_cast<std::size_t>(c), words, q));
+      Approx<T> e = haf::float_estimate(walks, haf::hafnian_excess(blocks[at(i)], loops, opt));
+      e.abs_error += std::ldexp(1.0, static_cast<int>(m + q));  // each leaf pair's truncation
+      out[at(i)] = e;
     }
   }
   return out;
@@ -345,8 +382,11 @@ std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* 
     const std::int64_t k = std::min(kJob, count - first);
     const auto fill = [&](auto tag, auto& blocks) {
       using T = decltype(tag);
+      blocks.resize(static_cast<std::size_t>(k));
+#pragma omp parallel for schedule(static)
       for (std::int64_t b = first; b < first + k; ++b) {
-        SparseMatrix<T> m{n, n, {}};
+        SparseMatrix<T>& m = blocks[static_cast<std::size_t>(b - first)];
+        m = SparseMatrix<T>{n, n, {}};
         for (int i = 0; i < n; ++i)
           for (int j = 0; j < n; ++j) {
             const std::size_t at = static_cast<std::size_t>(b) * nn + static_cast<std::size_t>(i >= j ? i * n + j : j * n + i);
@@ -355,7 +395,6 @@ std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* 
             else x = re[at];
             if (x != T(0)) m.entries.push_back({i, j, x});
           }
-        blocks.push_back(std::move(m));
       }
     };
     const auto store = [&](const auto& got) {

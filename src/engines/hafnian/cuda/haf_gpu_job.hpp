@@ -106,5 +106,27 @@ std::uint64_t haf_rpt_units(const std::vector<int>& mult);
 /// Runs the walk on the GPUs; GpuError on any CUDA failure (or without CUDA).
 HafResult run_hafnian_walk(const HafJob& job);
 
+/// A batch of float walks for run_hafnian_lanes, n up to kHafLaneMaxN (even: an odd loop block
+/// gained a vertex with loop 1). Channel c's root is `root_values(n, loops)` values of W doubles
+/// (W = 2 complex): the entries (i, j), i > j, at tri(i) + j, then with loops the n loops.
+struct HafLaneJob {
+  int n = 0;
+  bool loops = false, complex = false;
+  int q = 0;  // leaves are summed exactly as integers times 2^q (512-bit limbs)
+  bool verbose = false;  // MATCHCOUNT_GPU_VERBOSE: each launch's lanes and seconds on stderr
+  std::size_t channels = 0;
+  std::vector<double> roots;
+  static std::size_t root_values(int n, bool loops) {
+    return static_cast<std::size_t>(n) * static_cast<std::size_t>(n - 1) / 2 + (loops ? static_cast<std::size_t>(n) : 0);
+  }
+};
+
+/// The largest n of run_hafnian_lanes.
+constexpr int kHafLaneMaxN = 32;
+
+/// Each channel's sum, haf_channel_words(Real or Complex) words as run_hafnian_walk gives
+/// them, with one walk a thread instead of a warp (haf_lanes.cu), on the first device.
+std::vector<std::uint64_t> run_hafnian_lanes(const HafLaneJob& job);
+
 }  // namespace gpu
 }  // namespace matchcount

@@ -5,4 +5,6 @@ namespace matchcount::gpu {
 
 HafResult run_hafnian_walk(const HafJob&) { throw GpuError("matchcount was built without CUDA"); }
 
+std::vector<std::uint64_t> run_hafnian_lanes(const HafLaneJob&) { throw GpuError("matchcount was built without CUDA"); }
+
 }  // namespace matchcount::gpu

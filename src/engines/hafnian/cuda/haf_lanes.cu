@@ -30,11 +30,11 @@ struct LaneArgs {
   int D[kMaxM + 1];          // frame l stores degrees 0..D[l] (stride D[l] + 1)
   long long off[kMaxM + 1];  // frame l's first value; off[m]: the closing polynomial (stride m + 1)
   long long per_lane;        // values a lane
-  const double* roots;       // append_haf_root's layout, root_doubles a channel
+  const double* roots;       // HafLaneJob's layout, root_doubles a channel
   long long root_doubles;
   long long lanes;
   void* scratch;
-  u64* out;  // kLimbs words a lane (real), 2 * kLimbs (complex: re, then im)
+  u64* out;  // limb i of lane t at out[i * lanes + t]: kLimbs limbs (real), 2 * kLimbs (complex: re, then im)
 };
 
 __device__ __forceinline__ int tri(int s) { return s * (s - 1) / 2; }
@@ -268,6 +268,7 @@ std::vector<std::uint64_t> run_hafnian_lanes(const HafLaneJob& job) {
   const long long fit = std::max<long long>(32, static_cast<long long>(0.5 * double(free_bytes) / lane_bytes) / 32 * 32);
   int k = 0;
   while (k < a.m - 1 && (double(channels) * double(1LL << (k + 1))) <= double(1 << 17)) ++k;
+  while (k > 0 && (std::min<long long>(static_cast<long long>(channels), fit) << k) > fit) --k;  // a small device
   const long long per_launch_channels = std::max<long long>(1, fit >> k);
   std::vector<std::uint64_t> sums(channels * static_cast<std::size_t>(words), 0);
   DeviceBuffer<double> roots(job.roots);

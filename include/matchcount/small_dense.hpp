@@ -100,8 +100,8 @@ std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* 
 
 /// Stacks and batches of 256 or more float (loop) hafnians of kGpuHafnianBatchMin to
 /// kGpuHafnianBatchMax vertices go to a CUDA device unless the CPU is asked for: there the GPU's
-/// walks beat small_dense_hafnian on 16 cores (1.7 to 4.3 times, docs/benchmarks.md, "Batches of
-/// small hafnians on the GPU"); below 20 vertices the CPU's kernel was as fast or faster.
+/// walks beat small_dense_hafnian on a 16-core host, and below it they did not (docs/benchmarks.md,
+/// "Batches of small hafnians on the GPU").
 constexpr int kGpuHafnianBatchMin = 20, kGpuHafnianBatchMax = 32;
 
 }  // namespace matchcount

@@ -86,11 +86,7 @@ struct ModLowNum : SharedExactRows<ModLowNum<R, N, NP, kFold, K, B1, B2, B3, Low
       double t[to - from];
 #pragma unroll
       for (int j = 0; j < to - from; ++j) t[j] = ch.gp[from + j][U];
-#pragma unroll
-      for (int w = 1; w < to - from; w *= 2)
-#pragma unroll
-        for (int j = 0; j + w < to - from; j += 2 * w) t[j] = modmul(t[j], t[j + w], A.prime[k], A.pinv[k]);
-      return t[0];
+      return tree_modprod(t, k, A);
     }
   }
   template <int c>

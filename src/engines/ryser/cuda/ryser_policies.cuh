@@ -227,6 +227,18 @@ struct SharedExactRows {
   }
 };
 
+/// The product of t[0 .. N-1] modulo prime k, in a tree (fewer dependent products than a
+/// chain); t is overwritten. The group products of the shared-prime walks (ModSharedNum,
+/// ModLowNum) are its factors.
+template <int N>
+__device__ __forceinline__ double tree_modprod(double (&t)[N], int k, const WalkArgs& A) {
+#pragma unroll
+  for (int w = 1; w < N; w *= 2)
+#pragma unroll
+    for (int j = 0; j + w < N; j += 2 * w) t[j] = modmul(t[j], t[j + w], A.prime[k], A.pinv[k]);
+  return t[0];
+}
+
 template <int R, int NP, u64 kFold, bool kSkipZero = false>
 struct ModSharedNum : SharedExactRows<ModSharedNum<R, NP, kFold, kSkipZero>, R, NP> {
   typedef SharedExactRows<ModSharedNum, R, NP> Rows;
@@ -257,11 +269,7 @@ struct ModSharedNum : SharedExactRows<ModSharedNum<R, NP, kFold, kSkipZero>, R, 
     double t[to - from];
 #pragma unroll
     for (int j = 0; j < to - from; ++j) t[j] = c.gp[from + j];
-#pragma unroll
-    for (int w = 1; w < to - from; w *= 2)
-#pragma unroll
-      for (int j = 0; j + w < to - from; j += 2 * w) t[j] = modmul(t[j], t[j + w], A.prime[k], A.pinv[k]);
-    return t[0];
+    return tree_modprod(t, k, A);
   }
   template <int M>
   static constexpr int groups_in = bit_count(kMask & rows_below(M));

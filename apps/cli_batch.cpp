@@ -142,9 +142,8 @@ std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const 
   const int n = rows_of(input.matrix);
   const bool permanent = question == StackQuestion::Permanent;
   const bool torontonian = question == StackQuestion::Torontonian;
-  // (Loop) hafnians by default only where the GPU's walks beat the CPU's small kernel
-  // (kGpuHafnianBatchMin..kGpuHafnianBatchMax vertices).
-  const bool hafnian_sized = !permanent && !torontonian && n >= kGpuHafnianBatchMin && n <= kGpuHafnianBatchMax;
+  // (Loop) hafnians by default only where the GPU's walks beat the CPU's small kernel.
+  const bool hafnian_sized = !permanent && !torontonian && gpu_hafnians_by_default(n);
   const bool sized = permanent     ? n >= kGpuDenseMin && n <= kGpuDenseMax
                      : torontonian ? n % 2 == 0 && n >= 2 && n <= 2 * kSmallTorontonianMaxModes
                                    : n >= 2 && n <= 64;

@@ -1,7 +1,8 @@
 // GPU batches of small float hafnians walked one (matrix, vertex order) a thread
 // (haf_lanes.cu) against the same batches as channels of the big hafnian's walk and against
 // the CPU hafnian engine; closed forms where the floats are exact; and the same bits however
-// a batch's size splits a matrix's leaf pairs over lanes. Skips without a CUDA device (CI).
+// a batch's size splits a matrix's leaf pairs over lanes. The device tests skip without a CUDA
+// device (CI); the roots' layout and the channel sums need none.
 // The complete graphs matter: every vertex order of J is J, so the float walks' estimate (their
 // spread) is no check there, and a wrong term shows in the value itself.
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <random>
 
 #include "catalog/catalog.hpp"
+#include "engines/hafnian/cuda/haf_gpu_job.hpp"
 #include "core/tuning.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/small_dense.hpp"
@@ -134,3 +136,37 @@ TEST(GpuHafnianLanes, TheBitsDoNotDependOnTheBatch) {
     }
 }
 
+
+TEST(GpuHafnianLanes, LaneRootsHoldTheWalksRootValues) {
+  // The lanes' compact root and append_haf_root's coefficient rows hold the same values, the
+  // padding vertex of an odd loop block included (no device needed).
+  for (const int n0 : {5, 6})
+    for (const int W : {1, 2}) {
+      const int n = n0 + n0 % 2, E = n * (n - 1) / 2, L = n, R = gpu::haf_stride(n / 2), P = gpu::kHafPad;
+      const auto value = [](int i, int j, int w) { return 100.0 * i + j + 0.5 * w + 1; };
+      std::vector<double> walk, lanes(gpu::HafLaneJob::root_values(n, true) * static_cast<std::size_t>(W));
+      gpu::append_haf_root(walk, n0, true, W, value);
+      gpu::write_lane_root(lanes.data(), n0, true, W, value);
+      for (int e = 0; e < E; ++e)
+        for (int w = 0; w < W; ++w)
+          EXPECT_EQ(lanes[static_cast<std::size_t>(e * W + w)], walk[static_cast<std::size_t>(((P + 1) * E + e) * W + w)]) << n0 << " " << e;
+      for (int i = 0; i < L; ++i)
+        for (int w = 0; w < W; ++w)
+          EXPECT_EQ(lanes[static_cast<std::size_t>((E + i) * W + w)], walk[static_cast<std::size_t>((R * E + P * L + i) * W + w)]) << n0 << " " << i;
+    }
+}
+
+TEST(GpuHafnianLanes, ChannelSumsCarryWithinEachNumber) {
+  // A complex channel's words are two 512-bit numbers: -1 + 1 carries out of the real part,
+  // and nothing of it reaches the imaginary part (no device needed).
+  std::vector<std::uint64_t> total(16, 0), one(16, 0);
+  for (int i = 0; i < 8; ++i) total[static_cast<std::size_t>(i)] = ~0ULL;  // re = -1, im = 0
+  one[0] = 1, one[8] = 1;                                                 // re = 1, im = 1
+  gpu::add_channel(gpu::HafArith::Complex, 0, total.data(), one.data());
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(total[static_cast<std::size_t>(i)], i == 8 ? 1u : 0u) << i;
+  std::vector<std::uint64_t> real(8, 0), minus(8, ~0ULL);
+  real[0] = 5;
+  gpu::add_channel(gpu::HafArith::Real, 0, real.data(), minus.data());  // 5 - 1
+  EXPECT_EQ(real[0], 4u);
+  for (int i = 1; i < 8; ++i) EXPECT_EQ(real[static_cast<std::size_t>(i)], 0u);
+}

@@ -103,5 +103,6 @@ std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* 
 /// walks beat small_dense_hafnian on a 16-core host, and below it they did not (docs/benchmarks.md,
 /// "Batches of small hafnians on the GPU").
 constexpr int kGpuHafnianBatchMin = 20, kGpuHafnianBatchMax = 32;
+inline bool gpu_hafnians_by_default(std::int64_t n) { return n >= kGpuHafnianBatchMin && n <= kGpuHafnianBatchMax; }
 
 }  // namespace matchcount

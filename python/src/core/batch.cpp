@@ -134,12 +134,11 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   // whole batch in a few launches.
   const bool floats = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float) ||
                       dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
-  // (Loop) hafnians by default only where the GPU's walks beat the CPU's small kernel
-  // (kGpuHafnianBatchMin..kGpuHafnianBatchMax vertices).
+  // (Loop) hafnians by default only where the GPU's walks beat the CPU's small kernel.
   const bool sized = what == BatchOf::Permanent ? rows >= kGpuDenseMin && rows <= kGpuDenseMax
                                                 : tors || (hafnians && rows >= 2 && rows <= 64);
   const bool asked = o.device == DevicePolicy::Gpu ||
-                     ((!hafnians || (rows >= kGpuHafnianBatchMin && rows <= kGpuHafnianBatchMax)) &&
+                     ((!hafnians || gpu_hafnians_by_default(rows)) &&
                       o.device == DevicePolicy::Auto && k >= 256 && gpu_available());
   const bool gpu = sized && asked && rows == cols && o.engine.empty() && floats && read_mode != ExactMode::Exact;
   std::vector<SmallValue> fast(static_cast<std::size_t>(small || gpu ? k : 0));

@@ -56,16 +56,23 @@ std::string walk_tag(const char* kind, int n, bool loops, const gpu::HafJob& job
   return buf;
 }
 
+/// Float walk c's root values of a block (dense d, n0 x n0) in the walk orders `orders`:
+/// value(i, j, w), the real (w = 0) or imaginary part of its entry (i, j).
+template <class T>
+auto float_walk_value(const std::vector<T>& d, int n0, const std::vector<std::vector<int>>& orders, int c) {
+  return [&d, n0, &orders, c](int i, int j, int w) {
+    const T x = haf::walk_entry(d, n0, orders, c, i, j);
+    return w ? std::imag(x) : std::real(x);
+  };
+}
+
 /// The float walks first .. last - 1 of a block (dense d, n0 x n0) in the walk orders
 /// `orders`, as channels of g (W doubles an entry: 2 for complex values).
 template <class T>
 void append_float_channels(gpu::HafGroup& g, const std::vector<T>& d, int n0, bool loops,
                            const std::vector<std::vector<int>>& orders, int first, int last, int W) {
   for (int c = first; c < last; ++c) {
-    gpu::append_haf_root(g.roots, n0, loops, W, [&](int i, int j, int w) {
-      const T x = haf::walk_entry(d, n0, orders, c, i, j);
-      return w ? std::imag(x) : std::real(x);
-    });
+    gpu::append_haf_root(g.roots, n0, loops, W, float_walk_value(d, n0, orders, c));
     ++g.channels;
   }
 }
@@ -321,18 +328,9 @@ std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blo
 #pragma omp parallel for schedule(static)
       for (long long i = 0; i < static_cast<long long>(count); ++i) {
         const std::vector<T> d = blocks[at(i)].dense();
-        for (int c = 0; c < haf::kFloatWalks; ++c) {
-          double* root = &lj.roots[(static_cast<std::size_t>(i) * haf::kFloatWalks + static_cast<std::size_t>(c)) * per];
-          const auto put = [&](T x) {
-            *root++ = std::real(x);
-            if constexpr (cplx) *root++ = std::imag(x);
-          };
-          // As append_haf_root: the padding vertex of an odd block has no edge and loop 1.
-          for (int v = 1; v < n; ++v)
-            for (int j = 0; j < v; ++j) put(v < n0 ? haf::walk_entry(d, n0, orders, c, v, j) : T(0));
-          if (loops)
-            for (int v = 0; v < n; ++v) put(v < n0 ? haf::walk_entry(d, n0, orders, c, v, v) : T(1));
-        }
+        for (int c = 0; c < haf::kFloatWalks; ++c)
+          gpu::write_lane_root(&lj.roots[(static_cast<std::size_t>(i) * haf::kFloatWalks + static_cast<std::size_t>(c)) * per],
+                               n0, loops, cplx ? 2 : 1, float_walk_value(d, n0, orders, c));
       }
       r.words = gpu::run_hafnian_lanes(lj);
     } else {

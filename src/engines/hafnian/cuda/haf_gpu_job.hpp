@@ -87,6 +87,10 @@ void append_haf_root(std::vector<double>& out, int n0, bool loops, int W,
 /// 8 limbs, Complex 16 limbs (re, then im) of 512-bit two's-complement fixed point.
 std::size_t haf_channel_words(HafArith arith);
 
+/// total += x for one channel's sum of haf_channel_words(arith) words: modulo 2^64 (Z64),
+/// modulo p (Mod residues in [0, p)), or exactly in two's-complement limbs (floats).
+void add_channel(HafArith arith, double p, std::uint64_t* total, const std::uint64_t* x);
+
 struct HafResult {
   std::vector<std::uint64_t> words;  // every group's channels in order
   std::vector<std::uint64_t> units_per_device, units_by_rank;
@@ -120,6 +124,20 @@ struct HafLaneJob {
     return static_cast<std::size_t>(n) * static_cast<std::size_t>(n - 1) / 2 + (loops ? static_cast<std::size_t>(n) : 0);
   }
 };
+
+/// Writes one channel's root for run_hafnian_lanes at `out` (HafLaneJob's layout) for an
+/// n0 x n0 block, from the values append_haf_root takes (value(i, j, w), i >= j): the padding
+/// vertex of an odd block has no edge and loop 1, as there.
+template <class Value>
+void write_lane_root(double* out, int n0, bool loops, int W, Value value) {
+  const int n = n0 + n0 % 2;
+  for (int i = 1; i < n; ++i)
+    for (int j = 0; j < i; ++j)
+      for (int w = 0; w < W; ++w) *out++ = i < n0 ? value(i, j, w) : 0.0;
+  if (loops)
+    for (int i = 0; i < n; ++i)
+      for (int w = 0; w < W; ++w) *out++ = i < n0 ? value(i, i, w) : (w == 0 ? 1.0 : 0.0);
+}
 
 /// The largest n of run_hafnian_lanes.
 constexpr int kHafLaneMaxN = 32;

@@ -14,7 +14,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <memory>
 
 #include "cuda/device_arith.cuh"
 #include "cuda/launch.hpp"
@@ -294,20 +293,12 @@ std::vector<std::uint64_t> run_hafnian_lanes(const HafLaneJob& job) {
                    1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     std::vector<std::uint64_t> lane_words(static_cast<std::size_t>(a.lanes) * static_cast<std::size_t>(words));
     check(cudaMemcpy(lane_words.data(), out.ptr, lane_words.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost), "cudaMemcpy");
-    for (std::size_t c = 0; c < count; ++c)
-      for (long long s = 0; s < (1LL << k); ++s) {
-        std::uint64_t* total = &sums[(first + c) * static_cast<std::size_t>(words)];
-        const std::size_t lane = (c << k) + static_cast<std::size_t>(s);
-        std::uint64_t carry = 0;  // total += x, two's-complement limbs, least significant first
-        for (int i = 0; i < words; ++i) {
-          const int limb = i % mcgpu::kLimbs;
-          if (limb == 0) carry = 0;  // the complex words are two numbers: re, then im
-          const std::uint64_t x = lane_words[static_cast<std::size_t>(i) * static_cast<std::size_t>(a.lanes) + lane];
-          const std::uint64_t sum = total[i] + x, c1 = sum < total[i];
-          total[i] = sum + carry;
-          carry = c1 | (total[i] < sum);
-        }
-      }
+    const HafArith arith = cplx ? HafArith::Complex : HafArith::Real;
+    std::vector<std::uint64_t> x(static_cast<std::size_t>(words));
+    for (std::size_t lane = 0; lane < static_cast<std::size_t>(a.lanes); ++lane) {
+      for (int i = 0; i < words; ++i) x[static_cast<std::size_t>(i)] = lane_words[static_cast<std::size_t>(i) * static_cast<std::size_t>(a.lanes) + lane];
+      add_channel(arith, 0, &sums[(first + (lane >> k)) * static_cast<std::size_t>(words)], x.data());
+    }
   }
   return sums;
 }

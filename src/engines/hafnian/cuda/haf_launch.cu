@@ -80,25 +80,6 @@ using detail::DeviceStream;
 
 std::size_t value_doubles(HafArith k) { return k == HafArith::Complex ? 2 : 1; }
 
-/// total += x modulo 2^(64 * count), limbs least significant first.
-void add_limbs(std::uint64_t* total, const std::uint64_t* x, int count) {
-  std::uint64_t carry = 0;
-  for (int i = 0; i < count; ++i) {
-    const std::uint64_t s = total[i] + x[i];
-    const std::uint64_t c1 = s < total[i];
-    total[i] = s + carry;
-    carry = c1 | (total[i] < s);
-  }
-}
-
-/// total += x for one channel's sum of `words` words: modulo 2^64 (Z64), modulo p (Mod
-/// residues in [0, p)), or exactly in two's-complement limbs (floats).
-void add_channel(HafArith arith, double p, std::uint64_t* total, const std::uint64_t* x, std::size_t words) {
-  if (arith == HafArith::Z64) total[0] += x[0];
-  else if (arith == HafArith::Mod) total[0] = (total[0] + x[0]) % static_cast<std::uint64_t>(p);
-  else add_limbs(total, x, static_cast<int>(words));
-}
-
 /// Per-warp frame layout of a walk of n vertices: levels from `shared_from` on in shared
 /// memory (as many as `shared_values` holds), the others in global memory.
 struct Layout {
@@ -274,7 +255,7 @@ class HafWorker final : public runtime::DeviceWorker {
             residue = static_cast<std::uint64_t>(std::fmod(std::fmod(v, p) + p, p));
             x = &residue;
           }
-          add_channel(ca, p, total.data(), x, cw);
+          add_channel(ca, p, total.data(), x);
         }
         sums.insert(sums.end(), total.begin(), total.end());
       }
@@ -441,7 +422,7 @@ HafResult run_hafnian_walk(const HafJob& job) {
       for (std::size_t c = 0; c < g.channels; ++c) {
         const std::size_t at = offsets[gi] + c * cw;
         const HafArith ca = haf_channel_arith(g.arith, c);
-        add_channel(ca, ca == HafArith::Mod ? g.prime[c] : 0, &total[at], &sum[at], cw);
+        add_channel(ca, ca == HafArith::Mod ? g.prime[c] : 0, &total[at], &sum[at]);
       }
     }
   };

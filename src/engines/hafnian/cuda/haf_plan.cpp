@@ -5,9 +5,37 @@
 
 namespace matchcount::gpu {
 
+namespace {
+
+constexpr std::size_t kLimbs = 8;  // as mcgpu::kLimbs (src/cuda/device_arith.cuh)
+
+/// total += x modulo 2^(64 * count), limbs least significant first.
+void add_limbs(std::uint64_t* total, const std::uint64_t* x, std::size_t count) {
+  std::uint64_t carry = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint64_t s = total[i] + x[i];
+    const std::uint64_t c1 = s < total[i];
+    total[i] = s + carry;
+    carry = c1 | (total[i] < s);
+  }
+}
+
+}  // namespace
+
 std::size_t haf_channel_words(HafArith arith) {
-  constexpr std::size_t kLimbs = 8;  // as mcgpu::kLimbs (src/cuda/device_arith.cuh)
   return arith == HafArith::Mod || arith == HafArith::Z64 || arith == HafArith::Z64Mod ? 1 : arith == HafArith::Real ? kLimbs : 2 * kLimbs;
+}
+
+void add_channel(HafArith arith, double p, std::uint64_t* total, const std::uint64_t* x) {
+  if (arith == HafArith::Z64) {
+    total[0] += x[0];
+  } else if (arith == HafArith::Mod) {
+    total[0] = (total[0] + x[0]) % static_cast<std::uint64_t>(p);
+  } else {
+    // Floats: a number of kLimbs limbs each (a complex sum's real part, then its imaginary
+    // part), so that no carry passes from one to the other.
+    for (std::size_t at = 0; at < haf_channel_words(arith); at += kLimbs) add_limbs(total + at, x + at, kLimbs);
+  }
 }
 
 void append_haf_root(std::vector<double>& out, int n0, bool loops, int W,

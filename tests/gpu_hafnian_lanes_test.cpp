@@ -13,6 +13,9 @@
 
 #include "catalog/catalog.hpp"
 #include "engines/hafnian/cuda/haf_gpu_job.hpp"
+#include "engines/hafnian/gpu_haf_common.hpp"
+#include "engines/hafnian/haf_setup.hpp"
+#include "engines/hafnian/hafnian.hpp"
 #include "core/tuning.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/small_dense.hpp"
@@ -154,6 +157,121 @@ TEST(GpuHafnianLanes, LaneRootsHoldTheWalksRootValues) {
         for (int w = 0; w < W; ++w)
           EXPECT_EQ(lanes[static_cast<std::size_t>((E + i) * W + w)], walk[static_cast<std::size_t>((R * E + P * L + i) * W + w)]) << n0 << " " << i;
     }
+}
+
+TEST(GpuHafnianLanes, TheModuliWalkCarriesTheEntriesErrors) {
+  // Blocks whose entries carry errors walk |A| too (the fourth order, on the device's moduli of
+  // the entries), and their estimates hold what those errors move: the CPU engine's, to the
+  // rounding of the walks.
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
+  const auto cpu = make_graph_engine("hafnian");
+  std::mt19937_64 rng(47);
+  EngineOptions opt;
+  opt.entry_error = [](const Complex& x) { return 1e-9 * std::abs(x); };
+  for (const int n : {9, 16})
+    for (const bool cplx : {false, true}) {
+      std::vector<double> re, im;
+      symmetric_batch(n, 5, cplx, rng, re, im);
+      std::vector<SparseMatrix<Complex>> cblocks;
+      std::vector<SparseMatrix<double>> rblocks;
+      for (int b = 0; b < 5; ++b) {
+        SparseMatrix<Complex> c{n, n, {}};
+        SparseMatrix<double> r{n, n, {}};
+        for (int e = 0; e < n * n; ++e) {
+          const std::size_t at = static_cast<std::size_t>(b * n * n + e);
+          c.entries.push_back({e / n, e % n, Complex(re[at], cplx ? im[at] : 0.0)});
+          r.entries.push_back({e / n, e % n, re[at]});
+        }
+        cblocks.push_back(c), rblocks.push_back(r);
+      }
+      const tuning::Tuning lanes = tuning_with(&tuning::Tuning::haf_batch, 1);
+      std::vector<Approx<Complex>> got;
+      with_tuning(lanes, [&] {
+        if (cplx) got = engines::gpu_hafnian_batch(cblocks, true, opt);
+        else
+          for (const auto& a : engines::gpu_hafnian_batch(rblocks, true, opt)) got.push_back({Complex(a.value), a.abs_error, a.estimated});
+        return 0;
+      });
+      for (int b = 0; b < 5; ++b) {
+        const Approx<Complex> want = cpu->hafnian(cblocks[static_cast<std::size_t>(b)], true, opt);
+        const Approx<Complex>& x = got[static_cast<std::size_t>(b)];
+        EXPECT_LE(std::abs(x.value - want.value), want.abs_error + x.abs_error) << n << " " << cplx << " " << b;
+        EXPECT_GT(x.abs_error, 1e-10 * std::abs(x.value)) << n << " " << cplx << " " << b;  // the errors' share
+        EXPECT_NEAR(x.abs_error, want.abs_error, 1e-3 * want.abs_error) << n << " " << cplx << " " << b;
+      }
+    }
+}
+
+TEST(GpuHafnianLanes, WalksReadTheirOrdersFromTheMatrixRoot) {
+  // The device reads a walk's entry (i, j) at lane_root_edge of the matrix's own root, its
+  // loop i at order[i], and the walk of |A| the moduli: the values the walk's own root holds
+  // (float_walk_value's), the padding vertex of an odd block included (no device needed).
+  std::mt19937_64 rng(53);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (const int n0 : {5, 6, 7, 12})
+    for (const int W : {1, 2}) {
+      const int n = n0 + n0 % 2, E = n * (n - 1) / 2;
+      std::vector<Complex> d(static_cast<std::size_t>(n0 * n0));
+      for (int i = 0; i < n0; ++i)
+        for (int j = 0; j <= i; ++j)
+          d[static_cast<std::size_t>(i * n0 + j)] = d[static_cast<std::size_t>(j * n0 + i)] = Complex(u(rng), W == 2 ? u(rng) : 0.0);
+      const std::size_t per = gpu::HafLaneJob::root_values(n, true) * static_cast<std::size_t>(W);
+      std::vector<double> root(per);
+      gpu::write_lane_root(root.data(), n0, true, W, [&](int i, int j, int w) {
+        const Complex x = d[static_cast<std::size_t>(i * n0 + j)];
+        return w ? x.imag() : x.real();
+      });
+      const std::vector<int> orders = engines::gpu_haf::lane_orders(n0, engines::haf::kFloatWalks);
+      const auto float_orders = engines::haf::float_orders(n0);
+      const auto read = [&](int v, bool modulus) {
+        const Complex x(root[static_cast<std::size_t>(v * W)], W == 2 ? root[static_cast<std::size_t>(v * W + 1)] : 0.0);
+        return modulus ? Complex(std::abs(x)) : x;
+      };
+      for (int c = 0; c < engines::haf::kFloatWalks; ++c) {
+        const int* order = &orders[static_cast<std::size_t>(c * n)];
+        const bool modulus = c >= engines::haf::kSpreadWalks;
+        const auto want = [&](int i, int j) {
+          if (i >= n0 || j >= n0) return Complex(i == j ? 1.0 : 0.0);
+          return engines::haf::walk_entry(d, n0, float_orders, c, i, j);
+        };
+        for (int i = 1; i < n; ++i)
+          for (int j = 0; j < i; ++j) EXPECT_EQ(read(gpu::lane_root_edge(order, i, j), modulus), want(i, j)) << n0 << " " << c;
+        for (int i = 0; i < n; ++i) EXPECT_EQ(read(E + order[i], modulus), want(i, i)) << n0 << " " << c << " " << i;
+      }
+    }
+}
+
+TEST(GpuHafnianLanes, TheRootsExponentIsTheBlocksOwn) {
+  // lane_fixed_exponent from a lane root: the largest off-diagonal row sum of |A| and the
+  // largest |loop| of the block's own vertices (not the padding vertex's loop of 1).
+  std::mt19937_64 rng(59);
+  std::uniform_real_distribution<double> u(-3, 3);
+  for (const int n0 : {5, 8})
+    for (const int W : {1, 2})
+      for (const bool loops : {false, true}) {
+        std::vector<Complex> d(static_cast<std::size_t>(n0 * n0));
+        for (int i = 0; i < n0; ++i)
+          for (int j = 0; j <= i; ++j)
+            d[static_cast<std::size_t>(i * n0 + j)] = d[static_cast<std::size_t>(j * n0 + i)] =
+                Complex(u(rng) * (i == j ? 0.1 : 1.0), W == 2 ? u(rng) : 0.0);
+        const int n = n0 + n0 % 2;
+        std::vector<double> root(gpu::HafLaneJob::root_values(n, loops) * static_cast<std::size_t>(W));
+        gpu::write_lane_root(root.data(), n0, loops, W, [&](int i, int j, int w) {
+          const Complex x = d[static_cast<std::size_t>(i * n0 + j)];
+          return w ? x.imag() : x.real();
+        });
+        double max_row = 0, max_loop = 0;
+        for (int i = 0; i < n0; ++i) {
+          double row = 0;
+          for (int j = 0; j < n0; ++j)
+            if (j != i) row += std::abs(d[static_cast<std::size_t>(i * n0 + j)]);
+          max_row = std::max(max_row, row);
+          max_loop = std::max(max_loop, std::abs(d[static_cast<std::size_t>(i * n0 + i)]));
+        }
+        EXPECT_EQ(engines::gpu_haf::lane_fixed_exponent(root.data(), n0, loops, W),
+                  engines::gpu_haf::fixed_exponent((n0 + 1) / 2, engines::gpu_haf::walk_rho(max_row, max_loop, loops)))
+            << n0 << " " << W << " " << loops;
+      }
 }
 
 TEST(GpuHafnianLanes, ChannelSumsCarryWithinEachNumber) {

@@ -130,8 +130,8 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   const bool small = rows == cols && o.engine.empty() && o.device != DevicePolicy::Gpu &&
                      (what == BatchOf::Permanent ? rows <= kSmallMax : tors || (hafnians && rows <= kSmallHafnianMax));
   // Permanents of floats of 4..20 rows and (loop) hafnians of 2..64 on a CUDA device, where
-  // asked (permanents, and hafnians of 20..32, also by default for a batch of 256 and more): the
-  // whole batch in a few launches.
+  // asked (permanents, and hafnians of gpu_hafnians_by_default's sizes, also by default for a
+  // batch of 256 and more): the whole batch in a few launches.
   const bool floats = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float) ||
                       dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
   // (Loop) hafnians by default only where the GPU's walks beat the CPU's small kernel.

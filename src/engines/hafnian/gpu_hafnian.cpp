@@ -300,53 +300,50 @@ std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blo
   constexpr bool cplx = std::is_same_v<T, Complex>;
   std::vector<Approx<T>> out;
   if (blocks.empty()) return out;
-  const int n0 = blocks[0].rows, m = (n0 + 1) / 2, n = n0 + n0 % 2;
+  const int n0 = blocks[0].rows, m = (n0 + 1) / 2, n = n0 + n0 % 2, W = cplx ? 2 : 1;
   for (const auto& b : blocks)
     if (b.rows != n0) throw std::invalid_argument("gpu_hafnian_batch: blocks of one size");
+  std::vector<double> excess(blocks.size());
+  bool any_excess = false;
+  for (std::size_t b = 0; b < blocks.size(); ++b) any_excess |= (excess[b] = haf::hafnian_excess(blocks[b], loops, opt)) > 0;
+  // Small matrices walk one (matrix, order) channel a thread (gpu_hafnian_lanes.cpp): a warp's
+  // walk of one small hafnian idles most of its lanes (docs/gpu.md, "Batches of small hafnians").
+  if (n <= gpu::kHafLaneMaxN && tuning::tuning().haf_batch != 2) {
+    const std::size_t per = gpu::HafLaneJob::root_values(n, loops) * static_cast<std::size_t>(W);
+    std::vector<double> roots(blocks.size() * per);
+    int q = std::numeric_limits<int>::min();
+#pragma omp parallel for reduction(max : q) schedule(static)
+    for (long long i = 0; i < static_cast<long long>(blocks.size()); ++i) {
+      const std::size_t b = static_cast<std::size_t>(i);
+      const std::vector<T> d = blocks[b].dense();
+      gpu::write_lane_root(&roots[b * per], n0, loops, W, [&](int r, int c, int w) {
+        const T x = d[static_cast<std::size_t>(r) * static_cast<std::size_t>(n0) + static_cast<std::size_t>(c)];
+        return w ? std::imag(x) : std::real(x);
+      });
+      q = std::max(q, fixed_exponent(blocks[b], loops));
+    }
+    return gpu_haf::lane_hafnians<T>(n0, loops, blocks.size(), std::move(roots), q, any_excess ? excess : std::vector<double>{});
+  }
   const auto orders = haf::float_orders(n0);
-  // Small matrices walk one (matrix, order) channel a thread (haf_lanes.cu): a warp's walk of
-  // one small hafnian idles most of its lanes (docs/gpu.md, "Batches of small hafnians").
-  const bool lanes = n <= gpu::kHafLaneMaxN && tuning::tuning().haf_batch != 2;
   // Every matrix's kFloatWalks orders are channels of one walk (at most 65535 channels a
   // launch's grid holds); the fixed point covers the largest of the batch.
   constexpr std::size_t kPerJob = 65535 / haf::kFloatWalks;
   for (std::size_t first = 0; first < blocks.size(); first += kPerJob) {
     const std::size_t count = std::min(kPerJob, blocks.size() - first);
-    // The host's share (roots, exponents, estimates) is a matrix at a time on every core: at
-    // n = 16 it took longer than the GPU's walks.
-    const auto at = [first](long long i) { return first + static_cast<std::size_t>(i); };
     int q = std::numeric_limits<int>::min();
-#pragma omp parallel for reduction(max : q) schedule(static)
-    for (long long i = 0; i < static_cast<long long>(count); ++i) q = std::max(q, fixed_exponent(blocks[at(i)], loops));
-    gpu::HafResult r;
-    if (lanes) {
-      gpu::HafLaneJob lj;
-      lj.n = n, lj.loops = loops, lj.complex = cplx, lj.q = q, lj.verbose = tuning::tuning().gpu_verbose;
-      lj.channels = count * haf::kFloatWalks;
-      const std::size_t per = gpu::HafLaneJob::root_values(n, loops) * (cplx ? 2 : 1);
-      lj.roots.assign(lj.channels * per, 0.0);
-#pragma omp parallel for schedule(static)
-      for (long long i = 0; i < static_cast<long long>(count); ++i) {
-        const std::vector<T> d = blocks[at(i)].dense();
-        for (int c = 0; c < haf::kFloatWalks; ++c)
-          gpu::write_lane_root(&lj.roots[(static_cast<std::size_t>(i) * haf::kFloatWalks + static_cast<std::size_t>(c)) * per],
-                               n0, loops, cplx ? 2 : 1, float_walk_value(d, n0, orders, c));
-      }
-      r.words = gpu::run_hafnian_lanes(lj);
-    } else {
-      EngineOptions o = opt;
-      o.journal = nullptr, o.team = nullptr;
-      gpu::HafJob job = base_job(n0, loops, o);
-      job.q = q;
-      gpu::HafGroup g;
-      g.arith = cplx ? gpu::HafArith::Complex : gpu::HafArith::Real;
-      for (std::size_t b = first; b < first + count; ++b)
-        append_float_channels(g, blocks[b].dense(), n0, loops, orders, 0, haf::kFloatWalks, cplx ? 2 : 1);
-      job.groups = {g};
-      job.tag = "gpu-hafnian-batch";
-      r = gpu::run_hafnian_walk(job);
-    }
-    const std::size_t words = gpu::haf_channel_words(cplx ? gpu::HafArith::Complex : gpu::HafArith::Real);
+    for (std::size_t b = first; b < first + count; ++b) q = std::max(q, fixed_exponent(blocks[b], loops));
+    EngineOptions o = opt;
+    o.journal = nullptr, o.team = nullptr;
+    gpu::HafJob job = base_job(n0, loops, o);
+    job.q = q;
+    gpu::HafGroup g;
+    g.arith = cplx ? gpu::HafArith::Complex : gpu::HafArith::Real;
+    for (std::size_t b = first; b < first + count; ++b)
+      append_float_channels(g, blocks[b].dense(), n0, loops, orders, 0, haf::kFloatWalks, W);
+    job.groups = {g};
+    job.tag = "gpu-hafnian-batch";
+    const gpu::HafResult r = gpu::run_hafnian_walk(job);
+    const std::size_t words = gpu::haf_channel_words(g.arith);
     out.resize(first + count);
 #pragma omp parallel for schedule(static)
     for (long long i = 0; i < static_cast<long long>(count); ++i) {
@@ -354,9 +351,9 @@ std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blo
       std::vector<T> walks;
       for (int c = 0; c < haf::kFloatWalks; ++c)
         walks.push_back(channel_value<T>(r, b * haf::kFloatWalks + static_cast<std::size_t>(c), words, q));
-      Approx<T> e = haf::float_estimate(walks, haf::hafnian_excess(blocks[at(i)], loops, opt));
+      Approx<T> e = haf::float_estimate(walks, excess[first + b]);
       e.abs_error += std::ldexp(1.0, static_cast<int>(m + q));  // each leaf pair's truncation
-      out[at(i)] = e;
+      out[first + b] = e;
     }
   }
   return out;
@@ -365,57 +362,3 @@ template std::vector<Approx<double>> gpu_hafnian_batch(const std::vector<SparseM
 template std::vector<Approx<Complex>> gpu_hafnian_batch(const std::vector<SparseMatrix<Complex>>&, bool, const EngineOptions&);
 
 }  // namespace matchcount::engines
-
-namespace matchcount {
-
-std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* im, int n, std::int64_t count, bool loops,
-                                                const std::function<bool()>& stop) {
-  if (n < 2 || n > engines::kHafnianMaxN) throw GpuError("GPU hafnian batch: n must be 2.." + std::to_string(engines::kHafnianMaxN));
-  const bool cplx = im != nullptr;
-  const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-  std::vector<SmallDenseValue> values(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
-  constexpr std::int64_t kJob = 4096;
-  for (std::int64_t first = 0; first < count; first += kJob) {
-    if (stop && stop()) throw Interrupted(2, "GPU hafnian batch stopped");
-    const std::int64_t k = std::min(kJob, count - first);
-    const auto fill = [&](auto tag, auto& blocks) {
-      using T = decltype(tag);
-      blocks.resize(static_cast<std::size_t>(k));
-#pragma omp parallel for schedule(static)
-      for (std::int64_t b = first; b < first + k; ++b) {
-        SparseMatrix<T>& m = blocks[static_cast<std::size_t>(b - first)];
-        m = SparseMatrix<T>{n, n, {}};
-        for (int i = 0; i < n; ++i)
-          for (int j = 0; j < n; ++j) {
-            const std::size_t at = static_cast<std::size_t>(b) * nn + static_cast<std::size_t>(i >= j ? i * n + j : j * n + i);
-            T x;
-            if constexpr (std::is_same_v<T, Complex>) x = Complex(re[at], im[at]);
-            else x = re[at];
-            if (x != T(0)) m.entries.push_back({i, j, x});
-          }
-      }
-    };
-    const auto store = [&](const auto& got) {
-      for (std::int64_t b = 0; b < k; ++b) {
-        SmallDenseValue& v = values[static_cast<std::size_t>(first + b)];
-        v.kind = cplx ? SmallDenseValue::Cplx : SmallDenseValue::Real;
-        v.re = std::real(got[static_cast<std::size_t>(b)].value);
-        v.im = std::imag(got[static_cast<std::size_t>(b)].value);
-        v.abs_error = got[static_cast<std::size_t>(b)].abs_error;
-        v.estimated = got[static_cast<std::size_t>(b)].estimated;
-      }
-    };
-    if (cplx) {
-      std::vector<SparseMatrix<Complex>> blocks;
-      fill(Complex(), blocks);
-      store(engines::gpu_hafnian_batch(blocks, loops, EngineOptions{}));
-    } else {
-      std::vector<SparseMatrix<double>> blocks;
-      fill(0.0, blocks);
-      store(engines::gpu_hafnian_batch(blocks, loops, EngineOptions{}));
-    }
-  }
-  return values;
-}
-
-}  // namespace matchcount

@@ -52,9 +52,11 @@ double gpu_hafnian_exact_channels(const SparseMatrix<Integer>& a, bool loops);
 /// The same for an n x n block whose hafnian_bound is `bound` (the planner computes it once).
 double gpu_hafnian_exact_channels(int n, const Integer& bound);
 
-/// Float hafnians of a batch of blocks of one size on the CUDA devices: every block's
-/// kFloatWalks vertex orders are channels of one gpu-hafnian walk (in jobs of 16383 blocks),
-/// each value with the engine's estimate. GpuError without CUDA or a device.
+/// Float hafnians of a batch of blocks of one size on the CUDA devices, each value with the
+/// engine's estimate: up to gpu::kHafLaneMaxN vertices one walk a thread a vertex order
+/// (gpu_haf::lane_hafnians; the walk of |A| only where an entry carries an error), beyond it
+/// (or MATCHCOUNT_HAF_BATCH=walk) every block's kFloatWalks vertex orders as channels of one
+/// gpu-hafnian walk, in jobs of 16383 blocks. GpuError without CUDA or a device.
 template <class T>
 std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blocks, bool loops, const EngineOptions& opt);
 

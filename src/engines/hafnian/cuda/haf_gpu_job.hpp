@@ -11,6 +11,12 @@
 
 #include "matchcount/gpu.hpp"
 
+#ifdef __CUDACC__
+#define MC_HAF_LANE_HD __host__ __device__
+#else
+#define MC_HAF_LANE_HD
+#endif
+
 namespace matchcount {
 
 class WalkJournal;  // matchcount/checkpoint.hpp
@@ -110,24 +116,38 @@ std::uint64_t haf_rpt_units(const std::vector<int>& mult);
 /// Runs the walk on the GPUs; GpuError on any CUDA failure (or without CUDA).
 HafResult run_hafnian_walk(const HafJob& job);
 
-/// A batch of float walks for run_hafnian_lanes, n up to kHafLaneMaxN (even: an odd loop block
-/// gained a vertex with loop 1). Channel c's root is `root_values(n, loops)` values of W doubles
-/// (W = 2 complex): the entries (i, j), i > j, at tri(i) + j, then with loops the n loops.
+/// A batch of float walks for run_hafnian_lanes: `matrices` blocks of n vertices, n up to
+/// kHafLaneMaxN (even: an odd loop block gained a vertex with loop 1), each walked in `walks`
+/// vertex orders, one channel a (matrix, order): channel c walks matrix c / walks in order
+/// c % walks. A matrix's root is root_values(n, loops) values of W doubles (W = 2 complex) in
+/// its own order, as write_lane_root writes them: the entries (i, j), i > j, at tri(i) + j, then
+/// with loops the n loops. A walk reads its entry (i, j) at lane_root_edge and its loop i at
+/// order[i], and the walks from `spread` on read the entries' moduli (the walk of |A|).
 struct HafLaneJob {
   int n = 0;
   bool loops = false, complex = false;
   int q = 0;  // leaves are summed exactly as integers times 2^q (512-bit limbs)
   bool verbose = false;  // MATCHCOUNT_GPU_VERBOSE: each launch's lanes and seconds on stderr
-  std::size_t channels = 0;
-  std::vector<double> roots;
+  std::size_t matrices = 0;
+  int walks = 0, spread = 0;
+  std::vector<int> orders;    // walk-major, n a walk: the matrix's vertex at each position
+  std::vector<double> roots;  // matrix-major
+  std::size_t channels() const { return matrices * static_cast<std::size_t>(walks); }
   static std::size_t root_values(int n, bool loops) {
     return static_cast<std::size_t>(n) * static_cast<std::size_t>(n - 1) / 2 + (loops ? static_cast<std::size_t>(n) : 0);
   }
 };
 
-/// Writes one channel's root for run_hafnian_lanes at `out` (HafLaneJob's layout) for an
-/// n0 x n0 block, from the values append_haf_root takes (value(i, j, w), i >= j): the padding
-/// vertex of an odd block has no edge and loop 1, as there.
+/// Where a walk's entry at positions (i, j), i != j, lies in its matrix's root: the packed
+/// index of the matrix's entry (order[i], order[j]).
+MC_HAF_LANE_HD inline int lane_root_edge(const int* order, int i, int j) {
+  const int a = order[i], b = order[j];
+  return a > b ? a * (a - 1) / 2 + b : b * (b - 1) / 2 + a;
+}
+
+/// Writes a matrix's root for run_hafnian_lanes at `out` (HafLaneJob's layout) for an n0 x n0
+/// block, from the values append_haf_root takes (value(i, j, w), i >= j): the padding vertex
+/// of an odd block has no edge and loop 1, as there.
 template <class Value>
 void write_lane_root(double* out, int n0, bool loops, int W, Value value) {
   const int n = n0 + n0 % 2;
@@ -143,7 +163,8 @@ void write_lane_root(double* out, int n0, bool loops, int W, Value value) {
 constexpr int kHafLaneMaxN = 32;
 
 /// Each channel's sum, haf_channel_words(Real or Complex) words as run_hafnian_walk gives
-/// them, with one walk a thread instead of a warp (haf_lanes.cu), on the first device.
+/// them, with one walk a thread instead of a warp (haf_lanes.cu), on the first device; channel
+/// c of HafLaneJob at c * words.
 std::vector<std::uint64_t> run_hafnian_lanes(const HafLaneJob& job);
 
 }  // namespace gpu

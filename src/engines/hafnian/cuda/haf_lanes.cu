@@ -29,8 +29,11 @@ struct LaneArgs {
   int D[kMaxM + 1];          // frame l stores degrees 0..D[l] (stride D[l] + 1)
   long long off[kMaxM + 1];  // frame l's first value; off[m]: the closing polynomial (stride m + 1)
   long long per_lane;        // values a lane
-  const double* roots;       // HafLaneJob's layout, root_doubles a channel
+  const double* roots;       // HafLaneJob's layout, root_doubles a matrix
   long long root_doubles;
+  const int* orders;         // HafLaneJob's, n a walk
+  int walks, spread;         // a matrix's walks; from spread on, walks of |A|
+  long long first_channel;   // the launch's first channel
   long long lanes;
   void* scratch;
   u64* out;  // limb i of lane t at out[i * lanes + t]: kLimbs limbs (real), 2 * kLimbs (complex: re, then im)
@@ -54,7 +57,7 @@ struct Real {
   __device__ static V add(V a, V b) { return a + b; }
   __device__ static V madd(V acc, V x, V y) { return __fma_rn(x, y, acc); }
   __device__ static V neg(V x) { return -x; }
-  __device__ static V from_root(const double* p) { return p[0]; }
+  __device__ static V from_root(const double* p, bool modulus) { return modulus ? fabs(p[0]) : p[0]; }
   __device__ static void leaf(u64* acc, V v, int q, long long lanes) { fixed_add_strided(acc, lanes, v, q); }
 };
 struct Cplx {
@@ -67,7 +70,9 @@ struct Cplx {
     return make_double2(__fma_rn(x.x, y.x, __fma_rn(-x.y, y.y, acc.x)), __fma_rn(x.x, y.y, __fma_rn(x.y, y.x, acc.y)));
   }
   __device__ static V neg(V x) { return make_double2(-x.x, -x.y); }
-  __device__ static V from_root(const double* p) { return make_double2(p[0], p[1]); }
+  __device__ static V from_root(const double* p, bool modulus) {
+    return modulus ? make_double2(hypot(p[0], p[1]), 0.0) : make_double2(p[0], p[1]);
+  }
   __device__ static void leaf(u64* acc, V v, int q, long long lanes) {
     fixed_add_strided(acc, lanes, v.x, q), fixed_add_strided(acc + kLimbs * lanes, lanes, v.y, q);
   }
@@ -190,13 +195,20 @@ struct LaneWalk {
     return x.neg ? Ar::neg(p) : p;
   }
 
-  /// Frame 0 from the channel's root (HafLaneJob's layout): b = x a_ij, d = a_ii, g = 1.
-  __device__ Node<V> root(const double* r) const {
+  /// Frame 0 from the matrix's root r (HafLaneJob's layout) in the walk's vertex order: b = x
+  /// a_ij, d = a_ii, g = 1; the moduli of the entries for a walk of |A|.
+  __device__ Node<V> root(const double* r, const int* order, bool modulus) const {
     const int E = tri(a.n), L = a.loops ? a.n : 0;
     V* f = frame(0);  // D[0] = 1: stride 2
-    for (int e = 0; e < E; ++e) f[(2 * e) * 32] = Ar::zero(), f[(2 * e + 1) * 32] = Ar::from_root(r + (long long)e * Ar::kW);
+    for (int i = 1; i < a.n; ++i)
+      for (int j = 0; j < i; ++j) {
+        const int e = tri(i) + j;
+        f[(2 * e) * 32] = Ar::zero();
+        f[(2 * e + 1) * 32] = Ar::from_root(r + (long long)matchcount::gpu::lane_root_edge(order, i, j) * Ar::kW, modulus);
+      }
     V* d = f + 2LL * E * 32;
-    for (int i = 0; i < L; ++i) d[(2 * i) * 32] = Ar::from_root(r + (long long)(E + i) * Ar::kW), d[(2 * i + 1) * 32] = Ar::zero();
+    for (int i = 0; i < L; ++i)
+      d[(2 * i) * 32] = Ar::from_root(r + (long long)(E + order[i]) * Ar::kW, modulus), d[(2 * i + 1) * 32] = Ar::zero();
     V* g = d + 2LL * L * 32;
     g[0] = Ar::one(), g[32] = Ar::zero();
     return Node<V>{f, d, g, 0, 1};
@@ -211,9 +223,11 @@ __global__ void __launch_bounds__(kBlock, 4) haf_lanes(LaneArgs a) {
   const long long warp = t / 32;
   const int lane = threadIdx.x % 32;
   const LaneWalk<Ar> w{a, reinterpret_cast<V*>(a.scratch) + warp * a.per_lane * 32 + lane};
-  const long long channel = t >> a.splits_log2, split = t & ((1LL << a.splits_log2) - 1);
+  const long long channel = a.first_channel + (t >> a.splits_log2), split = t & ((1LL << a.splits_log2) - 1);
+  const long long matrix = channel / a.walks;
+  const int walk = static_cast<int>(channel % a.walks);
   Node<V> path[kMaxM + 1];
-  path[0] = w.root(a.roots + channel * a.root_doubles);
+  path[0] = w.root(a.roots + matrix * a.root_doubles, a.orders + walk * a.n, walk >= a.spread);
   const int top = a.m - 2;  // the deepest level with a decision
   const u64 per = (1ULL << (a.m - 1)) >> a.splits_log2, lo = (u64)split * per, hi = lo + per;
   // The lane's fixed-point sum stays in memory (limb i at out[i * lanes + t], zeroed by the
@@ -227,6 +241,27 @@ __global__ void __launch_bounds__(kBlock, 4) haf_lanes(LaneArgs a) {
       path[l + 1] = (L >> (top - l)) & 1 ? w.include(l, x) : Node<V>{x.b, x.d, x.g, !x.neg, x.D};
     }
     Ar::leaf(acc, w.leaf(path[a.m - 1]), a.q, a.lanes);
+  }
+}
+
+/// Channel c's sum of its 2^splits_log2 lanes' words (limb i of lane t at in[i * lanes + t])
+/// at out[c * words]: 512-bit two's-complement numbers, a complex channel's two parts apart,
+/// added as add_channel adds them (modulo 2^512, so in any order).
+__global__ void sum_lanes(const u64* in, long long lanes, int splits_log2, int words, u64* out, long long channels) {
+  const long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= channels) return;
+  for (int part = 0; part < words / kLimbs; ++part) {
+    u64 total[kLimbs] = {};
+    for (long long s = 0; s < (1LL << splits_log2); ++s) {
+      const u64* x = in + (long long)part * kLimbs * lanes + (c << splits_log2) + s;
+      u64 carry = 0;
+      for (int i = 0; i < kLimbs; ++i) {
+        const u64 xi = x[i * lanes], a = total[i] + xi, b = a + carry;
+        carry = (a < xi) | (b < a);
+        total[i] = b;
+      }
+    }
+    for (int i = 0; i < kLimbs; ++i) out[c * words + part * kLimbs + i] = total[i];
   }
 }
 
@@ -255,9 +290,12 @@ std::vector<std::uint64_t> run_hafnian_lanes(const HafLaneJob& job) {
   }
   a.off[a.m] = off, a.D[a.m] = a.m;
   a.per_lane = off + a.m + 1;
-  const std::size_t channels = job.channels;
+  const std::size_t channels = job.channels();
   a.root_doubles = static_cast<long long>(HafLaneJob::root_values(job.n, job.loops)) * W;
-  if (job.roots.size() != channels * static_cast<std::size_t>(a.root_doubles)) throw GpuError("GPU hafnian lanes: roots");
+  a.walks = job.walks, a.spread = job.spread;
+  if (job.walks < 1 || job.roots.size() != job.matrices * static_cast<std::size_t>(a.root_doubles) ||
+      job.orders.size() != static_cast<std::size_t>(job.walks) * static_cast<std::size_t>(job.n))
+    throw GpuError("GPU hafnian lanes: roots or orders");
   check(cudaSetDevice(0), "cudaSetDevice");
   std::size_t free_bytes = 0, total_bytes = 0;
   check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
@@ -270,35 +308,45 @@ std::vector<std::uint64_t> run_hafnian_lanes(const HafLaneJob& job) {
   while (k > 0 && (std::min<long long>(static_cast<long long>(channels), fit) << k) > fit) --k;  // a small device
   const long long per_launch_channels = std::max<long long>(1, fit >> k);
   std::vector<std::uint64_t> sums(channels * static_cast<std::size_t>(words), 0);
+  auto tp = std::chrono::steady_clock::now();
+  const auto mark = [&](const char* what) {
+    const auto now = std::chrono::steady_clock::now();
+    if (job.verbose) std::fprintf(stderr, "gpu-hafnian lanes: %s, %.3f ms\n", what, 1e3 * std::chrono::duration<double>(now - tp).count());
+    tp = now;
+  };
   DeviceBuffer<double> roots(job.roots);
+  DeviceBuffer<int> orders(job.orders);
+  a.roots = roots.ptr, a.orders = orders.ptr;
+  mark("roots in");
   for (std::size_t first = 0; first < channels; first += static_cast<std::size_t>(per_launch_channels)) {
     const std::size_t count = std::min<std::size_t>(static_cast<std::size_t>(per_launch_channels), channels - first);
     a.splits_log2 = k;
     a.lanes = static_cast<long long>(count) << k;
-    a.roots = roots.ptr + static_cast<long long>(first) * a.root_doubles;
+    a.first_channel = static_cast<long long>(first);
     const long long warps = (a.lanes + 31) / 32;
     DeviceBuffer<double> scratch(static_cast<std::size_t>(warps * a.per_lane * 32 * W));
     check(cudaMemset(scratch.ptr, 0, static_cast<std::size_t>(warps * a.per_lane * 32 * W) * sizeof(double)), "cudaMemset");
     DeviceBuffer<std::uint64_t> out(static_cast<std::size_t>(a.lanes) * static_cast<std::size_t>(words));
     check(cudaMemset(out.ptr, 0, static_cast<std::size_t>(a.lanes) * static_cast<std::size_t>(words) * sizeof(std::uint64_t)), "cudaMemset");
+    DeviceBuffer<std::uint64_t> channel_sums(count * static_cast<std::size_t>(words));
     a.scratch = scratch.ptr, a.out = reinterpret_cast<mcgpu::u64*>(out.ptr);
+    mark("frames and sums allocated");
     const unsigned blocks = static_cast<unsigned>((a.lanes + hl::kBlock - 1) / hl::kBlock);
-    const auto t0 = std::chrono::steady_clock::now();
     if (cplx) hl::haf_lanes<hl::Cplx><<<blocks, hl::kBlock>>>(a);
     else hl::haf_lanes<hl::Real><<<blocks, hl::kBlock>>>(a);
     check(cudaGetLastError(), "haf_lanes launch");
     check(cudaDeviceSynchronize(), "haf_lanes");
     if (job.verbose)
-      std::fprintf(stderr, "gpu-hafnian lanes: %zu channels of n = %d, %d lanes a channel, %.3f ms\n", count, job.n, 1 << k,
-                   1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    std::vector<std::uint64_t> lane_words(static_cast<std::size_t>(a.lanes) * static_cast<std::size_t>(words));
-    check(cudaMemcpy(lane_words.data(), out.ptr, lane_words.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost), "cudaMemcpy");
-    const HafArith arith = cplx ? HafArith::Complex : HafArith::Real;
-    std::vector<std::uint64_t> x(static_cast<std::size_t>(words));
-    for (std::size_t lane = 0; lane < static_cast<std::size_t>(a.lanes); ++lane) {
-      for (int i = 0; i < words; ++i) x[static_cast<std::size_t>(i)] = lane_words[static_cast<std::size_t>(i) * static_cast<std::size_t>(a.lanes) + lane];
-      add_channel(arith, 0, &sums[(first + (lane >> k)) * static_cast<std::size_t>(words)], x.data());
-    }
+      std::fprintf(stderr, "gpu-hafnian lanes: %zu channels of n = %d, %d lanes a channel\n", count, job.n, 1 << k);
+    mark("walks");
+    const unsigned sum_blocks = static_cast<unsigned>((count + 127) / 128);
+    hl::sum_lanes<<<sum_blocks, 128>>>(a.out, a.lanes, k, words, reinterpret_cast<mcgpu::u64*>(channel_sums.ptr),
+                                        static_cast<long long>(count));
+    check(cudaGetLastError(), "sum_lanes launch");
+    check(cudaMemcpy(&sums[first * static_cast<std::size_t>(words)], channel_sums.ptr,
+                     count * static_cast<std::size_t>(words) * sizeof(std::uint64_t), cudaMemcpyDeviceToHost),
+          "cudaMemcpy");
+    mark("lanes summed and out");
   }
   return sums;
 }

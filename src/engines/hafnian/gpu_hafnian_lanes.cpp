@@ -1,0 +1,173 @@
+// Batches of small float (loop) hafnians on the GPU, one walk a thread (cuda/haf_lanes.cu):
+// the host's share. A batch sends each matrix once, in its own vertex order, and the device
+// reads it in the walks' orders; the lanes' sums are added on the device, so what crosses the
+// bus is a matrix's entries in and a channel's sum out (docs/gpu.md, "Batches of small
+// hafnians"). gpu_dense_hafnians builds the roots straight from the caller's arrays.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "core/tuning.hpp"
+#include "engines/gpu_common.hpp"
+#include "engines/hafnian/cuda/haf_gpu_job.hpp"
+#include "engines/hafnian/gpu_haf_common.hpp"
+#include "engines/hafnian/haf_setup.hpp"
+#include "engines/hafnian/hafnian.hpp"
+#include "matchcount/error.hpp"
+#include "matchcount/small_dense.hpp"
+
+namespace matchcount::engines {
+namespace gpu_haf {
+
+int lane_fixed_exponent(const double* root, int n0, bool loops, int W) {
+  const int n = n0 + n0 % 2;
+  const auto modulus = [root, W](std::size_t v) {
+    return W == 2 ? std::abs(Complex(root[2 * v], root[2 * v + 1])) : std::abs(root[v]);
+  };
+  // The row sums in the order of the sparse blocks' entries (j ascending), loops apart.
+  double max_row = 0, max_loop = 0;
+  for (int i = 0; i < n0; ++i) {
+    double row = 0;
+    for (int j = 0; j < n0; ++j)
+      if (j != i) row += modulus(static_cast<std::size_t>(i > j ? i * (i - 1) / 2 + j : j * (j - 1) / 2 + i));
+    max_row = std::max(max_row, row);
+    if (loops) max_loop = std::max(max_loop, modulus(static_cast<std::size_t>(n * (n - 1) / 2 + i)));
+  }
+  return fixed_exponent((n0 + 1) / 2, walk_rho(max_row, max_loop, loops));
+}
+
+std::vector<int> lane_orders(int n0, int walks) {
+  const int n = n0 + n0 % 2;
+  const auto orders = haf::float_orders(n0);
+  std::vector<int> out;
+  out.reserve(static_cast<std::size_t>(walks) * static_cast<std::size_t>(n));
+  for (int w = 0; w < walks; ++w) {
+    for (int i = 0; i < n0; ++i) out.push_back(orders[static_cast<std::size_t>(w)][static_cast<std::size_t>(i)]);
+    if (n > n0) out.push_back(n0);  // the padding vertex stays last
+  }
+  return out;
+}
+
+template <class T>
+std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, std::vector<double> roots, int q,
+                                     const std::vector<double>& excess) {
+  constexpr bool cplx = std::is_same_v<T, Complex>;
+  gpu::HafLaneJob job;
+  job.n = n0 + n0 % 2, job.loops = loops, job.complex = cplx, job.q = q;
+  job.verbose = tuning::tuning().gpu_verbose;
+  job.matrices = count;
+  // The walk of |A| only bounds what the entries' own errors move (float_estimate's excess):
+  // without entry errors it is not walked.
+  job.walks = excess.empty() ? haf::kSpreadWalks : haf::kFloatWalks;
+  job.spread = haf::kSpreadWalks;
+  job.orders = lane_orders(n0, job.walks);
+  job.roots = std::move(roots);
+  const std::vector<std::uint64_t> words = gpu::run_hafnian_lanes(job);
+  const std::size_t per = gpu::haf_channel_words(cplx ? gpu::HafArith::Complex : gpu::HafArith::Real);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<Approx<T>> out(count);
+#pragma omp parallel for schedule(static)
+  for (long long i = 0; i < static_cast<long long>(count); ++i) {
+    const std::size_t b = static_cast<std::size_t>(i);
+    std::vector<T> walks(haf::kFloatWalks, T{});
+    for (int w = 0; w < job.walks; ++w)
+      walks[static_cast<std::size_t>(w)] = fixed_value<T>(&words[(b * static_cast<std::size_t>(job.walks) + static_cast<std::size_t>(w)) * per], q);
+    Approx<T> e = haf::float_estimate(walks, excess.empty() ? 0.0 : excess[b]);
+    e.abs_error += std::ldexp(1.0, (n0 + 1) / 2 + q);  // each leaf pair's truncation
+    out[b] = e;
+  }
+  if (job.verbose)
+    std::fprintf(stderr, "gpu-hafnian lanes: estimates, %.3f ms\n",
+                 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return out;
+}
+template std::vector<Approx<double>> lane_hafnians(int, bool, std::size_t, std::vector<double>, int, const std::vector<double>&);
+template std::vector<Approx<Complex>> lane_hafnians(int, bool, std::size_t, std::vector<double>, int, const std::vector<double>&);
+
+}  // namespace gpu_haf
+}  // namespace matchcount::engines
+
+namespace matchcount {
+
+namespace {
+
+/// One job's values into the caller's.
+template <class T>
+void store_values(const std::vector<Approx<T>>& got, bool cplx, SmallDenseValue* to) {
+  for (std::size_t b = 0; b < got.size(); ++b) {
+    SmallDenseValue& v = to[b];
+    v.kind = cplx ? SmallDenseValue::Cplx : SmallDenseValue::Real;
+    v.re = std::real(got[b].value);
+    v.im = std::imag(got[b].value);
+    v.abs_error = got[b].abs_error;
+    v.estimated = got[b].estimated;
+  }
+}
+
+}  // namespace
+
+std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* im, int n, std::int64_t count, bool loops,
+                                                const std::function<bool()>& stop) {
+  if (n < 2 || n > engines::kHafnianMaxN) throw GpuError("GPU hafnian batch: n must be 2.." + std::to_string(engines::kHafnianMaxN));
+  const bool cplx = im != nullptr;
+  const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+  // The symmetric entry (i, j) of matrix b: the lower triangle's.
+  const auto at = [n, nn](std::int64_t b, int i, int j) {
+    return static_cast<std::size_t>(b) * nn + static_cast<std::size_t>(i >= j ? i * n + j : j * n + i);
+  };
+  const bool lanes = n + n % 2 <= gpu::kHafLaneMaxN && tuning::tuning().haf_batch != 2;
+  std::vector<SmallDenseValue> values(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
+  constexpr std::int64_t kJob = 4096;
+  for (std::int64_t first = 0; first < count; first += kJob) {
+    if (stop && stop()) throw Interrupted(2, "GPU hafnian batch stopped");
+    const std::int64_t k = std::min(kJob, count - first);
+    SmallDenseValue* to = &values[static_cast<std::size_t>(first)];
+    if (lanes) {
+      // Each matrix once, in its own order (write_lane_root), and the batch's fixed-point
+      // exponent; the caller's doubles carry no entry errors, so no excess and no walk of |A|.
+      const int W = cplx ? 2 : 1;
+      const std::size_t per = gpu::HafLaneJob::root_values(n + n % 2, loops) * static_cast<std::size_t>(W);
+      std::vector<double> roots(static_cast<std::size_t>(k) * per);
+      int q = std::numeric_limits<int>::min();
+#pragma omp parallel for reduction(max : q) schedule(static)
+      for (std::int64_t b = 0; b < k; ++b) {
+        double* root = &roots[static_cast<std::size_t>(b) * per];
+        gpu::write_lane_root(root, n, loops, W, [&](int i, int j, int w) { return (w ? im : re)[at(first + b, i, j)]; });
+        q = std::max(q, engines::gpu_haf::lane_fixed_exponent(root, n, loops, W));
+      }
+      if (cplx) store_values(engines::gpu_haf::lane_hafnians<Complex>(n, loops, static_cast<std::size_t>(k), std::move(roots), q, {}), true, to);
+      else store_values(engines::gpu_haf::lane_hafnians<double>(n, loops, static_cast<std::size_t>(k), std::move(roots), q, {}), false, to);
+      continue;
+    }
+    const auto fill = [&](auto tag, auto& blocks) {
+      using T = decltype(tag);
+      blocks.resize(static_cast<std::size_t>(k));
+#pragma omp parallel for schedule(static)
+      for (std::int64_t b = 0; b < k; ++b) {
+        SparseMatrix<T>& m = blocks[static_cast<std::size_t>(b)];
+        m = SparseMatrix<T>{n, n, {}};
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j) {
+            T x;
+            if constexpr (std::is_same_v<T, Complex>) x = Complex(re[at(first + b, i, j)], im[at(first + b, i, j)]);
+            else x = re[at(first + b, i, j)];
+            if (x != T(0)) m.entries.push_back({i, j, x});
+          }
+      }
+    };
+    if (cplx) {
+      std::vector<SparseMatrix<Complex>> blocks;
+      fill(Complex(), blocks);
+      store_values(engines::gpu_hafnian_batch(blocks, loops, EngineOptions{}), true, to);
+    } else {
+      std::vector<SparseMatrix<double>> blocks;
+      fill(0.0, blocks);
+      store_values(engines::gpu_hafnian_batch(blocks, loops, EngineOptions{}), false, to);
+    }
+  }
+  return values;
+}
+
+}  // namespace matchcount

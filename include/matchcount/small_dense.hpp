@@ -102,7 +102,7 @@ std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* 
 /// kGpuHafnianBatchMax vertices go to a CUDA device unless the CPU is asked for: there the GPU's
 /// walks beat small_dense_hafnian on a 16-core host, and below it they did not (docs/benchmarks.md,
 /// "Batches of small hafnians: each matrix once").
-constexpr int kGpuHafnianBatchMin = 16, kGpuHafnianBatchMax = 32;
+constexpr int kGpuHafnianBatchMin = 14, kGpuHafnianBatchMax = 32;
 inline bool gpu_hafnians_by_default(std::int64_t n) { return n >= kGpuHafnianBatchMin && n <= kGpuHafnianBatchMax; }
 
 }  // namespace matchcount

@@ -129,13 +129,13 @@ int lane_fixed_exponent(const double* root, int n0, bool loops, int W);
 std::vector<int> lane_orders(int n0, int walks);
 
 /// Float (loop) hafnians of `count` n0 x n0 blocks (n0 + n0 % 2 <= gpu::kHafLaneMaxN), one
-/// walk a thread (run_hafnian_lanes): block b's root at b * root_values * W of `roots`
-/// (write_lane_root, in the block's own order), q the fixed-point exponent of the batch's
+/// walk a thread (run_hafnian_lanes): block b's root at b * root_values * W of `roots` (a
+/// gpu::LaneRootBuffer's; write_lane_root, in the block's own order), q the fixed-point exponent of the batch's
 /// largest, excess[b] float_estimate's excess for block b. Empty `excess`: no entry errors
 /// anywhere, and the walk of |A|, which only the excess reads, is not walked. Each value with
 /// the engine's estimate plus the fixed point's truncation.
 template <class T>
-std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, std::vector<double> roots, int q,
+std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, const double* roots, int q,
                                      const std::vector<double>& excess);
 
 /// The walks' values, in walk order, from a run of float_groups' groups (fixed point times 2^q).

@@ -19,7 +19,6 @@
 #include "engines/hafnian/hafnian.hpp"
 #include "matchcount/checkpoint.hpp"
 #include "matchcount/error.hpp"
-#include "matchcount/small_dense.hpp"
 #include "runtime/team.hpp"
 
 namespace matchcount::engines {
@@ -310,19 +309,19 @@ std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blo
   // walk of one small hafnian idles most of its lanes (docs/gpu.md, "Batches of small hafnians").
   if (n <= gpu::kHafLaneMaxN && tuning::tuning().haf_batch != 2) {
     const std::size_t per = gpu::HafLaneJob::root_values(n, loops) * static_cast<std::size_t>(W);
-    std::vector<double> roots(blocks.size() * per);
+    gpu::LaneRootBuffer roots(blocks.size() * per);
     int q = std::numeric_limits<int>::min();
 #pragma omp parallel for reduction(max : q) schedule(static)
     for (long long i = 0; i < static_cast<long long>(blocks.size()); ++i) {
       const std::size_t b = static_cast<std::size_t>(i);
       const std::vector<T> d = blocks[b].dense();
-      gpu::write_lane_root(&roots[b * per], n0, loops, W, [&](int r, int c, int w) {
+      gpu::write_lane_root(roots.data() + b * per, n0, loops, W, [&](int r, int c, int w) {
         const T x = d[static_cast<std::size_t>(r) * static_cast<std::size_t>(n0) + static_cast<std::size_t>(c)];
         return w ? std::imag(x) : std::real(x);
       });
       q = std::max(q, fixed_exponent(blocks[b], loops));
     }
-    return gpu_haf::lane_hafnians<T>(n0, loops, blocks.size(), std::move(roots), q, any_excess ? excess : std::vector<double>{});
+    return gpu_haf::lane_hafnians<T>(n0, loops, blocks.size(), roots.data(), q, any_excess ? excess : std::vector<double>{});
   }
   const auto orders = haf::float_orders(n0);
   // Every matrix's kFloatWalks orders are channels of one walk (at most 65535 channels a

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 
 #include "core/tuning.hpp"
 #include "engines/gpu_common.hpp"
@@ -22,18 +23,20 @@ namespace matchcount::engines {
 namespace gpu_haf {
 
 int lane_fixed_exponent(const double* root, int n0, bool loops, int W) {
-  const int n = n0 + n0 % 2;
-  const auto modulus = [root, W](std::size_t v) {
-    return W == 2 ? std::abs(Complex(root[2 * v], root[2 * v + 1])) : std::abs(root[v]);
-  };
-  // The row sums in the order of the sparse blocks' entries (j ascending), loops apart.
+  const int n = n0 + n0 % 2, E = n * (n - 1) / 2;
+  // Each entry's modulus once (a complex one is a hypot), then the row sums in the order of
+  // the sparse blocks' entries (j ascending), loops apart.
+  double modulus[gpu::kHafLaneMaxN * (gpu::kHafLaneMaxN + 1) / 2];
+  const int values = E + (loops ? n : 0);
+  for (int v = 0; v < values; ++v)
+    modulus[v] = W == 2 ? std::abs(Complex(root[2 * v], root[2 * v + 1])) : std::abs(root[v]);
   double max_row = 0, max_loop = 0;
   for (int i = 0; i < n0; ++i) {
     double row = 0;
     for (int j = 0; j < n0; ++j)
-      if (j != i) row += modulus(static_cast<std::size_t>(i > j ? i * (i - 1) / 2 + j : j * (j - 1) / 2 + i));
+      if (j != i) row += modulus[i > j ? i * (i - 1) / 2 + j : j * (j - 1) / 2 + i];
     max_row = std::max(max_row, row);
-    if (loops) max_loop = std::max(max_loop, modulus(static_cast<std::size_t>(n * (n - 1) / 2 + i)));
+    if (loops) max_loop = std::max(max_loop, modulus[E + i]);
   }
   return fixed_exponent((n0 + 1) / 2, walk_rho(max_row, max_loop, loops));
 }
@@ -51,7 +54,7 @@ std::vector<int> lane_orders(int n0, int walks) {
 }
 
 template <class T>
-std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, std::vector<double> roots, int q,
+std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, const double* roots, int q,
                                      const std::vector<double>& excess) {
   constexpr bool cplx = std::is_same_v<T, Complex>;
   gpu::HafLaneJob job;
@@ -63,7 +66,7 @@ std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, std:
   job.walks = excess.empty() ? haf::kSpreadWalks : haf::kFloatWalks;
   job.spread = haf::kSpreadWalks;
   job.orders = lane_orders(n0, job.walks);
-  job.roots = std::move(roots);
+  job.roots = roots;
   const std::vector<std::uint64_t> words = gpu::run_hafnian_lanes(job);
   const std::size_t per = gpu::haf_channel_words(cplx ? gpu::HafArith::Complex : gpu::HafArith::Real);
   const auto t0 = std::chrono::steady_clock::now();
@@ -83,8 +86,8 @@ std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, std:
                  1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return out;
 }
-template std::vector<Approx<double>> lane_hafnians(int, bool, std::size_t, std::vector<double>, int, const std::vector<double>&);
-template std::vector<Approx<Complex>> lane_hafnians(int, bool, std::size_t, std::vector<double>, int, const std::vector<double>&);
+template std::vector<Approx<double>> lane_hafnians(int, bool, std::size_t, const double*, int, const std::vector<double>&);
+template std::vector<Approx<Complex>> lane_hafnians(int, bool, std::size_t, const double*, int, const std::vector<double>&);
 
 }  // namespace gpu_haf
 }  // namespace matchcount::engines
@@ -120,6 +123,11 @@ std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* 
   const bool lanes = n + n % 2 <= gpu::kHafLaneMaxN && tuning::tuning().haf_batch != 2;
   std::vector<SmallDenseValue> values(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
   constexpr std::int64_t kJob = 4096;
+  const int W = cplx ? 2 : 1;
+  const std::size_t per = gpu::HafLaneJob::root_values(n + n % 2, loops) * static_cast<std::size_t>(W);
+  // One buffer for every job's roots (page-locked where it can be).
+  std::unique_ptr<gpu::LaneRootBuffer> roots;
+  if (lanes && count > 0) roots = std::make_unique<gpu::LaneRootBuffer>(static_cast<std::size_t>(std::min(kJob, count)) * per);
   for (std::int64_t first = 0; first < count; first += kJob) {
     if (stop && stop()) throw Interrupted(2, "GPU hafnian batch stopped");
     const std::int64_t k = std::min(kJob, count - first);
@@ -127,18 +135,20 @@ std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* 
     if (lanes) {
       // Each matrix once, in its own order (write_lane_root), and the batch's fixed-point
       // exponent; the caller's doubles carry no entry errors, so no excess and no walk of |A|.
-      const int W = cplx ? 2 : 1;
-      const std::size_t per = gpu::HafLaneJob::root_values(n + n % 2, loops) * static_cast<std::size_t>(W);
-      std::vector<double> roots(static_cast<std::size_t>(k) * per);
+      const auto t0 = std::chrono::steady_clock::now();
       int q = std::numeric_limits<int>::min();
 #pragma omp parallel for reduction(max : q) schedule(static)
       for (std::int64_t b = 0; b < k; ++b) {
-        double* root = &roots[static_cast<std::size_t>(b) * per];
+        double* root = roots->data() + static_cast<std::size_t>(b) * per;
         gpu::write_lane_root(root, n, loops, W, [&](int i, int j, int w) { return (w ? im : re)[at(first + b, i, j)]; });
         q = std::max(q, engines::gpu_haf::lane_fixed_exponent(root, n, loops, W));
       }
-      if (cplx) store_values(engines::gpu_haf::lane_hafnians<Complex>(n, loops, static_cast<std::size_t>(k), std::move(roots), q, {}), true, to);
-      else store_values(engines::gpu_haf::lane_hafnians<double>(n, loops, static_cast<std::size_t>(k), std::move(roots), q, {}), false, to);
+      if (tuning::tuning().gpu_verbose)
+        std::fprintf(stderr, "gpu-hafnian lanes: roots on the host, %.3f ms\n",
+                     1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      const auto kk = static_cast<std::size_t>(k);
+      if (cplx) store_values(engines::gpu_haf::lane_hafnians<Complex>(n, loops, kk, roots->data(), q, {}), true, to);
+      else store_values(engines::gpu_haf::lane_hafnians<double>(n, loops, kk, roots->data(), q, {}), false, to);
       continue;
     }
     const auto fill = [&](auto tag, auto& blocks) {

@@ -130,12 +130,31 @@ struct HafLaneJob {
   bool verbose = false;  // MATCHCOUNT_GPU_VERBOSE: each launch's lanes and seconds on stderr
   std::size_t matrices = 0;
   int walks = 0, spread = 0;
-  std::vector<int> orders;    // walk-major, n a walk: the matrix's vertex at each position
-  std::vector<double> roots;  // matrix-major
+  std::vector<int> orders;       // walk-major, n a walk: the matrix's vertex at each position
+  const double* roots = nullptr;  // matrix-major, the caller's (a LaneRootBuffer's, best)
   std::size_t channels() const { return matrices * static_cast<std::size_t>(walks); }
   static std::size_t root_values(int n, bool loops) {
     return static_cast<std::size_t>(n) * static_cast<std::size_t>(n - 1) / 2 + (loops ? static_cast<std::size_t>(n) : 0);
   }
+};
+
+/// Host memory for the roots of a lane job, which the caller writes and run_hafnian_lanes copies
+/// to the device: page-locked where CUDA is present, so that the copy runs at the bus's rate,
+/// and kept for the next buffer of the process (page-locking costs more than the copy it
+/// speeds); ordinary memory without CUDA or when page-locking fails. Not initialised.
+class LaneRootBuffer {
+ public:
+  explicit LaneRootBuffer(std::size_t doubles);
+  ~LaneRootBuffer();
+  LaneRootBuffer(const LaneRootBuffer&) = delete;
+  LaneRootBuffer& operator=(const LaneRootBuffer&) = delete;
+  double* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  double* data_ = nullptr;
+  std::size_t size_ = 0, capacity_ = 0;
+  bool pinned_ = false;
 };
 
 /// Where a walk's entry at positions (i, j), i != j, lies in its matrix's root: the packed

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <mutex>
 
 #include "cuda/device_arith.cuh"
 #include "cuda/launch.hpp"
@@ -273,6 +274,52 @@ namespace matchcount::gpu {
 using detail::check;
 using detail::DeviceBuffer;
 
+namespace {
+
+/// The page-locked block a LaneRootBuffer gave back, for the next one.
+struct SpareRoots {
+  std::mutex lock;
+  double* data = nullptr;
+  std::size_t capacity = 0;
+};
+SpareRoots& spare_roots() {
+  static SpareRoots* spare = new SpareRoots;  // never destroyed: the runtime may be gone at exit
+  return *spare;
+}
+
+}  // namespace
+
+LaneRootBuffer::LaneRootBuffer(std::size_t doubles) : size_(doubles) {
+  const std::size_t want = std::max<std::size_t>(doubles, 1);
+  {
+    SpareRoots& s = spare_roots();
+    const std::lock_guard<std::mutex> hold(s.lock);
+    if (s.data && s.capacity >= want) {
+      data_ = s.data, capacity_ = s.capacity, pinned_ = true;
+      s.data = nullptr, s.capacity = 0;
+      return;
+    }
+  }
+  void* p = nullptr;
+  if (cudaMallocHost(&p, want * sizeof(double)) == cudaSuccess) {
+    data_ = static_cast<double*>(p), capacity_ = want, pinned_ = true;
+    return;
+  }
+  cudaGetLastError();  // no device, or no page-locked memory: ordinary memory, a slower copy
+  data_ = new double[want], capacity_ = want;
+}
+
+LaneRootBuffer::~LaneRootBuffer() {
+  if (!pinned_) {
+    delete[] data_;
+    return;
+  }
+  SpareRoots& s = spare_roots();
+  const std::lock_guard<std::mutex> hold(s.lock);
+  if (s.capacity < capacity_) std::swap(s.data, data_), std::swap(s.capacity, capacity_);
+  if (data_) cudaFreeHost(data_);
+}
+
 std::vector<std::uint64_t> run_hafnian_lanes(const HafLaneJob& job) {
   using mcgpu::haf_lanes::LaneArgs;
   namespace hl = mcgpu::haf_lanes;
@@ -293,7 +340,7 @@ std::vector<std::uint64_t> run_hafnian_lanes(const HafLaneJob& job) {
   const std::size_t channels = job.channels();
   a.root_doubles = static_cast<long long>(HafLaneJob::root_values(job.n, job.loops)) * W;
   a.walks = job.walks, a.spread = job.spread;
-  if (job.walks < 1 || job.roots.size() != job.matrices * static_cast<std::size_t>(a.root_doubles) ||
+  if (job.walks < 1 || (job.matrices > 0 && !job.roots) ||
       job.orders.size() != static_cast<std::size_t>(job.walks) * static_cast<std::size_t>(job.n))
     throw GpuError("GPU hafnian lanes: roots or orders");
   check(cudaSetDevice(0), "cudaSetDevice");
@@ -314,7 +361,10 @@ std::vector<std::uint64_t> run_hafnian_lanes(const HafLaneJob& job) {
     if (job.verbose) std::fprintf(stderr, "gpu-hafnian lanes: %s, %.3f ms\n", what, 1e3 * std::chrono::duration<double>(now - tp).count());
     tp = now;
   };
-  DeviceBuffer<double> roots(job.roots);
+  DeviceBuffer<double> roots(job.matrices * static_cast<std::size_t>(a.root_doubles));
+  check(cudaMemcpy(roots.ptr, job.roots, job.matrices * static_cast<std::size_t>(a.root_doubles) * sizeof(double),
+                   cudaMemcpyHostToDevice),
+        "cudaMemcpy");
   DeviceBuffer<int> orders(job.orders);
   a.roots = roots.ptr, a.orders = orders.ptr;
   mark("roots in");

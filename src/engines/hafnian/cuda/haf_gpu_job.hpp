@@ -140,8 +140,8 @@ struct HafLaneJob {
 
 /// Host memory for the roots of a lane job, which the caller writes and run_hafnian_lanes copies
 /// to the device: page-locked where CUDA is present, so that the copy runs at the bus's rate,
-/// and kept for the next buffer of the process (page-locking costs more than the copy it
-/// speeds); ordinary memory without CUDA or when page-locking fails. Not initialised.
+/// and kept (up to 64 MiB) for the next buffer of the process (page-locking costs more than
+/// the copy it speeds); ordinary memory without CUDA or when page-locking fails. Not initialised.
 class LaneRootBuffer {
  public:
   explicit LaneRootBuffer(std::size_t doubles);

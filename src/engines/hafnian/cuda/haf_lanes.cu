@@ -314,9 +314,12 @@ LaneRootBuffer::~LaneRootBuffer() {
     delete[] data_;
     return;
   }
+  // The process keeps the largest block up to 64 MiB (gpu_dense_hafnians' jobs of 4096
+  // matrices need at most 35 MB); a larger one goes back at once.
+  constexpr std::size_t kKeepDoubles = (std::size_t(64) << 20) / sizeof(double);
   SpareRoots& s = spare_roots();
   const std::lock_guard<std::mutex> hold(s.lock);
-  if (s.capacity < capacity_) std::swap(s.data, data_), std::swap(s.capacity, capacity_);
+  if (s.capacity < capacity_ && capacity_ <= kKeepDoubles) std::swap(s.data, data_), std::swap(s.capacity, capacity_);
   if (data_) cudaFreeHost(data_);
 }
 

@@ -184,6 +184,32 @@ TEST(GpuHafnian, FloatsWithinTheirBoundsOfExactValues) {
   }
 }
 
+TEST(GpuHafnian, TheModuliWalkRunsOnlyWhereEntriesCarryErrors) {
+  // The walk of |A| only bounds what the entries' own errors move: with errors the estimate
+  // holds the CPU engine's share for them (to the walks' rounding), without them it is not
+  // walked and the estimate is the spread's alone, far below.
+  SKIP_WITHOUT_GPU();
+  const auto gpu = make_graph_engine("gpu-hafnian"), cpu = make_graph_engine("hafnian");
+  std::mt19937_64 rng(37);
+  EngineOptions errors;
+  errors.entry_error = [](const Complex& x) { return 1e-9 * std::abs(x); };
+  for (int n : {12, 21}) {
+    const bool loops = n % 2 == 1;
+    const auto b = random_int(n, -1000, 1000, rng, 0.9);
+    SparseMatrix<Complex> c = scaled<Complex>(b, 10);
+    for (auto& e : c.entries) e.value *= Complex(0.6, 0.8);
+    const auto check = [&](const auto& a) {
+      const auto with = gpu->hafnian(a, loops, errors), want = cpu->hafnian(a, loops, errors);
+      const auto without = gpu->hafnian(a, loops, {});
+      EXPECT_NEAR(with.abs_error, want.abs_error, 1e-3 * want.abs_error) << "n=" << n;
+      EXPECT_LT(without.abs_error, 1e-3 * with.abs_error) << "n=" << n;
+      EXPECT_LE(std::abs(with.value - without.value), without.abs_error) << "n=" << n;
+    };
+    check(scaled<double>(b, 10));
+    check(c);
+  }
+}
+
 TEST(GpuHafnian, PlannerWeighsItOnlyWithADevice) {
   const auto& row = catalog::entry("gpu-hafnian");
   EXPECT_TRUE(row.gpu);

@@ -100,22 +100,29 @@ void ring_beside_first_prime(gpu::HafJob& job);
 /// residue a prime of `primes`.
 Integer exact_count(const std::vector<std::uint64_t>& words, const std::vector<double>& primes, bool ring);
 
-/// The groups of a float block's haf::kFloatWalks walks; append(g, first, last, W) adds walks
-/// first .. last - 1 to g as channels of W doubles an entry. Real walks make one group. Complex
-/// walks make two: the spread walks as complex channels, and the walk of |A|, whose imaginary
-/// parts are zero, as a real channel (one multiply-add a product instead of four).
+/// The float walks a block needs: the walk of |A| only bounds what errors in the entries move
+/// (float_estimate's excess), so without them the spread walks alone.
+inline int float_walks_for(double excess) { return excess > 0 ? haf::kFloatWalks : haf::kSpreadWalks; }
+
+/// The groups of a float block's first `walks` walks (haf::kSpreadWalks, or haf::kFloatWalks
+/// with the walk of |A|); append(g, first, last, W) adds walks first .. last - 1 to g as
+/// channels of W doubles an entry. Real walks make one group. Complex walks make two: the
+/// spread walks as complex channels, and the walk of |A|, whose imaginary parts are zero, as a
+/// real channel (one multiply-add a product instead of four).
 template <class T, class Append>
-std::vector<gpu::HafGroup> float_groups(Append append) {
+std::vector<gpu::HafGroup> float_groups(Append append, int walks = haf::kFloatWalks) {
   std::vector<gpu::HafGroup> groups(1);
   if constexpr (std::is_same_v<T, Complex>) {
     groups[0].arith = gpu::HafArith::Complex;
     append(groups[0], 0, haf::kSpreadWalks, 2);
-    groups.emplace_back();
-    groups[1].arith = gpu::HafArith::Real;
-    append(groups[1], haf::kSpreadWalks, haf::kFloatWalks, 1);
+    if (walks > haf::kSpreadWalks) {
+      groups.emplace_back();
+      groups[1].arith = gpu::HafArith::Real;
+      append(groups[1], haf::kSpreadWalks, haf::kFloatWalks, 1);
+    }
   } else {
     groups[0].arith = gpu::HafArith::Real;
-    append(groups[0], 0, haf::kFloatWalks, 1);
+    append(groups[0], 0, walks, 1);
   }
   return groups;
 }
@@ -138,23 +145,24 @@ template <class T>
 std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, const double* roots, int q,
                                      const std::vector<double>& excess);
 
-/// The walks' values, in walk order, from a run of float_groups' groups (fixed point times 2^q).
+/// The walks' values, in walk order, from a run of float_groups' groups of `walks` walks
+/// (fixed point times 2^q); the walk of |A|, where it was not walked, reads 0.
 template <class T>
-std::vector<T> float_walk_values(const gpu::HafResult& r, long q) {
-  std::vector<T> walks;
+std::vector<T> float_walk_values(const gpu::HafResult& r, long q, int walks = haf::kFloatWalks) {
+  std::vector<T> values(haf::kFloatWalks, T{});
   const std::uint64_t* w = r.words.data();
-  for (int c = 0; c < haf::kFloatWalks; ++c) {
+  for (int c = 0; c < walks; ++c) {
     if constexpr (std::is_same_v<T, Complex>) {
       if (c < haf::kSpreadWalks) {
-        walks.push_back(fixed_value<Complex>(w, q));
+        values[static_cast<std::size_t>(c)] = fixed_value<Complex>(w, q);
         w += 2 * kLimbs;
         continue;
       }
     }
-    walks.push_back(T(fixed_value<double>(w, q)));
+    values[static_cast<std::size_t>(c)] = T(fixed_value<double>(w, q));
     w += kLimbs;
   }
-  return walks;
+  return values;
 }
 
 }  // namespace matchcount::engines::gpu_haf

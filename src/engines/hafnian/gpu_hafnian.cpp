@@ -144,22 +144,26 @@ class GpuHafnianEngine final : public GraphEngine {
   }
 
  private:
-  /// Floats: haf::kFloatWalks channels (gpu_haf::float_groups: complex spread walks and a real
-  /// walk of |A| for complex blocks), the matrix in the orders of haf::float_orders (the CPU
-  /// engine's), each summed exactly in fixed point.
+  /// Floats: the spread walks and, where the entries carry errors, the walk of |A|
+  /// (gpu_haf::float_groups: complex spread walks and a real walk of |A| for complex blocks),
+  /// the matrix in the orders of haf::float_orders (the CPU engine's), each summed exactly in
+  /// fixed point.
   template <class T>
   static Approx<T> floating(const SparseMatrix<T>& a, bool loops, const EngineOptions& opt) {
     constexpr bool cplx = std::is_same_v<T, Complex>;
     const int n0 = a.rows, m = (n0 + 1) / 2;
     const std::vector<T> d = a.dense();
+    const double excess = haf::hafnian_excess(a, loops, opt);
+    const int walks = gpu_haf::float_walks_for(excess);
     gpu::HafJob job = base_job(n0, loops, opt);
     job.q = fixed_exponent(a, loops);
-    job.groups = gpu_haf::float_groups<T>([&](HafGroup& g, int first, int last, int W) {
-      append_float_channels(g, d, n0, loops, haf::float_orders(n0), first, last, W);
-    });
+    job.groups = gpu_haf::float_groups<T>(
+        [&](HafGroup& g, int first, int last, int W) {
+          append_float_channels(g, d, n0, loops, haf::float_orders(n0), first, last, W);
+        },
+        walks);
     const gpu::HafResult r = run(job, cplx ? "complex" : "real", n0, opt);
-    const std::vector<T> walks = gpu_haf::float_walk_values<T>(r, job.q);
-    Approx<T> e = haf::float_estimate(walks, haf::hafnian_excess(a, loops, opt));
+    Approx<T> e = haf::float_estimate(gpu_haf::float_walk_values<T>(r, job.q, walks), excess);
     // Each leaf pair's value is truncated to a multiple of 2^q (2^(m-1) of them).
     e.abs_error += std::ldexp(1.0, static_cast<int>(m + job.q));
     return e;

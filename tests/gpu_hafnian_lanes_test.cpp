@@ -17,6 +17,7 @@
 #include "engines/hafnian/haf_setup.hpp"
 #include "engines/hafnian/hafnian.hpp"
 #include "core/tuning.hpp"
+#include "matchcount/error.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/small_dense.hpp"
 #include "tuning_helpers.hpp"
@@ -139,6 +140,31 @@ TEST(GpuHafnianLanes, TheBitsDoNotDependOnTheBatch) {
     }
 }
 
+
+TEST(GpuHafnianLanes, AStopBetweenJobsLeavesTheNextBatchWhole) {
+  // A batch of several jobs stopped between them throws Interrupted, and the next batch,
+  // reusing the page-locked roots the process kept, gives the values of a batch that was never
+  // stopped.
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
+  const tuning::Tuning lanes = tuning_with(&tuning::Tuning::haf_batch, 1);
+  std::mt19937_64 rng(61);
+  const int n = 10, k = 3 * 4096 + 5;
+  std::vector<double> re, im;
+  symmetric_batch(n, k, true, rng, re, im);
+  int asked = 0;
+  const auto stop_second = [&] { return ++asked == 2; };
+  EXPECT_THROW(with_tuning(lanes, [&] { return gpu_dense_hafnians(re.data(), im.data(), n, k, false, stop_second); }),
+               Interrupted);
+  const auto all = with_tuning(lanes, [&] { return gpu_dense_hafnians(re.data(), im.data(), n, k, false); });
+  ASSERT_EQ(all.size(), static_cast<std::size_t>(k));
+  for (const int b : {0, 4095, 4096, 8191, 8192, k - 1}) {
+    const auto one = with_tuning(lanes, [&] {
+      return gpu_dense_hafnians(&re[static_cast<std::size_t>(b * n * n)], &im[static_cast<std::size_t>(b * n * n)], n, 1, false);
+    });
+    // Alone, a matrix sets its own fixed-point exponent: the values agree within the estimates.
+    EXPECT_LE(std::abs(value_of(one[0]) - value_of(all[static_cast<std::size_t>(b)])), one[0].abs_error + all[static_cast<std::size_t>(b)].abs_error) << b;
+  }
+}
 
 TEST(GpuHafnianLanes, LaneRootsHoldTheWalksRootValues) {
   // The lanes' compact root and append_haf_root's coefficient rows hold the same values, the

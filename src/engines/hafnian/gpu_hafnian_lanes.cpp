@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <memory>
 
 #include "core/tuning.hpp"
 #include "engines/gpu_common.hpp"
@@ -109,48 +108,65 @@ void store_values(const std::vector<Approx<T>>& got, bool cplx, SmallDenseValue*
   }
 }
 
+/// gpu_dense_hafnians by one walk a thread (lane_hafnians), in jobs of `job` matrices whose
+/// roots are written straight from the caller's arrays into one page-locked buffer. The
+/// caller's doubles carry no entry errors, so no excess and no walk of |A|. (Writing a job's
+/// roots while the device walks the job before, the walk in a thread of its own, was slower:
+/// docs/benchmarks.md, "Batches of small hafnians: each matrix once".)
+template <class T>
+void lane_jobs(const double* re, const double* im, int n, std::int64_t count, bool loops, std::int64_t job,
+               const std::function<bool()>& stop, SmallDenseValue* values) {
+  constexpr bool cplx = std::is_same_v<T, Complex>;
+  const int W = cplx ? 2 : 1;
+  const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+  const std::size_t per = gpu::HafLaneJob::root_values(n + n % 2, loops) * static_cast<std::size_t>(W);
+  gpu::LaneRootBuffer roots(static_cast<std::size_t>(std::min(job, count)) * per);
+  for (std::int64_t first = 0; first < count; first += job) {
+    if (stop && stop()) throw Interrupted(2, "GPU hafnian batch stopped");
+    const std::int64_t k = std::min(job, count - first);
+    const auto t0 = std::chrono::steady_clock::now();
+    int q = std::numeric_limits<int>::min();
+#pragma omp parallel for reduction(max : q) schedule(static)
+    for (std::int64_t b = 0; b < k; ++b) {
+      double* root = roots.data() + static_cast<std::size_t>(b) * per;
+      const std::size_t base = static_cast<std::size_t>(first + b) * nn;
+      // Entry (i, j), i >= j, of the matrix: its lower triangle's.
+      gpu::write_lane_root(root, n, loops, W, [&](int r, int c, int w) {
+        return (w ? im : re)[base + static_cast<std::size_t>(r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)];
+      });
+      q = std::max(q, engines::gpu_haf::lane_fixed_exponent(root, n, loops, W));
+    }
+    if (tuning::tuning().gpu_verbose)
+      std::fprintf(stderr, "gpu-hafnian lanes: roots on the host, %.3f ms\n",
+                   1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    store_values(engines::gpu_haf::lane_hafnians<T>(n, loops, static_cast<std::size_t>(k), roots.data(), q, {}), cplx,
+                 values + first);
+  }
+}
+
 }  // namespace
 
 std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* im, int n, std::int64_t count, bool loops,
                                                 const std::function<bool()>& stop) {
   if (n < 2 || n > engines::kHafnianMaxN) throw GpuError("GPU hafnian batch: n must be 2.." + std::to_string(engines::kHafnianMaxN));
   const bool cplx = im != nullptr;
+  std::vector<SmallDenseValue> values(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
+  constexpr std::int64_t kJob = 4096;
+  if (count <= 0) return values;
+  if (n + n % 2 <= gpu::kHafLaneMaxN && tuning::tuning().haf_batch != 2) {
+    if (cplx) lane_jobs<Complex>(re, im, n, count, loops, kJob, stop, values.data());
+    else lane_jobs<double>(re, im, n, count, loops, kJob, stop, values.data());
+    return values;
+  }
   const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
   // The symmetric entry (i, j) of matrix b: the lower triangle's.
   const auto at = [n, nn](std::int64_t b, int i, int j) {
     return static_cast<std::size_t>(b) * nn + static_cast<std::size_t>(i >= j ? i * n + j : j * n + i);
   };
-  const bool lanes = n + n % 2 <= gpu::kHafLaneMaxN && tuning::tuning().haf_batch != 2;
-  std::vector<SmallDenseValue> values(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
-  constexpr std::int64_t kJob = 4096;
-  const int W = cplx ? 2 : 1;
-  const std::size_t per = gpu::HafLaneJob::root_values(n + n % 2, loops) * static_cast<std::size_t>(W);
-  // One buffer for every job's roots (page-locked where it can be).
-  std::unique_ptr<gpu::LaneRootBuffer> roots;
-  if (lanes && count > 0) roots = std::make_unique<gpu::LaneRootBuffer>(static_cast<std::size_t>(std::min(kJob, count)) * per);
   for (std::int64_t first = 0; first < count; first += kJob) {
     if (stop && stop()) throw Interrupted(2, "GPU hafnian batch stopped");
     const std::int64_t k = std::min(kJob, count - first);
     SmallDenseValue* to = &values[static_cast<std::size_t>(first)];
-    if (lanes) {
-      // Each matrix once, in its own order (write_lane_root), and the batch's fixed-point
-      // exponent; the caller's doubles carry no entry errors, so no excess and no walk of |A|.
-      const auto t0 = std::chrono::steady_clock::now();
-      int q = std::numeric_limits<int>::min();
-#pragma omp parallel for reduction(max : q) schedule(static)
-      for (std::int64_t b = 0; b < k; ++b) {
-        double* root = roots->data() + static_cast<std::size_t>(b) * per;
-        gpu::write_lane_root(root, n, loops, W, [&](int i, int j, int w) { return (w ? im : re)[at(first + b, i, j)]; });
-        q = std::max(q, engines::gpu_haf::lane_fixed_exponent(root, n, loops, W));
-      }
-      if (tuning::tuning().gpu_verbose)
-        std::fprintf(stderr, "gpu-hafnian lanes: roots on the host, %.3f ms\n",
-                     1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-      const auto kk = static_cast<std::size_t>(k);
-      if (cplx) store_values(engines::gpu_haf::lane_hafnians<Complex>(n, loops, kk, roots->data(), q, {}), true, to);
-      else store_values(engines::gpu_haf::lane_hafnians<double>(n, loops, kk, roots->data(), q, {}), false, to);
-      continue;
-    }
     const auto fill = [&](auto tag, auto& blocks) {
       using T = decltype(tag);
       blocks.resize(static_cast<std::size_t>(k));

@@ -20,29 +20,16 @@
 #include "matchcount/error.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/small_dense.hpp"
+#include "symmetric_helpers.hpp"
 #include "tuning_helpers.hpp"
 
 using namespace matchcount;
 using matchcount::test::tuning_with;
 using matchcount::test::with_tuning;
+using matchcount::test::symmetric_helpers::stack_matrix;
+using matchcount::test::symmetric_helpers::symmetric_stack;
 
 namespace {
-
-/// k random symmetric n x n matrices, entries uniform in (-0.3, 0.3) (imaginary parts too).
-void symmetric_batch(int n, int k, bool cplx, std::mt19937_64& rng, std::vector<double>& re, std::vector<double>& im) {
-  std::uniform_real_distribution<double> u(-0.3, 0.3);
-  re.assign(static_cast<std::size_t>(k * n * n), 0.0);
-  im.assign(cplx ? re.size() : 0, 0.0);
-  for (int b = 0; b < k; ++b)
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j <= i; ++j) {
-        const double x = u(rng), y = u(rng);
-        for (const int at : {b * n * n + i * n + j, b * n * n + j * n + i}) {
-          re[static_cast<std::size_t>(at)] = x;
-          if (cplx) im[static_cast<std::size_t>(at)] = y;
-        }
-      }
-}
 
 Complex value_of(const SmallDenseValue& v) { return Complex(v.re, v.im); }
 
@@ -60,7 +47,7 @@ TEST(GpuHafnianLanes, AgreeWithTheWalkAndTheCpu) {
         if (n % 2 == 1 && !loops) continue;  // zero
         const int k = n >= 24 ? 9 : 37;      // not a multiple of a warp's lanes
         std::vector<double> re, im;
-        symmetric_batch(n, k, cplx, rng, re, im);
+        symmetric_stack(n, k, cplx, rng, re, im);
         const double* pim = cplx ? im.data() : nullptr;
         const auto by_lanes = with_tuning(lanes, [&] { return gpu_dense_hafnians(re.data(), pim, n, k, loops); });
         const auto by_walk = with_tuning(walk, [&] { return gpu_dense_hafnians(re.data(), pim, n, k, loops); });
@@ -73,12 +60,7 @@ TEST(GpuHafnianLanes, AgreeWithTheWalkAndTheCpu) {
           EXPECT_LE(std::abs(value_of(x) - value_of(y)), 4 * y.abs_error)
               << "n=" << n << " cplx=" << cplx << " loops=" << loops << " b=" << b;
           if (b % 4 != 0) continue;
-          SparseMatrix<Complex> m{n, n, {}};
-          for (int e = 0; e < n * n; ++e) {
-            const std::size_t at = static_cast<std::size_t>(b * n * n + e);
-            m.entries.push_back({e / n, e % n, Complex(re[at], cplx ? im[at] : 0.0)});
-          }
-          const Approx<Complex> want = cpu->hafnian(m, loops, {});
+          const Approx<Complex> want = cpu->hafnian(stack_matrix(re, im, n, b), loops, {});
           EXPECT_LE(std::abs(value_of(x) - want.value), want.abs_error + y.abs_error)
               << "n=" << n << " cplx=" << cplx << " loops=" << loops << " b=" << b;
           ++checked;
@@ -124,7 +106,7 @@ TEST(GpuHafnianLanes, TheBitsDoNotDependOnTheBatch) {
     for (const bool cplx : {false, true}) {
       const int k = 3000;
       std::vector<double> re1, im1;
-      symmetric_batch(n, 1, cplx, rng, re1, im1);
+      symmetric_stack(n, 1, cplx, rng, re1, im1);
       std::vector<double> re, im;
       for (int b = 0; b < k; ++b) {
         re.insert(re.end(), re1.begin(), re1.end());
@@ -150,7 +132,7 @@ TEST(GpuHafnianLanes, AStopBetweenJobsLeavesTheNextBatchWhole) {
   std::mt19937_64 rng(61);
   const int n = 10, k = 3 * 4096 + 5;
   std::vector<double> re, im;
-  symmetric_batch(n, k, true, rng, re, im);
+  symmetric_stack(n, k, true, rng, re, im);
   int asked = 0;
   const auto stop_second = [&] { return ++asked == 2; };
   EXPECT_THROW(with_tuning(lanes, [&] { return gpu_dense_hafnians(re.data(), im.data(), n, k, false, stop_second); }),
@@ -197,18 +179,14 @@ TEST(GpuHafnianLanes, TheModuliWalkCarriesTheEntriesErrors) {
   for (const int n : {9, 16})
     for (const bool cplx : {false, true}) {
       std::vector<double> re, im;
-      symmetric_batch(n, 5, cplx, rng, re, im);
+      symmetric_stack(n, 5, cplx, rng, re, im);
       std::vector<SparseMatrix<Complex>> cblocks;
       std::vector<SparseMatrix<double>> rblocks;
       for (int b = 0; b < 5; ++b) {
-        SparseMatrix<Complex> c{n, n, {}};
+        cblocks.push_back(stack_matrix(re, im, n, b));
         SparseMatrix<double> r{n, n, {}};
-        for (int e = 0; e < n * n; ++e) {
-          const std::size_t at = static_cast<std::size_t>(b * n * n + e);
-          c.entries.push_back({e / n, e % n, Complex(re[at], cplx ? im[at] : 0.0)});
-          r.entries.push_back({e / n, e % n, re[at]});
-        }
-        cblocks.push_back(c), rblocks.push_back(r);
+        for (const auto& e : cblocks.back().entries) r.entries.push_back({e.row, e.col, e.value.real()});
+        rblocks.push_back(r);
       }
       const tuning::Tuning lanes = tuning_with(&tuning::Tuning::haf_batch, 1);
       std::vector<Approx<Complex>> got;

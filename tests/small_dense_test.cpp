@@ -22,6 +22,7 @@
 #include "matchcount/checkpoint.hpp"
 #include "matchcount/engine.hpp"
 #include "matchcount/small_dense.hpp"
+#include "symmetric_helpers.hpp"
 #include "test_support.hpp"
 
 namespace matchcount {
@@ -221,10 +222,7 @@ TEST(SmallDense, GpuBatchAgreesWithTheCpuWithinBothEstimates) {
       const std::vector<SmallDenseValue> got = gpu_dense_permanents(re.data(), cplx ? im.data() : nullptr, n, k);
       ASSERT_EQ(got.size(), static_cast<std::size_t>(k));
       for (int i = 0; i < k; i += (n == 20 ? 13 : 37)) {
-        SparseMatrix<Complex> m{n, n, {}};
-        for (int e = 0; e < n * n; ++e)
-          m.entries.push_back({e / n, e % n, Complex(re[static_cast<std::size_t>(i * n * n + e)], cplx ? im[static_cast<std::size_t>(i * n * n + e)] : 0.0)});
-        const Approx<Complex> want = ryser->permanent(m, {});
+        const Approx<Complex> want = ryser->permanent(test::symmetric_helpers::stack_matrix(re, im, n, i), {});
         const SmallDenseValue& v = got[static_cast<std::size_t>(i)];
         EXPECT_EQ(v.kind, cplx ? SmallDenseValue::Cplx : SmallDenseValue::Real);
         EXPECT_LE(std::abs(Complex(v.re, v.im) - want.value), v.abs_error + want.abs_error) << n << " " << cplx << " " << i;
@@ -236,23 +234,12 @@ TEST(SmallDense, GpuBatchAgreesWithTheCpuWithinBothEstimates) {
     for (const bool cplx : {false, true})
       for (const bool loops : {false, true}) {
         const int k = 60;
-        std::vector<double> re(static_cast<std::size_t>(k * n * n)), im(cplx ? re.size() : 0);
-        for (int b = 0; b < k; ++b)
-          for (int i = 0; i < n; ++i)
-            for (int j = 0; j <= i; ++j) {
-              const double x = u(rng), y = u(rng);
-              for (const auto at : {b * n * n + i * n + j, b * n * n + j * n + i}) {
-                re[static_cast<std::size_t>(at)] = x;
-                if (cplx) im[static_cast<std::size_t>(at)] = y;
-              }
-            }
+        std::vector<double> re, im;
+        test::symmetric_helpers::symmetric_stack(n, k, cplx, rng, re, im);
         const auto got = gpu_dense_hafnians(re.data(), cplx ? im.data() : nullptr, n, k, loops);
         ASSERT_EQ(got.size(), static_cast<std::size_t>(k));
         for (int b = 0; b < k; b += 7) {
-          SparseMatrix<Complex> m{n, n, {}};
-          for (int e = 0; e < n * n; ++e)
-            m.entries.push_back({e / n, e % n, Complex(re[static_cast<std::size_t>(b * n * n + e)], cplx ? im[static_cast<std::size_t>(b * n * n + e)] : 0.0)});
-          const Approx<Complex> want = haf->hafnian(m, loops, {});
+          const Approx<Complex> want = haf->hafnian(test::symmetric_helpers::stack_matrix(re, im, n, b), loops, {});
           const SmallDenseValue& v = got[static_cast<std::size_t>(b)];
           EXPECT_LE(std::abs(Complex(v.re, v.im) - want.value), v.abs_error + want.abs_error)
               << n << " " << cplx << " " << loops << " " << b;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <variant>
 #include <random>
+#include <vector>
 
 #include "matchcount/matrix.hpp"
 #include "matchcount/pipeline.hpp"
@@ -25,6 +26,34 @@ inline SparseMatrix<T> symmetric(int n, F value) {
     }
   a.normalize();
   return a;
+}
+
+/// k random symmetric n x n matrices stacked row-major in re (and in im when cplx; empty
+/// otherwise), entries uniform in (-0.3, 0.3), imaginary parts too: the GPU batch tests' stacks.
+inline void symmetric_stack(int n, int k, bool cplx, std::mt19937_64& rng, std::vector<double>& re, std::vector<double>& im) {
+  std::uniform_real_distribution<double> u(-0.3, 0.3);
+  re.assign(static_cast<std::size_t>(k * n * n), 0.0);
+  im.assign(cplx ? re.size() : 0, 0.0);
+  for (int b = 0; b < k; ++b)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j <= i; ++j) {
+        const double x = u(rng), y = u(rng);
+        for (const int at : {b * n * n + i * n + j, b * n * n + j * n + i}) {
+          re[static_cast<std::size_t>(at)] = x;
+          if (cplx) im[static_cast<std::size_t>(at)] = y;
+        }
+      }
+}
+
+/// Matrix b of a stack of n x n matrices (re, and im unless it is empty), every entry kept,
+/// as the CPU engines take it.
+inline SparseMatrix<Complex> stack_matrix(const std::vector<double>& re, const std::vector<double>& im, int n, int b) {
+  SparseMatrix<Complex> m{n, n, {}};
+  for (int e = 0; e < n * n; ++e) {
+    const std::size_t at = static_cast<std::size_t>(b * n * n + e);
+    m.entries.push_back({e / n, e % n, Complex(re[at], im.empty() ? 0.0 : im[at])});
+  }
+  return m;
 }
 
 inline SparseMatrix<Integer> random_01(int n, double p, bool loops, std::mt19937_64& rng) {

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
 
 #include "engines/engine.hpp"
@@ -100,6 +101,16 @@ void ring_beside_first_prime(gpu::HafJob& job);
 /// residue a prime of `primes`.
 Integer exact_count(const std::vector<std::uint64_t>& words, const std::vector<double>& primes, bool ring);
 
+/// A float block's value from its walks (haf::kFloatWalks of them): the engine's estimate
+/// (float_estimate) plus the truncation of each of its 2^(m-1) leaf pairs' values to a
+/// multiple of 2^q, for half-size m.
+template <class T>
+Approx<T> float_block_value(const std::vector<T>& walks, double excess, int m, long q) {
+  Approx<T> e = haf::float_estimate(walks, excess);
+  e.abs_error += std::ldexp(1.0, static_cast<int>(m + q));
+  return e;
+}
+
 /// The float walks a block needs: the walk of |A| only bounds what errors in the entries move
 /// (float_estimate's excess), so without them the spread walks alone.
 inline int float_walks_for(double excess) { return excess > 0 ? haf::kFloatWalks : haf::kSpreadWalks; }
@@ -131,16 +142,31 @@ std::vector<gpu::HafGroup> float_groups(Append append, int walks = haf::kFloatWa
 /// doubles a value) for an n0 x n0 block: its row sums taken as a sparse block's entries are.
 int lane_fixed_exponent(const double* root, int n0, bool loops, int W);
 
+/// Writes `count` blocks' lane roots on every core, block b's at roots + b * per by fill(b,
+/// root) (write_lane_root); returns the batch's fixed-point exponent, its largest block's
+/// (lane_fixed_exponent).
+template <class Fill>
+int write_lane_roots(std::size_t count, int n0, bool loops, int W, std::size_t per, double* roots, Fill fill) {
+  int q = std::numeric_limits<int>::min();
+#pragma omp parallel for reduction(max : q) schedule(static)
+  for (long long i = 0; i < static_cast<long long>(count); ++i) {
+    double* root = roots + static_cast<std::size_t>(i) * per;
+    fill(static_cast<std::size_t>(i), root);
+    q = std::max(q, lane_fixed_exponent(root, n0, loops, W));
+  }
+  return q;
+}
+
 /// HafLaneJob's orders of an n0 x n0 block: the first `walks` of haf::float_orders, each with
 /// the padding vertex of an odd block last.
 std::vector<int> lane_orders(int n0, int walks);
 
 /// Float (loop) hafnians of `count` n0 x n0 blocks (n0 + n0 % 2 <= gpu::kHafLaneMaxN), one
 /// walk a thread (run_hafnian_lanes): block b's root at b * root_values * W of `roots` (a
-/// gpu::LaneRootBuffer's; write_lane_root, in the block's own order), q the fixed-point exponent of the batch's
-/// largest, excess[b] float_estimate's excess for block b. Empty `excess`: no entry errors
-/// anywhere, and the walk of |A|, which only the excess reads, is not walked. Each value with
-/// the engine's estimate plus the fixed point's truncation.
+/// gpu::LaneRootBuffer's, written by write_lane_roots), q the fixed-point exponent of the
+/// batch's largest, excess[b] float_estimate's excess for block b (empty: none). The walk of
+/// |A| runs only where some block has an excess (float_walks_for). Values as
+/// float_block_value gives them.
 template <class T>
 std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, const double* roots, int q,
                                      const std::vector<double>& excess);

@@ -55,23 +55,16 @@ std::string walk_tag(const char* kind, int n, bool loops, const gpu::HafJob& job
   return buf;
 }
 
-/// Float walk c's root values of a block (dense d, n0 x n0) in the walk orders `orders`:
-/// value(i, j, w), the real (w = 0) or imaginary part of its entry (i, j).
-template <class T>
-auto float_walk_value(const std::vector<T>& d, int n0, const std::vector<std::vector<int>>& orders, int c) {
-  return [&d, n0, &orders, c](int i, int j, int w) {
-    const T x = haf::walk_entry(d, n0, orders, c, i, j);
-    return w ? std::imag(x) : std::real(x);
-  };
-}
-
 /// The float walks first .. last - 1 of a block (dense d, n0 x n0) in the walk orders
 /// `orders`, as channels of g (W doubles an entry: 2 for complex values).
 template <class T>
 void append_float_channels(gpu::HafGroup& g, const std::vector<T>& d, int n0, bool loops,
                            const std::vector<std::vector<int>>& orders, int first, int last, int W) {
   for (int c = first; c < last; ++c) {
-    gpu::append_haf_root(g.roots, n0, loops, W, float_walk_value(d, n0, orders, c));
+    gpu::append_haf_root(g.roots, n0, loops, W, [&](int i, int j, int w) {
+      const T x = haf::walk_entry(d, n0, orders, c, i, j);
+      return w ? std::imag(x) : std::real(x);
+    });
     ++g.channels;
   }
 }
@@ -163,10 +156,7 @@ class GpuHafnianEngine final : public GraphEngine {
         },
         walks);
     const gpu::HafResult r = run(job, cplx ? "complex" : "real", n0, opt);
-    Approx<T> e = haf::float_estimate(gpu_haf::float_walk_values<T>(r, job.q, walks), excess);
-    // Each leaf pair's value is truncated to a multiple of 2^q (2^(m-1) of them).
-    e.abs_error += std::ldexp(1.0, static_cast<int>(m + job.q));
-    return e;
+    return gpu_haf::float_block_value(gpu_haf::float_walk_values<T>(r, job.q, walks), excess, m, job.q);
   }
 };
 
@@ -307,25 +297,20 @@ std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blo
   for (const auto& b : blocks)
     if (b.rows != n0) throw std::invalid_argument("gpu_hafnian_batch: blocks of one size");
   std::vector<double> excess(blocks.size());
-  bool any_excess = false;
-  for (std::size_t b = 0; b < blocks.size(); ++b) any_excess |= (excess[b] = haf::hafnian_excess(blocks[b], loops, opt)) > 0;
+  for (std::size_t b = 0; b < blocks.size(); ++b) excess[b] = haf::hafnian_excess(blocks[b], loops, opt);
   // Small matrices walk one (matrix, order) channel a thread (gpu_hafnian_lanes.cpp): a warp's
   // walk of one small hafnian idles most of its lanes (docs/gpu.md, "Batches of small hafnians").
   if (n <= gpu::kHafLaneMaxN && tuning::tuning().haf_batch != 2) {
     const std::size_t per = gpu::HafLaneJob::root_values(n, loops) * static_cast<std::size_t>(W);
     gpu::LaneRootBuffer roots(blocks.size() * per);
-    int q = std::numeric_limits<int>::min();
-#pragma omp parallel for reduction(max : q) schedule(static)
-    for (long long i = 0; i < static_cast<long long>(blocks.size()); ++i) {
-      const std::size_t b = static_cast<std::size_t>(i);
+    const int q = gpu_haf::write_lane_roots(blocks.size(), n0, loops, W, per, roots.data(), [&](std::size_t b, double* root) {
       const std::vector<T> d = blocks[b].dense();
-      gpu::write_lane_root(roots.data() + b * per, n0, loops, W, [&](int r, int c, int w) {
+      gpu::write_lane_root(root, n0, loops, W, [&](int r, int c, int w) {
         const T x = d[static_cast<std::size_t>(r) * static_cast<std::size_t>(n0) + static_cast<std::size_t>(c)];
         return w ? std::imag(x) : std::real(x);
       });
-      q = std::max(q, fixed_exponent(blocks[b], loops));
-    }
-    return gpu_haf::lane_hafnians<T>(n0, loops, blocks.size(), roots.data(), q, any_excess ? excess : std::vector<double>{});
+    });
+    return gpu_haf::lane_hafnians<T>(n0, loops, blocks.size(), roots.data(), q, excess);
   }
   const auto orders = haf::float_orders(n0);
   // Every matrix's kFloatWalks orders are channels of one walk (at most 65535 channels a
@@ -354,9 +339,7 @@ std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blo
       std::vector<T> walks;
       for (int c = 0; c < haf::kFloatWalks; ++c)
         walks.push_back(channel_value<T>(r, b * haf::kFloatWalks + static_cast<std::size_t>(c), words, q));
-      Approx<T> e = haf::float_estimate(walks, excess[first + b]);
-      e.abs_error += std::ldexp(1.0, static_cast<int>(m + q));  // each leaf pair's truncation
-      out[first + b] = e;
+      out[first + b] = gpu_haf::float_block_value(walks, excess[first + b], m, q);
     }
   }
   return out;

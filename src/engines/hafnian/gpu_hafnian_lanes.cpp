@@ -60,9 +60,7 @@ std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, cons
   job.n = n0 + n0 % 2, job.loops = loops, job.complex = cplx, job.q = q;
   job.verbose = tuning::tuning().gpu_verbose;
   job.matrices = count;
-  // The walk of |A| only bounds what the entries' own errors move (float_estimate's excess):
-  // without entry errors it is not walked.
-  job.walks = excess.empty() ? haf::kSpreadWalks : haf::kFloatWalks;
+  job.walks = float_walks_for(excess.empty() ? 0.0 : *std::max_element(excess.begin(), excess.end()));
   job.spread = haf::kSpreadWalks;
   job.orders = lane_orders(n0, job.walks);
   job.roots = roots;
@@ -76,9 +74,7 @@ std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, cons
     std::vector<T> walks(haf::kFloatWalks, T{});
     for (int w = 0; w < job.walks; ++w)
       walks[static_cast<std::size_t>(w)] = fixed_value<T>(&words[(b * static_cast<std::size_t>(job.walks) + static_cast<std::size_t>(w)) * per], q);
-    Approx<T> e = haf::float_estimate(walks, excess.empty() ? 0.0 : excess[b]);
-    e.abs_error += std::ldexp(1.0, (n0 + 1) / 2 + q);  // each leaf pair's truncation
-    out[b] = e;
+    out[b] = float_block_value(walks, excess.empty() ? 0.0 : excess[b], (n0 + 1) / 2, q);
   }
   if (job.verbose)
     std::fprintf(stderr, "gpu-hafnian lanes: estimates, %.3f ms\n",
@@ -125,17 +121,14 @@ void lane_jobs(const double* re, const double* im, int n, std::int64_t count, bo
     if (stop && stop()) throw Interrupted(2, "GPU hafnian batch stopped");
     const std::int64_t k = std::min(job, count - first);
     const auto t0 = std::chrono::steady_clock::now();
-    int q = std::numeric_limits<int>::min();
-#pragma omp parallel for reduction(max : q) schedule(static)
-    for (std::int64_t b = 0; b < k; ++b) {
-      double* root = roots.data() + static_cast<std::size_t>(b) * per;
-      const std::size_t base = static_cast<std::size_t>(first + b) * nn;
-      // Entry (i, j), i >= j, of the matrix: its lower triangle's.
-      gpu::write_lane_root(root, n, loops, W, [&](int r, int c, int w) {
-        return (w ? im : re)[base + static_cast<std::size_t>(r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)];
-      });
-      q = std::max(q, engines::gpu_haf::lane_fixed_exponent(root, n, loops, W));
-    }
+    const int q = engines::gpu_haf::write_lane_roots(
+        static_cast<std::size_t>(k), n, loops, W, per, roots.data(), [&](std::size_t b, double* root) {
+          const std::size_t base = (static_cast<std::size_t>(first) + b) * nn;
+          // Entry (i, j), i >= j, of the matrix: its lower triangle's.
+          gpu::write_lane_root(root, n, loops, W, [&](int r, int c, int w) {
+            return (w ? im : re)[base + static_cast<std::size_t>(r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)];
+          });
+        });
     if (tuning::tuning().gpu_verbose)
       std::fprintf(stderr, "gpu-hafnian lanes: roots on the host, %.3f ms\n",
                    1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

@@ -149,11 +149,10 @@ class LaneRootBuffer {
   LaneRootBuffer(const LaneRootBuffer&) = delete;
   LaneRootBuffer& operator=(const LaneRootBuffer&) = delete;
   double* data() const { return data_; }
-  std::size_t size() const { return size_; }
 
  private:
   double* data_ = nullptr;
-  std::size_t size_ = 0, capacity_ = 0;
+  std::size_t capacity_ = 0;
   bool pinned_ = false;
 };
 

@@ -289,7 +289,7 @@ SpareRoots& spare_roots() {
 
 }  // namespace
 
-LaneRootBuffer::LaneRootBuffer(std::size_t doubles) : size_(doubles) {
+LaneRootBuffer::LaneRootBuffer(std::size_t doubles) {
   const std::size_t want = std::max<std::size_t>(doubles, 1);
   {
     SpareRoots& s = spare_roots();

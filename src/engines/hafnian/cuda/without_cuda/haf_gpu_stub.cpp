@@ -7,7 +7,7 @@ namespace matchcount::gpu {
 
 HafResult run_hafnian_walk(const HafJob&) { throw GpuError("matchcount was built without CUDA"); }
 
-LaneRootBuffer::LaneRootBuffer(std::size_t doubles) : data_(new double[std::max<std::size_t>(doubles, 1)]), size_(doubles) {}
+LaneRootBuffer::LaneRootBuffer(std::size_t doubles) : data_(new double[std::max<std::size_t>(doubles, 1)]) {}
 LaneRootBuffer::~LaneRootBuffer() { delete[] data_; }
 
 std::vector<std::uint64_t> run_hafnian_lanes(const HafLaneJob&) { throw GpuError("matchcount was built without CUDA"); }

@@ -90,19 +90,23 @@ std::vector<SmallDenseValue> gpu_dense_permanents(const double* re, const double
                                                   const std::function<bool()>& stop = {});
 
 /// The hafnians (loop hafnians where `loops`) of `count` symmetric n x n matrices laid out as
-/// for gpu_dense_permanents, on a CUDA device: every matrix's three vertex orders walked one a
-/// thread up to 32 vertices (each matrix sent once), its four float walks as channels of the
-/// gpu-hafnian walk beyond (docs/gpu.md, "Batches of small hafnians"), in jobs of 4096 matrices with `stop` asked between them; values of kind
-/// Real or Cplx with the hafnian engine's estimate. Only the lower triangle is read. GpuError
+/// for gpu_dense_permanents, on a CUDA device: every matrix's three vertex orders expanded
+/// along the first vertex, 32 matrices a warp, from 8 to 14 vertices (12 real, 10 with loops),
+/// walked one a thread otherwise up to 32 vertices (each matrix sent once), its four float
+/// walks as channels of the gpu-hafnian walk beyond (docs/gpu.md, "Batches of small
+/// hafnians"), in jobs of 4096 matrices (expansions: up to 65536, 32 MiB) with `stop` asked
+/// between them; values of kind Real or Cplx with the hafnian engine's estimate (the spread of
+/// the three orders). Only the lower triangle is read. GpuError
 /// without CUDA or a device, or for n outside 2..64.
 std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* im, int n, std::int64_t count, bool loops,
                                                 const std::function<bool()>& stop = {});
 
 /// Stacks and batches of 256 or more float (loop) hafnians of kGpuHafnianBatchMin to
-/// kGpuHafnianBatchMax vertices go to a CUDA device unless the CPU is asked for: there the GPU's
-/// walks beat small_dense_hafnian on a 16-core host, and below it they did not (docs/benchmarks.md,
-/// "Batches of small hafnians: each matrix once").
-constexpr int kGpuHafnianBatchMin = 14, kGpuHafnianBatchMax = 32;
+/// kGpuHafnianBatchMax vertices go to a CUDA device unless the CPU is asked for: there the GPU
+/// (its expansions from 8 vertices, its walks beyond) beat small_dense_hafnian on a 16-core
+/// host, 2 to 5 times at 8 to 12 vertices (docs/benchmarks.md, "Batches of small hafnians by
+/// expansion"); below 8 the CPU's walks are the faster.
+constexpr int kGpuHafnianBatchMin = 8, kGpuHafnianBatchMax = 32;
 inline bool gpu_hafnians_by_default(std::int64_t n) { return n >= kGpuHafnianBatchMin && n <= kGpuHafnianBatchMax; }
 
 }  // namespace matchcount

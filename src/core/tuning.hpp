@@ -32,8 +32,9 @@ struct Tuning {
   // walked beside the first of the primes for the rest of the bound, 2 primes only, 3 the
   // channel modulo 2^64 in a walk of its own.
   int haf_ring = 0;
-  // Batches of small float hafnians on the GPU (n <= 32): 0 (default) or 1 one walk a thread
-  // (haf_lanes.cu), 2 the big hafnian's walk with the batch's channels.
+  // Batches of small float hafnians on the GPU (n <= 32): 0 (default) by size, 1 one walk a
+  // thread (haf_lanes.cu), 2 the big hafnian's walk with the batch's channels, 3 expansion
+  // along the first vertex (haf_enum.cu) up to 16 vertices.
   int haf_batch = 0;
   // Rasmussen+ on the GPU: rows from which one warp takes one sample (unset: the planner's).
   std::optional<int> warp_plus_rows;

@@ -144,15 +144,16 @@ int lane_fixed_exponent(const double* root, int n0, bool loops, int W);
 
 /// Writes `count` blocks' lane roots on every core, block b's at roots + b * per by fill(b,
 /// root) (write_lane_root); returns the batch's fixed-point exponent, its largest block's
-/// (lane_fixed_exponent).
+/// (lane_fixed_exponent), or 0 without `exponent` (an expansion sums no fixed point).
 template <class Fill>
-int write_lane_roots(std::size_t count, int n0, bool loops, int W, std::size_t per, double* roots, Fill fill) {
-  int q = std::numeric_limits<int>::min();
+int write_lane_roots(std::size_t count, int n0, bool loops, int W, std::size_t per, double* roots, Fill fill,
+                     bool exponent = true) {
+  int q = exponent ? std::numeric_limits<int>::min() : 0;
 #pragma omp parallel for reduction(max : q) schedule(static)
   for (long long i = 0; i < static_cast<long long>(count); ++i) {
     double* root = roots + static_cast<std::size_t>(i) * per;
     fill(static_cast<std::size_t>(i), root);
-    q = std::max(q, lane_fixed_exponent(root, n0, loops, W));
+    if (exponent) q = std::max(q, lane_fixed_exponent(root, n0, loops, W));
   }
   return q;
 }
@@ -161,7 +162,18 @@ int write_lane_roots(std::size_t count, int n0, bool loops, int W, std::size_t p
 /// the padding vertex of an odd block last.
 std::vector<int> lane_orders(int n0, int walks);
 
-/// Float (loop) hafnians of `count` n0 x n0 blocks (n0 + n0 % 2 <= gpu::kHafLaneMaxN), one
+/// Whether a batch of n-vertex (even) float blocks is expanded along the first vertex
+/// (run_hafnian_enum) rather than walked one walk a thread: from kExpandMinN vertices, below
+/// which the vertex orders share most of their products' roundings and their spread misses
+/// them, up to where it was faster on an H200 (docs/benchmarks.md, "Batches of small hafnians
+/// by expansion"): complex hafnians to 14 vertices, real ones to 12, loop hafnians, whose
+/// expansion has more terms, to 10. MATCHCOUNT_HAF_BATCH=lanes never, =expand wherever it
+/// can (2 to 16 vertices).
+constexpr int kExpandMinN = 8, kExpandMaxComplexN = 14, kExpandMaxRealN = 12, kExpandMaxLoopN = 10;
+bool expansion_takes(int n, bool loops, bool cplx);
+
+/// Float (loop) hafnians of `count` n0 x n0 blocks (n0 + n0 % 2 <= gpu::kHafLaneMaxN), by
+/// expansion where expansion_takes says so (float_estimate of its values), else one
 /// walk a thread (run_hafnian_lanes): block b's root at b * root_values * W of `roots` (a
 /// gpu::LaneRootBuffer's, written by write_lane_roots), q the fixed-point exponent of the
 /// batch's largest, excess[b] float_estimate's excess for block b (empty: none). The walk of

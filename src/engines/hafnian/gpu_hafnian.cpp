@@ -298,8 +298,9 @@ std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blo
     if (b.rows != n0) throw std::invalid_argument("gpu_hafnian_batch: blocks of one size");
   std::vector<double> excess(blocks.size());
   for (std::size_t b = 0; b < blocks.size(); ++b) excess[b] = haf::hafnian_excess(blocks[b], loops, opt);
-  // Small matrices walk one (matrix, order) channel a thread (gpu_hafnian_lanes.cpp): a warp's
-  // walk of one small hafnian idles most of its lanes (docs/gpu.md, "Batches of small hafnians").
+  // Small matrices walk one (matrix, order) channel a thread, or expand along the first vertex
+  // (gpu_hafnian_lanes.cpp): a warp's walk of one small hafnian idles most of its lanes
+  // (docs/gpu.md, "Batches of small hafnians").
   if (n <= gpu::kHafLaneMaxN && tuning::tuning().haf_batch != 2) {
     const std::size_t per = gpu::HafLaneJob::root_values(n, loops) * static_cast<std::size_t>(W);
     gpu::LaneRootBuffer roots(blocks.size() * per);
@@ -309,7 +310,7 @@ std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blo
         const T x = d[static_cast<std::size_t>(r) * static_cast<std::size_t>(n0) + static_cast<std::size_t>(c)];
         return w ? std::imag(x) : std::real(x);
       });
-    });
+    }, !gpu_haf::expansion_takes(n, loops, cplx));
     return gpu_haf::lane_hafnians<T>(n0, loops, blocks.size(), roots.data(), q, excess);
   }
   const auto orders = haf::float_orders(n0);

@@ -11,6 +11,7 @@
 
 #include "core/tuning.hpp"
 #include "engines/gpu_common.hpp"
+#include "engines/hafnian/cuda/haf_enum.cuh"
 #include "engines/hafnian/cuda/haf_gpu_job.hpp"
 #include "engines/hafnian/gpu_haf_common.hpp"
 #include "engines/hafnian/haf_setup.hpp"
@@ -52,6 +53,12 @@ std::vector<int> lane_orders(int n0, int walks) {
   return out;
 }
 
+bool expansion_takes(int n, bool loops, bool cplx) {
+  const int choice = tuning::tuning().haf_batch;
+  if (choice == 1 || choice == 2 || n > gpu::haf_enum::kMaxN) return false;
+  return choice == 3 || (n >= kExpandMinN && n <= (loops ? kExpandMaxLoopN : cplx ? kExpandMaxComplexN : kExpandMaxRealN));
+}
+
 template <class T>
 std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, const double* roots, int q,
                                      const std::vector<double>& excess) {
@@ -64,6 +71,24 @@ std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, cons
   job.spread = haf::kSpreadWalks;
   job.orders = lane_orders(n0, job.walks);
   job.roots = roots;
+  if (expansion_takes(job.n, loops, cplx)) {
+    // Each walk's value in doubles: the estimate has no fixed point's truncation to add.
+    const std::vector<double> values = gpu::run_hafnian_enum(job);
+    const std::size_t W = cplx ? 2 : 1;
+    std::vector<Approx<T>> out(count);
+#pragma omp parallel for schedule(static)
+    for (long long i = 0; i < static_cast<long long>(count); ++i) {
+      const std::size_t b = static_cast<std::size_t>(i);
+      std::vector<T> walks(haf::kFloatWalks, T{});
+      for (int w = 0; w < job.walks; ++w) {
+        const double* v = &values[(b * static_cast<std::size_t>(job.walks) + static_cast<std::size_t>(w)) * W];
+        if constexpr (cplx) walks[static_cast<std::size_t>(w)] = Complex(v[0], v[1]);
+        else walks[static_cast<std::size_t>(w)] = v[0];
+      }
+      out[b] = haf::float_estimate(walks, excess.empty() ? 0.0 : excess[b]);
+    }
+    return out;
+  }
   const std::vector<std::uint64_t> words = gpu::run_hafnian_lanes(job);
   const std::size_t per = gpu::haf_channel_words(cplx ? gpu::HafArith::Complex : gpu::HafArith::Real);
   const auto t0 = std::chrono::steady_clock::now();
@@ -128,7 +153,8 @@ void lane_jobs(const double* re, const double* im, int n, std::int64_t count, bo
           gpu::write_lane_root(root, n, loops, W, [&](int r, int c, int w) {
             return (w ? im : re)[base + static_cast<std::size_t>(r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)];
           });
-        });
+        },
+        !engines::gpu_haf::expansion_takes(n + n % 2, loops, cplx));
     if (tuning::tuning().gpu_verbose)
       std::fprintf(stderr, "gpu-hafnian lanes: roots on the host, %.3f ms\n",
                    1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -147,8 +173,15 @@ std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* 
   constexpr std::int64_t kJob = 4096;
   if (count <= 0) return values;
   if (n + n % 2 <= gpu::kHafLaneMaxN && tuning::tuning().haf_batch != 2) {
-    if (cplx) lane_jobs<Complex>(re, im, n, count, loops, kJob, stop, values.data());
-    else lane_jobs<double>(re, im, n, count, loops, kJob, stop, values.data());
+    // An expansion's job is short: jobs of up to 32 MiB of roots (at most 65536 matrices) fill
+    // the device, where the walks' 4096 already take about a wave.
+    std::int64_t job = kJob;
+    if (engines::gpu_haf::expansion_takes(n + n % 2, loops, cplx)) {
+      const std::int64_t bytes = static_cast<std::int64_t>(gpu::HafLaneJob::root_values(n + n % 2, loops)) * (cplx ? 16 : 8);
+      job = std::clamp<std::int64_t>((std::int64_t{32} << 20) / bytes, kJob, 65536);
+    }
+    if (cplx) lane_jobs<Complex>(re, im, n, count, loops, job, stop, values.data());
+    else lane_jobs<double>(re, im, n, count, loops, job, stop, values.data());
     return values;
   }
   const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);

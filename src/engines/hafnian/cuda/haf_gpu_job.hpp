@@ -185,5 +185,10 @@ constexpr int kHafLaneMaxN = 32;
 /// c of HafLaneJob at c * words.
 std::vector<std::uint64_t> run_hafnian_lanes(const HafLaneJob& job);
 
+/// Each channel's value (W doubles, channel c at c * W) by expansion along the first vertex
+/// (haf_enum.cu) instead of Björklund's walk, on the first device: the same job, n up to
+/// haf_enum::kMaxN (16); the values are haf_enum's on the host, bit for bit.
+std::vector<double> run_hafnian_enum(const HafLaneJob& job);
+
 }  // namespace gpu
 }  // namespace matchcount

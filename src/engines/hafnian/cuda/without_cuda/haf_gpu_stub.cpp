@@ -11,5 +11,6 @@ LaneRootBuffer::LaneRootBuffer(std::size_t doubles) : data_(new double[std::max<
 LaneRootBuffer::~LaneRootBuffer() { delete[] data_; }
 
 std::vector<std::uint64_t> run_hafnian_lanes(const HafLaneJob&) { throw GpuError("matchcount was built without CUDA"); }
+std::vector<double> run_hafnian_enum(const HafLaneJob&) { throw GpuError("matchcount was built without CUDA"); }
 
 }  // namespace matchcount::gpu

@@ -1,5 +1,5 @@
 // Small hafnians by expansion along the first vertex (haf_enum.cuh), the GPU batches' method
-// from 8 to 14 vertices (12 real, 10 with loops): exact where no product or sum rounds, the float estimate of
+// from 8 to 14 vertices (12 with loops): exact where no product or sum rounds, the float estimate of
 // its three vertex orders covering the actual error against exact values, and on the device
 // the host's bits for every walk (the walk of |A| included). The device tests skip without a
 // CUDA device (CI); the host's expansion is the same code.
@@ -164,19 +164,17 @@ TEST(HafEnum, EstimateOfThreeOrdersCoversTheActualError) {
 
 TEST(HafEnum, BatchesExpandUpToTheirSizes) {
   using engines::gpu_haf::expansion_takes;
-  EXPECT_TRUE(expansion_takes(8, false, false));
-  EXPECT_TRUE(expansion_takes(14, false, true));
-  EXPECT_FALSE(expansion_takes(14, false, false));
-  EXPECT_TRUE(expansion_takes(12, false, false));
-  EXPECT_FALSE(expansion_takes(6, false, true));
-  EXPECT_FALSE(expansion_takes(16, false, true));
-  EXPECT_TRUE(expansion_takes(10, true, true));
-  EXPECT_FALSE(expansion_takes(12, true, false));
-  test::with_tuning(test::tuning_with(&tuning::Tuning::haf_batch, 1), [] { EXPECT_FALSE(expansion_takes(8, false, true)); });
+  EXPECT_TRUE(expansion_takes(8, false));
+  EXPECT_TRUE(expansion_takes(14, false));
+  EXPECT_FALSE(expansion_takes(6, false));
+  EXPECT_FALSE(expansion_takes(16, false));
+  EXPECT_TRUE(expansion_takes(12, true));
+  EXPECT_FALSE(expansion_takes(14, true));
+  test::with_tuning(test::tuning_with(&tuning::Tuning::haf_batch, 1), [] { EXPECT_FALSE(expansion_takes(8, false)); });
   test::with_tuning(test::tuning_with(&tuning::Tuning::haf_batch, 3), [] {
-    EXPECT_TRUE(expansion_takes(16, true, true));
-    EXPECT_TRUE(expansion_takes(4, false, false));
-    EXPECT_FALSE(expansion_takes(18, false, true));
+    EXPECT_TRUE(expansion_takes(16, true));
+    EXPECT_TRUE(expansion_takes(4, false));
+    EXPECT_FALSE(expansion_takes(18, false));
   });
 }
 

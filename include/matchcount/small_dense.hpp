@@ -91,7 +91,7 @@ std::vector<SmallDenseValue> gpu_dense_permanents(const double* re, const double
 
 /// The hafnians (loop hafnians where `loops`) of `count` symmetric n x n matrices laid out as
 /// for gpu_dense_permanents, on a CUDA device: every matrix's three vertex orders expanded
-/// along the first vertex, 32 matrices a warp, from 8 to 14 vertices (12 real, 10 with loops),
+/// along the first vertex, 32 matrices a warp, from 8 to 14 vertices (12 with loops),
 /// walked one a thread otherwise up to 32 vertices (each matrix sent once), its four float
 /// walks as channels of the gpu-hafnian walk beyond (docs/gpu.md, "Batches of small
 /// hafnians"), in jobs of 4096 matrices (expansions: up to 65536, 32 MiB) with `stop` asked

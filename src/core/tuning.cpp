@@ -89,7 +89,7 @@ const Knob kKnobs[] = {
     {"MATCHCOUNT_HAF_RING", "z64, primes or z64alone: gpu-hafnian's exact walks take 64 bits of the count from a channel in the integers modulo 2^64 beside the first prime, every bit from primes, or the channel modulo 2^64 in a walk of its own",
      "z64", nullptr, nullptr, &Tuning::haf_ring, {"z64", "primes", "z64alone"}},
     {"MATCHCOUNT_HAF_BATCH", "lanes, walk or expand: GPU batches of small float hafnians (up to 32 vertices) walk each matrix and order in a thread, as channels of the gpu-hafnian walk, or (up to 16 vertices) expand along the first vertex, 32 matrices a warp",
-     "by size: expand from 8 to 14 vertices (complex; real 12, loops 10), lanes otherwise", nullptr, nullptr, &Tuning::haf_batch, {"lanes", "walk", "expand"}},
+     "by size: expand from 8 to 14 vertices (12 with loops), lanes otherwise", nullptr, nullptr, &Tuning::haf_batch, {"lanes", "walk", "expand"}},
     {"MATCHCOUNT_WARP_PLUS_ROWS", "rows from which GPU Rasmussen+ takes one sample per warp", "planner's",
      [](Tuning& t, const char* v) { t.warp_plus_rows = std::atoi(v); },
      [](const Tuning& t) { return t.warp_plus_rows ? std::to_string(*t.warp_plus_rows) : std::string("planner's"); }},

@@ -166,11 +166,10 @@ std::vector<int> lane_orders(int n0, int walks);
 /// (run_hafnian_enum) rather than walked one walk a thread: from kExpandMinN vertices, below
 /// which the vertex orders share most of their products' roundings and their spread misses
 /// them, up to where it was faster on an H200 (docs/benchmarks.md, "Batches of small hafnians
-/// by expansion"): complex hafnians to 14 vertices, real ones to 12, loop hafnians, whose
-/// expansion has more terms, to 10. MATCHCOUNT_HAF_BATCH=lanes never, =expand wherever it
-/// can (2 to 16 vertices).
-constexpr int kExpandMinN = 8, kExpandMaxComplexN = 14, kExpandMaxRealN = 12, kExpandMaxLoopN = 10;
-bool expansion_takes(int n, bool loops, bool cplx);
+/// by expansion"): 14 vertices, loop hafnians, whose expansion has more terms, 12.
+/// MATCHCOUNT_HAF_BATCH=lanes never, =expand wherever it can (2 to 16 vertices).
+constexpr int kExpandMinN = 8, kExpandMaxN = 14, kExpandMaxLoopN = 12;
+bool expansion_takes(int n, bool loops);
 
 /// Float (loop) hafnians of `count` n0 x n0 blocks (n0 + n0 % 2 <= gpu::kHafLaneMaxN), by
 /// expansion where expansion_takes says so (float_estimate of its values), else one

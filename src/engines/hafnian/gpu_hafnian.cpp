@@ -310,7 +310,7 @@ std::vector<Approx<T>> gpu_hafnian_batch(const std::vector<SparseMatrix<T>>& blo
         const T x = d[static_cast<std::size_t>(r) * static_cast<std::size_t>(n0) + static_cast<std::size_t>(c)];
         return w ? std::imag(x) : std::real(x);
       });
-    }, !gpu_haf::expansion_takes(n, loops, cplx));
+    }, !gpu_haf::expansion_takes(n, loops));
     return gpu_haf::lane_hafnians<T>(n0, loops, blocks.size(), roots.data(), q, excess);
   }
   const auto orders = haf::float_orders(n0);

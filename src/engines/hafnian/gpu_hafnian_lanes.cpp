@@ -53,10 +53,10 @@ std::vector<int> lane_orders(int n0, int walks) {
   return out;
 }
 
-bool expansion_takes(int n, bool loops, bool cplx) {
+bool expansion_takes(int n, bool loops) {
   const int choice = tuning::tuning().haf_batch;
   if (choice == 1 || choice == 2 || n > gpu::haf_enum::kMaxN) return false;
-  return choice == 3 || (n >= kExpandMinN && n <= (loops ? kExpandMaxLoopN : cplx ? kExpandMaxComplexN : kExpandMaxRealN));
+  return choice == 3 || (n >= kExpandMinN && n <= (loops ? kExpandMaxLoopN : kExpandMaxN));
 }
 
 template <class T>
@@ -71,7 +71,7 @@ std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, cons
   job.spread = haf::kSpreadWalks;
   job.orders = lane_orders(n0, job.walks);
   job.roots = roots;
-  if (expansion_takes(job.n, loops, cplx)) {
+  if (expansion_takes(job.n, loops)) {
     // Each walk's value in doubles: the estimate has no fixed point's truncation to add.
     const std::vector<double> values = gpu::run_hafnian_enum(job);
     const std::size_t W = cplx ? 2 : 1;
@@ -154,7 +154,7 @@ void lane_jobs(const double* re, const double* im, int n, std::int64_t count, bo
             return (w ? im : re)[base + static_cast<std::size_t>(r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)];
           });
         },
-        !engines::gpu_haf::expansion_takes(n + n % 2, loops, cplx));
+        !engines::gpu_haf::expansion_takes(n + n % 2, loops));
     if (tuning::tuning().gpu_verbose)
       std::fprintf(stderr, "gpu-hafnian lanes: roots on the host, %.3f ms\n",
                    1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -176,7 +176,7 @@ std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* 
     // An expansion's job is short: jobs of up to 32 MiB of roots (at most 65536 matrices) fill
     // the device, where the walks' 4096 already take about a wave.
     std::int64_t job = kJob;
-    if (engines::gpu_haf::expansion_takes(n + n % 2, loops, cplx)) {
+    if (engines::gpu_haf::expansion_takes(n + n % 2, loops)) {
       const std::int64_t bytes = static_cast<std::int64_t>(gpu::HafLaneJob::root_values(n + n % 2, loops)) * (cplx ? 16 : 8);
       job = std::clamp<std::int64_t>((std::int64_t{32} << 20) / bytes, kJob, 65536);
     }

@@ -55,10 +55,9 @@ struct RootView {
 
 template <class N, int Nv, bool Loops>
 typename N::V expand(const RootView<N>& view) {
-  typename N::V values[he::kMaxN];
-  const int tasks = he::tasks(Nv, Loops);
-  for (int t = 0; t < tasks; ++t) values[t] = he::task_value<RootView<N>, N, Nv, Loops>(view, t);
-  return he::task_sum<N>(values, tasks);
+  typename N::V groups[he::kGroups];
+  for (int g = 0; g < he::kGroups; ++g) groups[g] = he::group_value<RootView<N>, N, Nv, Loops>(view, g);
+  return he::group_sum<N>(groups);
 }
 
 /// The expansion of the root (n even, as HafLaneJob's) in `order`, on the host.

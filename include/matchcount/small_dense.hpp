@@ -104,7 +104,7 @@ std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* 
 /// Stacks and batches of 256 or more float (loop) hafnians of kGpuHafnianBatchMin to
 /// kGpuHafnianBatchMax vertices go to a CUDA device unless the CPU is asked for: there the GPU
 /// (its expansions from 8 vertices, its walks beyond) beat small_dense_hafnian on a 16-core
-/// host, 2 to 5 times at 8 to 12 vertices (docs/benchmarks.md, "Batches of small hafnians by
+/// host, 2.5 to 7 times at 8 to 14 vertices (docs/benchmarks.md, "Batches of small hafnians by
 /// expansion"); below 8 the CPU's walks are the faster.
 constexpr int kGpuHafnianBatchMin = 8, kGpuHafnianBatchMax = 32;
 inline bool gpu_hafnians_by_default(std::int64_t n) { return n >= kGpuHafnianBatchMin && n <= kGpuHafnianBatchMax; }

@@ -1,11 +1,13 @@
 // Batches of small float (loop) hafnians on the GPU by expansion along the first vertex
 // (haf_enum.cuh), where Björklund's walk (haf_lanes.cu) waits on its frames' memory. A block
-// takes 32 matrices into shared memory, value-major (value v of matrix b at v * 32 + b, its W
-// doubles together), and its warps take its *jobs* in turn: a job is a walk's vertex order and a task, vertex
-// 0's partner q (or its loop), the product of a_{0q} and the hafnian of the rest, for the 32
-// matrices at once, lane b matrix b. A warp's lanes take the same path, so each load is one
-// conflict-free line. The tasks' values meet in shared memory and are added in task order, as
-// haf_enum::task_sum adds them on the host: the bits do not depend on the launch.
+// takes 32 matrices and walks them in each vertex order in turn: it lays the matrices out in
+// shared memory in the walk's order (entry (p, q), p < q, of the walk at value q(q - 1)/2 + p,
+// value v of matrix b at v * 32 + b, a complex value's two doubles together), so a walk finds
+// an entry by arithmetic on its positions. The walk's jobs (the first two vertices' choices)
+// go to the block's 8 warps, warp g taking group g of haf_enum::group_value, lane b matrix b:
+// the lanes take the same path, so each load is one conflict-free line. The groups' sums meet
+// in shared memory and are added in group order, as haf_enum::group_sum adds them on the host:
+// the bits do not depend on the launch.
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -18,10 +20,9 @@ namespace mcgpu {
 namespace haf_enum_kernel {
 
 namespace he = matchcount::gpu::haf_enum;
-// A block: 32 matrices, kWarps warps taking its (walk, task) jobs in turn. Fewer warps than
-// jobs keep the registers of several blocks a multiprocessor (a warp a job held one block of
-// 13 warps at n = 14, 92 registers a thread: 9% of the FP64 rate against 63% at n = 12).
-constexpr int kMatrices = 32, kMaxWalks = 4, kTable = he::kMaxN * he::kMaxN, kWarps = 8, kThreads = 32 * kWarps;
+constexpr int kMatrices = 32, kMaxWalks = 4, kWarps = he::kGroups, kThreads = 32 * kWarps;
+// The block's order tables: each vertex's position, then each root value's place in the walk.
+constexpr int kMaxValues = he::kMaxN * (he::kMaxN + 1) / 2, kTableDoubles = (he::kMaxN + kMaxValues + 7) / 8 * 2;
 
 struct EnumArgs {
   const double* roots;  // HafLaneJob's layout
@@ -31,35 +32,33 @@ struct EnumArgs {
   int n, values, W, walks, spread;
 };
 
-/// A warp's view of its 32 matrices in one walk's vertex order: entry (p, q) of lane's matrix
-/// lies offset[p * kMaxN + q] bytes past `base` (its loop p at offset[p * (kMaxN + 1)]), the
-/// values of a matrix W doubles at a stride of 32 (lane b matrix b), so that a warp's load is
-/// one conflict-free line. A walk of |A| (Modulus) reads moduli; Modulus is a type, not a flag,
-/// so that no load tests it.
+/// A warp's view of its 32 matrices in the walk's order (the kernel's layout): entry (p, q),
+/// p < q, is value q(q - 1)/2 + p, loop p value E + p. A walk of |A| (Modulus) reads moduli;
+/// Modulus is a type, not a flag, so that no load tests it.
 template <class N, bool Modulus>
-struct SharedMatrix {
-  const char* base;  // the block's values plus the lane's
-  const unsigned* offset;
-  __device__ typename N::V at(unsigned o) const {
-    if constexpr (sizeof(typename N::V) == sizeof(double)) {
-      const double x = *reinterpret_cast<const double*>(base + o);
-      return Modulus ? fabs(x) : x;
+struct WalkMatrix {
+  static constexpr int W = sizeof(typename N::V) / sizeof(double);
+  const double* base;  // the block's values plus the lane's
+  int E;
+  __device__ typename N::V at(int v) const {
+    const double* x = base + v * (kMatrices * W);
+    if constexpr (W == 1) {
+      return Modulus ? fabs(x[0]) : x[0];
     } else {
-      const double2 x = *reinterpret_cast<const double2*>(base + o);
-      if constexpr (Modulus) return {sqrt(he::fma_rn(x.x, x.x, he::mul_rn(x.y, x.y))), 0.0};
-      else return {x.x, x.y};
+      const double2 y = *reinterpret_cast<const double2*>(x);
+      if constexpr (Modulus) return {sqrt(he::fma_rn(y.x, y.x, he::mul_rn(y.y, y.y))), 0.0};
+      else return {y.x, y.y};
     }
   }
-  __device__ typename N::V entry(int p, int q) const { return at(offset[p * he::kMaxN + q]); }
-  __device__ typename N::V loop(int p) const { return at(offset[p * (he::kMaxN + 1)]); }
+  __device__ typename N::V entry(int p, int q) const { return at(q * (q - 1) / 2 + p); }
+  __device__ typename N::V loop(int p) const { return at(E + p); }
 };
 
-/// Job (walk, task)'s value for the warp's 32 matrices.
 template <class N, int Nv, bool Loops, bool Modulus>
-__device__ typename N::V job_value(const double* vals, const unsigned* offset, int lane, int task) {
+__device__ typename N::V warp_group(const double* vals, int lane, int group) {
   constexpr int W = sizeof(typename N::V) / sizeof(double);
-  const SharedMatrix<N, Modulus> m{reinterpret_cast<const char*>(vals + lane * W), offset};
-  return he::task_value<SharedMatrix<N, Modulus>, N, Nv, Loops>(m, task);
+  const WalkMatrix<N, Modulus> m{vals + lane * W, Nv * (Nv - 1) / 2};
+  return he::group_value<WalkMatrix<N, Modulus>, N, Nv, Loops>(m, group);
 }
 
 __device__ __forceinline__ void put(double* at, double v) { at[0] = v; }
@@ -70,46 +69,46 @@ __device__ __forceinline__ void get(const double* at, he::Cplx::V& v) { v = {at[
 template <class N, int Nv, bool Loops>
 __global__ void __launch_bounds__(kThreads) haf_enum(EnumArgs a) {
   typedef typename N::V V;
-  constexpr int W = sizeof(V) / sizeof(double);
+  constexpr int W = sizeof(V) / sizeof(double), E = Nv * (Nv - 1) / 2;
   extern __shared__ __align__(16) double smem[];
-  unsigned* offsets = reinterpret_cast<unsigned*>(smem);
-  double* vals = smem + kMaxWalks * kTable * sizeof(unsigned) / sizeof(double);
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const int tasks = he::tasks(Nv, Loops), E = Nv * (Nv - 1) / 2;
-  double* parts = vals + a.values * W * kMatrices;  // (walk, task)'s value, job-major, W doubles a lane
+  unsigned short* position = reinterpret_cast<unsigned short*>(smem);  // of each vertex in the walk
+  unsigned short* place = position + he::kMaxN;                        // of each root value in the walk
+  double* vals = smem + kTableDoubles;
+  double* groups = vals + a.values * W * kMatrices;  // walk w's group g at (w * kGroups + g) * 32 + lane
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, R = a.values * W;
   const long long first = static_cast<long long>(blockIdx.x) * kMatrices;
-  // Each walk's offsets: entry (p, q) of the walk is value (order[p], order[q]) of the root,
-  // whose W doubles for matrix b lie at (value * 32 + b) * W.
-  for (int t = tid; t < a.walks * kTable; t += kThreads) {
-    const int w = t / kTable, p = t % kTable / he::kMaxN, q = t % he::kMaxN;
-    unsigned v = 0;
-    if (p < Nv && q < Nv) {
-      const int i = a.orders[w * Nv + p], j = a.orders[w * Nv + q];
-      v = static_cast<unsigned>(i == j ? E + i : i > j ? i * (i - 1) / 2 + j : j * (j - 1) / 2 + i);
+  for (int w = 0; w < a.walks; ++w) {
+    if (w > 0) __syncthreads();  // the walk before has read its values
+    if (tid < Nv) position[a.orders[w * Nv + tid]] = static_cast<unsigned short>(tid);
+    __syncthreads();
+    for (int v = tid; v < a.values; v += kThreads) {
+      int at;
+      if (v >= E) {
+        at = E + position[v - E];
+      } else {  // root value v is entry (i, j), i > j: i(i - 1)/2 <= v
+        int i = 1;
+        while ((i + 1) * i / 2 <= v) ++i;
+        const int pi = position[i], pj = position[v - i * (i - 1) / 2];
+        at = pi > pj ? pi * (pi - 1) / 2 + pj : pj * (pj - 1) / 2 + pi;
+      }
+      place[v] = static_cast<unsigned short>(at);
     }
-    offsets[t] = v * kMatrices * W * sizeof(double);
-  }
-  // The block's matrices, value-major (a missing matrix reads zeros).
-  const int R = a.values * W;
-  for (int k = tid; k < kMatrices * R; k += kThreads) {
-    const int b = k / R, off = k % R;
-    vals[(off / W * kMatrices + b) * W + off % W] = first + b < a.matrices ? a.roots[(first + b) * R + off] : 0.0;
-  }
-  __syncthreads();
-  // The warps take the (walk, task) jobs in turn.
-  for (int job = warp; job < a.walks * tasks; job += kWarps) {
-    const int w = job / tasks;
-    const unsigned* offset = offsets + w * kTable;
-    put(&parts[(job * kMatrices + lane) * W], w < a.spread ? job_value<N, Nv, Loops, false>(vals, offset, lane, job % tasks)
-                                                           : job_value<N, Nv, Loops, true>(vals, offset, lane, job % tasks));
+    __syncthreads();
+    for (int k = tid; k < kMatrices * R; k += kThreads) {  // consecutive threads, consecutive doubles of a root
+      const int b = k / R, off = k % R;
+      vals[(place[off / W] * kMatrices + b) * W + off % W] = first + b < a.matrices ? a.roots[(first + b) * R + off] : 0.0;
+    }
+    __syncthreads();
+    const V g = w < a.spread ? warp_group<N, Nv, Loops, false>(vals, lane, warp) : warp_group<N, Nv, Loops, true>(vals, lane, warp);
+    put(&groups[((w * kWarps + warp) * kMatrices + lane) * W], g);
   }
   __syncthreads();
   for (int t = tid; t < a.walks * kMatrices; t += kThreads) {
     const int w = t / kMatrices, b = t % kMatrices;
     if (first + b >= a.matrices) continue;
-    V acc, x;
-    get(&parts[(w * tasks * kMatrices + b) * W], acc);
-    for (int k = 1; k < tasks; ++k) get(&parts[((w * tasks + k) * kMatrices + b) * W], x), acc = N::add(acc, x);
+    V sums[he::kGroups];
+    for (int g = 0; g < he::kGroups; ++g) get(&groups[((w * kWarps + g) * kMatrices + b) * W], sums[g]);
+    const V acc = he::group_sum<N>(sums);
     double* out = a.out + ((first + b) * a.walks + w) * W;
     if constexpr (W == 2) out[0] = acc.re, out[1] = acc.im;
     else out[0] = acc;
@@ -175,9 +174,8 @@ std::vector<double> run_hafnian_enum(const HafLaneJob& job) {
   DeviceBuffer<double> values(out.size());
   a.roots = roots.ptr, a.orders = orders.ptr, a.out = values.ptr;
   mark("roots in");
-  const int tasks = haf_enum::tasks(job.n, job.loops);
-  const std::size_t planes = static_cast<std::size_t>(a.values + job.walks * tasks) * W * hk::kMatrices;
-  const std::size_t shared = hk::kMaxWalks * hk::kTable * sizeof(unsigned) + planes * sizeof(double);
+  const std::size_t planes = static_cast<std::size_t>(a.values + job.walks * hk::kWarps) * W * hk::kMatrices;
+  const std::size_t shared = (hk::kTableDoubles + planes) * sizeof(double);
   const unsigned blocks = static_cast<unsigned>((job.matrices + hk::kMatrices - 1) / hk::kMatrices);
   if (job.complex) {
     if (job.loops) hk::launch_n<haf_enum::Cplx, true>(a, blocks, shared);

@@ -98,6 +98,15 @@ MC_ENUM_HD void each_vertex(unsigned rest, Step step) {
   }
 }
 
+/// The hafnian of four vertices a < b < c < d from their entries, as the loop of haf_of adds
+/// it: a_ab a_cd, then a_ac a_bd, then a_ad a_bc.
+template <class N>
+MC_ENUM_HD typename N::V haf4(typename N::V ab, typename N::V ac, typename N::V ad, typename N::V bc, typename N::V bd,
+                              typename N::V cd) {
+  return N::madd(N::madd(N::madd(N::zero(), ab, cd), ac, bd), ad, bc);
+}
+MC_ENUM_HD int q3_of(unsigned r) { return lowest(r & (r - 1)); }
+
 /// haf of the vertices of `mask` (S of them, even), with entry(p, q) of the accessor `a`.
 template <class A, class N, int S>
 MC_ENUM_HD typename N::V haf_of(const A& a, unsigned mask) {
@@ -107,16 +116,30 @@ MC_ENUM_HD typename N::V haf_of(const A& a, unsigned mask) {
     const int p = lowest(mask);
     return a.entry(p, lowest(mask & (mask - 1)));
   } else if constexpr (S == 4) {
-    // The loop below, written out: each vertex found once (most products are at this level).
     const int p = lowest(mask);
     unsigned r = mask & (mask - 1);
     const int q1 = lowest(r);
     r &= r - 1;
     const int q2 = lowest(r);
-    const int q3 = lowest(r & (r - 1));
-    typename N::V acc = N::madd(N::zero(), a.entry(p, q1), a.entry(q2, q3));
-    acc = N::madd(acc, a.entry(p, q2), a.entry(q1, q3));
-    return N::madd(acc, a.entry(p, q3), a.entry(q1, q2));
+    return haf4<N>(a.entry(p, q1), a.entry(p, q2), a.entry(p, q3_of(r)), a.entry(q1, q2), a.entry(q1, q3_of(r)),
+                   a.entry(q2, q3_of(r)));
+  } else if constexpr (S == 6) {
+    // The loop below over its five 4-vertex hafnians, written out: the ten entries among the
+    // five vertices are loaded once for all of them, where each 4-vertex hafnian loaded its
+    // six (the loads, not the multiply-adds, bound these levels).
+    const int p = lowest(mask);
+    unsigned r = mask & (mask - 1);
+    int v[5];
+    for (int k = 0; k < 5; ++k) v[k] = lowest(r), r &= r - 1;
+    const typename N::V e01 = a.entry(v[0], v[1]), e02 = a.entry(v[0], v[2]), e03 = a.entry(v[0], v[3]),
+                        e04 = a.entry(v[0], v[4]), e12 = a.entry(v[1], v[2]), e13 = a.entry(v[1], v[3]),
+                        e14 = a.entry(v[1], v[4]), e23 = a.entry(v[2], v[3]), e24 = a.entry(v[2], v[4]),
+                        e34 = a.entry(v[3], v[4]);
+    typename N::V acc = N::madd(N::zero(), a.entry(p, v[0]), haf4<N>(e12, e13, e14, e23, e24, e34));
+    acc = N::madd(acc, a.entry(p, v[1]), haf4<N>(e02, e03, e04, e23, e24, e34));
+    acc = N::madd(acc, a.entry(p, v[2]), haf4<N>(e01, e03, e04, e13, e14, e34));
+    acc = N::madd(acc, a.entry(p, v[3]), haf4<N>(e01, e02, e04, e12, e14, e24));
+    return N::madd(acc, a.entry(p, v[4]), haf4<N>(e01, e02, e03, e12, e13, e23));
   } else {
     const int p = lowest(mask);
     const unsigned rest = mask & (mask - 1);
@@ -158,29 +181,84 @@ MC_ENUM_HD typename N::V lhaf_of(const A& a, unsigned mask) {
   }
 }
 
-/// The tasks of an n-vertex (loop) hafnian: vertex 0's partner q = 1 .. n - 1 (task q - 1),
-/// and for a loop hafnian its loop (task n - 1). A task's value is its product, and the
-/// hafnian is the tasks' sum in task order (task_sum), so that the tasks can run apart.
-MC_ENUM_HD int tasks(int n, bool loops) { return loops ? n : n - 1; }
-
-template <class A, class N, int Nv, bool Loops>
-MC_ENUM_HD typename N::V task_value(const A& a, int task) {
-  constexpr unsigned all = Nv >= 32 ? ~0u : (1u << Nv) - 1;
-  if (task == Nv - 1) {  // the loop of vertex 0 (Loops only)
-    if constexpr (Loops) return N::mul(a.loop(0), lhaf_next<A, N, Nv - 1>(a, all & ~1u));
-    return N::zero();
-  }
-  const int q = task + 1;
-  const unsigned rest = all & ~1u & ~(1u << q);
-  if constexpr (Loops) return N::mul(a.entry(0, q), lhaf_next<A, N, Nv - 2>(a, rest));
-  else return N::mul(a.entry(0, q), haf_of<A, N, Nv - 2>(a, rest));
+/// Vertex k (from 0) of `mask`, ascending.
+MC_ENUM_HD int nth(unsigned mask, int k) {
+  for (; k > 0; --k) mask &= mask - 1;
+  return lowest(mask);
 }
 
-/// The hafnian from its tasks' values, added in task order.
+/// The jobs of an n-vertex (loop) hafnian: the choices of its first two vertices. The first
+/// vertex has first_choices: a partner q = 1 .. n - 1 (choice q - 1) and, with loops, its loop
+/// (choice n - 1); the first vertex left then has at most second_choices (its partners in
+/// ascending order, then its loop). Job t is (t / second_choices, t % second_choices); a pair
+/// of choices that does not exist has no value.
+MC_ENUM_HD int first_choices(int n, bool loops) { return loops ? n : n - 1; }
+MC_ENUM_HD int second_choices(int n, bool loops) { return loops ? n - 1 : n > 2 ? n - 3 : 1; }
+MC_ENUM_HD int jobs(int n, bool loops) { return first_choices(n, loops) * second_choices(n, loops); }
+
+/// The second choice of a loop hafnian job: x1 (the first choice's factor) times the choice t2
+/// of the first of the R vertices of `rest` and the loop hafnian of what it leaves.
+template <class A, class N, int R>
+MC_ENUM_HD bool second_choice(const A& a, typename N::V x1, unsigned rest, int t2, typename N::V& out) {
+  if constexpr (R == 0) {
+    if (t2 != 0) return false;
+    out = N::mul(x1, N::one());
+    return true;
+  } else {
+    if (t2 >= R) return false;
+    const int p = lowest(rest);
+    const unsigned others = rest & (rest - 1);
+    if constexpr (R >= 2) {
+      if (t2 < R - 1) {
+        const int q = nth(others, t2);
+        out = N::mul(x1, N::mul(a.entry(p, q), lhaf_next<A, N, R - 2>(a, others & ~(1u << q))));
+        return true;
+      }
+    }
+    out = N::mul(x1, N::mul(a.loop(p), lhaf_next<A, N, R - 1>(a, others)));
+    return true;
+  }
+}
+
+/// Job t's value (a product of the two choices' factors and the hafnian of the rest) in `out`;
+/// false where the job does not exist. Every call of entry(p, q) has p < q.
+template <class A, class N, int Nv, bool Loops>
+MC_ENUM_HD bool job_value(const A& a, int t, typename N::V& out) {
+  constexpr unsigned all = (1u << Nv) - 1;
+  const int T2 = second_choices(Nv, Loops), t1 = t / T2, t2 = t % T2;
+  if constexpr (Loops) {
+    if (t1 < Nv - 1) return second_choice<A, N, Nv - 2>(a, a.entry(0, t1 + 1), all & ~1u & ~(1u << (t1 + 1)), t2, out);
+    return second_choice<A, N, Nv - 1>(a, a.loop(0), all & ~1u, t2, out);
+  } else if constexpr (Nv == 2) {
+    out = N::mul(a.entry(0, 1), N::one());
+    return true;
+  } else {
+    const unsigned rest = all & ~1u & ~(1u << (t1 + 1));
+    const int p = lowest(rest);
+    const unsigned others = rest & (rest - 1);
+    const int q = nth(others, t2);
+    out = N::mul(a.entry(0, t1 + 1), N::mul(a.entry(p, q), haf_of<A, N, Nv - 4>(a, others & ~(1u << q))));
+    return true;
+  }
+}
+
+/// The jobs' groups: group g holds jobs g, g + kGroups, ..., added in that order; the hafnian
+/// is the groups' sums added in group order. On the device a warp is a group.
+constexpr int kGroups = 8;
+
+template <class A, class N, int Nv, bool Loops>
+MC_ENUM_HD typename N::V group_value(const A& a, int g) {
+  typename N::V acc = N::zero(), x;
+  for (int t = g; t < jobs(Nv, Loops); t += kGroups)
+    if (job_value<A, N, Nv, Loops>(a, t, x)) acc = N::add(acc, x);
+  return acc;
+}
+
+/// The hafnian from its groups' sums.
 template <class N>
-MC_ENUM_HD typename N::V task_sum(const typename N::V* values, int count) {
-  typename N::V acc = values[0];
-  for (int t = 1; t < count; ++t) acc = N::add(acc, values[t]);
+MC_ENUM_HD typename N::V group_sum(const typename N::V* groups) {
+  typename N::V acc = N::zero();
+  for (int g = 0; g < kGroups; ++g) acc = N::add(acc, groups[g]);
   return acc;
 }
 

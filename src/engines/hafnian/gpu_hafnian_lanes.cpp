@@ -129,8 +129,9 @@ void store_values(const std::vector<Approx<T>>& got, bool cplx, SmallDenseValue*
   }
 }
 
-/// gpu_dense_hafnians by one walk a thread (lane_hafnians), in jobs of `job` matrices whose
-/// roots are written straight from the caller's arrays into one page-locked buffer. The
+/// gpu_dense_hafnians by lane_hafnians (expansions, or one walk a thread), in jobs of `job`
+/// matrices whose roots are written straight from the caller's arrays into one page-locked
+/// buffer (without the fixed-point exponent for expansions, which sum none). The
 /// caller's doubles carry no entry errors, so no excess and no walk of |A|. (Writing a job's
 /// roots while the device walks the job before, the walk in a thread of its own, was slower:
 /// docs/benchmarks.md, "Batches of small hafnians: each matrix once".)

@@ -46,10 +46,7 @@ struct RootView {
       return modulus ? std::fabs(x[0]) : x[0];
     }
   }
-  typename N::V entry(int p, int q) const {
-    const int i = order[p], j = order[q];
-    return at(i > j ? i * (i - 1) / 2 + j : j * (j - 1) / 2 + i);
-  }
+  typename N::V entry(int p, int q) const { return at(gpu::lane_root_edge(order, p, q)); }
   typename N::V loop(int p) const { return at(n * (n - 1) / 2 + order[p]); }
 };
 
@@ -64,18 +61,9 @@ typename N::V expand(const RootView<N>& view) {
 template <class N, bool Loops>
 typename N::V expand_root(const double* root, int n, const int* order, bool modulus) {
   const RootView<N> v{root, n, order, modulus};
-  switch (n) {
-    case 2: return expand<N, 2, Loops>(v);
-    case 4: return expand<N, 4, Loops>(v);
-    case 6: return expand<N, 6, Loops>(v);
-    case 8: return expand<N, 8, Loops>(v);
-    case 10: return expand<N, 10, Loops>(v);
-    case 12: return expand<N, 12, Loops>(v);
-    case 14: return expand<N, 14, Loops>(v);
-    case 16: return expand<N, 16, Loops>(v);
-  }
-  ADD_FAILURE() << "n = " << n;
-  return N::zero();
+  typename N::V value = N::zero();
+  if (!he::with_size(n, [&](auto size) { value = expand<N, decltype(size)::value, Loops>(v); })) ADD_FAILURE() << "n = " << n;
+  return value;
 }
 
 Complex as_complex(double x) { return x; }

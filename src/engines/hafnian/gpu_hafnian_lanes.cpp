@@ -59,6 +59,25 @@ bool expansion_takes(int n, bool loops) {
   return choice == 3 || (n >= kExpandMinN && n <= (loops ? kExpandMaxLoopN : kExpandMaxN));
 }
 
+namespace {
+
+/// Each block's value and estimate from its walks' values: value(b, w) is block b's walk w,
+/// estimate(walks, b) its Approx (the walk of |A|, where it was not walked, reads 0).
+template <class T, class Value, class Estimate>
+std::vector<Approx<T>> block_values(std::size_t count, int walks, Value value, Estimate estimate) {
+  std::vector<Approx<T>> out(count);
+#pragma omp parallel for schedule(static)
+  for (long long i = 0; i < static_cast<long long>(count); ++i) {
+    const std::size_t b = static_cast<std::size_t>(i);
+    std::vector<T> walk(haf::kFloatWalks, T{});
+    for (int w = 0; w < walks; ++w) walk[static_cast<std::size_t>(w)] = value(b, static_cast<std::size_t>(w));
+    out[b] = estimate(walk, b);
+  }
+  return out;
+}
+
+}  // namespace
+
 template <class T>
 std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, const double* roots, int q,
                                      const std::vector<double>& excess) {
@@ -71,36 +90,27 @@ std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, cons
   job.spread = haf::kSpreadWalks;
   job.orders = lane_orders(n0, job.walks);
   job.roots = roots;
+  const std::size_t walks = static_cast<std::size_t>(job.walks);
+  const auto excess_of = [&](std::size_t b) { return excess.empty() ? 0.0 : excess[b]; };
   if (expansion_takes(job.n, loops)) {
     // Each walk's value in doubles: the estimate has no fixed point's truncation to add.
     const std::vector<double> values = gpu::run_hafnian_enum(job);
     const std::size_t W = cplx ? 2 : 1;
-    std::vector<Approx<T>> out(count);
-#pragma omp parallel for schedule(static)
-    for (long long i = 0; i < static_cast<long long>(count); ++i) {
-      const std::size_t b = static_cast<std::size_t>(i);
-      std::vector<T> walks(haf::kFloatWalks, T{});
-      for (int w = 0; w < job.walks; ++w) {
-        const double* v = &values[(b * static_cast<std::size_t>(job.walks) + static_cast<std::size_t>(w)) * W];
-        if constexpr (cplx) walks[static_cast<std::size_t>(w)] = Complex(v[0], v[1]);
-        else walks[static_cast<std::size_t>(w)] = v[0];
-      }
-      out[b] = haf::float_estimate(walks, excess.empty() ? 0.0 : excess[b]);
-    }
-    return out;
+    return block_values<T>(
+        count, job.walks,
+        [&](std::size_t b, std::size_t w) {
+          const double* v = &values[(b * walks + w) * W];
+          if constexpr (cplx) return Complex(v[0], v[1]);
+          else return v[0];
+        },
+        [&](const std::vector<T>& walk, std::size_t b) { return haf::float_estimate(walk, excess_of(b)); });
   }
   const std::vector<std::uint64_t> words = gpu::run_hafnian_lanes(job);
   const std::size_t per = gpu::haf_channel_words(cplx ? gpu::HafArith::Complex : gpu::HafArith::Real);
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<Approx<T>> out(count);
-#pragma omp parallel for schedule(static)
-  for (long long i = 0; i < static_cast<long long>(count); ++i) {
-    const std::size_t b = static_cast<std::size_t>(i);
-    std::vector<T> walks(haf::kFloatWalks, T{});
-    for (int w = 0; w < job.walks; ++w)
-      walks[static_cast<std::size_t>(w)] = fixed_value<T>(&words[(b * static_cast<std::size_t>(job.walks) + static_cast<std::size_t>(w)) * per], q);
-    out[b] = float_block_value(walks, excess.empty() ? 0.0 : excess[b], (n0 + 1) / 2, q);
-  }
+  std::vector<Approx<T>> out = block_values<T>(
+      count, job.walks, [&](std::size_t b, std::size_t w) { return fixed_value<T>(&words[(b * walks + w) * per], q); },
+      [&](const std::vector<T>& walk, std::size_t b) { return float_block_value(walk, excess_of(b), (n0 + 1) / 2, q); });
   if (job.verbose)
     std::fprintf(stderr, "gpu-hafnian lanes: estimates, %.3f ms\n",
                  1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

@@ -29,7 +29,7 @@ struct EnumArgs {
   const int* orders;    // HafLaneJob's, n a walk
   double* out;          // channel (matrix * walks + walk), W doubles each
   long long matrices;
-  int n, values, W, walks, spread;
+  int n, values, walks, spread;
 };
 
 /// A warp's view of its 32 matrices in the walk's order (the kernel's layout): entry (p, q),
@@ -50,6 +50,7 @@ struct WalkMatrix {
       else return {y.x, y.y};
     }
   }
+  // p < q always (haf_enum's callers), so no packed_edge and its test: this is the hot path.
   __device__ typename N::V entry(int p, int q) const { return at(q * (q - 1) / 2 + p); }
   __device__ typename N::V loop(int p) const { return at(E + p); }
 };
@@ -88,8 +89,7 @@ __global__ void __launch_bounds__(kThreads) haf_enum(EnumArgs a) {
       } else {  // root value v is entry (i, j), i > j: i(i - 1)/2 <= v
         int i = 1;
         while ((i + 1) * i / 2 <= v) ++i;
-        const int pi = position[i], pj = position[v - i * (i - 1) / 2];
-        at = pi > pj ? pi * (pi - 1) / 2 + pj : pj * (pj - 1) / 2 + pi;
+        at = matchcount::gpu::packed_edge(position[i], position[v - i * (i - 1) / 2]);
       }
       place[v] = static_cast<unsigned short>(at);
     }
@@ -127,17 +127,8 @@ void launch(const EnumArgs& a, unsigned blocks, std::size_t shared) {
 
 template <class N, bool Loops>
 void launch_n(const EnumArgs& a, unsigned blocks, std::size_t shared) {
-  switch (a.n) {
-    case 2: return launch<N, 2, Loops>(a, blocks, shared);
-    case 4: return launch<N, 4, Loops>(a, blocks, shared);
-    case 6: return launch<N, 6, Loops>(a, blocks, shared);
-    case 8: return launch<N, 8, Loops>(a, blocks, shared);
-    case 10: return launch<N, 10, Loops>(a, blocks, shared);
-    case 12: return launch<N, 12, Loops>(a, blocks, shared);
-    case 14: return launch<N, 14, Loops>(a, blocks, shared);
-    case 16: return launch<N, 16, Loops>(a, blocks, shared);
-  }
-  throw matchcount::GpuError("GPU hafnian expansion: n = " + std::to_string(a.n));
+  if (!he::with_size(a.n, [&](auto size) { launch<N, decltype(size)::value, Loops>(a, blocks, shared); }))
+    throw matchcount::GpuError("GPU hafnian expansion: n = " + std::to_string(a.n));
 }
 
 }  // namespace haf_enum_kernel
@@ -158,7 +149,7 @@ std::vector<double> run_hafnian_enum(const HafLaneJob& job) {
   std::vector<double> out(job.channels() * static_cast<std::size_t>(W));
   if (job.matrices == 0) return out;
   hk::EnumArgs a{};
-  a.n = job.n, a.values = static_cast<int>(HafLaneJob::root_values(job.n, job.loops)), a.W = W;
+  a.n = job.n, a.values = static_cast<int>(HafLaneJob::root_values(job.n, job.loops));
   a.walks = job.walks, a.spread = job.spread, a.matrices = static_cast<long long>(job.matrices);
   check(cudaSetDevice(0), "cudaSetDevice");
   auto tp = std::chrono::steady_clock::now();

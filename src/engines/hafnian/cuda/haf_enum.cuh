@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #ifdef __CUDACC__
 #define MC_ENUM_HD __host__ __device__ __forceinline__
@@ -105,7 +106,6 @@ MC_ENUM_HD typename N::V haf4(typename N::V ab, typename N::V ac, typename N::V 
                               typename N::V cd) {
   return N::madd(N::madd(N::madd(N::zero(), ab, cd), ac, bd), ad, bc);
 }
-MC_ENUM_HD int q3_of(unsigned r) { return lowest(r & (r - 1)); }
 
 /// haf of the vertices of `mask` (S of them, even), with entry(p, q) of the accessor `a`.
 template <class A, class N, int S>
@@ -120,9 +120,8 @@ MC_ENUM_HD typename N::V haf_of(const A& a, unsigned mask) {
     unsigned r = mask & (mask - 1);
     const int q1 = lowest(r);
     r &= r - 1;
-    const int q2 = lowest(r);
-    return haf4<N>(a.entry(p, q1), a.entry(p, q2), a.entry(p, q3_of(r)), a.entry(q1, q2), a.entry(q1, q3_of(r)),
-                   a.entry(q2, q3_of(r)));
+    const int q2 = lowest(r), q3 = lowest(r & (r - 1));
+    return haf4<N>(a.entry(p, q1), a.entry(p, q2), a.entry(p, q3), a.entry(q1, q2), a.entry(q1, q3), a.entry(q2, q3));
   } else if constexpr (S == 6) {
     // The loop below over its five 4-vertex hafnians, written out: the ten entries among the
     // five vertices are loaded once for all of them, where each 4-vertex hafnian loaded its
@@ -260,6 +259,23 @@ MC_ENUM_HD typename N::V group_sum(const typename N::V* groups) {
   typename N::V acc = N::zero();
   for (int g = 0; g < kGroups; ++g) acc = N::add(acc, groups[g]);
   return acc;
+}
+
+/// f(std::integral_constant<int, n>()) for an even n of 2 .. kMaxN, the sizes the templates
+/// are made for (the kernels' launch and the host's tests); false for any other n.
+template <class F>
+bool with_size(int n, F&& f) {
+  switch (n) {
+    case 2: return f(std::integral_constant<int, 2>()), true;
+    case 4: return f(std::integral_constant<int, 4>()), true;
+    case 6: return f(std::integral_constant<int, 6>()), true;
+    case 8: return f(std::integral_constant<int, 8>()), true;
+    case 10: return f(std::integral_constant<int, 10>()), true;
+    case 12: return f(std::integral_constant<int, 12>()), true;
+    case 14: return f(std::integral_constant<int, 14>()), true;
+    case 16: return f(std::integral_constant<int, 16>()), true;
+  }
+  return false;
 }
 
 }  // namespace matchcount::gpu::haf_enum

@@ -156,12 +156,13 @@ class LaneRootBuffer {
   bool pinned_ = false;
 };
 
+/// The packed index of entry (a, b), a != b, of a lower triangle without its diagonal:
+/// (i, j), i > j, at i(i - 1)/2 + j.
+MC_HAF_LANE_HD inline int packed_edge(int a, int b) { return a > b ? a * (a - 1) / 2 + b : b * (b - 1) / 2 + a; }
+
 /// Where a walk's entry at positions (i, j), i != j, lies in its matrix's root: the packed
 /// index of the matrix's entry (order[i], order[j]).
-MC_HAF_LANE_HD inline int lane_root_edge(const int* order, int i, int j) {
-  const int a = order[i], b = order[j];
-  return a > b ? a * (a - 1) / 2 + b : b * (b - 1) / 2 + a;
-}
+MC_HAF_LANE_HD inline int lane_root_edge(const int* order, int i, int j) { return packed_edge(order[i], order[j]); }
 
 /// Writes a matrix's root for run_hafnian_lanes at `out` (HafLaneJob's layout) for an n0 x n0
 /// block, from the values append_haf_root takes (value(i, j, w), i >= j): the padding vertex

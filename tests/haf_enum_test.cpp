@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <tuple>
 
 #include "catalog/catalog.hpp"
 #include "core/tuning.hpp"
@@ -226,8 +227,9 @@ TEST(HafEnum, GpuBatchesAgreeWithTheCpuEngine) {
 
 
 TEST(HafEnum, AStopBetweenJobsLeavesTheNextBatchWhole) {
-  // A stop between an expansion batch's jobs throws Interrupted, and the next batch gives every
-  // matrix the bits it has alone (an expansion's bits do not depend on the batch).
+  // Jobs overlap (the host writes the next job's roots while the device expands one): a stop
+  // between jobs waits for the job on the device and throws Interrupted, and the next batch
+  // gives every matrix the bits it has alone (an expansion's bits do not depend on the batch).
   if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
   std::mt19937_64 rng(67);
   const int n = 8, k = 65536 + 40;  // two jobs of real 8-vertex matrices
@@ -238,6 +240,61 @@ TEST(HafEnum, AStopBetweenJobsLeavesTheNextBatchWhole) {
   const auto all = gpu_dense_hafnians(re.data(), nullptr, n, k, false);
   ASSERT_EQ(all.size(), static_cast<std::size_t>(k));
   for (const int b : {0, 31, 65535, 65536, k - 1}) {
+    const auto one = gpu_dense_hafnians(&re[static_cast<std::size_t>(b * n * n)], nullptr, n, 1, false);
+    EXPECT_EQ(one[0].re, all[static_cast<std::size_t>(b)].re) << b;
+    EXPECT_EQ(one[0].abs_error, all[static_cast<std::size_t>(b)].abs_error) << b;
+  }
+}
+
+TEST(HafEnum, TheQueueGivesBackEachJobInOrder) {
+  // Up to kInFlight jobs of different sizes and kinds on the device at once, taken back in the
+  // order they started, each with run_hafnian_enum's bits; and a batch of three jobs (the
+  // buffers' halves and the slots each used twice or more) with each matrix's bits alone.
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
+  std::mt19937_64 rng(71);
+  struct Case {
+    int n;
+    bool cplx, loops;
+    std::vector<double> roots;
+    gpu::HafLaneJob job;
+  };
+  std::vector<Case> cases;
+  for (const auto& [n, cplx, loops] : {std::tuple{8, false, false}, {10, true, false}, {12, true, true}, {8, true, true}}) {
+    Case c{n, cplx, loops, {}, {}};
+    const int k = 333, W = cplx ? 2 : 1;
+    const std::size_t per = gpu::HafLaneJob::root_values(n, loops) * static_cast<std::size_t>(W);
+    std::normal_distribution<double> gauss;
+    c.roots.resize(per * k);
+    for (double& x : c.roots) x = 0.3 * gauss(rng);
+    c.job.n = n, c.job.loops = loops, c.job.complex = cplx, c.job.matrices = k;
+    c.job.walks = haf::kFloatWalks, c.job.spread = haf::kSpreadWalks;
+    c.job.orders = engines::gpu_haf::lane_orders(n, c.job.walks);
+    cases.push_back(std::move(c));
+  }
+  for (Case& c : cases) c.job.roots = c.roots.data();
+  gpu::EnumQueue queue;
+  EXPECT_THROW(queue.take(), GpuError);
+  queue.start(cases[0].job);
+  queue.start(cases[1].job);
+  EXPECT_EQ(queue.in_flight(), gpu::EnumQueue::kInFlight);
+  EXPECT_THROW(queue.start(cases[2].job), GpuError);
+  std::size_t next = 2;
+  for (std::size_t want = 0; want < cases.size(); ++want) {
+    const gpu::EnumValues got = queue.take();
+    const std::vector<double> alone = gpu::run_hafnian_enum(cases[want].job);
+    ASSERT_EQ(got.size, alone.size()) << want;
+    EXPECT_TRUE(std::equal(got.begin(), got.end(), alone.begin())) << want;
+    if (next < cases.size()) queue.start(cases[next++].job);
+  }
+  EXPECT_EQ(queue.in_flight(), 0);
+  EXPECT_THROW(queue.take(), GpuError);
+
+  const int n = 8, k = 2 * 65536 + 100;  // three jobs of real 8-vertex matrices
+  std::vector<double> re, im;
+  symmetric_stack(n, k, false, rng, re, im);
+  const auto all = gpu_dense_hafnians(re.data(), nullptr, n, k, false);
+  ASSERT_EQ(all.size(), static_cast<std::size_t>(k));
+  for (const int b : {0, 65535, 65536, 131071, 131072, k - 1}) {
     const auto one = gpu_dense_hafnians(&re[static_cast<std::size_t>(b * n * n)], nullptr, n, 1, false);
     EXPECT_EQ(one[0].re, all[static_cast<std::size_t>(b)].re) << b;
     EXPECT_EQ(one[0].abs_error, all[static_cast<std::size_t>(b)].abs_error) << b;

@@ -59,6 +59,20 @@ bool expansion_takes(int n, bool loops) {
   return choice == 3 || (n >= kExpandMinN && n <= (loops ? kExpandMaxLoopN : kExpandMaxN));
 }
 
+/// A lane job of `count` n0 x n0 blocks whose roots are at `roots`, in `walks` vertex orders.
+template <class T>
+gpu::HafLaneJob lane_job(int n0, bool loops, std::size_t count, const double* roots, int q, int walks) {
+  gpu::HafLaneJob job;
+  job.n = n0 + n0 % 2, job.loops = loops, job.complex = std::is_same_v<T, Complex>, job.q = q;
+  job.verbose = tuning::tuning().gpu_verbose;
+  job.matrices = count;
+  job.walks = walks;
+  job.spread = haf::kSpreadWalks;
+  job.orders = lane_orders(n0, walks);
+  job.roots = roots;
+  return job;
+}
+
 namespace {
 
 /// Each block's value and estimate from its walks' values: value(b, w) is block b's walk w,
@@ -66,51 +80,54 @@ namespace {
 template <class T, class Value, class Estimate>
 std::vector<Approx<T>> block_values(std::size_t count, int walks, Value value, Estimate estimate) {
   std::vector<Approx<T>> out(count);
-#pragma omp parallel for schedule(static)
-  for (long long i = 0; i < static_cast<long long>(count); ++i) {
-    const std::size_t b = static_cast<std::size_t>(i);
-    std::vector<T> walk(haf::kFloatWalks, T{});
-    for (int w = 0; w < walks; ++w) walk[static_cast<std::size_t>(w)] = value(b, static_cast<std::size_t>(w));
-    out[b] = estimate(walk, b);
+#pragma omp parallel
+  {
+    std::vector<T> walk(haf::kFloatWalks, T{});  // one a thread, not one a block
+#pragma omp for schedule(static)
+    for (long long i = 0; i < static_cast<long long>(count); ++i) {
+      const std::size_t b = static_cast<std::size_t>(i);
+      for (int w = 0; w < haf::kFloatWalks; ++w)
+        walk[static_cast<std::size_t>(w)] = w < walks ? value(b, static_cast<std::size_t>(w)) : T{};
+      out[b] = estimate(walk, b);
+    }
   }
   return out;
 }
 
 }  // namespace
 
+/// Values and estimates from an expansion's walks (run_hafnian_enum's values, `walks` a
+/// block): float_estimate's, with no fixed point's truncation to add.
+template <class T>
+std::vector<Approx<T>> expansion_estimates(const double* values, std::size_t count, int walks,
+                                           const std::vector<double>& excess) {
+  const std::size_t W = std::is_same_v<T, Complex> ? 2 : 1, per = static_cast<std::size_t>(walks) * W;
+  return block_values<T>(
+      count, walks,
+      [&](std::size_t b, std::size_t w) {
+        const double* v = &values[b * per + w * W];
+        if constexpr (std::is_same_v<T, Complex>) return Complex(v[0], v[1]);
+        else return v[0];
+      },
+      [&](const std::vector<T>& walk, std::size_t b) { return haf::float_estimate(walk, excess.empty() ? 0.0 : excess[b]); });
+}
+
 template <class T>
 std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, const double* roots, int q,
                                      const std::vector<double>& excess) {
   constexpr bool cplx = std::is_same_v<T, Complex>;
-  gpu::HafLaneJob job;
-  job.n = n0 + n0 % 2, job.loops = loops, job.complex = cplx, job.q = q;
-  job.verbose = tuning::tuning().gpu_verbose;
-  job.matrices = count;
-  job.walks = float_walks_for(excess.empty() ? 0.0 : *std::max_element(excess.begin(), excess.end()));
-  job.spread = haf::kSpreadWalks;
-  job.orders = lane_orders(n0, job.walks);
-  job.roots = roots;
-  const std::size_t walks = static_cast<std::size_t>(job.walks);
-  const auto excess_of = [&](std::size_t b) { return excess.empty() ? 0.0 : excess[b]; };
-  if (expansion_takes(job.n, loops)) {
-    // Each walk's value in doubles: the estimate has no fixed point's truncation to add.
-    const std::vector<double> values = gpu::run_hafnian_enum(job);
-    const std::size_t W = cplx ? 2 : 1;
-    return block_values<T>(
-        count, job.walks,
-        [&](std::size_t b, std::size_t w) {
-          const double* v = &values[(b * walks + w) * W];
-          if constexpr (cplx) return Complex(v[0], v[1]);
-          else return v[0];
-        },
-        [&](const std::vector<T>& walk, std::size_t b) { return haf::float_estimate(walk, excess_of(b)); });
-  }
+  const int walks = float_walks_for(excess.empty() ? 0.0 : *std::max_element(excess.begin(), excess.end()));
+  const gpu::HafLaneJob job = lane_job<T>(n0, loops, count, roots, q, walks);
+  if (expansion_takes(job.n, loops)) return expansion_estimates<T>(gpu::run_hafnian_enum(job).data(), count, walks, excess);
   const std::vector<std::uint64_t> words = gpu::run_hafnian_lanes(job);
   const std::size_t per = gpu::haf_channel_words(cplx ? gpu::HafArith::Complex : gpu::HafArith::Real);
+  const std::size_t channels = static_cast<std::size_t>(walks);
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<Approx<T>> out = block_values<T>(
-      count, job.walks, [&](std::size_t b, std::size_t w) { return fixed_value<T>(&words[(b * walks + w) * per], q); },
-      [&](const std::vector<T>& walk, std::size_t b) { return float_block_value(walk, excess_of(b), (n0 + 1) / 2, q); });
+      count, walks, [&](std::size_t b, std::size_t w) { return fixed_value<T>(&words[(b * channels + w) * per], q); },
+      [&](const std::vector<T>& walk, std::size_t b) {
+        return float_block_value(walk, excess.empty() ? 0.0 : excess[b], (n0 + 1) / 2, q);
+      });
   if (job.verbose)
     std::fprintf(stderr, "gpu-hafnian lanes: estimates, %.3f ms\n",
                  1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -129,7 +146,9 @@ namespace {
 /// One job's values into the caller's.
 template <class T>
 void store_values(const std::vector<Approx<T>>& got, bool cplx, SmallDenseValue* to) {
-  for (std::size_t b = 0; b < got.size(); ++b) {
+#pragma omp parallel for schedule(static)
+  for (long long i = 0; i < static_cast<long long>(got.size()); ++i) {
+    const std::size_t b = static_cast<std::size_t>(i);
     SmallDenseValue& v = to[b];
     v.kind = cplx ? SmallDenseValue::Cplx : SmallDenseValue::Real;
     v.re = std::real(got[b].value);
@@ -139,9 +158,8 @@ void store_values(const std::vector<Approx<T>>& got, bool cplx, SmallDenseValue*
   }
 }
 
-/// gpu_dense_hafnians by lane_hafnians (expansions, or one walk a thread), in jobs of `job`
-/// matrices whose roots are written straight from the caller's arrays into one page-locked
-/// buffer (without the fixed-point exponent for expansions, which sum none). The
+/// gpu_dense_hafnians by one walk a thread (lane_hafnians), in jobs of `job` matrices whose
+/// roots are written straight from the caller's arrays into one page-locked buffer. The
 /// caller's doubles carry no entry errors, so no excess and no walk of |A|. (Writing a job's
 /// roots while the device walks the job before, the walk in a thread of its own, was slower:
 /// docs/benchmarks.md, "Batches of small hafnians: each matrix once".)
@@ -164,14 +182,66 @@ void lane_jobs(const double* re, const double* im, int n, std::int64_t count, bo
           gpu::write_lane_root(root, n, loops, W, [&](int r, int c, int w) {
             return (w ? im : re)[base + static_cast<std::size_t>(r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)];
           });
-        },
-        !engines::gpu_haf::expansion_takes(n + n % 2, loops));
+        });
     if (tuning::tuning().gpu_verbose)
       std::fprintf(stderr, "gpu-hafnian lanes: roots on the host, %.3f ms\n",
                    1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     store_values(engines::gpu_haf::lane_hafnians<T>(n, loops, static_cast<std::size_t>(k), roots.data(), q, {}), cplx,
                  values + first);
   }
+}
+
+/// gpu_dense_hafnians by expansion (run_hafnian_enum), in jobs of `job` matrices through an
+/// EnumQueue: the host writes job j's roots into one half of a page-locked buffer while the
+/// device expands job j - 1 (whose roots are in the other half), starts job j, whose roots then
+/// cross the bus while job j - 1 ends, and makes job j - 1's estimates while the device expands
+/// job j. No excess and no walk of |A|, as above.
+template <class T>
+void expansion_jobs(const double* re, const double* im, int n, std::int64_t count, bool loops, std::int64_t job,
+                    const std::function<bool()>& stop, SmallDenseValue* values) {
+  constexpr bool cplx = std::is_same_v<T, Complex>;
+  const int W = cplx ? 2 : 1;
+  const bool verbose = tuning::tuning().gpu_verbose;
+  const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+  const std::size_t per = gpu::HafLaneJob::root_values(n + n % 2, loops) * static_cast<std::size_t>(W);
+  // Two halves where there are two jobs or more; a batch of one job writes one.
+  const std::size_t half = static_cast<std::size_t>(std::min(job, count)) * per;
+  gpu::LaneRootBuffer roots(count > job ? 2 * half : half);
+  gpu::EnumQueue queue;
+  std::int64_t taken = 0;  // the first matrix of the oldest job on the device
+  const auto take_oldest = [&] {
+    const gpu::EnumValues got = queue.take();
+    const std::size_t k = got.size / (static_cast<std::size_t>(engines::haf::kSpreadWalks) * static_cast<std::size_t>(W));
+    const auto t0 = std::chrono::steady_clock::now();
+    store_values(engines::gpu_haf::expansion_estimates<T>(got.data, k, engines::haf::kSpreadWalks, {}), cplx, values + taken);
+    if (verbose)
+      std::fprintf(stderr, "gpu-hafnian expansion: estimates, %.3f ms\n",
+                   1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    taken += static_cast<std::int64_t>(k);
+  };
+  int slot = 0;
+  for (std::int64_t first = 0; first < count; first += job, slot ^= 1) {
+    if (stop && stop()) throw Interrupted(2, "GPU hafnian batch stopped");  // the queue waits for its jobs
+    const std::int64_t k = std::min(job, count - first);
+    double* buffer = roots.data() + static_cast<std::size_t>(slot) * half;
+    const auto t0 = std::chrono::steady_clock::now();
+    engines::gpu_haf::write_lane_roots(
+        static_cast<std::size_t>(k), n, loops, W, per, buffer,
+        [&](std::size_t b, double* root) {
+          const std::size_t base = (static_cast<std::size_t>(first) + b) * nn;
+          gpu::write_lane_root(root, n, loops, W, [&](int r, int c, int w) {
+            return (w ? im : re)[base + static_cast<std::size_t>(r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)];
+          });
+        },
+        false);
+    if (verbose)
+      std::fprintf(stderr, "gpu-hafnian expansion: roots on the host, %.3f ms\n",
+                   1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    // The buffer's other half is free once the job before last is taken, as it is here.
+    queue.start(engines::gpu_haf::lane_job<T>(n, loops, static_cast<std::size_t>(k), buffer, 0, engines::haf::kSpreadWalks));
+    if (queue.in_flight() == gpu::EnumQueue::kInFlight) take_oldest();
+  }
+  while (queue.in_flight() > 0) take_oldest();
 }
 
 }  // namespace
@@ -186,13 +256,15 @@ std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* 
   if (n + n % 2 <= gpu::kHafLaneMaxN && tuning::tuning().haf_batch != 2) {
     // An expansion's job is short: jobs of up to 32 MiB of roots (at most 65536 matrices) fill
     // the device, where the walks' 4096 already take about a wave.
-    std::int64_t job = kJob;
     if (engines::gpu_haf::expansion_takes(n + n % 2, loops)) {
       const std::int64_t bytes = static_cast<std::int64_t>(gpu::HafLaneJob::root_values(n + n % 2, loops)) * (cplx ? 16 : 8);
-      job = std::clamp<std::int64_t>((std::int64_t{32} << 20) / bytes, kJob, 65536);
+      const std::int64_t job = std::clamp<std::int64_t>((std::int64_t{32} << 20) / bytes, kJob, 65536);
+      if (cplx) expansion_jobs<Complex>(re, im, n, count, loops, job, stop, values.data());
+      else expansion_jobs<double>(re, im, n, count, loops, job, stop, values.data());
+      return values;
     }
-    if (cplx) lane_jobs<Complex>(re, im, n, count, loops, job, stop, values.data());
-    else lane_jobs<double>(re, im, n, count, loops, job, stop, values.data());
+    if (cplx) lane_jobs<Complex>(re, im, n, count, loops, kJob, stop, values.data());
+    else lane_jobs<double>(re, im, n, count, loops, kJob, stop, values.data());
     return values;
   }
   const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);

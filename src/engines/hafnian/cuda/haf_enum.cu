@@ -10,6 +10,8 @@
 // the bits do not depend on the launch.
 #include <chrono>
 #include <cstdio>
+#include <memory>
+#include <mutex>
 #include <string>
 
 #include "cuda/launch.hpp"
@@ -118,16 +120,16 @@ __global__ void __launch_bounds__(kThreads) haf_enum(EnumArgs a) {
 using matchcount::gpu::detail::check;
 
 template <class N, int Nv, bool Loops>
-void launch(const EnumArgs& a, unsigned blocks, std::size_t shared) {
+void launch(const EnumArgs& a, unsigned blocks, std::size_t shared, cudaStream_t stream) {
   auto kernel = haf_enum<N, Nv, Loops>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
         "cudaFuncSetAttribute");
-  kernel<<<blocks, kThreads, shared>>>(a);
+  kernel<<<blocks, kThreads, shared, stream>>>(a);
 }
 
 template <class N, bool Loops>
-void launch_n(const EnumArgs& a, unsigned blocks, std::size_t shared) {
-  if (!he::with_size(a.n, [&](auto size) { launch<N, decltype(size)::value, Loops>(a, blocks, shared); }))
+void launch_n(const EnumArgs& a, unsigned blocks, std::size_t shared, cudaStream_t stream) {
+  if (!he::with_size(a.n, [&](auto size) { launch<N, decltype(size)::value, Loops>(a, blocks, shared, stream); }))
     throw matchcount::GpuError("GPU hafnian expansion: n = " + std::to_string(a.n));
 }
 
@@ -136,51 +138,164 @@ void launch_n(const EnumArgs& a, unsigned blocks, std::size_t shared) {
 
 namespace matchcount::gpu {
 
-std::vector<double> run_hafnian_enum(const HafLaneJob& job) {
+/// One of the queue's slots: a stream, device buffers that grow to the largest job, and a
+/// page-locked block that the job's values come back to.
+struct EnumSlot {
+  cudaStream_t stream = nullptr;
+  double *roots = nullptr, *values = nullptr, *host_values = nullptr;
+  int* orders = nullptr;
+  std::size_t roots_capacity = 0, values_capacity = 0, host_capacity = 0, orders_capacity = 0;
+  std::size_t started = 0;  // doubles of the started job's values (0: none)
+  std::chrono::steady_clock::time_point at;
+
+  template <class T>
+  static void grow(T*& p, std::size_t& capacity, std::size_t want) {
+    if (want <= capacity) return;
+    if (p) cudaFree(p), p = nullptr, capacity = 0;
+    detail::check(cudaMalloc(&p, want * sizeof(T)), "cudaMalloc");
+    capacity = want;
+  }
+  void grow_host(std::size_t want) {
+    if (want <= host_capacity) return;
+    if (host_values) cudaFreeHost(host_values), host_values = nullptr, host_capacity = 0;
+    detail::check(cudaMallocHost(&host_values, want * sizeof(double)), "cudaMallocHost");
+    host_capacity = want;
+  }
+  ~EnumSlot() {
+    if (stream) cudaStreamSynchronize(stream), cudaStreamDestroy(stream);
+    if (roots) cudaFree(roots);
+    if (values) cudaFree(values);
+    if (orders) cudaFree(orders);
+    if (host_values) cudaFreeHost(host_values);
+  }
+};
+
+/// The queue's device side: kInFlight slots, jobs taking them in turn, so that one job's roots
+/// cross the bus while the job before is expanded.
+struct EnumQueue::State {
+  EnumSlot slots[kInFlight];
+  int next = 0, in_flight = 0;  // the slot the next start takes; jobs started and not taken
+  bool verbose = false;
+  EnumSlot& oldest() { return slots[(next + kInFlight - in_flight) % kInFlight]; }
+  void mark(EnumSlot& slot, const char* what) {
+    const auto now = std::chrono::steady_clock::now();
+    if (verbose)
+      std::fprintf(stderr, "gpu-hafnian expansion: %s, %.3f ms\n", what, 1e3 * std::chrono::duration<double>(now - slot.at).count());
+    slot.at = now;
+  }
+  void drain() {
+    for (; in_flight > 0; --in_flight) {
+      EnumSlot& slot = oldest();
+      cudaStreamSynchronize(slot.stream);
+      slot.started = 0;
+    }
+  }
+};
+
+namespace {
+
+/// The device side a queue gave back, for the next one: its streams and buffers, which a
+/// batch's every call would otherwise create and free again.
+struct SpareQueue {
+  std::mutex lock;
+  std::unique_ptr<EnumQueue::State> state;
+};
+SpareQueue& spare_queue() {
+  static SpareQueue* spare = new SpareQueue;  // never destroyed: the runtime may be gone at exit
+  return *spare;
+}
+
+}  // namespace
+
+EnumQueue::EnumQueue() {
+  detail::check(cudaSetDevice(0), "cudaSetDevice");
+  {
+    SpareQueue& spare = spare_queue();
+    const std::lock_guard<std::mutex> hold(spare.lock);
+    state_ = std::move(spare.state);
+  }
+  if (state_) return;
+  state_ = std::make_unique<State>();
+  for (EnumSlot& slot : state_->slots)
+    detail::check(cudaStreamCreateWithFlags(&slot.stream, cudaStreamNonBlocking), "cudaStreamCreate");
+}
+
+EnumQueue::~EnumQueue() {
+  if (!state_) return;
+  state_->drain();  // jobs left on the device (a stop, an error) end before the queue does
+  SpareQueue& spare = spare_queue();
+  const std::lock_guard<std::mutex> hold(spare.lock);
+  if (!spare.state) spare.state = std::move(state_);
+}
+
+int EnumQueue::in_flight() const { return state_->in_flight; }
+
+void EnumQueue::start(const HafLaneJob& job) {
   namespace hk = mcgpu::haf_enum_kernel;
   using detail::check;
-  using detail::DeviceBuffer;
+  State& st = *state_;
+  if (st.in_flight == kInFlight) throw GpuError("GPU hafnian expansion: every slot holds a job not taken");
   if (job.n < 2 || job.n % 2 || job.n > haf_enum::kMaxN)
     throw GpuError("GPU hafnian expansion: an even number of vertices from 2 to " + std::to_string(haf_enum::kMaxN));
-  if (job.walks < 1 || job.walks > hk::kMaxWalks || (job.matrices > 0 && !job.roots) ||
+  if (job.walks < 1 || job.walks > hk::kMaxWalks || job.matrices == 0 || !job.roots ||
       job.orders.size() != static_cast<std::size_t>(job.walks) * static_cast<std::size_t>(job.n))
     throw GpuError("GPU hafnian expansion: roots or orders");
+  EnumSlot& slot = st.slots[st.next];
   const int W = job.complex ? 2 : 1;
-  std::vector<double> out(job.channels() * static_cast<std::size_t>(W));
-  if (job.matrices == 0) return out;
   hk::EnumArgs a{};
   a.n = job.n, a.values = static_cast<int>(HafLaneJob::root_values(job.n, job.loops));
   a.walks = job.walks, a.spread = job.spread, a.matrices = static_cast<long long>(job.matrices);
-  check(cudaSetDevice(0), "cudaSetDevice");
-  auto tp = std::chrono::steady_clock::now();
-  const auto mark = [&](const char* what) {
-    const auto now = std::chrono::steady_clock::now();
-    if (job.verbose) std::fprintf(stderr, "gpu-hafnian expansion: %s, %.3f ms\n", what, 1e3 * std::chrono::duration<double>(now - tp).count());
-    tp = now;
-  };
+  st.verbose = job.verbose, slot.at = std::chrono::steady_clock::now();
   const std::size_t root_doubles = job.matrices * static_cast<std::size_t>(a.values * W);
-  DeviceBuffer<double> roots(root_doubles);
-  check(cudaMemcpy(roots.ptr, job.roots, root_doubles * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
-  DeviceBuffer<int> orders(job.orders);
-  DeviceBuffer<double> values(out.size());
-  a.roots = roots.ptr, a.orders = orders.ptr, a.out = values.ptr;
-  mark("roots in");
+  const std::size_t value_doubles = job.channels() * static_cast<std::size_t>(W);
+  slot.grow(slot.roots, slot.roots_capacity, root_doubles);
+  slot.grow(slot.values, slot.values_capacity, value_doubles);
+  slot.grow(slot.orders, slot.orders_capacity, job.orders.size());
+  slot.grow_host(value_doubles);
+  check(cudaMemcpyAsync(slot.roots, job.roots, root_doubles * sizeof(double), cudaMemcpyHostToDevice, slot.stream),
+        "cudaMemcpyAsync");
+  check(cudaMemcpyAsync(slot.orders, job.orders.data(), job.orders.size() * sizeof(int), cudaMemcpyHostToDevice, slot.stream),
+        "cudaMemcpyAsync");
+  a.roots = slot.roots, a.orders = slot.orders, a.out = slot.values;
   const std::size_t planes = static_cast<std::size_t>(a.values + job.walks * hk::kWarps) * W * hk::kMatrices;
   const std::size_t shared = (hk::kTableDoubles + planes) * sizeof(double);
   const unsigned blocks = static_cast<unsigned>((job.matrices + hk::kMatrices - 1) / hk::kMatrices);
   if (job.complex) {
-    if (job.loops) hk::launch_n<haf_enum::Cplx, true>(a, blocks, shared);
-    else hk::launch_n<haf_enum::Cplx, false>(a, blocks, shared);
+    if (job.loops) hk::launch_n<haf_enum::Cplx, true>(a, blocks, shared, slot.stream);
+    else hk::launch_n<haf_enum::Cplx, false>(a, blocks, shared, slot.stream);
   } else {
-    if (job.loops) hk::launch_n<haf_enum::Real, true>(a, blocks, shared);
-    else hk::launch_n<haf_enum::Real, false>(a, blocks, shared);
+    if (job.loops) hk::launch_n<haf_enum::Real, true>(a, blocks, shared, slot.stream);
+    else hk::launch_n<haf_enum::Real, false>(a, blocks, shared, slot.stream);
   }
   check(cudaGetLastError(), "haf_enum launch");
-  check(cudaDeviceSynchronize(), "haf_enum");
-  mark("expansions");
-  check(cudaMemcpy(out.data(), values.ptr, out.size() * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy");
-  mark("values out");
-  return out;
+  check(cudaMemcpyAsync(slot.host_values, slot.values, value_doubles * sizeof(double), cudaMemcpyDeviceToHost, slot.stream),
+        "cudaMemcpyAsync");
+  slot.started = value_doubles;
+  st.next = (st.next + 1) % kInFlight, ++st.in_flight;
+  st.mark(slot, "job started (roots in, expansions, values out)");
+}
+
+EnumValues EnumQueue::take() {
+  State& st = *state_;
+  if (st.in_flight == 0) throw GpuError("GPU hafnian expansion: no job to take");
+  EnumSlot& slot = st.oldest();
+  const std::size_t doubles = slot.started;
+  slot.started = 0, --st.in_flight;
+  detail::check(cudaStreamSynchronize(slot.stream), "haf_enum");
+  st.mark(slot, "job done on the device, since its start");
+  return {slot.host_values, doubles};
+}
+
+std::vector<double> run_hafnian_enum(const HafLaneJob& job) {
+  if (job.matrices == 0) {
+    if (job.n < 2 || job.n % 2 || job.n > haf_enum::kMaxN)
+      throw GpuError("GPU hafnian expansion: an even number of vertices from 2 to " + std::to_string(haf_enum::kMaxN));
+    return {};
+  }
+  EnumQueue queue;
+  queue.start(job);
+  const EnumValues values = queue.take();
+  return {values.begin(), values.end()};
 }
 
 }  // namespace matchcount::gpu

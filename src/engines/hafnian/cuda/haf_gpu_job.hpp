@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -190,6 +191,40 @@ std::vector<std::uint64_t> run_hafnian_lanes(const HafLaneJob& job);
 /// (haf_enum.cu) instead of Björklund's walk, on the first device: the same job, n up to
 /// haf_enum::kMaxN (16); the values are haf_enum's on the host, bit for bit.
 std::vector<double> run_hafnian_enum(const HafLaneJob& job);
+
+/// run_hafnian_enum for one job after another: up to kInFlight jobs started on the device
+/// and taken back in order, so that one job's roots cross the bus while the device expands the
+/// job before, and the host writes the next job's roots and makes the last one's estimates
+/// meanwhile. Each slot keeps its stream and buffers from job to job, and the process keeps one
+/// queue's for the next. GpuError without CUDA or a device.
+/// A job's values where EnumQueue::take left them (the CUDA sources are C++17: no std::span).
+struct EnumValues {
+  const double* data = nullptr;
+  std::size_t size = 0;
+  const double* begin() const { return data; }
+  const double* end() const { return data + size; }
+};
+
+class EnumQueue {
+ public:
+  static constexpr int kInFlight = 2;
+  struct State;  // the device side (haf_enum.cu)
+  EnumQueue();
+  ~EnumQueue();  // waits for the jobs not taken
+  EnumQueue(const EnumQueue&) = delete;
+  EnumQueue& operator=(const EnumQueue&) = delete;
+  /// Starts `job`, whose roots (page-locked, best) must stay as they are until take() returns
+  /// it; at most kInFlight jobs may be started and not taken.
+  void start(const HafLaneJob& job);
+  /// The oldest started job's values, as run_hafnian_enum gives them, once the device has
+  /// them; they stay valid until the next start().
+  EnumValues take();
+  /// Jobs started and not taken.
+  int in_flight() const;
+
+ private:
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace gpu
 }  // namespace matchcount

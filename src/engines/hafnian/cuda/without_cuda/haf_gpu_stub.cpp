@@ -13,4 +13,11 @@ LaneRootBuffer::~LaneRootBuffer() { delete[] data_; }
 std::vector<std::uint64_t> run_hafnian_lanes(const HafLaneJob&) { throw GpuError("matchcount was built without CUDA"); }
 std::vector<double> run_hafnian_enum(const HafLaneJob&) { throw GpuError("matchcount was built without CUDA"); }
 
+struct EnumQueue::State {};
+EnumQueue::EnumQueue() { throw GpuError("matchcount was built without CUDA"); }
+EnumQueue::~EnumQueue() = default;
+void EnumQueue::start(const HafLaneJob&) { throw GpuError("matchcount was built without CUDA"); }
+EnumValues EnumQueue::take() { throw GpuError("matchcount was built without CUDA"); }
+int EnumQueue::in_flight() const { return 0; }
+
 }  // namespace matchcount::gpu

@@ -127,3 +127,21 @@ TEST(PlannerDevice, SmallBlocksPlanAsOnTheCpu) {
     EXPECT_EQ(auto_plan.predicted_seconds, cpu.predicted_seconds) << "n=" << n;
   }
 }
+
+TEST(PlannerDevice, ComplexBlocksPayTheGpuWalksComplexSteps) {
+  // gpu-ryser's model prices a complex row-step at about 3.45 real ones (measured: complex 40
+  // against real 40), as the CPU walk's model prices its complex steps above its real ones.
+  std::mt19937_64 rng(73);
+  for (const int n : {24, 30, 36}) {
+    const auto gpu_seconds = [](const EnginePlan& plan) {
+      for (const auto& [name, seconds] : plan.candidates)
+        if (name == "gpu-ryser") return seconds;
+      return -1.0;
+    };
+    const double real = gpu_seconds(plan_engine(random_real_matrix(n, 1.0, -1.0, 1.0, rng()), DevicePolicy::Gpu, 2));
+    const double cplx = gpu_seconds(plan_engine(test::random_complex(rng, n, 1.0), DevicePolicy::Gpu, 2));
+    ASSERT_GT(real, catalog::kLeastGpuSeconds) << n;
+    ASSERT_GT(cplx, real) << n;
+    EXPECT_NEAR((cplx - catalog::kLeastGpuSeconds) / (real - catalog::kLeastGpuSeconds), 3.45, 0.01) << n;
+  }
+}

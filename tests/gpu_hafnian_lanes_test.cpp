@@ -292,3 +292,60 @@ TEST(GpuHafnianLanes, ChannelSumsCarryWithinEachNumber) {
   EXPECT_EQ(real[0], 4u);
   for (int i = 1; i < 8; ++i) EXPECT_EQ(real[static_cast<std::size_t>(i)], 0u);
 }
+
+TEST(GpuHafnianLanes, StacksReadInPlaceGiveTheSplitArraysBits) {
+  // gpu_dense_hafnians of a DenseStack (NumPy's layout, any float element type, strides, a list
+  // of the matrices to count) reads each entry where it is: the same bits as the split arrays
+  // of the same numbers, on every path (expansion at 8, one walk a thread at 16, the big walk's
+  // channels at 34) and for a transposed layout.
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
+  std::mt19937_64 rng(61);
+  EXPECT_THROW(gpu_dense_hafnians(DenseStack{nullptr, DenseElement::Int64, 16, 4, 1, nullptr}, 4, 1, false), std::invalid_argument);
+  for (const int n : {8, 16, 34})
+    for (const bool cplx : {false, true})
+      for (const bool single : {false, true}) {
+        const int k = n == 34 ? 5 : 300;
+        std::vector<double> re, im;
+        symmetric_stack(n, k, cplx, rng, re, im);
+        const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+        if (single)  // numbers a float holds, so both layouts stand for the same matrices
+          for (std::size_t e = 0; e < re.size(); ++e) {
+            re[e] = static_cast<float>(re[e]);
+            if (cplx) im[e] = static_cast<float>(im[e]);
+          }
+        // The stack's matrix m is the split arrays' matrix k - 1 - m, stored column-major.
+        std::vector<std::int64_t> which;
+        for (int b = 0; b < k; ++b) which.push_back(k - 1 - b);
+        std::vector<float> f;
+        std::vector<double> d;
+        std::vector<std::complex<float>> cf;
+        std::vector<std::complex<double>> cd;
+        for (int m = 0; m < k; ++m)
+          for (int c = 0; c < n; ++c)
+            for (int r = 0; r < n; ++r) {
+              const std::size_t at = static_cast<std::size_t>(m) * nn + static_cast<std::size_t>(r * n + c);
+              if (cplx && single) cf.emplace_back(static_cast<float>(re[at]), static_cast<float>(im[at]));
+              else if (cplx) cd.emplace_back(re[at], im[at]);
+              else if (single) f.push_back(static_cast<float>(re[at]));
+              else d.push_back(re[at]);
+            }
+        const void* data = cplx ? (single ? static_cast<const void*>(cf.data()) : cd.data()) : (single ? static_cast<const void*>(f.data()) : d.data());
+        const DenseElement type = cplx ? (single ? DenseElement::Complex64 : DenseElement::Complex128)
+                                       : (single ? DenseElement::Float32 : DenseElement::Float64);
+        const DenseStack stack{data, type, static_cast<std::int64_t>(nn), 1, n, which.data()};
+        for (const bool loops : {false, true}) {
+          if (n == 34 && loops) continue;
+          const auto split = gpu_dense_hafnians(re.data(), cplx ? im.data() : nullptr, n, k, loops);
+          const auto in_place = gpu_dense_hafnians(stack, n, k, loops);
+          ASSERT_EQ(in_place.size(), split.size());
+          for (int b = 0; b < k; ++b) {
+            const SmallDenseValue& want = split[static_cast<std::size_t>(k - 1 - b)];
+            const SmallDenseValue& got = in_place[static_cast<std::size_t>(b)];
+            EXPECT_EQ(got.kind, want.kind) << n << " " << b;
+            EXPECT_EQ(got.re, want.re) << n << " " << cplx << " " << single << " " << loops << " " << b;
+            EXPECT_EQ(got.im, want.im) << n << " " << b;
+            EXPECT_EQ(got.abs_error, want.abs_error) << n << " " << b;
+          }
+        }
+      }
+}

@@ -101,6 +101,23 @@ std::vector<SmallDenseValue> gpu_dense_permanents(const double* re, const double
 std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* im, int n, std::int64_t count, bool loops,
                                                 const std::function<bool()>& stop = {});
 
+/// A stack of dense square matrices in the caller's memory, as NumPy holds a 3-D array: entry
+/// (r, c) of the stack's matrix m at element m * matrix_stride + r * row_stride + c *
+/// col_stride of `data` (strides in elements). `which`, where not null, lists the stack's
+/// matrices that a call counts, in order (its matrix b is the stack's which[b]).
+struct DenseStack {
+  const void* data = nullptr;
+  DenseElement type = DenseElement::Float64;
+  std::int64_t matrix_stride = 0, row_stride = 0, col_stride = 0;
+  const std::int64_t* which = nullptr;
+};
+
+/// gpu_dense_hafnians of `count` matrices of `stack` read where they are, without copying
+/// them into split arrays first: the same values. Float and complex elements (Float32,
+/// Float64, Complex64, Complex128); std::invalid_argument for others.
+std::vector<SmallDenseValue> gpu_dense_hafnians(const DenseStack& stack, int n, std::int64_t count, bool loops,
+                                                const std::function<bool()>& stop = {});
+
 /// Stacks and batches of 256 or more float (loop) hafnians of kGpuHafnianBatchMin to
 /// kGpuHafnianBatchMax vertices go to a CUDA device unless the CPU is asked for: there the GPU
 /// (its expansions from 8 vertices, its walks beyond) beat small_dense_hafnian on a 16-core

@@ -151,3 +151,28 @@ def test_repeated_hafnians_match_the_cpu():
     cpu = matchcount.hafnian_repeated(c, rpt, loop=True, device="cpu", details=True)
     assert runs_on(gpu) == {"gpu"}
     agree_within_bounds(gpu, cpu)
+
+
+def test_batches_on_the_gpu_take_the_float_matrices_and_leave_the_rest_to_the_cpu():
+    """hafnian_batch and permanent_batch on the GPU: the float matrices go to the device (read
+    on every thread, each into its own place), the integral ones stay exact on the CPU, and the
+    values do not depend on the stack's layout or on float32 storage of the same numbers."""
+    rng = np.random.default_rng(5)
+    k, n = 300, 10
+    a = 0.3 * (rng.uniform(-1, 1, (k, n, n)) + 1j * rng.uniform(-1, 1, (k, n, n)))
+    a = np.tril(a) + np.transpose(np.tril(a, -1), (0, 2, 1))
+    for i in (0, 7, 200, k - 1):  # integral: exact on the CPU, the GPU's matrices squeezed past them
+        a[i] = symmetric(rng, n, 0.5)
+    for loop in (False, True):
+        gpu = matchcount.hafnian_batch(a, loop=loop, device="gpu")
+        cpu = matchcount.hafnian_batch(a, loop=loop, device="cpu")
+        assert np.allclose(gpu, cpu, rtol=1e-10, atol=1e-13)
+        for i in (0, 7, 200, k - 1):
+            assert gpu[i] == cpu[i] and gpu[i].imag == 0 and gpu[i].real == round(gpu[i].real)
+        assert np.array_equal(matchcount.hafnian_batch(np.transpose(a, (0, 2, 1)), loop=loop, device="gpu"), gpu)
+    f = a.real.astype(np.float32)
+    assert np.array_equal(matchcount.hafnian_batch(f, device="gpu"),
+                          matchcount.hafnian_batch(f.astype(np.float64), device="gpu"))
+    p = a[:, :8, :8].copy()
+    assert np.allclose(matchcount.permanent_batch(p, device="gpu"), matchcount.permanent_batch(p, device="cpu"),
+                       rtol=1e-10, atol=1e-13)

@@ -58,6 +58,29 @@ def test_nearly_symmetric_matrices_are_accepted_and_far_ones_named():
         matchcount.hafnian(b + np.triu(np.full((6, 6), 0.1), 1))
 
 
+def test_batches_test_symmetry_exactly_and_symmetrise_what_is_near():
+    # hafnian_batch's exact test runs in the module (_core.exactly_symmetric) for the four float
+    # dtypes, strided views and reversed ones included; near-symmetric matrices are symmetrised
+    # as hafnian does, far ones named.
+    rng = np.random.default_rng(9)
+    a = rng.normal(size=(40, 6, 6)) + 1j * rng.normal(size=(40, 6, 6))
+    a = a + a.transpose(0, 2, 1)
+    for x in (a, a.astype(np.complex64), a.real.copy(), a.real.astype(np.float32), a.transpose(0, 2, 1), a[::-1],
+              a[:, ::-1, ::-1]):
+        assert matchcount._core.exactly_symmetric(x, 2)
+    near = a.copy()
+    near[3, 1, 4] += 1e-13
+    assert not matchcount._core.exactly_symmetric(near, 0)
+    assert not matchcount._core.exactly_symmetric(np.zeros((2, 3, 3), dtype=np.int64), 0)  # not a float stack
+    got = matchcount.hafnian_batch(near, device="cpu")
+    assert got[3] == matchcount.hafnian((near[3] + near[3].T) / 2)
+    assert np.array_equal(got[:3], matchcount.hafnian_batch(a[:3], device="cpu"))
+    far = a.copy()
+    far[5, 0, 2] += 0.5
+    with pytest.raises(ValueError, match="matrix 5"):
+        matchcount.hafnian_batch(far, device="cpu")
+
+
 def test_torontonians_closed_forms_and_names():
     t = np.tanh(0.8)
     o = np.array([[0, t], [t, 0]])

@@ -3,9 +3,11 @@
 // (small_dense.hpp), the rest through the library's counts with one thread each.
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <functional>
+#include <memory>
 #include <exception>
 #include <stdexcept>
 
@@ -50,57 +52,96 @@ Complex as_complex(const PermanentValue& v) {
   }
 }
 
-/// The entry (r, c) of matrix data as a complex double (float and complex dtypes).
-std::complex<double> entry(const char* data, const nb::dlpack::dtype& t, std::int64_t r, std::int64_t c, std::int64_t s1,
-                           std::int64_t s2) {
-  const std::int64_t at = r * s1 + c * s2;
-  if (t.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float))
-    return t.bits == 32 ? double(reinterpret_cast<const float*>(data)[at]) : reinterpret_cast<const double*>(data)[at];
-  if (t.bits == 64) return std::complex<double>(reinterpret_cast<const std::complex<float>*>(data)[at]);
-  return reinterpret_cast<const std::complex<double>*>(data)[at];
+/// Whether every entry of the n x n matrix at `data` (E the stored element: float, double or
+/// their complex) is an integer, whether every one is finite, and (where `hafnian`) whether
+/// the matrix is exactly symmetric.
+template <class E>
+void matrix_flags(const E* d, std::int64_t n, std::int64_t s1, std::int64_t s2, bool hafnian, bool& integral,
+                  bool& finite, bool& symmetric) {
+  integral = finite = symmetric = true;
+  for (std::int64_t a = 0; a < n; ++a)
+    for (std::int64_t c = 0; c < n; ++c) {
+      const std::complex<double> x(d[a * s1 + c * s2]);
+      integral = integral && x.imag() == 0 && std::trunc(x.real()) == x.real();
+      finite = finite && std::isfinite(x.real()) && std::isfinite(x.imag());
+      if (hafnian && c < a) symmetric = symmetric && d[a * s1 + c * s2] == d[c * s1 + a * s2];
+    }
+}
+
+/// The n x n matrix at `data` into row-major r (real parts) and m (imaginary parts, where m is
+/// not null).
+template <class E>
+void read_entries(const E* d, std::int64_t n, std::int64_t s1, std::int64_t s2, double* r, double* m) {
+  for (std::int64_t a = 0; a < n; ++a)
+    for (std::int64_t c = 0; c < n; ++c) {
+      const std::complex<double> x(d[a * s1 + c * s2]);
+      r[a * n + c] = x.real();
+      if (m) m[a * n + c] = x.imag();
+    }
+}
+
+/// f(element) with a value of the stored element type (float and complex dtypes).
+template <class F>
+void with_element(const nb::dlpack::dtype& t, F f) {
+  if (t.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float)) {
+    if (t.bits == 32) f(float{});
+    else f(double{});
+  } else if (t.bits == 64) {
+    f(std::complex<float>{});
+  } else {
+    f(std::complex<double>{});
+  }
 }
 
 /// The batch's float permanents, (loop) hafnians or torontonians on the GPU (gpu_dense_permanents,
 /// gpu_dense_hafnians, gpu_dense_torontonians) into `fast`: those counted as floats (non-integral, or every one with
 /// ExactMode::Float; integral ones stay exact on the CPU), without a non-finite entry (whose
 /// message the pipeline gives) and, for hafnians, exactly symmetric (the pipeline says why
-/// not). A GPU that fails leaves them to the CPU.
+/// not). A GPU that fails leaves them to the CPU. The matrices are looked at on `threads`
+/// threads; hafnians are then read where they are (a DenseStack of the chosen ones), the
+/// others copied, on as many threads, into the split arrays their calls take. (One thread
+/// copying every matrix took several times the GPU's call: docs/benchmarks.md, "Python's
+/// batches on the GPU".)
 template <class At>
-void on_gpu(At at, const nb::dlpack::dtype& dtype, std::int64_t n, std::int64_t s1, std::int64_t s2, std::int64_t k,
-            ExactMode mode, BatchOf what, std::vector<SmallValue>& fast, const std::function<bool()>& stop) {
+void on_gpu(At at, const nb::dlpack::dtype& dtype, std::int64_t n, std::int64_t s0, std::int64_t s1, std::int64_t s2,
+            std::int64_t k, ExactMode mode, BatchOf what, int threads, std::vector<SmallValue>& fast,
+            const std::function<bool()>& stop) {
   const bool cplx = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
-  const std::size_t nn = static_cast<std::size_t>(n * n);
+  const bool hafnian = what == BatchOf::Hafnian || what == BatchOf::LoopHafnian;
+  std::vector<char> taken(static_cast<std::size_t>(k), 0);
+  with_element(dtype, [&](auto element) {
+    using E = decltype(element);
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (std::int64_t i = 0; i < k; ++i) {
+      bool integral = true, finite = true, symmetric = true;
+      matrix_flags(reinterpret_cast<const E*>(at(i)), n, s1, s2, hafnian, integral, finite, symmetric);
+      taken[static_cast<std::size_t>(i)] = finite && symmetric && !(integral && mode != ExactMode::Float);
+    }
+  });
   std::vector<std::int64_t> which;
-  std::vector<double> re, im;
-  for (std::int64_t i = 0; i < k; ++i) {
-    bool integral = true, finite = true;
-    for (std::int64_t e = 0; e < n * n; ++e) {
-      const std::complex<double> x = entry(at(i), dtype, e / n, e % n, s1, s2);
-      integral = integral && x.imag() == 0 && std::trunc(x.real()) == x.real();
-      finite = finite && std::isfinite(x.real()) && std::isfinite(x.imag());
-      re.push_back(x.real());
-      if (cplx) im.push_back(x.imag());
-    }
-    bool symmetric = true;
-    const bool hafnian = what == BatchOf::Hafnian || what == BatchOf::LoopHafnian;
-    for (std::int64_t r = 0; r < n && hafnian && symmetric; ++r)
-      for (std::int64_t c = 0; c < r && symmetric; ++c)
-        symmetric = entry(at(i), dtype, r, c, s1, s2) == entry(at(i), dtype, c, r, s1, s2);
-    if (!finite || !symmetric || (integral && mode != ExactMode::Float)) {
-      re.resize(re.size() - nn);
-      if (cplx) im.resize(im.size() - nn);
-      continue;
-    }
-    which.push_back(i);
-  }
+  for (std::int64_t i = 0; i < k; ++i)
+    if (taken[static_cast<std::size_t>(i)]) which.push_back(i);
   if (which.empty()) return;
+  const auto kk = static_cast<std::int64_t>(which.size());
   try {
-    const double* pim = cplx ? im.data() : nullptr;
-    const auto kk = static_cast<std::int64_t>(which.size());
-    const std::vector<SmallValue> got =
-        what == BatchOf::Permanent     ? gpu_dense_permanents(re.data(), pim, static_cast<int>(n), kk, stop)
-        : what == BatchOf::Torontonian ? gpu_dense_torontonians(re.data(), pim, static_cast<int>(n / 2), kk, stop)
-                                       : gpu_dense_hafnians(re.data(), pim, static_cast<int>(n), kk, what == BatchOf::LoopHafnian, stop);
+    std::vector<SmallValue> got;
+    if (hafnian) {
+      const DenseStack stack{at(0), *element_of(dtype), s0, s1, s2, which.data()};
+      got = gpu_dense_hafnians(stack, static_cast<int>(n), kk, what == BatchOf::LoopHafnian, stop);
+    } else {
+      // Not value-initialised: each thread's first touch of its matrices is its own write.
+      const std::size_t nn = static_cast<std::size_t>(n * n);
+      const std::unique_ptr<double[]> re(new double[which.size() * nn]), im(cplx ? new double[which.size() * nn] : nullptr);
+      with_element(dtype, [&](auto element) {
+        using E = decltype(element);
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (std::int64_t w = 0; w < kk; ++w)
+          read_entries(reinterpret_cast<const E*>(at(which[static_cast<std::size_t>(w)])), n, s1, s2,
+                       &re[static_cast<std::size_t>(w) * nn], cplx ? &im[static_cast<std::size_t>(w) * nn] : nullptr);
+      });
+      got = what == BatchOf::Permanent ? gpu_dense_permanents(re.get(), im.get(), static_cast<int>(n), kk, stop)
+                                       : gpu_dense_torontonians(re.get(), im.get(), static_cast<int>(n / 2), kk, stop);
+    }
     for (std::size_t w = 0; w < which.size(); ++w) fast[static_cast<std::size_t>(which[w])] = got[w];
   } catch (const GpuError&) {  // the CPU counts them
   } catch (const Interrupted&) {  // the caller sees the stop request
@@ -149,7 +190,7 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   SigintGuard guard(interruptible, &token);
   {
     nb::gil_scoped_release release;
-    if (gpu) on_gpu(at, dtype, rows, s1, s2, k, read_mode, what, fast, [&] { return token.stop_requested(); });
+    if (gpu) on_gpu(at, dtype, rows, s0, s1, s2, k, read_mode, what, t, fast, [&] { return token.stop_requested(); });
 #pragma omp parallel for schedule(dynamic, 16) num_threads(t)
     for (std::int64_t i = 0; i < k; ++i) {
       if (token.stop_requested()) continue;  // Ctrl-C: the matrices under way finish, no more start
@@ -205,6 +246,26 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   std::vector<double> out(static_cast<std::size_t>(k));
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = as_complex(value_of(i)).real();
   return numpy_array(std::move(out));
+}
+
+bool exactly_symmetric(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, int threads) {
+  const auto dtype = a.dtype();
+  const bool floats = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float) ||
+                      dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
+  const auto k = static_cast<std::int64_t>(a.shape(0)), n = static_cast<std::int64_t>(a.shape(1));
+  if (!floats || !element_of(dtype) || n != static_cast<std::int64_t>(a.shape(2))) return false;
+  const std::int64_t s0 = a.stride(0), s1 = a.stride(1), s2 = a.stride(2);
+  bool symmetric = true;
+  with_element(dtype, [&](auto element) {
+    using E = decltype(element);
+    const E* base = static_cast<const E*>(a.data());
+#pragma omp parallel for schedule(static) reduction(&& : symmetric) num_threads(threads > 0 ? threads : omp_get_max_threads())
+    for (std::int64_t i = 0; i < k; ++i)
+      for (std::int64_t r = 0; r < n && symmetric; ++r)
+        for (std::int64_t c = 0; c < r && symmetric; ++c)
+          symmetric = base[i * s0 + r * s1 + c * s2] == base[i * s0 + c * s1 + r * s2];
+  });
+  return symmetric;
 }
 
 }  // namespace matchcount::py

@@ -343,6 +343,10 @@ NB_MODULE(_core, m) {
                     const std::string& device, const std::string& engine, bool interruptible) {
     return batch(a, static_cast<BatchOf>(what), mode, threads, device, engine, interruptible);
   });
+  m.def("exactly_symmetric", [](const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, int threads) {
+    nb::gil_scoped_release release;
+    return exactly_symmetric(a, threads);
+  });
 
   // The CLI's reader of --max-memory sizes ("200M", "8G", "1.5GiB"): bytes, or None.
   m.def("parse_memory_size", [](const std::string& text) { return parse_memory_size(text); });

@@ -90,4 +90,8 @@ enum class BatchOf { Permanent = 0, Hafnian = 1, LoopHafnian = 2, Torontonian = 
 nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, BatchOf what, int mode, int threads,
                  const std::string& device, const std::string& engine, bool interruptible);
 
+/// Whether every matrix of a float or complex stack (k, n, n) equals its transpose exactly,
+/// looked at on `threads` threads (0: all); false for other dtypes and non-square stacks.
+bool exactly_symmetric(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, int threads);
+
 }  // namespace matchcount::py

@@ -4,7 +4,6 @@
 #include <optional>
 
 namespace matchcount::py {
-namespace {
 
 std::optional<DenseElement> element_of(nb::dlpack::dtype t) {
   using nb::dlpack::dtype_code;
@@ -38,6 +37,8 @@ std::optional<DenseElement> element_of(nb::dlpack::dtype t) {
   }
   return std::nullopt;
 }
+
+namespace {
 
 DenseMode dense_mode(ExactMode mode) {
   return mode == ExactMode::Exact ? DenseMode::Exact : mode == ExactMode::Float ? DenseMode::Float : DenseMode::Auto;

@@ -5,6 +5,7 @@
 #include <nanobind/ndarray.h>
 
 #include <cstdint>
+#include <optional>
 
 #include "convert.hpp"
 #include "matchcount/small_dense.hpp"
@@ -13,6 +14,9 @@ namespace matchcount::py {
 
 constexpr int kSmallMax = kSmallDenseMax;
 using SmallValue = SmallDenseValue;
+
+/// The library's element type for a NumPy dtype; nothing for a dtype it does not read.
+std::optional<DenseElement> element_of(nb::dlpack::dtype t);
 
 /// small_dense_permanent on an array of dtype `dtype`: a value of kind None, without counting,
 /// where the general path must count (small_dense.hpp says when), also for a dtype the library

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
+#include <type_traits>
 
 #include "core/tuning.hpp"
 #include "engines/gpu_common.hpp"
@@ -163,12 +165,11 @@ void store_values(const std::vector<Approx<T>>& got, bool cplx, SmallDenseValue*
 /// caller's doubles carry no entry errors, so no excess and no walk of |A|. (Writing a job's
 /// roots while the device walks the job before, the walk in a thread of its own, was slower:
 /// docs/benchmarks.md, "Batches of small hafnians: each matrix once".)
-template <class T>
-void lane_jobs(const double* re, const double* im, int n, std::int64_t count, bool loops, std::int64_t job,
+template <class T, class Entry>
+void lane_jobs(const Entry& entry, int n, std::int64_t count, bool loops, std::int64_t job,
                const std::function<bool()>& stop, SmallDenseValue* values) {
   constexpr bool cplx = std::is_same_v<T, Complex>;
   const int W = cplx ? 2 : 1;
-  const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
   const std::size_t per = gpu::HafLaneJob::root_values(n + n % 2, loops) * static_cast<std::size_t>(W);
   gpu::LaneRootBuffer roots(static_cast<std::size_t>(std::min(job, count)) * per);
   for (std::int64_t first = 0; first < count; first += job) {
@@ -177,11 +178,9 @@ void lane_jobs(const double* re, const double* im, int n, std::int64_t count, bo
     const auto t0 = std::chrono::steady_clock::now();
     const int q = engines::gpu_haf::write_lane_roots(
         static_cast<std::size_t>(k), n, loops, W, per, roots.data(), [&](std::size_t b, double* root) {
-          const std::size_t base = (static_cast<std::size_t>(first) + b) * nn;
+          const std::int64_t at = first + static_cast<std::int64_t>(b);
           // Entry (i, j), i >= j, of the matrix: its lower triangle's.
-          gpu::write_lane_root(root, n, loops, W, [&](int r, int c, int w) {
-            return (w ? im : re)[base + static_cast<std::size_t>(r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)];
-          });
+          gpu::write_lane_root(root, n, loops, W, [&](int r, int c, int w) { return entry(at, r, c, w); });
         });
     if (tuning::tuning().gpu_verbose)
       std::fprintf(stderr, "gpu-hafnian lanes: roots on the host, %.3f ms\n",
@@ -196,13 +195,12 @@ void lane_jobs(const double* re, const double* im, int n, std::int64_t count, bo
 /// device expands job j - 1 (whose roots are in the other half), starts job j, whose roots then
 /// cross the bus while job j - 1 ends, and makes job j - 1's estimates while the device expands
 /// job j. No excess and no walk of |A|, as above.
-template <class T>
-void expansion_jobs(const double* re, const double* im, int n, std::int64_t count, bool loops, std::int64_t job,
+template <class T, class Entry>
+void expansion_jobs(const Entry& entry, int n, std::int64_t count, bool loops, std::int64_t job,
                     const std::function<bool()>& stop, SmallDenseValue* values) {
   constexpr bool cplx = std::is_same_v<T, Complex>;
   const int W = cplx ? 2 : 1;
   const bool verbose = tuning::tuning().gpu_verbose;
-  const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
   const std::size_t per = gpu::HafLaneJob::root_values(n + n % 2, loops) * static_cast<std::size_t>(W);
   // Two halves where there are two jobs or more; a batch of one job writes one.
   const std::size_t half = static_cast<std::size_t>(std::min(job, count)) * per;
@@ -228,10 +226,8 @@ void expansion_jobs(const double* re, const double* im, int n, std::int64_t coun
     engines::gpu_haf::write_lane_roots(
         static_cast<std::size_t>(k), n, loops, W, per, buffer,
         [&](std::size_t b, double* root) {
-          const std::size_t base = (static_cast<std::size_t>(first) + b) * nn;
-          gpu::write_lane_root(root, n, loops, W, [&](int r, int c, int w) {
-            return (w ? im : re)[base + static_cast<std::size_t>(r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)];
-          });
+          const std::int64_t at = first + static_cast<std::int64_t>(b);
+          gpu::write_lane_root(root, n, loops, W, [&](int r, int c, int w) { return entry(at, r, c, w); });
         },
         false);
     if (verbose)
@@ -244,12 +240,12 @@ void expansion_jobs(const double* re, const double* im, int n, std::int64_t coun
   while (queue.in_flight() > 0) take_oldest();
 }
 
-}  // namespace
-
-std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* im, int n, std::int64_t count, bool loops,
-                                                const std::function<bool()>& stop) {
+/// gpu_dense_hafnians over any reader of the batch's entries: entry(b, r, c, w) is part w (0
+/// real, 1 imaginary) of entry (r, c), r >= c, of the call's matrix b.
+template <class Entry>
+std::vector<SmallDenseValue> dense_hafnians(const Entry& entry, bool cplx, int n, std::int64_t count, bool loops,
+                                            const std::function<bool()>& stop) {
   if (n < 2 || n > engines::kHafnianMaxN) throw GpuError("GPU hafnian batch: n must be 2.." + std::to_string(engines::kHafnianMaxN));
-  const bool cplx = im != nullptr;
   std::vector<SmallDenseValue> values(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
   constexpr std::int64_t kJob = 4096;
   if (count <= 0) return values;
@@ -259,19 +255,14 @@ std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* 
     if (engines::gpu_haf::expansion_takes(n + n % 2, loops)) {
       const std::int64_t bytes = static_cast<std::int64_t>(gpu::HafLaneJob::root_values(n + n % 2, loops)) * (cplx ? 16 : 8);
       const std::int64_t job = std::clamp<std::int64_t>((std::int64_t{32} << 20) / bytes, kJob, 65536);
-      if (cplx) expansion_jobs<Complex>(re, im, n, count, loops, job, stop, values.data());
-      else expansion_jobs<double>(re, im, n, count, loops, job, stop, values.data());
+      if (cplx) expansion_jobs<Complex>(entry, n, count, loops, job, stop, values.data());
+      else expansion_jobs<double>(entry, n, count, loops, job, stop, values.data());
       return values;
     }
-    if (cplx) lane_jobs<Complex>(re, im, n, count, loops, kJob, stop, values.data());
-    else lane_jobs<double>(re, im, n, count, loops, kJob, stop, values.data());
+    if (cplx) lane_jobs<Complex>(entry, n, count, loops, kJob, stop, values.data());
+    else lane_jobs<double>(entry, n, count, loops, kJob, stop, values.data());
     return values;
   }
-  const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-  // The symmetric entry (i, j) of matrix b: the lower triangle's.
-  const auto at = [n, nn](std::int64_t b, int i, int j) {
-    return static_cast<std::size_t>(b) * nn + static_cast<std::size_t>(i >= j ? i * n + j : j * n + i);
-  };
   for (std::int64_t first = 0; first < count; first += kJob) {
     if (stop && stop()) throw Interrupted(2, "GPU hafnian batch stopped");
     const std::int64_t k = std::min(kJob, count - first);
@@ -284,10 +275,11 @@ std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* 
         SparseMatrix<T>& m = blocks[static_cast<std::size_t>(b)];
         m = SparseMatrix<T>{n, n, {}};
         for (int i = 0; i < n; ++i)
-          for (int j = 0; j < n; ++j) {
+          for (int j = 0; j < n; ++j) {  // the symmetric entry (i, j): the lower triangle's
+            const int r = std::max(i, j), c = std::min(i, j);
             T x;
-            if constexpr (std::is_same_v<T, Complex>) x = Complex(re[at(first + b, i, j)], im[at(first + b, i, j)]);
-            else x = re[at(first + b, i, j)];
+            if constexpr (std::is_same_v<T, Complex>) x = Complex(entry(first + b, r, c, 0), entry(first + b, r, c, 1));
+            else x = entry(first + b, r, c, 0);
             if (x != T(0)) m.entries.push_back({i, j, x});
           }
       }
@@ -303,6 +295,40 @@ std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* 
     }
   }
   return values;
+}
+
+}  // namespace
+
+std::vector<SmallDenseValue> gpu_dense_hafnians(const double* re, const double* im, int n, std::int64_t count, bool loops,
+                                                const std::function<bool()>& stop) {
+  const std::size_t nn = static_cast<std::size_t>(std::max(n, 0)) * static_cast<std::size_t>(std::max(n, 0));
+  const auto entry = [re, im, n, nn](std::int64_t b, int r, int c, int w) {
+    return (w ? im : re)[static_cast<std::size_t>(b) * nn + static_cast<std::size_t>(r) * static_cast<std::size_t>(n) +
+                         static_cast<std::size_t>(c)];
+  };
+  return dense_hafnians(entry, im != nullptr, n, count, loops, stop);
+}
+
+std::vector<SmallDenseValue> gpu_dense_hafnians(const DenseStack& stack, int n, std::int64_t count, bool loops,
+                                                const std::function<bool()>& stop) {
+  // One reader a float element type, its loads inlined into the roots' writers.
+  const auto read = [&](auto element) {
+    using E = decltype(element);
+    const E* data = static_cast<const E*>(stack.data);
+    const auto entry = [data, &stack](std::int64_t b, int r, int c, int w) -> double {
+      const E& x = data[(stack.which ? stack.which[b] : b) * stack.matrix_stride + r * stack.row_stride + c * stack.col_stride];
+      if constexpr (std::is_floating_point_v<E>) return w ? 0.0 : static_cast<double>(x);
+      else return static_cast<double>(w ? x.imag() : x.real());
+    };
+    return dense_hafnians(entry, !std::is_floating_point_v<E>, n, count, loops, stop);
+  };
+  switch (stack.type) {
+    case DenseElement::Float32: return read(float{});
+    case DenseElement::Float64: return read(double{});
+    case DenseElement::Complex64: return read(std::complex<float>{});
+    case DenseElement::Complex128: return read(std::complex<double>{});
+    default: throw std::invalid_argument("GPU hafnian batch: float or complex elements");
+  }
 }
 
 }  // namespace matchcount

@@ -47,11 +47,12 @@ constexpr int kSmallHafnianMax = 24;
 
 /// The hafnian (the loop hafnian where `loops`: the diagonal holds loop weights) of the n x n
 /// matrix at `data`, laid out as for small_dense_permanent: the "hafnian" engine's float walks
-/// (four vertex orders, whose spread is the estimate) without the pipeline. Kind None, without
-/// counting, where the pipeline must count: a matrix not square and exactly symmetric, n < 4 or
+/// (four vertex orders, whose spread is the estimate) without the pipeline; up to 3 vertices
+/// the closed forms, with a bound on their roundings (not an estimate). Kind None, without
+/// counting, where the pipeline must count: a matrix not square and exactly symmetric,
 /// n > kSmallHafnianMax, a non-finite entry, and integers or exact fractions (the number kinds of
 /// small_dense_permanent), which the pipeline counts exactly. A vertex that no edge (or loop)
-/// covers, or an odd n without loops, gives 0 with no error.
+/// covers, or an odd n without loops, gives 0 with no error. Entries are taken as exact.
 SmallDenseValue small_dense_hafnian(const void* data, DenseElement type, std::int64_t rows, std::int64_t cols,
                                     std::int64_t row_stride, std::int64_t col_stride, bool loops,
                                     DenseMode mode = DenseMode::Auto);

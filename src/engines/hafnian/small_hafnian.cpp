@@ -6,10 +6,12 @@
 // value and estimate are the engine's (the four vertex orders of haf::float_orders in the
 // lanes, haf::float_estimate), so a matrix counted here or by the pipeline's engine gets the
 // same number.
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "engines/dense_input.hpp"
@@ -93,14 +95,52 @@ SmallDenseValue walk(const double* re, const double* im, int n0, bool loops) {
   return out;
 }
 
+/// Hafnians of at most 3 vertices by their closed forms, where a walk's three orders would share
+/// every rounding: lhaf of 1 vertex a_00, haf of 2 a_01, lhaf of 2 a_01 + a_00 a_11, lhaf of 3
+/// a_00 a_12 + a_11 a_02 + a_22 a_01 + a_00 a_11 a_22 (odd hafnians without loops are 0, and the
+/// empty hafnian 1). The error is a bound, not an estimate: gamma_k of the terms' moduli, k
+/// counting each term's products and the sum's additions (a complex product as 4 roundings, a
+/// complex sum as 2), doubled for the bound's own roundings; the entries are exact, as
+/// everywhere here.
+template <class T>
+SmallDenseValue closed_form(const double* re, const double* im, int n, bool loops, SmallDenseValue::Kind kind) {
+  constexpr bool cplx = std::is_same_v<T, Complex>;
+  using Term = std::vector<std::pair<int, int>>;
+  std::vector<Term> terms;
+  if (n == 0) terms = {{}};
+  if (n == 1) terms = {{{0, 0}}};
+  if (n == 2) terms = loops ? std::vector<Term>{{{0, 1}}, {{0, 0}, {1, 1}}} : std::vector<Term>{{{0, 1}}};
+  if (n == 3) terms = {{{0, 0}, {1, 2}}, {{1, 1}, {0, 2}}, {{2, 2}, {0, 1}}, {{0, 0}, {1, 1}, {2, 2}}};
+  const auto at = [&](std::pair<int, int> e) {
+    const int k = e.first * n + e.second;
+    if constexpr (cplx) return T(re[k], im[k]);
+    else return re[k];
+  };
+  T value{};
+  double modulus = 0;
+  std::size_t factors = 0;
+  for (const Term& t : terms) {
+    T product(1.0);
+    double size = 1;
+    for (const auto& e : t) product *= at(e), size *= std::abs(at(e));
+    value += product, modulus += size;
+    factors = std::max(factors, t.size());
+  }
+  const double k = double(factors > 1 ? factors - 1 : 0) * (cplx ? 4 : 1) + double(terms.size() - 1) * (cplx ? 2 : 1);
+  const double u = 0x1p-53, gamma = 2 * k * u / (1 - 2 * k * u);
+  SmallDenseValue out;
+  out.kind = kind;
+  out.re = std::real(value), out.im = std::imag(value);
+  out.abs_error = k > 0 ? gamma * modulus : 0.0;
+  return out;
+}
+
 }  // namespace
 
 SmallDenseValue small_dense_hafnian(const void* data, DenseElement type, std::int64_t rows, std::int64_t cols,
                                     std::int64_t s0, std::int64_t s1, bool loops, DenseMode mode) {
   SmallDenseValue none;
-  // Below 4 rows preprocessing's reductions give the value exactly, where the walks' mean of
-  // three may round it.
-  if (rows != cols || rows < 4 || rows > kSmallHafnianMax) return none;
+  if (rows != cols || rows > kSmallHafnianMax) return none;
   const int n = static_cast<int>(rows);
   thread_local std::vector<double> re, im;
   bool integral = true, any_imag = false;
@@ -121,6 +161,9 @@ SmallDenseValue small_dense_hafnian(const void* data, DenseElement type, std::in
       covered = j != i && (re[static_cast<std::size_t>(i * n + j)] != 0 || im[static_cast<std::size_t>(i * n + j)] != 0);
     if (!covered) return out;
   }
+  if (n <= 3)
+    return kind == SmallDenseValue::Cplx ? closed_form<Complex>(re.data(), im.data(), n, loops, kind)
+                                         : closed_form<double>(re.data(), im.data(), n, loops, kind);
   return kind == SmallDenseValue::Cplx ? walk<ComplexArith>(re.data(), im.data(), n, loops)
                                        : walk<RealArith>(re.data(), im.data(), n, loops);
 }

@@ -2,7 +2,9 @@
 """Timings of the Python package (docs/benchmarks.md, "Python package"):
   1. call overhead: a 4x4 float permanent, beside thewalrus's perm on the same matrix;
   2. permanent_batch over K random 10x10 complex matrices, beside a Python loop of thewalrus perm;
-  3. a large matrix: permanent() beside the matchcount command on the same matrix (.npy).
+  3. a large matrix: permanent() beside the matchcount command on the same matrix (.npy);
+  4. per call: hafnians of 2 to 12 vertices and torontonians of 1 to 8 modes (Gaussian states'
+     O), beside thewalrus's hafnian and tor.
 Peers that are not installed are skipped. Usage:
   python scripts/python_bench.py [--cli build/bin/matchcount] [--batch 100000] [--large 30]
 """
@@ -20,9 +22,9 @@ import numpy as np
 import matchcount
 
 try:
-    from thewalrus import perm as tw_perm
+    from thewalrus import hafnian as tw_hafnian, perm as tw_perm, tor as tw_tor
 except ImportError:  # the peer is optional
-    tw_perm = None
+    tw_perm = tw_hafnian = tw_tor = None
 
 
 def per_call(fn, number):
@@ -52,6 +54,35 @@ def batch(rows, k):
         worst = np.max(np.abs(mine - theirs) / np.abs(theirs))
         peer = f"{tw:.3f} s (x{tw / mc:.1f}; max rel. difference {worst:.1e})"
     rows.append((f"permanent_batch, {k} random 10x10 complex", f"{mc:.3f} s", peer))
+
+
+def gaussian_o(rng, n):
+    """tor's O = conj(I - Q^-1) of an n-mode squeezed state through a random interferometer
+    (Q as thewalrus's Qmat, hbar = 2)."""
+    u, _ = np.linalg.qr(rng.normal(size=(n, n)) + 1j * rng.normal(size=(n, n)))
+    r = rng.uniform(0.1, 0.9, n)
+    s = np.block([[u.real, -u.imag], [u.imag, u.real]]) @ np.diag(np.concatenate([np.exp(-r), np.exp(r)]))
+    cov = s @ s.T
+    x, xp, p = cov[:n, :n], cov[:n, n:], cov[n:, n:]
+    aidaj = (x + p + 1j * (xp - xp.T) - 2 * np.identity(n)) / 4
+    aiaj = (x - p + 1j * (xp + xp.T)) / 4
+    q = np.block([[aidaj, aiaj.conj()], [aiaj, aidaj.conj()]]) + np.identity(2 * n)
+    return np.conj(np.identity(2 * n) - np.linalg.inv(q))
+
+
+def small_calls(rows):
+    rng = np.random.default_rng(4)
+    for n in (2, 4, 8, 12):
+        a = rng.normal(size=(n, n)) + 1j * rng.normal(size=(n, n))
+        a = (a + a.T) / 2
+        mc = per_call(lambda: matchcount.hafnian(a), 2000)
+        peer = f"{per_call(lambda: tw_hafnian(a), 2000) * 1e6:.2f} us" if tw_hafnian else "not installed"
+        rows.append((f"{n}x{n} complex hafnian, per call", f"{mc * 1e6:.2f} us", peer))
+    for n in (1, 2, 4, 8):
+        o = gaussian_o(rng, n)
+        mc = per_call(lambda: matchcount.tor(o), 500)
+        peer = f"{per_call(lambda: tw_tor(o), 500) * 1e6:.2f} us" if tw_tor else "not installed"
+        rows.append((f"torontonian of {n} modes, per call", f"{mc * 1e6:.2f} us", peer))
 
 
 def large(rows, cli, n):
@@ -84,6 +115,7 @@ def main():
     overhead(rows)
     batch(rows, args.batch)
     large(rows, args.cli, args.large)
+    small_calls(rows)
     print(f"matchcount {matchcount.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs"
           + (", thewalrus present" if tw_perm else ", thewalrus absent"))
     print("| test | matchcount | peer |\n|---|---|---|")

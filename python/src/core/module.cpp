@@ -294,6 +294,23 @@ NB_MODULE(_core, m) {
     if (v.kind == SmallValue::None) return nb::none();
     return to_python(v.value());
   });
+  // The torontonian's quick path: the value of small_torontonian (the engine's count and
+  // bound without the pipeline), or None where the engine counts.
+  m.def("torontonian_dense", [](const Dense& a) -> nb::object {
+    const auto small = [&] {
+      return small_torontonian(a.data(), a.dtype(), static_cast<std::int64_t>(a.shape(0)),
+                               static_cast<std::int64_t>(a.shape(1)), a.stride(0), a.stride(1));
+    };
+    SmallValue v;
+    if (a.shape(0) < 16) {  // eight modes or fewer, microseconds: the GIL stays
+      v = small();
+    } else {
+      nb::gil_scoped_release release;
+      v = small();
+    }
+    if (v.kind == SmallValue::None) return nb::none();
+    return to_python(v.value());
+  });
   // The small dense kernel alone, for the tests: (value, abs_error), or None where the
   // general path counts.
   m.def("small_permanent", [](const Dense& a, int mode) -> nb::object {

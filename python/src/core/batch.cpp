@@ -183,7 +183,11 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
                       o.device == DevicePolicy::Auto && k >= 256 && gpu_available());
   const bool gpu = sized && asked && rows == cols && o.engine.empty() && floats && read_mode != ExactMode::Exact;
   std::vector<SmallValue> fast(static_cast<std::size_t>(small || gpu ? k : 0));
-  std::vector<PermanentValue> values(static_cast<std::size_t>(k));
+  // The matrices the pipeline counts (general[i]), and their values in order: most batches have
+  // none, and a value a matrix for all of them (and its first touch) cost milliseconds.
+  std::vector<char> general(static_cast<std::size_t>(k), 0);
+  std::vector<std::int64_t> slow;
+  std::vector<PermanentValue> values;
   std::int64_t failed_at = -1;
   std::exception_ptr failure;
   StopToken token("", 60, false);
@@ -195,25 +199,39 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
     for (std::int64_t i = 0; i < k; ++i) {
       if (token.stop_requested()) continue;  // Ctrl-C: the matrices under way finish, no more start
       if (gpu && fast[std::size_t(i)].kind != SmallValue::None) continue;  // counted on the GPU
-      try {
-        if (small) {
-          fast[std::size_t(i)] = what == BatchOf::Permanent     ? small_permanent(at(i), dtype, rows, cols, s1, s2, read_mode)
-                                 : what == BatchOf::Torontonian ? small_torontonian(at(i), dtype, rows, cols, s1, s2)
-                                 : small_hafnian(at(i), dtype, rows, cols, s1, s2, what == BatchOf::LoopHafnian, read_mode);
-          if (fast[std::size_t(i)].kind != SmallValue::None) continue;
+      if (small) {
+        try {
+          fast[std::size_t(i)] = what == BatchOf::Permanent ? small_permanent(at(i), dtype, rows, cols, s1, s2, read_mode)
+                                 : what == BatchOf::Torontonian
+                                     ? small_torontonian(at(i), dtype, rows, cols, s1, s2)
+                                     : small_hafnian(at(i), dtype, rows, cols, s1, s2, what == BatchOf::LoopHafnian, read_mode);
+        } catch (...) {  // the pipeline counts it, and says what went wrong
+          fast[std::size_t(i)] = SmallValue{};
         }
+        if (fast[std::size_t(i)].kind != SmallValue::None) continue;
+      }
+      general[std::size_t(i)] = 1;
+    }
+    for (std::int64_t i = 0; i < k; ++i)
+      if (general[std::size_t(i)]) slow.push_back(i);
+    values.resize(slow.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(t)
+    for (std::size_t j = 0; j < slow.size(); ++j) {
+      if (token.stop_requested()) continue;
+      const std::int64_t i = slow[j];
+      try {
         const AnyMatrix m = from_strided(at(i), dtype, rows, cols, s1, s2, read_mode);
         CountOptions mine = o;
         switch (what) {
           case BatchOf::Permanent:
             mine.preprocess = !preprocessing_is_identity(m);
-            values[std::size_t(i)] = count_permanent(m, mine).value;
+            values[j] = count_permanent(m, mine).value;
             break;
           case BatchOf::Hafnian:
           case BatchOf::LoopHafnian:
-            values[std::size_t(i)] = count_hafnian(m, what == BatchOf::LoopHafnian, mine).value;
+            values[j] = count_hafnian(m, what == BatchOf::LoopHafnian, mine).value;
             break;
-          case BatchOf::Torontonian: values[std::size_t(i)] = count_torontonian(m, nullptr, mine).value; break;
+          case BatchOf::Torontonian: values[j] = count_torontonian(m, nullptr, mine).value; break;
         }
       } catch (...) {
 #pragma omp critical(matchcount_batch_failure)
@@ -227,24 +245,30 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
     throw nb::python_error();
   }
   if (failure) rethrow_for(failed_at, failure);
-  const auto value_of = [&](std::size_t i) {
-    return (small || gpu) && fast[i].kind != SmallValue::None ? fast[i].value() : values[i];
-  };
+  // Matrix i's value: the pipeline's (the next of `values`, in order) or the fast path's.
+  std::size_t next = 0;
+  const auto value_of = [&](std::size_t i) { return general[i] ? values[next++] : fast[i].value(); };
   if (static_cast<ExactMode>(mode) == ExactMode::Exact) {
     nb::list out;
     for (std::size_t i = 0; i < std::size_t(k); ++i) out.append(to_python(value_of(i)));
     return out;
   }
-  // Torontonians are real whatever O is.
+  // Torontonians are real whatever O is; a fast value is complex only as kind Cplx.
   bool cplx = what != BatchOf::Torontonian && dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
-  for (std::size_t i = 0; i < std::size_t(k) && !cplx; ++i) cplx = value_of(i).value.index() == 3;
+  for (std::size_t i = 0; i < std::size_t(k) && !cplx; ++i) cplx = general[i] ? false : fast[i].kind == SmallValue::Cplx;
+  for (std::size_t j = 0; j < values.size() && !cplx; ++j) cplx = values[j].value.index() == 3;
+  const auto number = [&](std::size_t i) {
+    if (general[i]) return as_complex(values[next++]);
+    const SmallValue& f = fast[i];
+    return Complex(f.re, f.kind == SmallValue::Cplx ? f.im : 0.0);
+  };
   if (cplx) {
     std::vector<std::complex<double>> out(static_cast<std::size_t>(k));
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = as_complex(value_of(i));
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = number(i);
     return numpy_array(std::move(out));
   }
   std::vector<double> out(static_cast<std::size_t>(k));
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = as_complex(value_of(i)).real();
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = number(i).real();
   return numpy_array(std::move(out));
 }
 

@@ -221,6 +221,7 @@ void expansion_jobs(const Entry& entry, int n, std::int64_t count, bool loops, s
   for (std::int64_t first = 0; first < count; first += job, slot ^= 1) {
     if (stop && stop()) throw Interrupted(2, "GPU hafnian batch stopped");  // the queue waits for its jobs
     const std::int64_t k = std::min(job, count - first);
+    // This half's last job (the one before last) has been taken: its roots have crossed the bus.
     double* buffer = roots.data() + static_cast<std::size_t>(slot) * half;
     const auto t0 = std::chrono::steady_clock::now();
     engines::gpu_haf::write_lane_roots(
@@ -233,7 +234,6 @@ void expansion_jobs(const Entry& entry, int n, std::int64_t count, bool loops, s
     if (verbose)
       std::fprintf(stderr, "gpu-hafnian expansion: roots on the host, %.3f ms\n",
                    1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    // The buffer's other half is free once the job before last is taken, as it is here.
     queue.start(engines::gpu_haf::lane_job<T>(n, loops, static_cast<std::size_t>(k), buffer, 0, engines::haf::kSpreadWalks));
     if (queue.in_flight() == gpu::EnumQueue::kInFlight) take_oldest();
   }

@@ -252,9 +252,11 @@ void EnumQueue::start(const HafLaneJob& job) {
   slot.grow(slot.values, slot.values_capacity, value_doubles);
   slot.grow(slot.orders, slot.orders_capacity, job.orders.size());
   slot.grow_host(value_doubles);
-  check(cudaMemcpyAsync(slot.roots, job.roots, root_doubles * sizeof(double), cudaMemcpyHostToDevice, slot.stream),
-        "cudaMemcpyAsync");
+  // The orders first: a copy from pageable memory may wait for the stream's work before it, and
+  // the roots' copy (page-locked, truly asynchronous) must not be that work.
   check(cudaMemcpyAsync(slot.orders, job.orders.data(), job.orders.size() * sizeof(int), cudaMemcpyHostToDevice, slot.stream),
+        "cudaMemcpyAsync");
+  check(cudaMemcpyAsync(slot.roots, job.roots, root_doubles * sizeof(double), cudaMemcpyHostToDevice, slot.stream),
         "cudaMemcpyAsync");
   a.roots = slot.roots, a.orders = slot.orders, a.out = slot.values;
   const std::size_t planes = static_cast<std::size_t>(a.values + job.walks * hk::kWarps) * W * hk::kMatrices;

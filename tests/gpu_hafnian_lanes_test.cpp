@@ -7,7 +7,9 @@
 // spread) is no check there, and a wrong term shows in the value itself.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <complex>
 #include <random>
 
@@ -348,4 +350,66 @@ TEST(GpuHafnianLanes, StacksReadInPlaceGiveTheSplitArraysBits) {
           }
         }
       }
+}
+
+TEST(GpuHafnianLanes, TheQueueGivesBackEachJobInOrder) {
+  // Two lanes jobs of different sizes and kinds on the device at once, taken back in the order
+  // they started, each with run_hafnian_lanes's words; a third start and a take with none in
+  // flight are refused. Then a batch of three jobs (each root buffer half and each slot used
+  // again) gives every matrix its bits alone.
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
+  std::mt19937_64 rng(83);
+  struct Case {
+    std::vector<double> roots;
+    gpu::HafLaneJob job;
+  };
+  std::vector<Case> cases;
+  for (const auto& [n, cplx, loops] : {std::tuple{16, false, false}, {18, true, false}, {20, true, true}, {16, true, true}}) {
+    Case c;
+    const int k = 77, W = cplx ? 2 : 1;
+    const std::size_t per = gpu::HafLaneJob::root_values(n, loops) * static_cast<std::size_t>(W);
+    std::normal_distribution<double> gauss;
+    c.roots.resize(per * k);
+    for (double& x : c.roots) x = 0.3 * gauss(rng);
+    c.job.n = n, c.job.loops = loops, c.job.complex = cplx, c.job.matrices = k;
+    c.job.walks = engines::haf::kSpreadWalks, c.job.spread = engines::haf::kSpreadWalks;
+    c.job.orders = engines::gpu_haf::lane_orders(n, c.job.walks);
+    c.job.q = engines::gpu_haf::write_lane_roots(
+        static_cast<std::size_t>(k), n, loops, W, per, c.roots.data(), [&](std::size_t, double* root) {
+          gpu::write_lane_root(root, n, loops, W, [&](int, int, int) { return 0.3 * gauss(rng); });
+        });
+    cases.push_back(std::move(c));
+  }
+  for (Case& c : cases) c.job.roots = c.roots.data();
+  gpu::LaneQueue queue;
+  EXPECT_THROW(queue.take(), GpuError);
+  ASSERT_TRUE(queue.start(cases[0].job));
+  ASSERT_TRUE(queue.start(cases[1].job));
+  EXPECT_EQ(queue.in_flight(), gpu::LaneQueue::kInFlight);
+  EXPECT_THROW(queue.start(cases[2].job), GpuError);
+  std::size_t next = 2;
+  for (std::size_t want = 0; want < cases.size(); ++want) {
+    const gpu::LaneSums got = queue.take();
+    const std::vector<std::uint64_t> alone = gpu::run_hafnian_lanes(cases[want].job);
+    ASSERT_EQ(got.size, alone.size()) << want;
+    EXPECT_TRUE(std::equal(alone.begin(), alone.end(), got.data)) << want;
+    if (next < cases.size()) {
+      ASSERT_TRUE(queue.start(cases[next++].job));
+    }
+  }
+  EXPECT_EQ(queue.in_flight(), 0);
+
+  const tuning::Tuning lanes = tuning_with(&tuning::Tuning::haf_batch, 1);
+  const int n = 16, k = 2 * 4096 + 100;  // three jobs of complex 16-vertex matrices
+  std::vector<double> re, im;
+  symmetric_stack(n, k, true, rng, re, im);
+  const auto all = with_tuning(lanes, [&] { return gpu_dense_hafnians(re.data(), im.data(), n, k, true); });
+  ASSERT_EQ(all.size(), static_cast<std::size_t>(k));
+  for (const int b : {0, 4095, 4096, 8191, 8192, k - 1}) {
+    const std::size_t at = static_cast<std::size_t>(b) * n * n;
+    const auto one = with_tuning(lanes, [&] { return gpu_dense_hafnians(&re[at], &im[at], n, 1, true); });
+    EXPECT_EQ(one[0].re, all[static_cast<std::size_t>(b)].re) << b;
+    EXPECT_EQ(one[0].im, all[static_cast<std::size_t>(b)].im) << b;
+    EXPECT_EQ(one[0].abs_error, all[static_cast<std::size_t>(b)].abs_error) << b;
+  }
 }

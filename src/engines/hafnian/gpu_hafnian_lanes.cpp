@@ -114,22 +114,29 @@ std::vector<Approx<T>> expansion_estimates(const double* values, std::size_t cou
       [&](const std::vector<T>& walk, std::size_t b) { return haf::float_estimate(walk, excess.empty() ? 0.0 : excess[b]); });
 }
 
+/// Values and estimates from the lanes' channel sums (run_hafnian_lanes's words, `walks` a
+/// block, in fixed point of exponent q): float_block_value's, the truncation included.
 template <class T>
-std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, const double* roots, int q,
-                                     const std::vector<double>& excess) {
-  constexpr bool cplx = std::is_same_v<T, Complex>;
-  const int walks = float_walks_for(excess.empty() ? 0.0 : *std::max_element(excess.begin(), excess.end()));
-  const gpu::HafLaneJob job = lane_job<T>(n0, loops, count, roots, q, walks);
-  if (expansion_takes(job.n, loops)) return expansion_estimates<T>(gpu::run_hafnian_enum(job).data(), count, walks, excess);
-  const std::vector<std::uint64_t> words = gpu::run_hafnian_lanes(job);
-  const std::size_t per = gpu::haf_channel_words(cplx ? gpu::HafArith::Complex : gpu::HafArith::Real);
+std::vector<Approx<T>> lane_estimates(const std::uint64_t* words, std::size_t count, int walks, int n0, int q,
+                                      const std::vector<double>& excess) {
+  const std::size_t per = gpu::haf_channel_words(std::is_same_v<T, Complex> ? gpu::HafArith::Complex : gpu::HafArith::Real);
   const std::size_t channels = static_cast<std::size_t>(walks);
-  const auto t0 = std::chrono::steady_clock::now();
-  std::vector<Approx<T>> out = block_values<T>(
+  return block_values<T>(
       count, walks, [&](std::size_t b, std::size_t w) { return fixed_value<T>(&words[(b * channels + w) * per], q); },
       [&](const std::vector<T>& walk, std::size_t b) {
         return float_block_value(walk, excess.empty() ? 0.0 : excess[b], (n0 + 1) / 2, q);
       });
+}
+
+template <class T>
+std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, const double* roots, int q,
+                                     const std::vector<double>& excess) {
+  const int walks = float_walks_for(excess.empty() ? 0.0 : *std::max_element(excess.begin(), excess.end()));
+  const gpu::HafLaneJob job = lane_job<T>(n0, loops, count, roots, q, walks);
+  if (expansion_takes(job.n, loops)) return expansion_estimates<T>(gpu::run_hafnian_enum(job).data(), count, walks, excess);
+  const std::vector<std::uint64_t> words = gpu::run_hafnian_lanes(job);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<Approx<T>> out = lane_estimates<T>(words.data(), count, walks, n0, q, excess);
   if (job.verbose)
     std::fprintf(stderr, "gpu-hafnian lanes: estimates, %.3f ms\n",
                  1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -160,34 +167,66 @@ void store_values(const std::vector<Approx<T>>& got, bool cplx, SmallDenseValue*
   }
 }
 
-/// gpu_dense_hafnians by one walk a thread (lane_hafnians), in jobs of `job` matrices whose
-/// roots are written straight from the caller's arrays into one page-locked buffer. The
-/// caller's doubles carry no entry errors, so no excess and no walk of |A|. (Writing a job's
-/// roots while the device walks the job before, the walk in a thread of its own, was slower:
+/// gpu_dense_hafnians by one walk a thread, in jobs of `job` matrices through a LaneQueue, as
+/// expansion_jobs below runs the expansions: the host writes a job's roots (and its fixed-point
+/// exponent) while the device walks the job before, and makes that job's estimates while the
+/// device walks this one. A job too large for one launch walks alone (lane_hafnians). The
+/// caller's doubles carry no entry errors, so no excess and no walk of |A|. (A first overlap,
+/// the walk and its estimates in a thread of their own, lost to the two threads' OpenMP teams:
 /// docs/benchmarks.md, "Batches of small hafnians: each matrix once".)
 template <class T, class Entry>
 void lane_jobs(const Entry& entry, int n, std::int64_t count, bool loops, std::int64_t job,
                const std::function<bool()>& stop, SmallDenseValue* values) {
   constexpr bool cplx = std::is_same_v<T, Complex>;
-  const int W = cplx ? 2 : 1;
+  const int W = cplx ? 2 : 1, walks = engines::haf::kSpreadWalks;
+  const bool verbose = tuning::tuning().gpu_verbose;
   const std::size_t per = gpu::HafLaneJob::root_values(n + n % 2, loops) * static_cast<std::size_t>(W);
-  gpu::LaneRootBuffer roots(static_cast<std::size_t>(std::min(job, count)) * per);
-  for (std::int64_t first = 0; first < count; first += job) {
-    if (stop && stop()) throw Interrupted(2, "GPU hafnian batch stopped");
+  const std::size_t half = static_cast<std::size_t>(std::min(job, count)) * per;
+  gpu::LaneRootBuffer roots(count > job ? 2 * half : half);
+  gpu::LaneQueue queue;
+  struct InFlight {
+    std::int64_t first, count;
+    int q;
+  };
+  InFlight pending[gpu::LaneQueue::kInFlight] = {};
+  int oldest = 0;
+  const auto take_oldest = [&] {
+    const gpu::LaneSums got = queue.take();
+    const InFlight& j = pending[oldest];
+    oldest = (oldest + 1) % gpu::LaneQueue::kInFlight;
+    const auto t0 = std::chrono::steady_clock::now();
+    store_values(engines::gpu_haf::lane_estimates<T>(got.data, static_cast<std::size_t>(j.count), walks, n, j.q, {}), cplx,
+                 values + j.first);
+    if (verbose)
+      std::fprintf(stderr, "gpu-hafnian lanes: estimates, %.3f ms\n",
+                   1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  };
+  int slot = 0;
+  for (std::int64_t first = 0; first < count; first += job, slot ^= 1) {
+    if (stop && stop()) throw Interrupted(2, "GPU hafnian batch stopped");  // the queue waits for its jobs
     const std::int64_t k = std::min(job, count - first);
+    // This half's last job (the one before last) has been taken: its roots have crossed the bus.
+    double* buffer = roots.data() + static_cast<std::size_t>(slot) * half;
     const auto t0 = std::chrono::steady_clock::now();
     const int q = engines::gpu_haf::write_lane_roots(
-        static_cast<std::size_t>(k), n, loops, W, per, roots.data(), [&](std::size_t b, double* root) {
+        static_cast<std::size_t>(k), n, loops, W, per, buffer, [&](std::size_t b, double* root) {
           const std::int64_t at = first + static_cast<std::int64_t>(b);
           // Entry (i, j), i >= j, of the matrix: its lower triangle's.
           gpu::write_lane_root(root, n, loops, W, [&](int r, int c, int w) { return entry(at, r, c, w); });
         });
-    if (tuning::tuning().gpu_verbose)
+    if (verbose)
       std::fprintf(stderr, "gpu-hafnian lanes: roots on the host, %.3f ms\n",
                    1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    store_values(engines::gpu_haf::lane_hafnians<T>(n, loops, static_cast<std::size_t>(k), roots.data(), q, {}), cplx,
-                 values + first);
+    if (!queue.start(engines::gpu_haf::lane_job<T>(n, loops, static_cast<std::size_t>(k), buffer, q, walks))) {
+      while (queue.in_flight() > 0) take_oldest();
+      store_values(engines::gpu_haf::lane_hafnians<T>(n, loops, static_cast<std::size_t>(k), buffer, q, {}), cplx,
+                   values + first);
+      continue;
+    }
+    pending[(oldest + queue.in_flight() - 1) % gpu::LaneQueue::kInFlight] = InFlight{first, k, q};
+    if (queue.in_flight() == gpu::LaneQueue::kInFlight) take_oldest();
   }
+  while (queue.in_flight() > 0) take_oldest();
 }
 
 /// gpu_dense_hafnians by expansion (run_hafnian_enum), in jobs of `job` matrices through an

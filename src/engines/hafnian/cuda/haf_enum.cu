@@ -17,6 +17,7 @@
 #include "cuda/launch.hpp"
 #include "engines/hafnian/cuda/haf_enum.cuh"
 #include "engines/hafnian/cuda/haf_gpu_job.hpp"
+#include "engines/hafnian/cuda/job_slots.cuh"
 
 namespace mcgpu {
 namespace haf_enum_kernel {
@@ -138,58 +139,18 @@ void launch_n(const EnumArgs& a, unsigned blocks, std::size_t shared, cudaStream
 
 namespace matchcount::gpu {
 
-/// One of the queue's slots: a stream, device buffers that grow to the largest job, and a
-/// page-locked block that the job's values come back to.
-struct EnumSlot {
-  cudaStream_t stream = nullptr;
-  double *roots = nullptr, *values = nullptr, *host_values = nullptr;
-  int* orders = nullptr;
-  std::size_t roots_capacity = 0, values_capacity = 0, host_capacity = 0, orders_capacity = 0;
-  std::size_t started = 0;  // doubles of the started job's values (0: none)
-  std::chrono::steady_clock::time_point at;
-
-  template <class T>
-  static void grow(T*& p, std::size_t& capacity, std::size_t want) {
-    if (want <= capacity) return;
-    if (p) cudaFree(p), p = nullptr, capacity = 0;
-    detail::check(cudaMalloc(&p, want * sizeof(T)), "cudaMalloc");
-    capacity = want;
-  }
-  void grow_host(std::size_t want) {
-    if (want <= host_capacity) return;
-    if (host_values) cudaFreeHost(host_values), host_values = nullptr, host_capacity = 0;
-    detail::check(cudaMallocHost(&host_values, want * sizeof(double)), "cudaMallocHost");
-    host_capacity = want;
-  }
-  ~EnumSlot() {
-    if (stream) cudaStreamSynchronize(stream), cudaStreamDestroy(stream);
-    if (roots) cudaFree(roots);
-    if (values) cudaFree(values);
-    if (orders) cudaFree(orders);
-    if (host_values) cudaFreeHost(host_values);
-  }
+/// One of the queue's slots: device buffers for a job's roots, orders and values, and the
+/// page-locked block its values come back to.
+struct EnumSlot : SlotBase {
+  GrowBuffer<double> roots, values;
+  GrowBuffer<int> orders;
+  PinnedBuffer<double> host_values;
 };
 
-/// The queue's device side: kInFlight slots, jobs taking them in turn, so that one job's roots
-/// cross the bus while the job before is expanded.
+/// The queue's device side: kInFlight slots, jobs taking them in turn.
 struct EnumQueue::State {
-  EnumSlot slots[kInFlight];
-  int next = 0, in_flight = 0;  // the slot the next start takes; jobs started and not taken
-  bool verbose = false;
-  EnumSlot& oldest() { return slots[(next + kInFlight - in_flight) % kInFlight]; }
-  void mark(EnumSlot& slot, const char* what) {
-    const auto now = std::chrono::steady_clock::now();
-    if (verbose)
-      std::fprintf(stderr, "gpu-hafnian expansion: %s, %.3f ms\n", what, 1e3 * std::chrono::duration<double>(now - slot.at).count());
-    slot.at = now;
-  }
-  void drain() {
-    for (; in_flight > 0; --in_flight) {
-      EnumSlot& slot = oldest();
-      cudaStreamSynchronize(slot.stream);
-      slot.started = 0;
-    }
-  }
+  SlotRing<EnumSlot, kInFlight> ring;
+  State() { ring.name = "gpu-hafnian expansion"; }
 };
 
 namespace {
@@ -214,51 +175,46 @@ EnumQueue::EnumQueue() {
     const std::lock_guard<std::mutex> hold(spare.lock);
     state_ = std::move(spare.state);
   }
-  if (state_) return;
-  state_ = std::make_unique<State>();
-  for (EnumSlot& slot : state_->slots)
-    detail::check(cudaStreamCreateWithFlags(&slot.stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  if (!state_) state_ = std::make_unique<State>();
 }
 
 EnumQueue::~EnumQueue() {
   if (!state_) return;
-  state_->drain();  // jobs left on the device (a stop, an error) end before the queue does
+  state_->ring.drain();  // jobs left on the device (a stop, an error) end before the queue does
   SpareQueue& spare = spare_queue();
   const std::lock_guard<std::mutex> hold(spare.lock);
   if (!spare.state) spare.state = std::move(state_);
 }
 
-int EnumQueue::in_flight() const { return state_->in_flight; }
+int EnumQueue::in_flight() const { return state_->ring.in_flight; }
 
 void EnumQueue::start(const HafLaneJob& job) {
   namespace hk = mcgpu::haf_enum_kernel;
   using detail::check;
-  State& st = *state_;
-  if (st.in_flight == kInFlight) throw GpuError("GPU hafnian expansion: every slot holds a job not taken");
+  SlotRing<EnumSlot, kInFlight>& ring = state_->ring;
+  EnumSlot& slot = ring.free_slot();
   if (job.n < 2 || job.n % 2 || job.n > haf_enum::kMaxN)
     throw GpuError("GPU hafnian expansion: an even number of vertices from 2 to " + std::to_string(haf_enum::kMaxN));
   if (job.walks < 1 || job.walks > hk::kMaxWalks || job.matrices == 0 || !job.roots ||
       job.orders.size() != static_cast<std::size_t>(job.walks) * static_cast<std::size_t>(job.n))
     throw GpuError("GPU hafnian expansion: roots or orders");
-  EnumSlot& slot = st.slots[st.next];
   const int W = job.complex ? 2 : 1;
   hk::EnumArgs a{};
   a.n = job.n, a.values = static_cast<int>(HafLaneJob::root_values(job.n, job.loops));
   a.walks = job.walks, a.spread = job.spread, a.matrices = static_cast<long long>(job.matrices);
-  st.verbose = job.verbose, slot.at = std::chrono::steady_clock::now();
+  ring.verbose = job.verbose, slot.at = std::chrono::steady_clock::now();
   const std::size_t root_doubles = job.matrices * static_cast<std::size_t>(a.values * W);
   const std::size_t value_doubles = job.channels() * static_cast<std::size_t>(W);
-  slot.grow(slot.roots, slot.roots_capacity, root_doubles);
-  slot.grow(slot.values, slot.values_capacity, value_doubles);
-  slot.grow(slot.orders, slot.orders_capacity, job.orders.size());
-  slot.grow_host(value_doubles);
+  double* roots = slot.roots.get(root_doubles);
+  int* orders = slot.orders.get(job.orders.size());
+  double* host = slot.host_values.get(value_doubles);
+  a.roots = roots, a.orders = orders, a.out = slot.values.get(value_doubles);
   // The orders first: a copy from pageable memory may wait for the stream's work before it, and
   // the roots' copy (page-locked, truly asynchronous) must not be that work.
-  check(cudaMemcpyAsync(slot.orders, job.orders.data(), job.orders.size() * sizeof(int), cudaMemcpyHostToDevice, slot.stream),
+  check(cudaMemcpyAsync(orders, job.orders.data(), job.orders.size() * sizeof(int), cudaMemcpyHostToDevice, slot.stream),
         "cudaMemcpyAsync");
-  check(cudaMemcpyAsync(slot.roots, job.roots, root_doubles * sizeof(double), cudaMemcpyHostToDevice, slot.stream),
+  check(cudaMemcpyAsync(roots, job.roots, root_doubles * sizeof(double), cudaMemcpyHostToDevice, slot.stream),
         "cudaMemcpyAsync");
-  a.roots = slot.roots, a.orders = slot.orders, a.out = slot.values;
   const std::size_t planes = static_cast<std::size_t>(a.values + job.walks * hk::kWarps) * W * hk::kMatrices;
   const std::size_t shared = (hk::kTableDoubles + planes) * sizeof(double);
   const unsigned blocks = static_cast<unsigned>((job.matrices + hk::kMatrices - 1) / hk::kMatrices);
@@ -270,22 +226,15 @@ void EnumQueue::start(const HafLaneJob& job) {
     else hk::launch_n<haf_enum::Real, false>(a, blocks, shared, slot.stream);
   }
   check(cudaGetLastError(), "haf_enum launch");
-  check(cudaMemcpyAsync(slot.host_values, slot.values, value_doubles * sizeof(double), cudaMemcpyDeviceToHost, slot.stream),
-        "cudaMemcpyAsync");
-  slot.started = value_doubles;
-  st.next = (st.next + 1) % kInFlight, ++st.in_flight;
-  st.mark(slot, "job started (roots in, expansions, values out)");
+  check(cudaMemcpyAsync(host, a.out, value_doubles * sizeof(double), cudaMemcpyDeviceToHost, slot.stream), "cudaMemcpyAsync");
+  ring.started(slot, value_doubles);
 }
 
 EnumValues EnumQueue::take() {
-  State& st = *state_;
-  if (st.in_flight == 0) throw GpuError("GPU hafnian expansion: no job to take");
-  EnumSlot& slot = st.oldest();
+  EnumSlot& slot = state_->ring.take();
   const std::size_t doubles = slot.started;
-  slot.started = 0, --st.in_flight;
-  detail::check(cudaStreamSynchronize(slot.stream), "haf_enum");
-  st.mark(slot, "job done on the device, since its start");
-  return {slot.host_values, doubles};
+  slot.started = 0;
+  return {slot.host_values.ptr, doubles};
 }
 
 std::vector<double> run_hafnian_enum(const HafLaneJob& job) {

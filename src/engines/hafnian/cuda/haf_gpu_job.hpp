@@ -197,6 +197,36 @@ std::vector<double> run_hafnian_enum(const HafLaneJob& job);
 /// job before, and the host writes the next job's roots and makes the last one's estimates
 /// meanwhile. Each slot keeps its stream and buffers from job to job, and the process keeps one
 /// queue's for the next. GpuError without CUDA or a device.
+/// run_hafnian_lanes for one job after another, as EnumQueue does for the expansions: up to
+/// kInFlight jobs on the device, taken back in order, each job in one launch. The slots'
+/// buffers (a job's frames can take gigabytes) go back with the queue. GpuError without CUDA or
+/// a device.
+struct LaneSums {
+  const std::uint64_t* data = nullptr;
+  std::size_t size = 0;
+};
+
+class LaneQueue {
+ public:
+  static constexpr int kInFlight = 2;
+  struct State;  // the device side (haf_lane_jobs.cu)
+  LaneQueue();
+  ~LaneQueue();  // waits for the jobs not taken
+  LaneQueue(const LaneQueue&) = delete;
+  LaneQueue& operator=(const LaneQueue&) = delete;
+  /// Starts `job` as EnumQueue::start does; false, starting nothing, where its frames need
+  /// more than one launch (run_hafnian_lanes takes such a job).
+  bool start(const HafLaneJob& job);
+  /// The oldest started job's channel sums, as run_hafnian_lanes gives them; valid until the
+  /// next start().
+  LaneSums take();
+  /// Jobs started and not taken.
+  int in_flight() const;
+
+ private:
+  std::unique_ptr<State> state_;
+};
+
 /// A job's values where EnumQueue::take left them (the CUDA sources are C++17: no std::span).
 struct EnumValues {
   const double* data = nullptr;

@@ -10,35 +10,13 @@
 // C steps a chunk: 2C loads for B * C multiply-adds. Leaves go into 512-bit fixed point, so the
 // sums do not depend on how the leaf pairs are split over lanes (docs/gpu.md, "Batches of
 // small hafnians").
-#include <algorithm>
-#include <chrono>
 #include <cstdint>
-#include <cstdio>
-#include <mutex>
 
 #include "cuda/device_arith.cuh"
-#include "cuda/launch.hpp"
-#include "engines/hafnian/cuda/haf_gpu_job.hpp"
+#include "engines/hafnian/cuda/haf_lane_args.cuh"
 
 namespace mcgpu {
 namespace haf_lanes {
-
-constexpr int kMaxM = matchcount::gpu::kHafLaneMaxN / 2, kBlock = 128;
-
-struct LaneArgs {
-  int n, m, loops, q, splits_log2;
-  int D[kMaxM + 1];          // frame l stores degrees 0..D[l] (stride D[l] + 1)
-  long long off[kMaxM + 1];  // frame l's first value; off[m]: the closing polynomial (stride m + 1)
-  long long per_lane;        // values a lane
-  const double* roots;       // HafLaneJob's layout, root_doubles a matrix
-  long long root_doubles;
-  const int* orders;         // HafLaneJob's, n a walk
-  int walks, spread;         // a matrix's walks; from spread on, walks of |A|
-  long long first_channel;   // the launch's first channel
-  long long lanes;
-  void* scratch;
-  u64* out;  // limb i of lane t at out[i * lanes + t]: kLimbs limbs (real), 2 * kLimbs (complex: re, then im)
-};
 
 __device__ __forceinline__ int tri(int s) { return s * (s - 1) / 2; }
 
@@ -269,139 +247,17 @@ __global__ void sum_lanes(const u64* in, long long lanes, int splits_log2, int w
 }  // namespace haf_lanes
 }  // namespace mcgpu
 
-namespace matchcount::gpu {
+namespace mcgpu::haf_lanes {
 
-using detail::check;
-using detail::DeviceBuffer;
-
-namespace {
-
-/// The page-locked block a LaneRootBuffer gave back, for the next one.
-struct SpareRoots {
-  std::mutex lock;
-  double* data = nullptr;
-  std::size_t capacity = 0;
-};
-SpareRoots& spare_roots() {
-  static SpareRoots* spare = new SpareRoots;  // never destroyed: the runtime may be gone at exit
-  return *spare;
+void launch_walks(const LaneArgs& a, bool complex, cudaStream_t stream) {
+  const unsigned blocks = static_cast<unsigned>((a.lanes + kBlock - 1) / kBlock);
+  if (complex) haf_lanes<Cplx><<<blocks, kBlock, 0, stream>>>(a);
+  else haf_lanes<Real><<<blocks, kBlock, 0, stream>>>(a);
 }
 
-}  // namespace
-
-LaneRootBuffer::LaneRootBuffer(std::size_t doubles) {
-  const std::size_t want = std::max<std::size_t>(doubles, 1);
-  {
-    SpareRoots& s = spare_roots();
-    const std::lock_guard<std::mutex> hold(s.lock);
-    if (s.data && s.capacity >= want) {
-      data_ = s.data, capacity_ = s.capacity, pinned_ = true;
-      s.data = nullptr, s.capacity = 0;
-      return;
-    }
-  }
-  void* p = nullptr;
-  if (cudaMallocHost(&p, want * sizeof(double)) == cudaSuccess) {
-    data_ = static_cast<double*>(p), capacity_ = want, pinned_ = true;
-    return;
-  }
-  cudaGetLastError();  // no device, or no page-locked memory: ordinary memory, a slower copy
-  data_ = new double[want], capacity_ = want;
+void launch_sums(const u64* in, long long lanes, int splits_log2, int words, u64* out, long long channels,
+                 cudaStream_t stream) {
+  sum_lanes<<<static_cast<unsigned>((channels + 127) / 128), 128, 0, stream>>>(in, lanes, splits_log2, words, out, channels);
 }
 
-LaneRootBuffer::~LaneRootBuffer() {
-  if (!pinned_) {
-    delete[] data_;
-    return;
-  }
-  // The process keeps the largest block up to 64 MiB (gpu_dense_hafnians' jobs of 4096
-  // matrices need at most 35 MB); a larger one goes back at once.
-  constexpr std::size_t kKeepDoubles = (std::size_t(64) << 20) / sizeof(double);
-  SpareRoots& s = spare_roots();
-  const std::lock_guard<std::mutex> hold(s.lock);
-  if (s.capacity < capacity_ && capacity_ <= kKeepDoubles) std::swap(s.data, data_), std::swap(s.capacity, capacity_);
-  if (data_) cudaFreeHost(data_);
-}
-
-std::vector<std::uint64_t> run_hafnian_lanes(const HafLaneJob& job) {
-  using mcgpu::haf_lanes::LaneArgs;
-  namespace hl = mcgpu::haf_lanes;
-  if (job.n > kHafLaneMaxN || job.n < 2 || job.n % 2)
-    throw GpuError("GPU hafnian lanes: an even number of vertices from 2 to " + std::to_string(kHafLaneMaxN));
-  const bool cplx = job.complex;
-  const int W = cplx ? 2 : 1, words = static_cast<int>(haf_channel_words(cplx ? HafArith::Complex : HafArith::Real));
-  LaneArgs a{};
-  a.n = job.n, a.m = job.n / 2, a.loops = job.loops ? 1 : 0, a.q = job.q;
-  long long off = 0;
-  for (int l = 0; l < a.m; ++l) {
-    const long long s = a.n - 2 * l;
-    a.D[l] = std::min(a.m, l + 1), a.off[l] = off;
-    off += (s * (s - 1) / 2 + (job.loops ? s : 0) + 1) * (a.D[l] + 1);
-  }
-  a.off[a.m] = off, a.D[a.m] = a.m;
-  a.per_lane = off + a.m + 1;
-  const std::size_t channels = job.channels();
-  a.root_doubles = static_cast<long long>(HafLaneJob::root_values(job.n, job.loops)) * W;
-  a.walks = job.walks, a.spread = job.spread;
-  if (job.walks < 1 || (job.matrices > 0 && !job.roots) ||
-      job.orders.size() != static_cast<std::size_t>(job.walks) * static_cast<std::size_t>(job.n))
-    throw GpuError("GPU hafnian lanes: roots or orders");
-  check(cudaSetDevice(0), "cudaSetDevice");
-  std::size_t free_bytes = 0, total_bytes = 0;
-  check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-  // Lanes: about 2^17 (several waves of 16 warps a multiprocessor), each channel's leaf pairs
-  // split into 2^k equal ranges; frames take at most half the free memory.
-  const double lane_bytes = double(a.per_lane) * 8.0 * W;
-  const long long fit = std::max<long long>(32, static_cast<long long>(0.5 * double(free_bytes) / lane_bytes) / 32 * 32);
-  int k = 0;
-  while (k < a.m - 1 && (double(channels) * double(1LL << (k + 1))) <= double(1 << 17)) ++k;
-  while (k > 0 && (std::min<long long>(static_cast<long long>(channels), fit) << k) > fit) --k;  // a small device
-  const long long per_launch_channels = std::max<long long>(1, fit >> k);
-  std::vector<std::uint64_t> sums(channels * static_cast<std::size_t>(words), 0);
-  auto tp = std::chrono::steady_clock::now();
-  const auto mark = [&](const char* what) {
-    const auto now = std::chrono::steady_clock::now();
-    if (job.verbose) std::fprintf(stderr, "gpu-hafnian lanes: %s, %.3f ms\n", what, 1e3 * std::chrono::duration<double>(now - tp).count());
-    tp = now;
-  };
-  DeviceBuffer<double> roots(job.matrices * static_cast<std::size_t>(a.root_doubles));
-  check(cudaMemcpy(roots.ptr, job.roots, job.matrices * static_cast<std::size_t>(a.root_doubles) * sizeof(double),
-                   cudaMemcpyHostToDevice),
-        "cudaMemcpy");
-  DeviceBuffer<int> orders(job.orders);
-  a.roots = roots.ptr, a.orders = orders.ptr;
-  mark("roots in");
-  for (std::size_t first = 0; first < channels; first += static_cast<std::size_t>(per_launch_channels)) {
-    const std::size_t count = std::min<std::size_t>(static_cast<std::size_t>(per_launch_channels), channels - first);
-    a.splits_log2 = k;
-    a.lanes = static_cast<long long>(count) << k;
-    a.first_channel = static_cast<long long>(first);
-    const long long warps = (a.lanes + 31) / 32;
-    DeviceBuffer<double> scratch(static_cast<std::size_t>(warps * a.per_lane * 32 * W));
-    check(cudaMemset(scratch.ptr, 0, static_cast<std::size_t>(warps * a.per_lane * 32 * W) * sizeof(double)), "cudaMemset");
-    DeviceBuffer<std::uint64_t> out(static_cast<std::size_t>(a.lanes) * static_cast<std::size_t>(words));
-    check(cudaMemset(out.ptr, 0, static_cast<std::size_t>(a.lanes) * static_cast<std::size_t>(words) * sizeof(std::uint64_t)), "cudaMemset");
-    DeviceBuffer<std::uint64_t> channel_sums(count * static_cast<std::size_t>(words));
-    a.scratch = scratch.ptr, a.out = reinterpret_cast<mcgpu::u64*>(out.ptr);
-    mark("frames and sums allocated");
-    const unsigned blocks = static_cast<unsigned>((a.lanes + hl::kBlock - 1) / hl::kBlock);
-    if (cplx) hl::haf_lanes<hl::Cplx><<<blocks, hl::kBlock>>>(a);
-    else hl::haf_lanes<hl::Real><<<blocks, hl::kBlock>>>(a);
-    check(cudaGetLastError(), "haf_lanes launch");
-    check(cudaDeviceSynchronize(), "haf_lanes");
-    if (job.verbose)
-      std::fprintf(stderr, "gpu-hafnian lanes: %zu channels of n = %d, %d lanes a channel\n", count, job.n, 1 << k);
-    mark("walks");
-    const unsigned sum_blocks = static_cast<unsigned>((count + 127) / 128);
-    hl::sum_lanes<<<sum_blocks, 128>>>(a.out, a.lanes, k, words, reinterpret_cast<mcgpu::u64*>(channel_sums.ptr),
-                                        static_cast<long long>(count));
-    check(cudaGetLastError(), "sum_lanes launch");
-    check(cudaMemcpy(&sums[first * static_cast<std::size_t>(words)], channel_sums.ptr,
-                     count * static_cast<std::size_t>(words) * sizeof(std::uint64_t), cudaMemcpyDeviceToHost),
-          "cudaMemcpy");
-    mark("lanes summed and out");
-  }
-  return sums;
-}
-
-}  // namespace matchcount::gpu
+}  // namespace mcgpu::haf_lanes

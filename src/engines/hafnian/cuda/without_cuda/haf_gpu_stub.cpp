@@ -20,4 +20,11 @@ void EnumQueue::start(const HafLaneJob&) { throw GpuError("matchcount was built 
 EnumValues EnumQueue::take() { throw GpuError("matchcount was built without CUDA"); }
 int EnumQueue::in_flight() const { return 0; }
 
+struct LaneQueue::State {};
+LaneQueue::LaneQueue() { throw GpuError("matchcount was built without CUDA"); }
+LaneQueue::~LaneQueue() = default;
+bool LaneQueue::start(const HafLaneJob&) { throw GpuError("matchcount was built without CUDA"); }
+LaneSums LaneQueue::take() { throw GpuError("matchcount was built without CUDA"); }
+int LaneQueue::in_flight() const { return 0; }
+
 }  // namespace matchcount::gpu

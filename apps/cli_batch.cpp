@@ -142,14 +142,15 @@ std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const 
   const int n = rows_of(input.matrix);
   const bool permanent = question == StackQuestion::Permanent;
   const bool torontonian = question == StackQuestion::Torontonian;
-  // (Loop) hafnians by default only where the GPU's walks beat the CPU's small kernel.
-  const bool hafnian_sized = !permanent && !torontonian && gpu_hafnians_by_default(n);
+  // By default only where the GPU beats the CPU's small kernels (small_dense.hpp).
+  const bool by_default = permanent     ? gpu_permanents_by_default(n)
+                          : torontonian ? n % 2 == 0 && gpu_torontonians_by_default(n / 2)
+                                        : gpu_hafnians_by_default(n);
   const bool sized = permanent     ? n >= kGpuDenseMin && n <= kGpuDenseMax
                      : torontonian ? n % 2 == 0 && n >= 2 && n <= 2 * kSmallTorontonianMaxModes
                                    : n >= 2 && n <= 64;
   const bool asked = count.device == DevicePolicy::Gpu ||
-                     ((permanent || torontonian || hafnian_sized) && count.device == DevicePolicy::Auto && k >= 256 &&
-                      gpu_available());
+                     (by_default && count.device == DevicePolicy::Auto && k >= 256 && gpu_available());
   if (k == 0 || !sized || !asked || !count.engine.empty() || (kind != NumberKind::Real && kind != NumberKind::Complex) ||
       n != cols_of(input.matrix))
     return done;

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""hafnian_batch on the GPU and on the CPU from Python: the whole call from a NumPy stack, best of
-three, matrices a second (docs/benchmarks.md, "Python's batches on the GPU"). Entries
-0.3 U(-1, 1), symmetric. Needs a CUDA device for the GPU rows. Usage:
-  python scripts/python_gpu_batch_bench.py LABEL
-LABEL starts each line (which build of the package ran).
+"""Python's batches on the GPU and on the CPU: the whole call from a NumPy stack, best of three,
+matrices a second (docs/benchmarks.md, "Python's batches on the GPU"). Hafnians (entries
+0.3 U(-1, 1), symmetric), permanents (the same entries, not symmetric) and torontonians (O of a
+squeezed state through a random interferometer). Needs a CUDA device for the GPU rows. Usage:
+  python scripts/python_gpu_batch_bench.py LABEL [hafnian|permanent|torontonian ...]
+LABEL starts each line (which build of the package ran); the kinds default to hafnians.
 """
 import sys
 import time
@@ -12,24 +13,60 @@ import numpy as np
 
 import matchcount as mc
 
+HAFNIANS = [(65536, 8, "complex"), (65536, 12, "complex"), (262144, 12, "complex"), (65536, 12, "real"),
+            (16384, 16, "complex")]
+PERMANENTS = [(65536, 4, "complex"), (65536, 8, "complex"), (65536, 12, "complex"), (16384, 16, "complex"),
+              (65536, 8, "real")]
+TORONTONIANS = [(65536, 2), (65536, 4), (16384, 8), (4096, 12)]
+
+
+def gaussian_o(rng, n):
+    """tor's O = conj(I - Q^-1) of an n-mode squeezed state through a random interferometer."""
+    u, _ = np.linalg.qr(rng.normal(size=(n, n)) + 1j * rng.normal(size=(n, n)))
+    r = rng.uniform(0.1, 0.9, n)
+    s = np.block([[u.real, -u.imag], [u.imag, u.real]]) @ np.diag(np.concatenate([np.exp(-r), np.exp(r)]))
+    cov = s @ s.T
+    x, xp, p = cov[:n, :n], cov[:n, n:], cov[n:, n:]
+    aidaj = (x + p + 1j * (xp - xp.T) - 2 * np.identity(n)) / 4
+    aiaj = (x - p + 1j * (xp + xp.T)) / 4
+    q = np.block([[aidaj, aiaj.conj()], [aiaj, aidaj.conj()]]) + np.identity(2 * n)
+    return np.conj(np.identity(2 * n) - np.linalg.inv(q))
+
+
+def timed(label, what, a, call):
+    k = a.shape[0]
+    for dev in ["gpu", "cpu"]:
+        best = 1e30
+        for _ in range(3):
+            t = time.perf_counter()
+            v = call(a, dev)
+            best = min(best, time.perf_counter() - t)
+        print(f"{label} {what} {a.dtype} n={a.shape[1]} k={k} device={dev}: {best:.4f} s, {k / best:.3g} /s, "
+              f"checksum {np.abs(v).sum():.10g}", flush=True)
+
 
 def main():
     label = sys.argv[1] if len(sys.argv) > 1 else "matchcount"
+    kinds = sys.argv[2:] or ["hafnian"]
     rng = np.random.default_rng(1)
-    for (k, n, kind) in [(65536, 8, "complex"), (65536, 12, "complex"), (262144, 12, "complex"), (65536, 12, "real"),
-                         (16384, 16, "complex")]:
-        a = 0.3 * rng.uniform(-1, 1, (k, n, n))
-        if kind == "complex":
-            a = a + 0.3j * rng.uniform(-1, 1, (k, n, n))
-        a = np.tril(a) + np.transpose(np.tril(a, -1), (0, 2, 1))
-        for dev in ["gpu", "cpu"]:
-            best = 1e30
-            for _ in range(3):
-                t = time.perf_counter()
-                v = mc.hafnian_batch(a, device=dev)
-                best = min(best, time.perf_counter() - t)
-            print(f"{label} {kind} n={n} k={k} device={dev}: {best:.4f} s, {k / best:.3g} /s, "
-                  f"checksum {np.abs(v).sum():.10g}", flush=True)
+    if "hafnian" in kinds:
+        for (k, n, kind) in HAFNIANS:
+            a = 0.3 * rng.uniform(-1, 1, (k, n, n))
+            if kind == "complex":
+                a = a + 0.3j * rng.uniform(-1, 1, (k, n, n))
+            a = np.tril(a) + np.transpose(np.tril(a, -1), (0, 2, 1))
+            timed(label, "hafnian", a, lambda s, dev: mc.hafnian_batch(s, device=dev))
+    if "permanent" in kinds:
+        for (k, n, kind) in PERMANENTS:
+            a = 0.3 * rng.uniform(-1, 1, (k, n, n))
+            if kind == "complex":
+                a = a + 0.3j * rng.uniform(-1, 1, (k, n, n))
+            timed(label, "permanent", a, lambda s, dev: mc.permanent_batch(s, device=dev))
+    if "torontonian" in kinds:
+        for (k, modes) in TORONTONIANS:
+            base = np.stack([gaussian_o(rng, modes) for _ in range(64)])
+            a = base[np.arange(k) % 64]
+            timed(label, "torontonian", a, lambda s, dev: mc.torontonian_batch(s, device=dev))
 
 
 if __name__ == "__main__":

@@ -60,6 +60,20 @@ TEST(SmallDense, AgreesWithRyserOnEverySizeAndStride) {
     }
 }
 
+TEST(SmallDense, BatchesGoToTheGpuByDefaultWhereItWasFaster) {
+  // The measured crossovers (docs/benchmarks.md, "Which batches go to the GPU by default").
+  EXPECT_FALSE(gpu_permanents_by_default(11));
+  EXPECT_TRUE(gpu_permanents_by_default(12));
+  EXPECT_TRUE(gpu_permanents_by_default(kGpuDenseMax));
+  EXPECT_FALSE(gpu_permanents_by_default(kGpuDenseMax + 1));
+  EXPECT_FALSE(gpu_torontonians_by_default(7));
+  EXPECT_TRUE(gpu_torontonians_by_default(8));
+  EXPECT_TRUE(gpu_torontonians_by_default(kSmallTorontonianMaxModes));
+  EXPECT_FALSE(gpu_torontonians_by_default(kSmallTorontonianMaxModes + 1));
+  EXPECT_FALSE(gpu_hafnians_by_default(7));
+  EXPECT_TRUE(gpu_hafnians_by_default(8));
+}
+
 TEST(SmallDense, HafniansOfThreeVerticesOrFewerHoldTheirBoundsAgainstExactRationals) {
   // Closed forms up to 3 vertices: the value within its bound (not an estimate) of the exact
   // rational hafnian of the same doubles, with cancelling terms and entries from 2^-30 to 2^30;

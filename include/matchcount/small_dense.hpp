@@ -127,4 +127,15 @@ std::vector<SmallDenseValue> gpu_dense_hafnians(const DenseStack& stack, int n, 
 constexpr int kGpuHafnianBatchMin = 8, kGpuHafnianBatchMax = 32;
 inline bool gpu_hafnians_by_default(std::int64_t n) { return n >= kGpuHafnianBatchMin && n <= kGpuHafnianBatchMax; }
 
+/// Stacks and batches of 256 or more float permanents go to a CUDA device by default from 12
+/// rows, and torontonians from 8 modes: below, the CPU's small kernels on a 16-core host were as
+/// fast or faster (permanents of 8 to 10 rows 2 to 3.5 times; torontonians of 2 and 4 modes
+/// from Python, whose GPU call copies the stack; docs/benchmarks.md, "Which batches go to the
+/// GPU by default").
+constexpr int kGpuPermanentBatchMin = 12, kGpuTorontonianBatchMinModes = 8;
+inline bool gpu_permanents_by_default(std::int64_t n) { return n >= kGpuPermanentBatchMin && n <= kGpuDenseMax; }
+inline bool gpu_torontonians_by_default(std::int64_t modes) {
+  return modes >= kGpuTorontonianBatchMinModes && modes <= kSmallTorontonianMaxModes;
+}
+
 }  // namespace matchcount

@@ -170,17 +170,18 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   const bool tors = what == BatchOf::Torontonian && rows % 2 == 0 && rows >= 2 && rows <= 2 * kSmallTorontonianMaxModes;
   const bool small = rows == cols && o.engine.empty() && o.device != DevicePolicy::Gpu &&
                      (what == BatchOf::Permanent ? rows <= kSmallMax : tors || (hafnians && rows <= kSmallHafnianMax));
-  // Permanents of floats of 4..20 rows and (loop) hafnians of 2..64 on a CUDA device, where
-  // asked (permanents, and hafnians of gpu_hafnians_by_default's sizes, also by default for a
-  // batch of 256 and more): the whole batch in a few launches.
+  // Permanents of floats of 4..20 rows, (loop) hafnians of 2..64 and torontonians of up to 16
+  // modes on a CUDA device, where asked, and by default for a batch of 256 and more of the sizes
+  // where the GPU beats the CPU's small kernels (small_dense.hpp): the whole batch in a few launches.
   const bool floats = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float) ||
                       dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
-  // (Loop) hafnians by default only where the GPU's walks beat the CPU's small kernel.
   const bool sized = what == BatchOf::Permanent ? rows >= kGpuDenseMin && rows <= kGpuDenseMax
                                                 : tors || (hafnians && rows >= 2 && rows <= 64);
+  const bool by_default = what == BatchOf::Permanent     ? gpu_permanents_by_default(rows)
+                          : what == BatchOf::Torontonian ? tors && gpu_torontonians_by_default(rows / 2)
+                                                         : gpu_hafnians_by_default(rows);
   const bool asked = o.device == DevicePolicy::Gpu ||
-                     ((!hafnians || gpu_hafnians_by_default(rows)) &&
-                      o.device == DevicePolicy::Auto && k >= 256 && gpu_available());
+                     (by_default && o.device == DevicePolicy::Auto && k >= 256 && gpu_available());
   const bool gpu = sized && asked && rows == cols && o.engine.empty() && floats && read_mode != ExactMode::Exact;
   std::vector<SmallValue> fast(static_cast<std::size_t>(small || gpu ? k : 0));
   // The matrices the pipeline counts (general[i]), and their values in order: most batches have

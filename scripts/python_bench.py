@@ -20,6 +20,7 @@ import timeit
 import numpy as np
 
 import matchcount
+from gaussian_states import gaussian_o
 
 try:
     from thewalrus import hafnian as tw_hafnian, perm as tw_perm, tor as tw_tor
@@ -54,20 +55,6 @@ def batch(rows, k):
         worst = np.max(np.abs(mine - theirs) / np.abs(theirs))
         peer = f"{tw:.3f} s (x{tw / mc:.1f}; max rel. difference {worst:.1e})"
     rows.append((f"permanent_batch, {k} random 10x10 complex", f"{mc:.3f} s", peer))
-
-
-def gaussian_o(rng, n):
-    """tor's O = conj(I - Q^-1) of an n-mode squeezed state through a random interferometer
-    (Q as thewalrus's Qmat, hbar = 2)."""
-    u, _ = np.linalg.qr(rng.normal(size=(n, n)) + 1j * rng.normal(size=(n, n)))
-    r = rng.uniform(0.1, 0.9, n)
-    s = np.block([[u.real, -u.imag], [u.imag, u.real]]) @ np.diag(np.concatenate([np.exp(-r), np.exp(r)]))
-    cov = s @ s.T
-    x, xp, p = cov[:n, :n], cov[:n, n:], cov[n:, n:]
-    aidaj = (x + p + 1j * (xp - xp.T) - 2 * np.identity(n)) / 4
-    aiaj = (x - p + 1j * (xp + xp.T)) / 4
-    q = np.block([[aidaj, aiaj.conj()], [aiaj, aidaj.conj()]]) + np.identity(2 * n)
-    return np.conj(np.identity(2 * n) - np.linalg.inv(q))
 
 
 def small_calls(rows):

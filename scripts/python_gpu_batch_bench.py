@@ -12,25 +12,13 @@ import time
 import numpy as np
 
 import matchcount as mc
+from gaussian_states import gaussian_o
 
 HAFNIANS = [(65536, 8, "complex"), (65536, 12, "complex"), (262144, 12, "complex"), (65536, 12, "real"),
             (16384, 16, "complex")]
 PERMANENTS = [(65536, 4, "complex"), (65536, 8, "complex"), (65536, 12, "complex"), (16384, 16, "complex"),
               (65536, 8, "real")]
 TORONTONIANS = [(65536, 2), (65536, 4), (16384, 8), (4096, 12)]
-
-
-def gaussian_o(rng, n):
-    """tor's O = conj(I - Q^-1) of an n-mode squeezed state through a random interferometer."""
-    u, _ = np.linalg.qr(rng.normal(size=(n, n)) + 1j * rng.normal(size=(n, n)))
-    r = rng.uniform(0.1, 0.9, n)
-    s = np.block([[u.real, -u.imag], [u.imag, u.real]]) @ np.diag(np.concatenate([np.exp(-r), np.exp(r)]))
-    cov = s @ s.T
-    x, xp, p = cov[:n, :n], cov[:n, n:], cov[n:, n:]
-    aidaj = (x + p + 1j * (xp - xp.T) - 2 * np.identity(n)) / 4
-    aiaj = (x - p + 1j * (xp + xp.T)) / 4
-    q = np.block([[aidaj, aiaj.conj()], [aiaj, aidaj.conj()]]) + np.identity(2 * n)
-    return np.conj(np.identity(2 * n) - np.linalg.inv(q))
 
 
 def timed(label, what, a, call):

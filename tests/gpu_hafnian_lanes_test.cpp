@@ -22,6 +22,7 @@
 #include "matchcount/error.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/small_dense.hpp"
+#include "lane_job_helpers.hpp"
 #include "symmetric_helpers.hpp"
 #include "tuning_helpers.hpp"
 
@@ -366,18 +367,7 @@ TEST(GpuHafnianLanes, TheQueueGivesBackEachJobInOrder) {
   std::vector<Case> cases;
   for (const auto& [n, cplx, loops] : {std::tuple{16, false, false}, {18, true, false}, {20, true, true}, {16, true, true}}) {
     Case c;
-    const int k = 77, W = cplx ? 2 : 1;
-    const std::size_t per = gpu::HafLaneJob::root_values(n, loops) * static_cast<std::size_t>(W);
-    std::normal_distribution<double> gauss;
-    c.roots.resize(per * k);
-    for (double& x : c.roots) x = 0.3 * gauss(rng);
-    c.job.n = n, c.job.loops = loops, c.job.complex = cplx, c.job.matrices = k;
-    c.job.walks = engines::haf::kSpreadWalks, c.job.spread = engines::haf::kSpreadWalks;
-    c.job.orders = engines::gpu_haf::lane_orders(n, c.job.walks);
-    c.job.q = engines::gpu_haf::write_lane_roots(
-        static_cast<std::size_t>(k), n, loops, W, per, c.roots.data(), [&](std::size_t, double* root) {
-          gpu::write_lane_root(root, n, loops, W, [&](int, int, int) { return 0.3 * gauss(rng); });
-        });
+    c.job = test::random_lane_job(n, cplx, loops, 77, engines::haf::kSpreadWalks, rng, c.roots);
     cases.push_back(std::move(c));
   }
   for (Case& c : cases) c.job.roots = c.roots.data();

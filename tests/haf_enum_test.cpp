@@ -19,6 +19,7 @@
 #include "engines/hafnian/haf_setup.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/small_dense.hpp"
+#include "lane_job_helpers.hpp"
 #include "symmetric_helpers.hpp"
 #include "tuning_helpers.hpp"
 
@@ -253,22 +254,13 @@ TEST(HafEnum, TheQueueGivesBackEachJobInOrder) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
   std::mt19937_64 rng(71);
   struct Case {
-    int n;
-    bool cplx, loops;
     std::vector<double> roots;
     gpu::HafLaneJob job;
   };
   std::vector<Case> cases;
   for (const auto& [n, cplx, loops] : {std::tuple{8, false, false}, {10, true, false}, {12, true, true}, {8, true, true}}) {
-    Case c{n, cplx, loops, {}, {}};
-    const int k = 333, W = cplx ? 2 : 1;
-    const std::size_t per = gpu::HafLaneJob::root_values(n, loops) * static_cast<std::size_t>(W);
-    std::normal_distribution<double> gauss;
-    c.roots.resize(per * k);
-    for (double& x : c.roots) x = 0.3 * gauss(rng);
-    c.job.n = n, c.job.loops = loops, c.job.complex = cplx, c.job.matrices = k;
-    c.job.walks = haf::kFloatWalks, c.job.spread = haf::kSpreadWalks;
-    c.job.orders = engines::gpu_haf::lane_orders(n, c.job.walks);
+    Case c;
+    c.job = test::random_lane_job(n, cplx, loops, 333, haf::kFloatWalks, rng, c.roots);
     cases.push_back(std::move(c));
   }
   for (Case& c : cases) c.job.roots = c.roots.data();

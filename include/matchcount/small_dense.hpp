@@ -122,16 +122,15 @@ std::vector<SmallDenseValue> gpu_dense_hafnians(const DenseStack& stack, int n, 
 /// Stacks and batches of 256 or more float (loop) hafnians of kGpuHafnianBatchMin to
 /// kGpuHafnianBatchMax vertices go to a CUDA device unless the CPU is asked for: there the GPU
 /// (its expansions from 8 vertices, its walks beyond) beat small_dense_hafnian on a 16-core
-/// host, 2.5 to 7 times at 8 to 14 vertices (docs/benchmarks.md, "Batches of small hafnians by
-/// expansion"); below 8 the CPU's walks are the faster.
+/// host (docs/benchmarks.md, "Batches of small hafnians by expansion"); below 8 the CPU's walks
+/// are the faster.
 constexpr int kGpuHafnianBatchMin = 8, kGpuHafnianBatchMax = 32;
 inline bool gpu_hafnians_by_default(std::int64_t n) { return n >= kGpuHafnianBatchMin && n <= kGpuHafnianBatchMax; }
 
 /// Stacks and batches of 256 or more float permanents go to a CUDA device by default from 12
 /// rows, and torontonians from 8 modes: below, the CPU's small kernels on a 16-core host were as
-/// fast or faster (permanents of 8 to 10 rows 2 to 3.5 times; torontonians of 2 and 4 modes
-/// from Python, whose GPU call copies the stack; docs/benchmarks.md, "Which batches go to the
-/// GPU by default").
+/// fast or faster (torontonians from Python, whose GPU call copies the stack first;
+/// docs/benchmarks.md, "Which batches go to the GPU by default").
 constexpr int kGpuPermanentBatchMin = 12, kGpuTorontonianBatchMinModes = 8;
 inline bool gpu_permanents_by_default(std::int64_t n) { return n >= kGpuPermanentBatchMin && n <= kGpuDenseMax; }
 inline bool gpu_torontonians_by_default(std::int64_t modes) {

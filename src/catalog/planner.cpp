@@ -61,9 +61,9 @@ constexpr double kCpuRyserSharedRow = 1.0e-10, kCpuRyserModGroup = 2.9e-10, kCpu
 // The GPU's exact walks: one walk carries up to kGpuSharedPrimes primes when the rows allow
 // shared sums, else one walk per prime (gpu_ryser.cpp, gpu_skipper.cpp).
 constexpr double kGpuSharedPrimes = 4;
-// A complex row-step on the GPU takes about 3.45 real ones (6n FP64 operations a step against
-// 2n, and the complex kernels spill; docs/benchmarks.md, "GPU: register-only against hybrid
-// NVRTC kernels": complex 40 against real 40).
+// A complex row-step on the GPU costs several real ones: 6n FP64 operations a step against 2n,
+// and the complex kernels spill (fitted in docs/benchmarks.md, "GPU: register-only against
+// hybrid NVRTC kernels").
 constexpr double kGpuComplexStep = 3.45;
 
 /// About how many CRT primes an exact count of `a` takes: permanent_bound's logarithm in

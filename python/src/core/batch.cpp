@@ -99,9 +99,9 @@ void with_element(const nb::dlpack::dtype& t, F f) {
 /// message the pipeline gives) and, for hafnians, exactly symmetric (the pipeline says why
 /// not). A GPU that fails leaves them to the CPU. The matrices are looked at on `threads`
 /// threads; hafnians are then read where they are (a DenseStack of the chosen ones), the
-/// others copied, on as many threads, into the split arrays their calls take. (One thread
-/// copying every matrix took several times the GPU's call: docs/benchmarks.md, "Python's
-/// batches on the GPU".)
+/// others copied, on as many threads, into the split arrays their calls take: one thread
+/// reading the stack would outlast the GPU's call (docs/benchmarks.md, "Python's batches on
+/// the GPU").
 template <class At>
 void on_gpu(At at, const nb::dlpack::dtype& dtype, std::int64_t n, std::int64_t s0, std::int64_t s1, std::int64_t s2,
             std::int64_t k, ExactMode mode, BatchOf what, int threads, std::vector<SmallValue>& fast,
@@ -185,7 +185,7 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   const bool gpu = sized && asked && rows == cols && o.engine.empty() && floats && read_mode != ExactMode::Exact;
   std::vector<SmallValue> fast(static_cast<std::size_t>(small || gpu ? k : 0));
   // The matrices the pipeline counts (general[i]), and their values in order: most batches have
-  // none, and a value a matrix for all of them (and its first touch) cost milliseconds.
+  // none, so no value is allocated (and first touched) for the others.
   std::vector<char> general(static_cast<std::size_t>(k), 0);
   std::vector<std::int64_t> slow;
   std::vector<PermanentValue> values;

@@ -36,6 +36,23 @@ using namespace matchcount::py;
 namespace {
 
 using Dense = nb::ndarray<nb::ro, nb::ndim<2>, nb::device::cpu>;
+
+/// A quick path's value: small() (a SmallValue) as a Python number, or None where the general
+/// path counts; the GIL is released for matrices of `release_from` rows or more, whose count
+/// is long enough to pay for it.
+template <class Small>
+nb::object quick_value(const Dense& a, std::size_t release_from, Small small) {
+  SmallValue v;
+  if (a.shape(0) < release_from) {
+    v = small();
+  } else {
+    nb::gil_scoped_release release;
+    v = small();
+  }
+  if (v.kind == SmallValue::None) return nb::none();
+  return to_python(v.value());
+}
+
 using Stack = nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>;
 using Index = nb::ndarray<nb::ro, const std::int64_t, nb::ndim<1>, nb::device::cpu>;
 using Values = nb::ndarray<nb::ro, nb::ndim<1>, nb::device::cpu>;
@@ -278,38 +295,20 @@ NB_MODULE(_core, m) {
     return nb::str(report_json(report, described(o.m, format, {}, {}), info).c_str());
   }, nb::arg("o"), nb::arg("gamma").none(), nb::arg("threads"), nb::arg("device"), nb::arg("details"), nb::arg("format"));
   m.def("permanent_dense", &permanent_dense);
-  // The hafnian's quick path: the value of small_hafnian, or None where the general path counts.
+  // The hafnian's and the torontonian's quick paths: the small kernel's value (small_hafnian;
+  // small_torontonian: the engine's count and bound without the pipeline), or None where the
+  // general path counts.
   m.def("hafnian_dense", [](const Dense& a, bool loops) -> nb::object {
-    const auto small = [&] {
+    return quick_value(a, 12, [&] {  // below 12 rows a few microseconds
       return small_hafnian(a.data(), a.dtype(), static_cast<std::int64_t>(a.shape(0)), static_cast<std::int64_t>(a.shape(1)),
                            a.stride(0), a.stride(1), loops, ExactMode::Auto);
-    };
-    SmallValue v;
-    if (a.shape(0) < 12) {  // a few microseconds: the GIL stays
-      v = small();
-    } else {
-      nb::gil_scoped_release release;
-      v = small();
-    }
-    if (v.kind == SmallValue::None) return nb::none();
-    return to_python(v.value());
+    });
   });
-  // The torontonian's quick path: the value of small_torontonian (the engine's count and
-  // bound without the pipeline), or None where the engine counts.
   m.def("torontonian_dense", [](const Dense& a) -> nb::object {
-    const auto small = [&] {
+    return quick_value(a, 16, [&] {  // eight modes or fewer likewise
       return small_torontonian(a.data(), a.dtype(), static_cast<std::int64_t>(a.shape(0)),
                                static_cast<std::int64_t>(a.shape(1)), a.stride(0), a.stride(1));
-    };
-    SmallValue v;
-    if (a.shape(0) < 16) {  // eight modes or fewer, microseconds: the GIL stays
-      v = small();
-    } else {
-      nb::gil_scoped_release release;
-      v = small();
-    }
-    if (v.kind == SmallValue::None) return nb::none();
-    return to_python(v.value());
+    });
   });
   // The small dense kernel alone, for the tests: (value, abs_error), or None where the
   // general path counts.

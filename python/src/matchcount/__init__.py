@@ -459,7 +459,7 @@ def hafnian_batch(As: Any, *, loop: bool = False, exact: Optional[bool] = None, 
     array([3., 3.])
     """
     a = _stack(As)
-    # The exact test on the module's threads (NumPy's took several times a GPU batch's call).
+    # The exact test on the module's threads: NumPy's, on one thread, would outlast a GPU batch.
     if a.dtype.kind in "fc" and a.shape[1] == a.shape[2] and not (
             _core.exactly_symmetric(a, int(threads))
             if a.dtype.isnative and a.dtype in (np.float32, np.float64, np.complex64, np.complex128)

@@ -167,39 +167,61 @@ void store_values(const std::vector<Approx<T>>& got, bool cplx, SmallDenseValue*
   }
 }
 
-/// gpu_dense_hafnians by one walk a thread, in jobs of `job` matrices through a LaneQueue, as
-/// expansion_jobs below runs the expansions: the host writes a job's roots (and its fixed-point
-/// exponent) while the device walks the job before, and makes that job's estimates while the
-/// device walks this one. A job too large for one launch walks alone (lane_hafnians). The
-/// caller's doubles carry no entry errors, so no excess and no walk of |A|. (A first overlap,
-/// the walk and its estimates in a thread of their own, lost to the two threads' OpenMP teams:
-/// docs/benchmarks.md, "Batches of small hafnians: each matrix once".)
-template <class T, class Entry>
-void lane_jobs(const Entry& entry, int n, std::int64_t count, bool loops, std::int64_t job,
-               const std::function<bool()>& stop, SmallDenseValue* values) {
+/// The two kinds of gpu_dense_hafnians' queued jobs: expansions (EnumQueue, whose roots need no
+/// fixed-point exponent) and walks one a thread (LaneQueue), each with its estimates.
+struct ExpansionJobs {
+  using Queue = gpu::EnumQueue;
+  static constexpr bool kExponent = false;
+  static constexpr const char* kName = "gpu-hafnian expansion";
+  template <class T>
+  static std::vector<Approx<T>> estimates(const gpu::EnumValues& got, std::size_t count, int, int) {
+    return engines::gpu_haf::expansion_estimates<T>(got.data, count, engines::haf::kSpreadWalks, {});
+  }
+};
+struct LaneJobs {
+  using Queue = gpu::LaneQueue;
+  static constexpr bool kExponent = true;
+  static constexpr const char* kName = "gpu-hafnian lanes";
+  template <class T>
+  static std::vector<Approx<T>> estimates(const gpu::LaneSums& got, std::size_t count, int n, int q) {
+    return engines::gpu_haf::lane_estimates<T>(got.data, count, engines::haf::kSpreadWalks, n, q, {});
+  }
+};
+
+/// gpu_dense_hafnians in jobs of `job` matrices through a Kind::Queue with two jobs in flight:
+/// the host writes job j's roots into one half of a page-locked buffer while the device runs job
+/// j - 1 (whose roots are in the other half), starts job j, whose roots then cross the bus while
+/// job j - 1 ends, and makes job j - 1's estimates while the device runs job j. A job the queue
+/// does not take (a lanes job too large for one launch) runs alone (lane_hafnians). The caller's
+/// doubles carry no entry errors, so no excess and no walk of |A|. (Overlapping with a host
+/// thread of its own instead lost to the two threads' OpenMP teams: docs/benchmarks.md, "Batches
+/// of small hafnians: each matrix once".)
+template <class Kind, class T, class Entry>
+void queued_jobs(const Entry& entry, int n, std::int64_t count, bool loops, std::int64_t job,
+                 const std::function<bool()>& stop, SmallDenseValue* values) {
   constexpr bool cplx = std::is_same_v<T, Complex>;
+  constexpr int kInFlight = Kind::Queue::kInFlight;
   const int W = cplx ? 2 : 1, walks = engines::haf::kSpreadWalks;
   const bool verbose = tuning::tuning().gpu_verbose;
+  const auto since = [](auto t0) { return 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   const std::size_t per = gpu::HafLaneJob::root_values(n + n % 2, loops) * static_cast<std::size_t>(W);
+  // Two halves where there are two jobs or more; a batch of one job writes one.
   const std::size_t half = static_cast<std::size_t>(std::min(job, count)) * per;
   gpu::LaneRootBuffer roots(count > job ? 2 * half : half);
-  gpu::LaneQueue queue;
+  typename Kind::Queue queue;
   struct InFlight {
     std::int64_t first, count;
     int q;
   };
-  InFlight pending[gpu::LaneQueue::kInFlight] = {};
+  InFlight pending[kInFlight] = {};
   int oldest = 0;
   const auto take_oldest = [&] {
-    const gpu::LaneSums got = queue.take();
+    const auto got = queue.take();
     const InFlight& j = pending[oldest];
-    oldest = (oldest + 1) % gpu::LaneQueue::kInFlight;
+    oldest = (oldest + 1) % kInFlight;
     const auto t0 = std::chrono::steady_clock::now();
-    store_values(engines::gpu_haf::lane_estimates<T>(got.data, static_cast<std::size_t>(j.count), walks, n, j.q, {}), cplx,
-                 values + j.first);
-    if (verbose)
-      std::fprintf(stderr, "gpu-hafnian lanes: estimates, %.3f ms\n",
-                   1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    store_values(Kind::template estimates<T>(got, static_cast<std::size_t>(j.count), n, j.q), cplx, values + j.first);
+    if (verbose) std::fprintf(stderr, "%s: estimates, %.3f ms\n", Kind::kName, since(t0));
   };
   int slot = 0;
   for (std::int64_t first = 0; first < count; first += job, slot ^= 1) {
@@ -209,72 +231,22 @@ void lane_jobs(const Entry& entry, int n, std::int64_t count, bool loops, std::i
     double* buffer = roots.data() + static_cast<std::size_t>(slot) * half;
     const auto t0 = std::chrono::steady_clock::now();
     const int q = engines::gpu_haf::write_lane_roots(
-        static_cast<std::size_t>(k), n, loops, W, per, buffer, [&](std::size_t b, double* root) {
+        static_cast<std::size_t>(k), n, loops, W, per, buffer,
+        [&](std::size_t b, double* root) {
           const std::int64_t at = first + static_cast<std::int64_t>(b);
           // Entry (i, j), i >= j, of the matrix: its lower triangle's.
           gpu::write_lane_root(root, n, loops, W, [&](int r, int c, int w) { return entry(at, r, c, w); });
-        });
-    if (verbose)
-      std::fprintf(stderr, "gpu-hafnian lanes: roots on the host, %.3f ms\n",
-                   1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        },
+        Kind::kExponent);
+    if (verbose) std::fprintf(stderr, "%s: roots on the host, %.3f ms\n", Kind::kName, since(t0));
     if (!queue.start(engines::gpu_haf::lane_job<T>(n, loops, static_cast<std::size_t>(k), buffer, q, walks))) {
       while (queue.in_flight() > 0) take_oldest();
       store_values(engines::gpu_haf::lane_hafnians<T>(n, loops, static_cast<std::size_t>(k), buffer, q, {}), cplx,
                    values + first);
       continue;
     }
-    pending[(oldest + queue.in_flight() - 1) % gpu::LaneQueue::kInFlight] = InFlight{first, k, q};
-    if (queue.in_flight() == gpu::LaneQueue::kInFlight) take_oldest();
-  }
-  while (queue.in_flight() > 0) take_oldest();
-}
-
-/// gpu_dense_hafnians by expansion (run_hafnian_enum), in jobs of `job` matrices through an
-/// EnumQueue: the host writes job j's roots into one half of a page-locked buffer while the
-/// device expands job j - 1 (whose roots are in the other half), starts job j, whose roots then
-/// cross the bus while job j - 1 ends, and makes job j - 1's estimates while the device expands
-/// job j. No excess and no walk of |A|, as above.
-template <class T, class Entry>
-void expansion_jobs(const Entry& entry, int n, std::int64_t count, bool loops, std::int64_t job,
-                    const std::function<bool()>& stop, SmallDenseValue* values) {
-  constexpr bool cplx = std::is_same_v<T, Complex>;
-  const int W = cplx ? 2 : 1;
-  const bool verbose = tuning::tuning().gpu_verbose;
-  const std::size_t per = gpu::HafLaneJob::root_values(n + n % 2, loops) * static_cast<std::size_t>(W);
-  // Two halves where there are two jobs or more; a batch of one job writes one.
-  const std::size_t half = static_cast<std::size_t>(std::min(job, count)) * per;
-  gpu::LaneRootBuffer roots(count > job ? 2 * half : half);
-  gpu::EnumQueue queue;
-  std::int64_t taken = 0;  // the first matrix of the oldest job on the device
-  const auto take_oldest = [&] {
-    const gpu::EnumValues got = queue.take();
-    const std::size_t k = got.size / (static_cast<std::size_t>(engines::haf::kSpreadWalks) * static_cast<std::size_t>(W));
-    const auto t0 = std::chrono::steady_clock::now();
-    store_values(engines::gpu_haf::expansion_estimates<T>(got.data, k, engines::haf::kSpreadWalks, {}), cplx, values + taken);
-    if (verbose)
-      std::fprintf(stderr, "gpu-hafnian expansion: estimates, %.3f ms\n",
-                   1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    taken += static_cast<std::int64_t>(k);
-  };
-  int slot = 0;
-  for (std::int64_t first = 0; first < count; first += job, slot ^= 1) {
-    if (stop && stop()) throw Interrupted(2, "GPU hafnian batch stopped");  // the queue waits for its jobs
-    const std::int64_t k = std::min(job, count - first);
-    // This half's last job (the one before last) has been taken: its roots have crossed the bus.
-    double* buffer = roots.data() + static_cast<std::size_t>(slot) * half;
-    const auto t0 = std::chrono::steady_clock::now();
-    engines::gpu_haf::write_lane_roots(
-        static_cast<std::size_t>(k), n, loops, W, per, buffer,
-        [&](std::size_t b, double* root) {
-          const std::int64_t at = first + static_cast<std::int64_t>(b);
-          gpu::write_lane_root(root, n, loops, W, [&](int r, int c, int w) { return entry(at, r, c, w); });
-        },
-        false);
-    if (verbose)
-      std::fprintf(stderr, "gpu-hafnian expansion: roots on the host, %.3f ms\n",
-                   1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    queue.start(engines::gpu_haf::lane_job<T>(n, loops, static_cast<std::size_t>(k), buffer, 0, engines::haf::kSpreadWalks));
-    if (queue.in_flight() == gpu::EnumQueue::kInFlight) take_oldest();
+    pending[(oldest + queue.in_flight() - 1) % kInFlight] = InFlight{first, k, q};
+    if (queue.in_flight() == kInFlight) take_oldest();
   }
   while (queue.in_flight() > 0) take_oldest();
 }
@@ -294,12 +266,12 @@ std::vector<SmallDenseValue> dense_hafnians(const Entry& entry, bool cplx, int n
     if (engines::gpu_haf::expansion_takes(n + n % 2, loops)) {
       const std::int64_t bytes = static_cast<std::int64_t>(gpu::HafLaneJob::root_values(n + n % 2, loops)) * (cplx ? 16 : 8);
       const std::int64_t job = std::clamp<std::int64_t>((std::int64_t{32} << 20) / bytes, kJob, 65536);
-      if (cplx) expansion_jobs<Complex>(entry, n, count, loops, job, stop, values.data());
-      else expansion_jobs<double>(entry, n, count, loops, job, stop, values.data());
+      if (cplx) queued_jobs<ExpansionJobs, Complex>(entry, n, count, loops, job, stop, values.data());
+      else queued_jobs<ExpansionJobs, double>(entry, n, count, loops, job, stop, values.data());
       return values;
     }
-    if (cplx) lane_jobs<Complex>(entry, n, count, loops, kJob, stop, values.data());
-    else lane_jobs<double>(entry, n, count, loops, kJob, stop, values.data());
+    if (cplx) queued_jobs<LaneJobs, Complex>(entry, n, count, loops, kJob, stop, values.data());
+    else queued_jobs<LaneJobs, double>(entry, n, count, loops, kJob, stop, values.data());
     return values;
   }
   for (std::int64_t first = 0; first < count; first += kJob) {

@@ -144,7 +144,7 @@ namespace matchcount::gpu {
 struct EnumSlot : SlotBase {
   GrowBuffer<double> roots, values;
   GrowBuffer<int> orders;
-  PinnedBuffer<double> host_values;
+  PinnedBuffer<double> host;  // the values, back from the device
 };
 
 /// The queue's device side: kInFlight slots, jobs taking them in turn.
@@ -188,7 +188,7 @@ EnumQueue::~EnumQueue() {
 
 int EnumQueue::in_flight() const { return state_->ring.in_flight; }
 
-void EnumQueue::start(const HafLaneJob& job) {
+bool EnumQueue::start(const HafLaneJob& job) {
   namespace hk = mcgpu::haf_enum_kernel;
   using detail::check;
   SlotRing<EnumSlot, kInFlight>& ring = state_->ring;
@@ -207,7 +207,7 @@ void EnumQueue::start(const HafLaneJob& job) {
   const std::size_t value_doubles = job.channels() * static_cast<std::size_t>(W);
   double* roots = slot.roots.get(root_doubles);
   int* orders = slot.orders.get(job.orders.size());
-  double* host = slot.host_values.get(value_doubles);
+  double* host = slot.host.get(value_doubles);
   a.roots = roots, a.orders = orders, a.out = slot.values.get(value_doubles);
   // The orders first: a copy from pageable memory may wait for the stream's work before it, and
   // the roots' copy (page-locked, truly asynchronous) must not be that work.
@@ -228,14 +228,10 @@ void EnumQueue::start(const HafLaneJob& job) {
   check(cudaGetLastError(), "haf_enum launch");
   check(cudaMemcpyAsync(host, a.out, value_doubles * sizeof(double), cudaMemcpyDeviceToHost, slot.stream), "cudaMemcpyAsync");
   ring.started(slot, value_doubles);
+  return true;
 }
 
-EnumValues EnumQueue::take() {
-  EnumSlot& slot = state_->ring.take();
-  const std::size_t doubles = slot.started;
-  slot.started = 0;
-  return {slot.host_values.ptr, doubles};
-}
+EnumValues EnumQueue::take() { return state_->ring.take_results<double>(); }
 
 std::vector<double> run_hafnian_enum(const HafLaneJob& job) {
   if (job.matrices == 0) {

@@ -197,15 +197,22 @@ std::vector<double> run_hafnian_enum(const HafLaneJob& job);
 /// job before, and the host writes the next job's roots and makes the last one's estimates
 /// meanwhile. Each slot keeps its stream and buffers from job to job, and the process keeps one
 /// queue's for the next. GpuError without CUDA or a device.
+/// A job's results where a queue's take() left them, valid until its next start() (the CUDA
+/// sources are C++17: no std::span).
+template <class T>
+struct JobResults {
+  const T* data = nullptr;
+  std::size_t size = 0;
+  const T* begin() const { return data; }
+  const T* end() const { return data + size; }
+};
+using EnumValues = JobResults<double>;       // run_hafnian_enum's values
+using LaneSums = JobResults<std::uint64_t>;  // run_hafnian_lanes's channel sums
+
 /// run_hafnian_lanes for one job after another, as EnumQueue does for the expansions: up to
 /// kInFlight jobs on the device, taken back in order, each job in one launch. The slots'
 /// buffers (a job's frames can take gigabytes) go back with the queue. GpuError without CUDA or
 /// a device.
-struct LaneSums {
-  const std::uint64_t* data = nullptr;
-  std::size_t size = 0;
-};
-
 class LaneQueue {
  public:
   static constexpr int kInFlight = 2;
@@ -227,14 +234,6 @@ class LaneQueue {
   std::unique_ptr<State> state_;
 };
 
-/// A job's values where EnumQueue::take left them (the CUDA sources are C++17: no std::span).
-struct EnumValues {
-  const double* data = nullptr;
-  std::size_t size = 0;
-  const double* begin() const { return data; }
-  const double* end() const { return data + size; }
-};
-
 class EnumQueue {
  public:
   static constexpr int kInFlight = 2;
@@ -244,8 +243,9 @@ class EnumQueue {
   EnumQueue(const EnumQueue&) = delete;
   EnumQueue& operator=(const EnumQueue&) = delete;
   /// Starts `job`, whose roots (page-locked, best) must stay as they are until take() returns
-  /// it; at most kInFlight jobs may be started and not taken.
-  void start(const HafLaneJob& job);
+  /// it; at most kInFlight jobs may be started and not taken. True (an expansion always fits;
+  /// LaneQueue::start's answer may be false).
+  bool start(const HafLaneJob& job);
   /// The oldest started job's values, as run_hafnian_enum gives them, once the device has
   /// them; they stay valid until the next start().
   EnumValues take();

@@ -177,7 +177,7 @@ struct LaneSlot : SlotBase {
   GrowBuffer<double> roots, scratch;
   GrowBuffer<int> orders;
   GrowBuffer<std::uint64_t> out, sums;
-  PinnedBuffer<std::uint64_t> host_sums;
+  PinnedBuffer<std::uint64_t> host;  // the channel sums, back from the device
 };
 
 struct LaneQueue::State {
@@ -214,7 +214,7 @@ bool LaneQueue::start(const HafLaneJob& job) {
   const std::size_t sum_words = p.channels * static_cast<std::size_t>(words);
   double* roots = slot.roots.get(root_doubles);
   int* orders = slot.orders.get(job.orders.size());
-  std::uint64_t* host = slot.host_sums.get(sum_words);
+  std::uint64_t* host = slot.host.get(sum_words);
   std::uint64_t* sums = slot.sums.get(sum_words);
   a.roots = roots, a.orders = orders;
   a.scratch = slot.scratch.get(scratch_doubles);
@@ -237,11 +237,6 @@ bool LaneQueue::start(const HafLaneJob& job) {
   return true;
 }
 
-LaneSums LaneQueue::take() {
-  LaneSlot& slot = state_->ring.take();
-  const std::size_t words = slot.started;
-  slot.started = 0;
-  return {slot.host_sums.ptr, words};
-}
+LaneSums LaneQueue::take() { return state_->ring.take_results<std::uint64_t>(); }
 
 }  // namespace matchcount::gpu

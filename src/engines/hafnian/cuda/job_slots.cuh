@@ -11,51 +11,39 @@
 #include <string>
 
 #include "cuda/launch.hpp"
+#include "engines/hafnian/cuda/haf_gpu_job.hpp"
 #include "matchcount/error.hpp"
 
 namespace matchcount::gpu {
 
-/// Device memory that grows to the largest request; its contents do not survive a growth.
-template <class T>
+/// Memory that grows to the largest request and is kept: device memory, or page-locked host
+/// memory (Pinned), where a job's results come back truly asynchronously. Its contents do not
+/// survive a growth.
+template <class T, bool Pinned = false>
 struct GrowBuffer {
   T* ptr = nullptr;
   std::size_t capacity = 0;
   T* get(std::size_t count) {
     if (count > capacity) {
-      if (ptr) cudaFree(ptr), ptr = nullptr, capacity = 0;
-      detail::check(cudaMalloc(&ptr, count * sizeof(T)), "cudaMalloc");
-      capacity = count;
+      release();
+      void* p = nullptr;
+      detail::check(Pinned ? cudaMallocHost(&p, count * sizeof(T)) : cudaMalloc(&p, count * sizeof(T)),
+                    Pinned ? "cudaMallocHost" : "cudaMalloc");
+      ptr = static_cast<T*>(p), capacity = count;
     }
     return ptr;
+  }
+  void release() {
+    if (ptr) Pinned ? cudaFreeHost(ptr) : cudaFree(ptr);
+    ptr = nullptr, capacity = 0;
   }
   GrowBuffer() = default;
   GrowBuffer(const GrowBuffer&) = delete;
   GrowBuffer& operator=(const GrowBuffer&) = delete;
-  ~GrowBuffer() {
-    if (ptr) cudaFree(ptr);
-  }
+  ~GrowBuffer() { release(); }
 };
-
-/// Page-locked host memory likewise: where a job's results come back, truly asynchronously.
 template <class T>
-struct PinnedBuffer {
-  T* ptr = nullptr;
-  std::size_t capacity = 0;
-  T* get(std::size_t count) {
-    if (count > capacity) {
-      if (ptr) cudaFreeHost(ptr), ptr = nullptr, capacity = 0;
-      detail::check(cudaMallocHost(&ptr, count * sizeof(T)), "cudaMallocHost");
-      capacity = count;
-    }
-    return ptr;
-  }
-  PinnedBuffer() = default;
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  ~PinnedBuffer() {
-    if (ptr) cudaFreeHost(ptr);
-  }
-};
+using PinnedBuffer = GrowBuffer<T, true>;
 
 /// What every slot holds: its stream, how many results its started job will give (0: none),
 /// and when its job last moved (the verbose timings).
@@ -106,6 +94,14 @@ struct SlotRing {
       cudaStreamSynchronize(slot.stream);
       slot.started = 0;
     }
+  }
+  /// The oldest job's results (Slot::host) once they are in host memory.
+  template <class R>
+  JobResults<R> take_results() {
+    Slot& slot = take();
+    const std::size_t count = slot.started;
+    slot.started = 0;
+    return {slot.host.ptr, count};
   }
   void mark(SlotBase& slot, const char* what) {
     const auto now = std::chrono::steady_clock::now();

@@ -16,7 +16,7 @@ std::vector<double> run_hafnian_enum(const HafLaneJob&) { throw GpuError("matchc
 struct EnumQueue::State {};
 EnumQueue::EnumQueue() { throw GpuError("matchcount was built without CUDA"); }
 EnumQueue::~EnumQueue() = default;
-void EnumQueue::start(const HafLaneJob&) { throw GpuError("matchcount was built without CUDA"); }
+bool EnumQueue::start(const HafLaneJob&) { throw GpuError("matchcount was built without CUDA"); }
 EnumValues EnumQueue::take() { throw GpuError("matchcount was built without CUDA"); }
 int EnumQueue::in_flight() const { return 0; }
 

@@ -3,8 +3,9 @@
   1. call overhead: a 4x4 float permanent, beside thewalrus's perm on the same matrix;
   2. permanent_batch over K random 10x10 complex matrices, beside a Python loop of thewalrus perm;
   3. a large matrix: permanent() beside the matchcount command on the same matrix (.npy);
-  4. per call: hafnians of 2 to 12 vertices and torontonians of 1 to 8 modes (Gaussian states'
-     O), beside thewalrus's hafnian and tor.
+  4. per call: hafnians of 2 to 12 vertices, photon-number patterns (hafnian_repeated, and
+     through the pipeline with exact=False) and torontonians of 1 to 8 modes (Gaussian states'
+     O), beside thewalrus's hafnian, hafnian_repeated and tor.
 Peers that are not installed are skipped. Usage:
   python scripts/python_bench.py [--cli build/bin/matchcount] [--batch 100000] [--large 30]
 """
@@ -23,9 +24,9 @@ import matchcount
 from gaussian_states import gaussian_o
 
 try:
-    from thewalrus import hafnian as tw_hafnian, perm as tw_perm, tor as tw_tor
+    from thewalrus import hafnian as tw_hafnian, hafnian_repeated as tw_repeated, perm as tw_perm, tor as tw_tor
 except ImportError:  # the peer is optional
-    tw_perm = tw_hafnian = tw_tor = None
+    tw_perm = tw_hafnian = tw_repeated = tw_tor = None
 
 
 def per_call(fn, number):
@@ -65,6 +66,18 @@ def small_calls(rows):
         mc = per_call(lambda: matchcount.hafnian(a), 2000)
         peer = f"{per_call(lambda: tw_hafnian(a), 2000) * 1e6:.2f} us" if tw_hafnian else "not installed"
         rows.append((f"{n}x{n} complex hafnian, per call", f"{mc * 1e6:.2f} us", peer))
+    for rpt, loop in (([1, 2, 0, 1], False), ([2, 2, 2, 2], False), ([2, 1, 0, 3, 1, 0, 2, 1], False),
+                      ([2, 1, 0, 3, 1, 0, 2, 1], True)):
+        n = len(rpt)
+        a = rng.normal(size=(n, n)) + 1j * rng.normal(size=(n, n))
+        a = (a + a.T) / 8
+        mu = np.diag(a).copy()
+        mc = per_call(lambda: matchcount.hafnian_repeated(a, rpt, mu=mu if loop else None, loop=loop), 2000)
+        pipe = per_call(lambda: matchcount.hafnian_repeated(a, rpt, mu=mu if loop else None, loop=loop, exact=False), 500)
+        peer = (f"{per_call(lambda: tw_repeated(a, rpt, mu=mu if loop else None, loop=loop), 500) * 1e6:.2f} us"
+                if tw_repeated else "not installed")
+        rows.append((f"hafnian_repeated, {n} complex modes, {sum(rpt)} photons{', loops' if loop else ''}, per call",
+                     f"{mc * 1e6:.2f} us (pipeline {pipe * 1e6:.2f} us)", peer))
     for n in (1, 2, 4, 8):
         o = gaussian_o(rng, n)
         mc = per_call(lambda: matchcount.tor(o), 500)

@@ -274,5 +274,52 @@ TEST(ReaderNpy, StacksSplitIntoTheirMatrices) {
   EXPECT_EQ(test::run_matchcount("-o x.npy --as graph '" + std::string(MATCHCOUNT_SOURCE_DIR) + "/datasets/petersen.edges'").exit_code, 2);
 }
 
+// A C-order stack leaves the reader slice by slice as its chunks arrive: the same matrices as
+// its rows split from the 2-D (k m) x n reading, across chunk boundaries, with empty slices,
+// for every number kind the values give (complex, double, exact fractions, integers).
+TEST(ReaderNpy, LargeStacksReadSliceBySliceAsTheWholeArraySplits) {
+  std::mt19937_64 rng(17);
+  const int k = 700, m = 7, n = 6;  // 700 * 42 complex values: 470 KB, several chunks of f8 and c16
+  for (const char* descr : {"<c16", "<f8"})
+    for (const bool integral : {false, true})
+      for (const bool exact : {false, true}) {
+        std::string data;
+        for (int s = 0; s < k; ++s)
+          for (int e = 0; e < m * n; ++e) {
+            const bool zero = s % 50 == 3 || rng() % 3 == 0;  // every 50th slice empty
+            const double re = zero ? 0 : integral ? double(int(rng() % 9) - 4) : double(rng() % 1000) / 64 - 7;
+            data += f8(re);
+            if (descr[1] == 'c') data += f8(zero || integral ? 0.0 : double(rng() % 17) / 8);
+          }
+        const std::string shape = "(" + std::to_string(k) + ", " + std::to_string(m) + ", " + std::to_string(n) + ")";
+        const auto stack = read_npy_bytes(npy(descr, false, shape, data), exact);
+        const auto tall = read_npy_bytes(npy(descr, false, "(" + std::to_string(k * m) + ", " + std::to_string(n) + ")", data), exact);
+        ASSERT_TRUE(stack.is_stack);
+        ASSERT_EQ(stack.stack.size(), std::size_t(k));
+        EXPECT_EQ(stack.matrix.index(), tall.matrix.index()) << descr << integral << exact;
+        EXPECT_EQ(rows_of(stack.matrix), m);
+        std::visit(
+            [&](const auto& whole) {
+              using M = std::decay_t<decltype(whole)>;
+              std::vector<M> want(k, M{m, n, {}});
+              for (const auto& e : whole.entries) want[std::size_t(e.row / m)].entries.push_back({e.row % m, e.col, e.value});
+              for (int s = 0; s < k; ++s) {
+                ASSERT_TRUE(std::holds_alternative<M>(stack.stack[std::size_t(s)])) << s;
+                const M& got = std::get<M>(stack.stack[std::size_t(s)]);
+                EXPECT_EQ(got.rows, m);
+                EXPECT_EQ(got.cols, n);
+                ASSERT_EQ(got.entries.size(), want[std::size_t(s)].entries.size()) << descr << " slice " << s;
+                for (std::size_t i = 0; i < got.entries.size(); ++i) {
+                  EXPECT_EQ(got.entries[i].row, want[std::size_t(s)].entries[i].row);
+                  EXPECT_EQ(got.entries[i].col, want[std::size_t(s)].entries[i].col);
+                  EXPECT_TRUE(got.entries[i].value == want[std::size_t(s)].entries[i].value);
+                }
+              }
+              EXPECT_TRUE(std::get<M>(stack.stack[3]).entries.empty());
+            },
+            tall.matrix);
+      }
+}
+
 }  // namespace
 }  // namespace matchcount

@@ -57,6 +57,24 @@ SmallDenseValue small_dense_hafnian(const void* data, DenseElement type, std::in
                                     std::int64_t row_stride, std::int64_t col_stride, bool loops,
                                     DenseMode mode = DenseMode::Auto);
 
+/// The most leaves (prod of (m + 1) over the pattern's pair types) of
+/// small_dense_hafnian_repeated: as small_dense_hafnian's 2^12, a call short enough not to be
+/// interrupted.
+constexpr double kSmallRepeatedLeaves = 4096;
+
+/// thewalrus's hafnian_repeated(A, rpt, mu, loops) of the n x n matrix at `data` (laid out as for
+/// small_dense_permanent; n <= kSmallHafnianMax, rpt of n counts): the repeated-pair engine's
+/// value and estimate (or Kan's sum and bound, where the engine takes it) on one thread without
+/// the pipeline. `mu`, where not null, holds n loop weights of the matrix's element type at
+/// stride `mu_stride` (loops only; null: the diagonal). Kind None, without counting, where the
+/// pipeline must count: integers and exact fractions (which it counts exactly), a matrix not
+/// square and exactly symmetric, a non-finite entry or value, a pattern of more than
+/// kSmallRepeatedLeaves leaves.
+SmallDenseValue small_dense_hafnian_repeated(const void* data, DenseElement type, std::int64_t rows, std::int64_t cols,
+                                             std::int64_t row_stride, std::int64_t col_stride,
+                                             const std::vector<std::uint64_t>& rpt, const void* mu,
+                                             std::int64_t mu_stride, bool loops);
+
 /// The most modes of small_dense_torontonian and gpu_dense_torontonians.
 constexpr int kSmallTorontonianMaxModes = 16;
 

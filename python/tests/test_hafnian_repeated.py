@@ -46,6 +46,48 @@ def test_floats_complex_and_loop_weights():
         matchcount.hafnian_repeated(a, rpt, mu=mu)
 
 
+def test_few_photons_take_the_quick_path_with_the_pipelines_bits():
+    # Float patterns of up to 4096 leaves go to the engine without the pipeline
+    # (_core.hafnian_repeated_dense); exact=False takes the pipeline: the same engine, the same
+    # value bit for bit, and both within a few estimates of the expanded matrix's hafnian.
+    rng = np.random.default_rng(11)
+    quick = 0
+    for trial in range(60):
+        n = int(rng.integers(1, 7))
+        a = rng.normal(size=(n, n)) + (1j * rng.normal(size=(n, n)) if trial % 2 else 0)
+        a = a + a.T
+        rpt = [int(x) for x in rng.integers(0, 4, size=n)]
+        loop = bool(trial % 3)
+        mu = (rng.normal(size=n) + (1j * rng.normal(size=n) if trial % 2 else 0)) if loop and trial % 4 else None
+        quick += matchcount._core.hafnian_repeated_dense(a, rpt, mu, loop) is not None
+        got = matchcount.hafnian_repeated(a, rpt, mu=mu, loop=loop)
+        rec = matchcount.hafnian_repeated(a, rpt, mu=mu, loop=loop, details=True, threads=1)
+        assert got == matchcount.hafnian_repeated(a, rpt, mu=mu, loop=loop, exact=False, threads=1)
+        e = expanded(a, rpt)
+        if loop:
+            np.fill_diagonal(e, np.repeat(np.diag(a) if mu is None else mu, rpt))
+        want = matchcount.hafnian(e, loop=loop, exact=False) if e.size else 1.0
+        assert abs(got - want) <= 1e-9 * max(1.0, abs(want)) + 8 * rec["abs_error"]
+        assert matchcount.hafnian_repeated(a, np.asarray(rpt), mu=mu, loop=loop) == got
+    assert quick == 60
+    # Left to the pipeline: integers (exact), asymmetric matrices (near ones symmetrised there),
+    # bad patterns (its messages), more leaves than the quick path takes.
+    a = np.ones((3, 3))
+    assert matchcount._core.hafnian_repeated_dense(a.astype(int), [1, 1, 2], None, False) is None
+    assert matchcount._core.hafnian_repeated_dense(a + np.triu(a, 1) * 1e-12, [1, 1, 2], None, False) is None
+    assert matchcount._core.hafnian_repeated_dense(a, [1, -1, 2], None, False) is None
+    assert matchcount._core.hafnian_repeated_dense(a, [1, 2], None, False) is None
+    third = np.ones((16, 16)) / 3  # 3^8 leaves
+    assert matchcount._core.hafnian_repeated_dense(third, [2] * 16, None, False) is None
+    assert matchcount.hafnian_repeated(third, [2] * 16) == pytest.approx(191898783962510625 / 3 ** 16, rel=1e-12)
+    with pytest.raises(ValueError, match="rpt"):
+        matchcount.hafnian_repeated(a, [1, -1, 2])
+    with pytest.raises(ValueError, match="3 rows"):
+        matchcount.hafnian_repeated(a, [1, 2])
+    assert matchcount.hafnian_repeated(a + np.triu(a, 1) * 1e-12, [1, 1, 2]) == pytest.approx(
+        matchcount.hafnian_repeated(a, [1, 1, 2]), rel=1e-11)
+
+
 def test_nearly_symmetric_matrices_are_accepted_and_far_ones_named():
     rng = np.random.default_rng(5)
     u, _ = np.linalg.qr(rng.normal(size=(6, 6)) + 1j * rng.normal(size=(6, 6)))
@@ -59,26 +101,39 @@ def test_nearly_symmetric_matrices_are_accepted_and_far_ones_named():
 
 
 def test_batches_test_symmetry_exactly_and_symmetrise_what_is_near():
-    # hafnian_batch's exact test runs in the module (_core.exactly_symmetric) for the four float
-    # dtypes, strided views and reversed ones included; near-symmetric matrices are symmetrised
-    # as hafnian does, far ones named.
+    # hafnian_batch's symmetric test runs in the module, in its one look at the stack, for the
+    # four float dtypes, strided views and reversed ones included; near-symmetric matrices are
+    # symmetrised as hafnian does (in the stored type), the rest left as they are, far ones named.
     rng = np.random.default_rng(9)
     a = rng.normal(size=(40, 6, 6)) + 1j * rng.normal(size=(40, 6, 6))
     a = a + a.transpose(0, 2, 1)
     for x in (a, a.astype(np.complex64), a.real.copy(), a.real.astype(np.float32), a.transpose(0, 2, 1), a[::-1],
               a[:, ::-1, ::-1]):
-        assert matchcount._core.exactly_symmetric(x, 2)
-    near = a.copy()
-    near[3, 1, 4] += 1e-13
-    assert not matchcount._core.exactly_symmetric(near, 0)
-    assert not matchcount._core.exactly_symmetric(np.zeros((2, 3, 3), dtype=np.int64), 0)  # not a float stack
-    got = matchcount.hafnian_batch(near, device="cpu")
-    assert got[3] == matchcount.hafnian((near[3] + near[3].T) / 2)
-    assert np.array_equal(got[:3], matchcount.hafnian_batch(a[:3], device="cpu"))
+        got = matchcount.hafnian_batch(x, device="cpu", threads=2)
+        assert np.array_equal(got, [matchcount.hafnian(m, device="cpu") for m in x])
+    for x in (a.copy(), a.astype(np.complex64), a.real.astype(np.float32), a[:, ::-1, ::-1].copy()):
+        near = x.copy()
+        near[3, 1, 4] += 1e-6 * abs(near[3, 1, 4])
+        near[7, 5, 0] *= 1 + 1e-7
+        got = matchcount.hafnian_batch(near[:, ::-1, ::-1] if x.dtype == np.float32 else near, device="cpu")
+        if x.dtype == np.float32:
+            near = near[:, ::-1, ::-1]
+        for i in (3, 7):
+            mended = (near[i] + near[i].T) / 2
+            assert mended.dtype == x.dtype and got[i] == matchcount.hafnian(mended)
+        assert np.array_equal(np.delete(got, [3, 7]), [matchcount.hafnian(m) for m in np.delete(near, [3, 7], 0)])
+    # An exactly symmetric matrix is left as it is when another is symmetrised: (A + A.T) / 2
+    # of these entries would overflow.
+    huge = np.array([[[0, 1.5e308], [1.5e308, 0]], [[0, 1e-9], [1e-9 * (1 + 1e-9), 0]]])
+    assert np.array_equal(matchcount.hafnian_batch(huge, device="cpu"), [1.5e308, (huge[1, 0, 1] + huge[1, 1, 0]) / 2])
     far = a.copy()
     far[5, 0, 2] += 0.5
     with pytest.raises(ValueError, match="matrix 5"):
         matchcount.hafnian_batch(far, device="cpu")
+    nan = a.copy()
+    nan[2, 0, 1] = np.nan
+    with pytest.raises(ValueError, match="matrix 2"):
+        matchcount.hafnian_batch(nan, device="cpu")
 
 
 def test_torontonians_closed_forms_and_names():

@@ -302,6 +302,33 @@ void read_npy(std::istream& in, const std::string& name, const std::string& magi
          (std::isnan(x) ? "is NaN" : "is infinite") + ": only finite values can be counted");
   };
 
+  // A C-order stack's slices leave the accumulators as soon as they are read, each in a vector
+  // of its own size (their entries are a prefix): its memory is its slices', not twice that.
+  const std::uint64_t slice_elements = h.slice_rows * h.cols;
+  const bool by_slice = h.is_stack && !h.fortran && slice_elements > 0;
+  std::vector<std::vector<Entry<Complex>>> complex_slices;
+  std::vector<std::vector<Entry<double>>> real_slices;
+  std::vector<std::vector<Entry<Integer>>> int_slices;
+  std::size_t flushed = 0;  // entries moved to slices
+  const auto flush = [&](auto& acc, auto& slices, std::uint64_t upto) {  // slices [slices.size(), upto)
+    std::size_t from = 0;
+    while (slices.size() < upto) {
+      const auto first_row = static_cast<int>(slices.size() * h.slice_rows), end_row = first_row + static_cast<int>(h.slice_rows);
+      std::size_t to = from;
+      while (to < acc.size() && acc[to].row < end_row) ++to;
+      slices.emplace_back(std::make_move_iterator(acc.begin() + static_cast<std::ptrdiff_t>(from)),
+                          std::make_move_iterator(acc.begin() + static_cast<std::ptrdiff_t>(to)));
+      for (auto& e : slices.back()) e.row -= first_row;
+      flushed += to - from;
+      from = to;
+    }
+    acc.erase(acc.begin(), acc.begin() + static_cast<std::ptrdiff_t>(from));
+  };
+  const auto flush_slices = [&](std::uint64_t upto) {
+    if (kind == 'c') flush(complexes, complex_slices, upto);
+    else if (kind == 'f') flush(reals, real_slices, upto);
+    else flush(ints.entries, int_slices, upto);
+  };
   std::vector<char> buf(std::min<std::uint64_t>(kChunk, std::max<std::uint64_t>(bytes, 1)));
   std::uint64_t k = 0;  // elements done
   for (std::uint64_t left = bytes; left > 0;) {
@@ -314,7 +341,7 @@ void read_npy(std::istream& in, const std::string& name, const std::string& magi
            std::to_string(offset + got));
     offset += got;
     left -= got;
-    check_read_memory(ints.entries.size() + reals.size() + complexes.size(), options, name,
+    check_read_memory(flushed + ints.entries.size() + reals.size() + complexes.size(), options, name,
                       "byte offset " + std::to_string(offset));
     clock.check(name, [&] { return "byte offset " + std::to_string(offset); });
     const auto* p = reinterpret_cast<const unsigned char*>(buf.data());
@@ -353,48 +380,58 @@ void read_npy(std::istream& in, const std::string& name, const std::string& magi
         ints.entries.push_back({r, c, std::move(v)});
       }
     }
+    if (by_slice) flush_slices(k / slice_elements);
   }
   if (in.peek() != std::char_traits<char>::eof())
     fail("trailing data after the " + array + " at byte offset " + std::to_string(offset));
   if (in.bad()) fail("read error");
 
+  // The number kind is the whole array's: complex where some value is not a real integer,
+  // double (or exact fractions) likewise, else integers.
   const auto by_position = [](const auto& x, const auto& y) { return x.row != y.row ? x.row < y.row : x.col < y.col; };
-  const auto finish = [&](auto& m) {
-    m.rows = rows;
-    m.cols = cols;
-    if (h.fortran) std::sort(m.entries.begin(), m.entries.end(), by_position);
-  };
-  if (kind == 'c' && !integral) {
-    SparseMatrix<Complex> m;
-    m.entries = std::move(complexes);
-    finish(m);
-    result.matrix = std::move(m);
-  } else if (kind == 'f' && !integral && options.exact) {
-    SparseMatrix<Rational> m;
-    m.entries.reserve(reals.size());
-    for (const auto& e : reals) m.entries.push_back({e.row, e.col, Rational(e.value)});  // exact
-    finish(m);
-    result.matrix = std::move(m);
-  } else if (kind == 'f' && !integral) {
-    SparseMatrix<double> m;
-    m.entries = std::move(reals);
-    finish(m);
-    result.matrix = std::move(m);
-  } else {
-    if (kind == 'f' || kind == 'c') {
-      ints.entries.reserve(reals.size() + complexes.size());
-      for (const auto& e : reals) ints.entries.push_back({e.row, e.col, Integer(e.value)});  // exact
-      for (const auto& e : complexes) ints.entries.push_back({e.row, e.col, Integer(e.value.real())});
+  const auto make = [&](std::vector<Entry<Complex>>&& cs, std::vector<Entry<double>>&& rs,
+                        std::vector<Entry<Integer>>&& is, int r, int c) -> AnyMatrix {
+    const auto finish = [&](auto m) -> AnyMatrix {
+      if (h.fortran) std::sort(m.entries.begin(), m.entries.end(), by_position);
+      return m;
+    };
+    if (kind == 'c' && !integral) return finish(SparseMatrix<Complex>{r, c, std::move(cs)});
+    if (kind == 'f' && !integral && options.exact) {
+      SparseMatrix<Rational> m{r, c, {}};
+      m.entries.reserve(rs.size());
+      for (const auto& e : rs) m.entries.push_back({e.row, e.col, Rational(e.value)});  // exact
+      return finish(std::move(m));
     }
-    finish(ints);
-    result.matrix = std::move(ints);
+    if (kind == 'f' && !integral) return finish(SparseMatrix<double>{r, c, std::move(rs)});
+    SparseMatrix<Integer> m{r, c, std::move(is)};
+    if (kind == 'f' || kind == 'c') {
+      m.entries.reserve(rs.size() + cs.size());
+      for (const auto& e : rs) m.entries.push_back({e.row, e.col, Integer(e.value)});  // exact
+      for (const auto& e : cs) m.entries.push_back({e.row, e.col, Integer(e.value.real())});
+    }
+    return finish(std::move(m));
+  };
+  const std::string stack_format = "NumPy .npy " + h.dtype.text + " stack of " + std::to_string(h.stack) + " " +
+                                   dims(h.slice_rows, h.cols) + " matrices" + (h.fortran ? " (Fortran order)" : " (C order)");
+  if (by_slice) {
+    flush_slices(h.stack);
+    const auto m = static_cast<int>(h.slice_rows);
+    result.stack.reserve(static_cast<std::size_t>(h.stack));
+    for (std::size_t s = 0; s < static_cast<std::size_t>(h.stack); ++s)
+      result.stack.push_back(make(kind == 'c' ? std::move(complex_slices[s]) : std::vector<Entry<Complex>>{},
+                                  kind == 'f' ? std::move(real_slices[s]) : std::vector<Entry<double>>{},
+                                  kind != 'c' && kind != 'f' ? std::move(int_slices[s]) : std::vector<Entry<Integer>>{}, m, cols));
+    result.matrix = make({}, {}, {}, m, cols);
+    result.is_stack = true;
+    result.format = stack_format;
+    return;
   }
+  result.matrix = make(std::move(complexes), std::move(reals), std::move(ints.entries), rows, cols);
   result.format = "NumPy .npy " + h.dtype.text + " " + dims(h.rows, h.cols) +
                   (h.fortran ? " (Fortran order)" : " (C order)");
   if (h.is_stack) {
     split_stack(result, h.stack, h.slice_rows, h.fortran);
-    result.format = "NumPy .npy " + h.dtype.text + " stack of " + std::to_string(h.stack) + " " +
-                    dims(h.slice_rows, h.cols) + " matrices" + (h.fortran ? " (Fortran order)" : " (C order)");
+    result.format = stack_format;
     return;
   }
   matrix_zero_hint(result);

@@ -18,6 +18,7 @@
 #include "matchcount/gpu.hpp"
 #include "matchcount/pipeline.hpp"
 #include "run.hpp"
+#include "batch_scan.hpp"
 #include "small_dense.hpp"
 
 namespace matchcount::py {
@@ -52,22 +53,6 @@ Complex as_complex(const PermanentValue& v) {
   }
 }
 
-/// Whether every entry of the n x n matrix at `data` (E the stored element: float, double or
-/// their complex) is an integer, whether every one is finite, and (where `hafnian`) whether
-/// the matrix is exactly symmetric.
-template <class E>
-void matrix_flags(const E* d, std::int64_t n, std::int64_t s1, std::int64_t s2, bool hafnian, bool& integral,
-                  bool& finite, bool& symmetric) {
-  integral = finite = symmetric = true;
-  for (std::int64_t a = 0; a < n; ++a)
-    for (std::int64_t c = 0; c < n; ++c) {
-      const std::complex<double> x(d[a * s1 + c * s2]);
-      integral = integral && x.imag() == 0 && std::trunc(x.real()) == x.real();
-      finite = finite && std::isfinite(x.real()) && std::isfinite(x.imag());
-      if (hafnian && c < a) symmetric = symmetric && d[a * s1 + c * s2] == d[c * s1 + a * s2];
-    }
-}
-
 /// The n x n matrix at `data` into row-major r (real parts) and m (imaginary parts, where m is
 /// not null).
 template <class E>
@@ -80,63 +65,42 @@ void read_entries(const E* d, std::int64_t n, std::int64_t s1, std::int64_t s2, 
     }
 }
 
-/// f(element) with a value of the stored element type (float and complex dtypes).
-template <class F>
-void with_element(const nb::dlpack::dtype& t, F f) {
-  if (t.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float)) {
-    if (t.bits == 32) f(float{});
-    else f(double{});
-  } else if (t.bits == 64) {
-    f(std::complex<float>{});
-  } else {
-    f(std::complex<double>{});
-  }
-}
-
 /// The batch's float permanents, (loop) hafnians or torontonians on the GPU (gpu_dense_permanents,
-/// gpu_dense_hafnians, gpu_dense_torontonians) into `fast`: those counted as floats (non-integral, or every one with
-/// ExactMode::Float; integral ones stay exact on the CPU), without a non-finite entry (whose
-/// message the pipeline gives) and, for hafnians, exactly symmetric (the pipeline says why
-/// not). A GPU that fails leaves them to the CPU. The matrices are looked at on `threads`
-/// threads; hafnians are then read where they are (a DenseStack of the chosen ones), the
-/// others copied, on as many threads, into the split arrays their calls take: one thread
-/// reading the stack would outlast the GPU's call (docs/benchmarks.md, "Python's batches on
-/// the GPU").
-template <class At>
-void on_gpu(At at, const nb::dlpack::dtype& dtype, std::int64_t n, std::int64_t s0, std::int64_t s1, std::int64_t s2,
-            std::int64_t k, ExactMode mode, BatchOf what, int threads, std::vector<SmallValue>& fast,
-            const std::function<bool()>& stop) {
-  const bool cplx = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
+/// gpu_dense_hafnians, gpu_dense_torontonians) into `fast`: by the stack's `flags`, those counted
+/// as floats (non-integral, or every one with ExactMode::Float; integral ones stay exact on the
+/// CPU), without a non-finite entry (whose message the pipeline gives) and, for hafnians,
+/// exactly symmetric (the pipeline says why not). A GPU that fails leaves them to the CPU.
+/// Hafnians are read where they are (a DenseStack of the chosen ones), the others copied on
+/// `threads` threads into the split arrays their calls take: one thread reading the stack would
+/// outlast the GPU's call (docs/benchmarks.md, "Python's batches on the GPU").
+void on_gpu(const StackLayout& s, const std::vector<std::uint8_t>& flags, ExactMode mode, BatchOf what, int threads,
+            std::vector<SmallValue>& fast, const std::function<bool()>& stop) {
+  const std::int64_t n = s.n, k = s.count;
+  const bool cplx = s.dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
   const bool hafnian = what == BatchOf::Hafnian || what == BatchOf::LoopHafnian;
-  std::vector<char> taken(static_cast<std::size_t>(k), 0);
-  with_element(dtype, [&](auto element) {
-    using E = decltype(element);
-#pragma omp parallel for schedule(static) num_threads(threads)
-    for (std::int64_t i = 0; i < k; ++i) {
-      bool integral = true, finite = true, symmetric = true;
-      matrix_flags(reinterpret_cast<const E*>(at(i)), n, s1, s2, hafnian, integral, finite, symmetric);
-      taken[static_cast<std::size_t>(i)] = finite && symmetric && !(integral && mode != ExactMode::Float);
-    }
-  });
+  const auto taken = [&](std::int64_t i) {
+    const std::uint8_t f = flags[static_cast<std::size_t>(i)];
+    return (f & kFinite) && (!hafnian || (f & kSymmetric)) && !((f & kIntegral) && mode != ExactMode::Float);
+  };
   std::vector<std::int64_t> which;
   for (std::int64_t i = 0; i < k; ++i)
-    if (taken[static_cast<std::size_t>(i)]) which.push_back(i);
+    if (taken(i)) which.push_back(i);
   if (which.empty()) return;
   const auto kk = static_cast<std::int64_t>(which.size());
   try {
     std::vector<SmallValue> got;
     if (hafnian) {
-      const DenseStack stack{at(0), *element_of(dtype), s0, s1, s2, which.data()};
+      const DenseStack stack{s.base, *element_of(s.dtype), s.s0, s.s1, s.s2, which.data()};
       got = gpu_dense_hafnians(stack, static_cast<int>(n), kk, what == BatchOf::LoopHafnian, stop);
     } else {
       // Not value-initialised: each thread's first touch of its matrices is its own write.
       const std::size_t nn = static_cast<std::size_t>(n * n);
       const std::unique_ptr<double[]> re(new double[which.size() * nn]), im(cplx ? new double[which.size() * nn] : nullptr);
-      with_element(dtype, [&](auto element) {
+      with_element(s.dtype, [&](auto element) {
         using E = decltype(element);
 #pragma omp parallel for schedule(static) num_threads(threads)
         for (std::int64_t w = 0; w < kk; ++w)
-          read_entries(reinterpret_cast<const E*>(at(which[static_cast<std::size_t>(w)])), n, s1, s2,
+          read_entries(reinterpret_cast<const E*>(s.at(which[static_cast<std::size_t>(w)])), n, s.s1, s.s2,
                        &re[static_cast<std::size_t>(w) * nn], cplx ? &im[static_cast<std::size_t>(w) * nn] : nullptr);
       });
       got = what == BatchOf::Permanent ? gpu_dense_permanents(re.get(), im.get(), static_cast<int>(n), kk, stop)
@@ -151,20 +115,21 @@ void on_gpu(At at, const nb::dlpack::dtype& dtype, std::int64_t n, std::int64_t 
 }  // namespace
 
 nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, BatchOf what, int mode, int threads,
-                 const std::string& device, const std::string& engine, bool interruptible) {
+                 const std::string& device, const std::string& engine, bool interruptible, double rtol, double atol) {
   const auto k = static_cast<std::int64_t>(a.shape(0));
   const auto rows = static_cast<std::int64_t>(a.shape(1)), cols = static_cast<std::int64_t>(a.shape(2));
-  const std::int64_t s0 = a.stride(0), s1 = a.stride(1), s2 = a.stride(2);
   const auto dtype = a.dtype();
-  const std::size_t item = (dtype.bits + 7) / 8;
-  const char* base = static_cast<const char*>(a.data());
-  const auto at = [&](std::int64_t i) { return base + i * s0 * std::int64_t(item); };
+  // The stack as counted: the caller's, or its copy with near-symmetric hafnians symmetrised.
+  StackLayout s{static_cast<const char*>(a.data()), k, rows, a.stride(0), a.stride(1), a.stride(2), dtype,
+                (dtype.bits + 7) / 8};
+  std::vector<char> symmetrised;
+  const auto at = [&s](std::int64_t i) { return s.at(i); };
   CountOptions o;
   o.threads = 1;  // threads go across the matrices
   o.device = device_policy(device);
   o.engine = engine == "auto" ? "" : engine;
   const int t = threads > 0 ? threads : omp_get_max_threads();
-  // The tolerance of the symmetric test and the torontonian's number kind are the callers'.
+  // The torontonian's number kind is the caller's.
   const ExactMode read_mode = what == BatchOf::Torontonian ? ExactMode::Float : static_cast<ExactMode>(mode);
   const bool hafnians = what == BatchOf::Hafnian || what == BatchOf::LoopHafnian;
   const bool tors = what == BatchOf::Torontonian && rows % 2 == 0 && rows >= 2 && rows <= 2 * kSmallTorontonianMaxModes;
@@ -195,17 +160,25 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   SigintGuard guard(interruptible, &token);
   {
     nb::gil_scoped_release release;
-    if (gpu) on_gpu(at, dtype, rows, s0, s1, s2, k, read_mode, what, t, fast, [&] { return token.stop_requested(); });
+    // One look at every float matrix of a hafnian batch (symmetric? within rtol and atol of
+    // it, as thewalrus's test?) or of a GPU batch (which ones go): the GPU's choice and the
+    // symmetric test share the pass.
+    std::vector<std::uint8_t> flags;
+    if (rows == cols && floats && element_of(dtype) && (hafnians || gpu)) {
+      flags = scan_stack(s, hafnians, t);
+      if (hafnians) symmetrise_near(s, flags, rtol, atol, t, symmetrised);
+    }
+    if (gpu) on_gpu(s, flags, read_mode, what, t, fast, [&] { return token.stop_requested(); });
 #pragma omp parallel for schedule(dynamic, 16) num_threads(t)
     for (std::int64_t i = 0; i < k; ++i) {
       if (token.stop_requested()) continue;  // Ctrl-C: the matrices under way finish, no more start
       if (gpu && fast[std::size_t(i)].kind != SmallValue::None) continue;  // counted on the GPU
       if (small) {
         try {
-          fast[std::size_t(i)] = what == BatchOf::Permanent ? small_permanent(at(i), dtype, rows, cols, s1, s2, read_mode)
+          fast[std::size_t(i)] = what == BatchOf::Permanent ? small_permanent(at(i), dtype, rows, cols, s.s1, s.s2, read_mode)
                                  : what == BatchOf::Torontonian
-                                     ? small_torontonian(at(i), dtype, rows, cols, s1, s2)
-                                     : small_hafnian(at(i), dtype, rows, cols, s1, s2, what == BatchOf::LoopHafnian, read_mode);
+                                     ? small_torontonian(at(i), dtype, rows, cols, s.s1, s.s2)
+                                     : small_hafnian(at(i), dtype, rows, cols, s.s1, s.s2, what == BatchOf::LoopHafnian, read_mode);
         } catch (...) {  // the pipeline counts it, and says what went wrong
           fast[std::size_t(i)] = SmallValue{};
         }
@@ -221,7 +194,7 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
       if (token.stop_requested()) continue;
       const std::int64_t i = slow[j];
       try {
-        const AnyMatrix m = from_strided(at(i), dtype, rows, cols, s1, s2, read_mode);
+        const AnyMatrix m = from_strided(at(i), dtype, rows, cols, s.s1, s.s2, read_mode);
         CountOptions mine = o;
         switch (what) {
           case BatchOf::Permanent:
@@ -271,26 +244,6 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   std::vector<double> out(static_cast<std::size_t>(k));
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = number(i).real();
   return numpy_array(std::move(out));
-}
-
-bool exactly_symmetric(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, int threads) {
-  const auto dtype = a.dtype();
-  const bool floats = dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float) ||
-                      dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
-  const auto k = static_cast<std::int64_t>(a.shape(0)), n = static_cast<std::int64_t>(a.shape(1));
-  if (!floats || !element_of(dtype) || n != static_cast<std::int64_t>(a.shape(2))) return false;
-  const std::int64_t s0 = a.stride(0), s1 = a.stride(1), s2 = a.stride(2);
-  bool symmetric = true;
-  with_element(dtype, [&](auto element) {
-    using E = decltype(element);
-    const E* base = static_cast<const E*>(a.data());
-#pragma omp parallel for schedule(static) reduction(&& : symmetric) num_threads(threads > 0 ? threads : omp_get_max_threads())
-    for (std::int64_t i = 0; i < k; ++i)
-      for (std::int64_t r = 0; r < n && symmetric; ++r)
-        for (std::int64_t c = 0; c < r && symmetric; ++c)
-          symmetric = base[i * s0 + r * s1 + c * s2] == base[i * s0 + c * s1 + r * s2];
-  });
-  return symmetric;
 }
 
 }  // namespace matchcount::py

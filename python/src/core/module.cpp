@@ -4,6 +4,7 @@
 // Python's exceptions (the messages are the CLI's).
 #include <cctype>
 #include <cstring>
+#include <optional>
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -304,6 +305,21 @@ NB_MODULE(_core, m) {
                            a.stride(0), a.stride(1), loops, ExactMode::Auto);
     });
   });
+  m.def("hafnian_repeated_dense", [](const Dense& a, const std::vector<std::int64_t>& reps, const std::optional<Values>& mu,
+                                     bool loops) -> nb::object {
+    std::vector<std::uint64_t> rpt;
+    for (const std::int64_t r : reps) {
+      if (r < 0) return nb::none();  // the general path's message
+      rpt.push_back(static_cast<std::uint64_t>(r));
+    }
+    const auto element = element_of(a.dtype());
+    if (!element || (mu && (mu->dtype() != a.dtype() || mu->shape(0) != a.shape(0)))) return nb::none();
+    return quick_value(a, std::size_t{1} << 20, [&] {  // at most 4096 leaves: the GIL is kept
+      return small_dense_hafnian_repeated(a.data(), *element, static_cast<std::int64_t>(a.shape(0)),
+                                          static_cast<std::int64_t>(a.shape(1)), a.stride(0), a.stride(1), rpt,
+                                          mu ? mu->data() : nullptr, mu ? mu->stride(0) : 0, loops);
+    });
+  }, nb::arg("a"), nb::arg("rpt"), nb::arg("mu").none(), nb::arg("loops"));
   m.def("torontonian_dense", [](const Dense& a) -> nb::object {
     return quick_value(a, 16, [&] {  // eight modes or fewer likewise
       return small_torontonian(a.data(), a.dtype(), static_cast<std::int64_t>(a.shape(0)),
@@ -356,12 +372,8 @@ NB_MODULE(_core, m) {
      nb::arg("progress").none(), nb::arg("progress_every"), nb::arg("interruptible"), nb::arg("format"),
      nb::arg("max_memory"));
   m.def("batch", [](const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, int what, int mode, int threads,
-                    const std::string& device, const std::string& engine, bool interruptible) {
-    return batch(a, static_cast<BatchOf>(what), mode, threads, device, engine, interruptible);
-  });
-  m.def("exactly_symmetric", [](const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, int threads) {
-    nb::gil_scoped_release release;
-    return exactly_symmetric(a, threads);
+                    const std::string& device, const std::string& engine, bool interruptible, double rtol, double atol) {
+    return batch(a, static_cast<BatchOf>(what), mode, threads, device, engine, interruptible, rtol, atol);
   });
 
   // The CLI's reader of --max-memory sizes ("200M", "8G", "1.5GiB"): bytes, or None.

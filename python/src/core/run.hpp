@@ -86,12 +86,10 @@ enum class BatchOf { Permanent = 0, Hafnian = 1, LoopHafnian = 2, Torontonian = 
 /// mode Exact: a list of the exact values (ints, Fractions; floats where the input is one);
 /// otherwise a complex128 array when the input or any value is complex, else float64. Ctrl-C
 /// (`interruptible`: the main thread) stops the batch after the matrices under way and raises
-/// KeyboardInterrupt. An error names the first matrix it concerns.
+/// KeyboardInterrupt. An error names the first matrix it concerns. Float (loop) hafnians
+/// symmetric within np.isclose(A, A.T, rtol, atol), as thewalrus tests, are counted as
+/// (A + A.T) / 2; others that are not symmetric are refused by the count, in its words.
 nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, BatchOf what, int mode, int threads,
-                 const std::string& device, const std::string& engine, bool interruptible);
-
-/// Whether every matrix of a float or complex stack (k, n, n) equals its transpose exactly,
-/// looked at on `threads` threads (0: all); false for other dtypes and non-square stacks.
-bool exactly_symmetric(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, int threads);
+                 const std::string& device, const std::string& engine, bool interruptible, double rtol, double atol);
 
 }  // namespace matchcount::py

@@ -28,6 +28,8 @@ from . import _core
 from ._core import BudgetExceeded, RefusedError
 from ._estimate import Estimate
 from ._matchings import hosoya_index, matching_polynomial, monomer_dimer
+from ._photonic import (FAST_FLOATS as _FAST_FLOATS, hafnian_repeated, loop_torontonian, ltor,
+                        nearly_symmetric as _nearly_symmetric, tor, torontonian)
 from ._which import edge_probabilities, sample_perfect_matchings
 from ._graphs import directed as _directed, graph_matrix as _graph_matrix, undirected as _undirected
 from ._input import (check_options as _check_options, exact_mode as _exact_mode, interruptible as _interruptible,
@@ -61,9 +63,7 @@ class LogCount(NamedTuple):
 
 _FAST_DTYPES = frozenset(np.dtype(t) for t in (np.float64, np.complex128, np.int64))
 _FAST_MAX = 16  # the fast path is not interruptible: only where a count takes < ~1 ms
-_FAST_FLOATS = frozenset(np.dtype(t) for t in (np.float64, np.complex128))
 _FAST_HAFNIAN_MAX = 20  # hafnians' fast path likewise (the library's kernel takes up to 24)
-_FAST_TOR_MODES = 12  # torontonians' likewise (the library's kernel takes up to 16 modes)
 
 
 def _run(matrix: Any, fmt: str, *, what: int = 0, graph: bool = False, device: str = "auto", engine: str = "auto",
@@ -182,91 +182,6 @@ def loop_hafnian(A: Any, **options: Any) -> Any:
 
 
 perm = permanent  # thewalrus's name
-
-
-def _nearly_symmetric(A: Any, rtol: float, atol: float) -> Any:
-    """A float NumPy matrix symmetric within np.allclose(A, A.T, rtol, atol), as thewalrus accepts
-    it, made exactly symmetric ((A + A.T) / 2); others as they are (the count refuses them as the
-    CLI does)."""
-    if not isinstance(A, np.ndarray) or A.ndim != 2 or A.shape[0] != A.shape[1] or A.dtype.kind not in "fc":
-        return A
-    if np.array_equal(A, A.T):
-        return A
-    if not np.allclose(A, A.T, rtol=rtol, atol=atol):
-        return A  # refused by the count, in the CLI's words, naming the first entry that differs
-    return (A + A.T) / 2
-
-
-def hafnian_repeated(A: Any, rpt: Sequence[int], mu: Any = None, loop: bool = False, *, exact: Optional[bool] = None,
-                     threads: int = 0, device: str = "auto", rtol: float = 1e-05, atol: float = 1e-08,
-                     details: bool = False) -> Any:
-    """The hafnian of A with row and column i repeated rpt[i] times (0 drops it), as thewalrus's
-    ``hafnian_repeated``: two copies of mode i are joined by A[i, i], so the diagonal counts even
-    without loops. With loop=True each copy of i also has loop weight mu[i] (default: the
-    diagonal). The expanded matrix is never built: the cost grows with the product of (r + 1)
-    over the pair types of the pattern, not with 2^(sum(rpt)/2). Integers give exact ints,
-    exact=True fractions, floats and complex an estimate of their error (details=True gives the
-    record with abs_error and error_model). A float matrix symmetric within rtol/atol is
-    symmetrized, as thewalrus does. device: "auto" (a CUDA device for walks of half a second or
-    more, up to 64 photons), "cpu" or "gpu".
-
-    >>> import numpy as np, matchcount
-    >>> matchcount.hafnian_repeated(np.ones((2, 2), dtype=int), [3, 3])  # K6: 5 * 3 * 1
-    15
-    >>> matchcount.hafnian_repeated(np.array([[1, 2], [2, 0]]), [2, 1], loop=True)  # a loop and an edge, twice
-    4
-    """
-    matrix, fmt = _to_matrix(_nearly_symmetric(A, rtol, atol), exact)
-    mu_matrix = None
-    if mu is not None:
-        if not loop:
-            raise ValueError("mu gives loop weights: it needs loop=True")
-        mu_matrix, _ = _to_matrix(np.asarray(mu).reshape(-1, 1), exact)
-    _check_options(device, "auto", threads)
-    out = _core.hafnian_repeated(matrix, _multiplicities(rpt, "rpt"), mu_matrix, bool(loop), int(threads), device,
-                                 1 if details else 0, fmt)
-    return json.loads(out) if details else out
-
-
-def torontonian(O: Any, *, threads: int = 0, device: str = "auto", details: bool = False) -> Any:
-    """The torontonian of the 2n x 2n matrix O, as thewalrus's ``tor``: the sum over subsets Z of
-    the modes of (-1)^(n - |Z|) / sqrt(det(I - O_Z)), O in the (a, a^dagger) order (rows i and
-    i + n of mode i). I - O must be Hermitian positive definite, as a Gaussian state's is
-    (O = conj(I - Q^-1)). The value is a float with an error bound that holds (details=True gives
-    the record with abs_error); where the terms cancel beyond what double precision (and then
-    long double) can certify, RefusedError rather than a value the bound does not determine.
-    device: "auto" (a CUDA device from 26 modes where one is present), "cpu" or "gpu".
-
-    >>> import numpy as np, matchcount
-    >>> t = np.tanh(0.5)  # a single-mode squeezed vacuum: cosh(0.5) - 1
-    >>> round(matchcount.tor(np.array([[0, t], [t, 0]])), 12)
-    0.127625965206
-    """
-    if (type(O) is np.ndarray and O.ndim == 2 and O.dtype in _FAST_FLOATS and O.shape[0] == O.shape[1]
-            and O.shape[0] % 2 == 0 and O.shape[0] <= 2 * _FAST_TOR_MODES and device in ("auto", "cpu")
-            and not details and type(threads) is int and threads >= 0):
-        value = _core.torontonian_dense(O)  # a few modes: the engine's count without the pipeline
-        if value is not None:
-            return value
-    matrix, fmt = _to_matrix(np.asarray(O, dtype=complex if np.iscomplexobj(O) else float), False)
-    _check_options(device, "auto", threads)
-    out = _core.torontonian(matrix, None, int(threads), device, 1 if details else 0, fmt)
-    return json.loads(out) if details else out
-
-
-def loop_torontonian(O: Any, gamma: Any, *, threads: int = 0, device: str = "auto", details: bool = False) -> Any:
-    """The loop torontonian, as thewalrus's ``ltor``: each term of ``torontonian(O)`` times
-    exp(gamma_Z^T (I - O_Z)^-1 conj(gamma_Z) / 2), gamma of 2n values in the same order."""
-    matrix, fmt = _to_matrix(np.asarray(O, dtype=complex if np.iscomplexobj(O) else float), False)
-    g = np.asarray(gamma)
-    gm, _ = _to_matrix(g.astype(complex if np.iscomplexobj(g) else float).reshape(-1, 1), False)
-    _check_options(device, "auto", threads)
-    out = _core.torontonian(matrix, gm, int(threads), device, 1 if details else 0, fmt)
-    return json.loads(out) if details else out
-
-
-tor = torontonian
-ltor = loop_torontonian
 
 
 def perfect_matchings(G: Any, *, weight: Optional[str] = None, exact: Optional[bool] = None, device: str = "auto",
@@ -407,7 +322,7 @@ def _stack(As: Any) -> np.ndarray:
 
 
 def _batch(a: np.ndarray, what: int, exact: Optional[bool], threads: int, device: str, engine: str,
-           single: Callable[[Any], Any]) -> np.ndarray:
+           single: Callable[[Any], Any], rtol: float = 0.0, atol: float = 0.0) -> np.ndarray:
     _check_options(device, engine, threads)
     mode = _exact_mode(exact)
     if a.dtype.kind == "O":  # Python numbers: one count each, exact where they are
@@ -421,7 +336,7 @@ def _batch(a: np.ndarray, what: int, exact: Optional[bool], threads: int, device
     _check_dtype(a.dtype)
     if not a.dtype.isnative:
         a = a.astype(a.dtype.newbyteorder("="))
-    res = _core.batch(a, what, mode, int(threads), device, engine, _interruptible())
+    res = _core.batch(a, what, mode, int(threads), device, engine, _interruptible(), float(rtol), float(atol))
     if isinstance(res, np.ndarray):
         return res
     out = np.empty(len(res), dtype=object)
@@ -458,16 +373,11 @@ def hafnian_batch(As: Any, *, loop: bool = False, exact: Optional[bool] = None, 
     >>> matchcount.hafnian_batch(np.ones((2, 4, 4)))
     array([3., 3.])
     """
-    a = _stack(As)
-    # The exact test on the module's threads: NumPy's, on one thread, would outlast a GPU batch.
-    if a.dtype.kind in "fc" and a.shape[1] == a.shape[2] and not (
-            _core.exactly_symmetric(a, int(threads))
-            if a.dtype.isnative and a.dtype in (np.float32, np.float64, np.complex64, np.complex128)
-            else np.array_equal(a, a.transpose(0, 2, 1))):
-        near = np.all(np.isclose(a, a.transpose(0, 2, 1), rtol=rtol, atol=atol), axis=(1, 2))
-        a = np.where(near[:, None, None], (a + a.transpose(0, 2, 1)) / 2, a)
-    return _batch(a, 2 if loop else 1, exact, threads, device, engine,
-                  lambda m: hafnian(m, loop=loop, exact=exact, device=device, engine=engine, threads=threads))
+    # The module tests symmetry and symmetrises near matrices in the same pass as its other
+    # looks at the stack: a pass of NumPy's would outlast a GPU batch.
+    return _batch(_stack(As), 2 if loop else 1, exact, threads, device, engine,
+                  lambda m: hafnian(m, loop=loop, exact=exact, device=device, engine=engine, threads=threads),
+                  rtol, atol)
 
 
 def torontonian_batch(Os: Any, *, threads: int = 0, device: str = "auto") -> np.ndarray:

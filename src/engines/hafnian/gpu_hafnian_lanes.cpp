@@ -78,10 +78,10 @@ gpu::HafLaneJob lane_job(int n0, bool loops, std::size_t count, const double* ro
 namespace {
 
 /// Each block's value and estimate from its walks' values: value(b, w) is block b's walk w,
-/// estimate(walks, b) its Approx (the walk of |A|, where it was not walked, reads 0).
-template <class T, class Value, class Estimate>
-std::vector<Approx<T>> block_values(std::size_t count, int walks, Value value, Estimate estimate) {
-  std::vector<Approx<T>> out(count);
+/// estimate(walks, b) its Approx (the walk of |A|, where it was not walked, reads 0), given to
+/// store(b, approx): the batches' store writes the caller's values in the same pass.
+template <class T, class Value, class Estimate, class Store>
+void block_values(std::size_t count, int walks, Value value, Estimate estimate, Store store) {
 #pragma omp parallel
   {
     std::vector<T> walk(haf::kFloatWalks, T{});  // one a thread, not one a block
@@ -90,42 +90,44 @@ std::vector<Approx<T>> block_values(std::size_t count, int walks, Value value, E
       const std::size_t b = static_cast<std::size_t>(i);
       for (int w = 0; w < haf::kFloatWalks; ++w)
         walk[static_cast<std::size_t>(w)] = w < walks ? value(b, static_cast<std::size_t>(w)) : T{};
-      out[b] = estimate(walk, b);
+      store(b, estimate(walk, b));
     }
   }
-  return out;
 }
 
 }  // namespace
 
 /// Values and estimates from an expansion's walks (run_hafnian_enum's values, `walks` a
-/// block): float_estimate's, with no fixed point's truncation to add.
-template <class T>
-std::vector<Approx<T>> expansion_estimates(const double* values, std::size_t count, int walks,
-                                           const std::vector<double>& excess) {
+/// block), into store(b, approx): float_estimate's, with no fixed point's truncation to add.
+template <class T, class Store>
+void expansion_estimates(const double* values, std::size_t count, int walks, const std::vector<double>& excess,
+                         Store store) {
   const std::size_t W = std::is_same_v<T, Complex> ? 2 : 1, per = static_cast<std::size_t>(walks) * W;
-  return block_values<T>(
+  block_values<T>(
       count, walks,
       [&](std::size_t b, std::size_t w) {
         const double* v = &values[b * per + w * W];
         if constexpr (std::is_same_v<T, Complex>) return Complex(v[0], v[1]);
         else return v[0];
       },
-      [&](const std::vector<T>& walk, std::size_t b) { return haf::float_estimate(walk, excess.empty() ? 0.0 : excess[b]); });
+      [&](const std::vector<T>& walk, std::size_t b) { return haf::float_estimate(walk, excess.empty() ? 0.0 : excess[b]); },
+      store);
 }
 
 /// Values and estimates from the lanes' channel sums (run_hafnian_lanes's words, `walks` a
-/// block, in fixed point of exponent q): float_block_value's, the truncation included.
-template <class T>
-std::vector<Approx<T>> lane_estimates(const std::uint64_t* words, std::size_t count, int walks, int n0, int q,
-                                      const std::vector<double>& excess) {
+/// block, in fixed point of exponent q), into store(b, approx): float_block_value's, the
+/// truncation included.
+template <class T, class Store>
+void lane_estimates(const std::uint64_t* words, std::size_t count, int walks, int n0, int q,
+                    const std::vector<double>& excess, Store store) {
   const std::size_t per = gpu::haf_channel_words(std::is_same_v<T, Complex> ? gpu::HafArith::Complex : gpu::HafArith::Real);
   const std::size_t channels = static_cast<std::size_t>(walks);
-  return block_values<T>(
+  block_values<T>(
       count, walks, [&](std::size_t b, std::size_t w) { return fixed_value<T>(&words[(b * channels + w) * per], q); },
       [&](const std::vector<T>& walk, std::size_t b) {
         return float_block_value(walk, excess.empty() ? 0.0 : excess[b], (n0 + 1) / 2, q);
-      });
+      },
+      store);
 }
 
 template <class T>
@@ -133,10 +135,15 @@ std::vector<Approx<T>> lane_hafnians(int n0, bool loops, std::size_t count, cons
                                      const std::vector<double>& excess) {
   const int walks = float_walks_for(excess.empty() ? 0.0 : *std::max_element(excess.begin(), excess.end()));
   const gpu::HafLaneJob job = lane_job<T>(n0, loops, count, roots, q, walks);
-  if (expansion_takes(job.n, loops)) return expansion_estimates<T>(gpu::run_hafnian_enum(job).data(), count, walks, excess);
+  std::vector<Approx<T>> out(count);
+  const auto into = [&out](std::size_t b, const Approx<T>& a) { out[b] = a; };
+  if (expansion_takes(job.n, loops)) {
+    expansion_estimates<T>(gpu::run_hafnian_enum(job).data(), count, walks, excess, into);
+    return out;
+  }
   const std::vector<std::uint64_t> words = gpu::run_hafnian_lanes(job);
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<Approx<T>> out = lane_estimates<T>(words.data(), count, walks, n0, q, excess);
+  lane_estimates<T>(words.data(), count, walks, n0, q, excess, into);
   if (job.verbose)
     std::fprintf(stderr, "gpu-hafnian lanes: estimates, %.3f ms\n",
                  1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -152,19 +159,22 @@ namespace matchcount {
 
 namespace {
 
+/// A value in the caller's terms.
+template <class T>
+void to_small(const Approx<T>& got, SmallDenseValue& v) {
+  v.kind = std::is_same_v<T, Complex> ? SmallDenseValue::Cplx : SmallDenseValue::Real;
+  v.re = std::real(got.value);
+  v.im = std::imag(got.value);
+  v.abs_error = got.abs_error;
+  v.estimated = got.estimated;
+}
+
 /// One job's values into the caller's.
 template <class T>
-void store_values(const std::vector<Approx<T>>& got, bool cplx, SmallDenseValue* to) {
+void store_values(const std::vector<Approx<T>>& got, SmallDenseValue* to) {
 #pragma omp parallel for schedule(static)
-  for (long long i = 0; i < static_cast<long long>(got.size()); ++i) {
-    const std::size_t b = static_cast<std::size_t>(i);
-    SmallDenseValue& v = to[b];
-    v.kind = cplx ? SmallDenseValue::Cplx : SmallDenseValue::Real;
-    v.re = std::real(got[b].value);
-    v.im = std::imag(got[b].value);
-    v.abs_error = got[b].abs_error;
-    v.estimated = got[b].estimated;
-  }
+  for (long long i = 0; i < static_cast<long long>(got.size()); ++i)
+    to_small(got[static_cast<std::size_t>(i)], to[i]);
 }
 
 /// The two kinds of gpu_dense_hafnians' queued jobs: expansions (EnumQueue, whose roots need no
@@ -174,8 +184,9 @@ struct ExpansionJobs {
   static constexpr bool kExponent = false;
   static constexpr const char* kName = "gpu-hafnian expansion";
   template <class T>
-  static std::vector<Approx<T>> estimates(const gpu::EnumValues& got, std::size_t count, int, int) {
-    return engines::gpu_haf::expansion_estimates<T>(got.data, count, engines::haf::kSpreadWalks, {});
+  static void estimates(const gpu::EnumValues& got, std::size_t count, int, int, SmallDenseValue* to) {
+    engines::gpu_haf::expansion_estimates<T>(got.data, count, engines::haf::kSpreadWalks, {},
+                                             [to](std::size_t b, const Approx<T>& a) { to_small(a, to[b]); });
   }
 };
 struct LaneJobs {
@@ -183,8 +194,9 @@ struct LaneJobs {
   static constexpr bool kExponent = true;
   static constexpr const char* kName = "gpu-hafnian lanes";
   template <class T>
-  static std::vector<Approx<T>> estimates(const gpu::LaneSums& got, std::size_t count, int n, int q) {
-    return engines::gpu_haf::lane_estimates<T>(got.data, count, engines::haf::kSpreadWalks, n, q, {});
+  static void estimates(const gpu::LaneSums& got, std::size_t count, int n, int q, SmallDenseValue* to) {
+    engines::gpu_haf::lane_estimates<T>(got.data, count, engines::haf::kSpreadWalks, n, q, {},
+                                        [to](std::size_t b, const Approx<T>& a) { to_small(a, to[b]); });
   }
 };
 
@@ -220,7 +232,7 @@ void queued_jobs(const Entry& entry, int n, std::int64_t count, bool loops, std:
     const InFlight& j = pending[oldest];
     oldest = (oldest + 1) % kInFlight;
     const auto t0 = std::chrono::steady_clock::now();
-    store_values(Kind::template estimates<T>(got, static_cast<std::size_t>(j.count), n, j.q), cplx, values + j.first);
+    Kind::template estimates<T>(got, static_cast<std::size_t>(j.count), n, j.q, values + j.first);
     if (verbose) std::fprintf(stderr, "%s: estimates, %.3f ms\n", Kind::kName, since(t0));
   };
   int slot = 0;
@@ -241,8 +253,7 @@ void queued_jobs(const Entry& entry, int n, std::int64_t count, bool loops, std:
     if (verbose) std::fprintf(stderr, "%s: roots on the host, %.3f ms\n", Kind::kName, since(t0));
     if (!queue.start(engines::gpu_haf::lane_job<T>(n, loops, static_cast<std::size_t>(k), buffer, q, walks))) {
       while (queue.in_flight() > 0) take_oldest();
-      store_values(engines::gpu_haf::lane_hafnians<T>(n, loops, static_cast<std::size_t>(k), buffer, q, {}), cplx,
-                   values + first);
+      store_values(engines::gpu_haf::lane_hafnians<T>(n, loops, static_cast<std::size_t>(k), buffer, q, {}), values + first);
       continue;
     }
     pending[(oldest + queue.in_flight() - 1) % kInFlight] = InFlight{first, k, q};
@@ -298,11 +309,11 @@ std::vector<SmallDenseValue> dense_hafnians(const Entry& entry, bool cplx, int n
     if (cplx) {
       std::vector<SparseMatrix<Complex>> blocks;
       fill(Complex(), blocks);
-      store_values(engines::gpu_hafnian_batch(blocks, loops, EngineOptions{}), true, to);
+      store_values(engines::gpu_hafnian_batch(blocks, loops, EngineOptions{}), to);
     } else {
       std::vector<SparseMatrix<double>> blocks;
       fill(0.0, blocks);
-      store_values(engines::gpu_hafnian_batch(blocks, loops, EngineOptions{}), false, to);
+      store_values(engines::gpu_hafnian_batch(blocks, loops, EngineOptions{}), to);
     }
   }
   return values;

@@ -122,7 +122,7 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   // The stack as counted: the caller's, or its copy with near-symmetric hafnians symmetrised.
   StackLayout s{static_cast<const char*>(a.data()), k, rows, a.stride(0), a.stride(1), a.stride(2), dtype,
                 (dtype.bits + 7) / 8};
-  std::vector<char> symmetrised;
+  std::unique_ptr<char[]> symmetrised;
   const auto at = [&s](std::int64_t i) { return s.at(i); };
   CountOptions o;
   o.threads = 1;  // threads go across the matrices

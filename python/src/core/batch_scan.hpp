@@ -9,6 +9,7 @@
 
 #include <complex>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace matchcount::py {
@@ -51,6 +52,6 @@ std::vector<std::uint8_t> scan_stack(const StackLayout& s, bool symmetric, int t
 /// NumPy would), the rest as they are; `s` then describes the copy and `flags` their new
 /// flags. False, and nothing changed, where no matrix is near without being symmetric.
 bool symmetrise_near(StackLayout& s, std::vector<std::uint8_t>& flags, double rtol, double atol, int threads,
-                     std::vector<char>& copy);
+                     std::unique_ptr<char[]>& copy);
 
 }  // namespace matchcount::py

@@ -3,10 +3,12 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <complex>
 #include <cstdio>
 #include <exception>
 #include <fstream>
+#include <memory>
 #include <iostream>
 #include <type_traits>
 #include <variant>
@@ -16,6 +18,7 @@
 #include "matchcount/error.hpp"
 #include "matchcount/gpu.hpp"
 #include "matchcount/small_dense.hpp"
+#include "cli_stack_matrix.hpp"
 
 namespace matchcount::cli {
 namespace {
@@ -56,10 +59,10 @@ void write_npy(const std::string& path, const std::vector<PermanentValue>& value
 /// A square matrix of 3..16 rows without zeros (and not exact fractions) is one block that
 /// preprocessing would hand to the planner unchanged: the glynn engine counts it without
 /// either, as the Python package's batches do (matchcount/small_dense.hpp).
-CountOptions small_dense(const AnyMatrix& m, const CountOptions& count) {
-  const auto n = static_cast<std::size_t>(rows_of(m));
-  if (!count.engine.empty() || count.log || rows_of(m) != cols_of(m) || n < 3 || n > kSmallDenseMax ||
-      nnz_of(m) != n * n || kind_of(m) == NumberKind::Rational)
+CountOptions small_dense(const StackMatrix& m, const CountOptions& count) {
+  const auto n = static_cast<std::size_t>(m.rows());
+  if (!count.engine.empty() || count.log || m.rows() != m.cols() || n < 3 || n > kSmallDenseMax ||
+      m.kind() == NumberKind::Rational || m.nnz() != n * n)
     return count;
   CountOptions o = count;
   o.engine = "glynn";
@@ -67,35 +70,24 @@ CountOptions small_dense(const AnyMatrix& m, const CountOptions& count) {
   return o;
 }
 
-/// A float matrix of the stack as a dense row-major array for a small kernel: `count(data,
-/// type, n)` runs it; kind None (the pipeline counts it) for an exact or non-square matrix.
-template <class Count>
-SmallDenseValue on_dense(const AnyMatrix& m, Count count) {
-  const int n = rows_of(m);
-  SmallDenseValue v;
-  if (n != cols_of(m)) return v;
-  std::visit(
-      [&](const auto& a) {
-        using T = std::decay_t<decltype(a.entries[0].value)>;
-        if constexpr (std::is_same_v<T, double> || std::is_same_v<T, Complex>) {
-          std::vector<T> dense(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), T(0));
-          for (const auto& e : a.entries) dense[static_cast<std::size_t>(e.row * n + e.col)] = e.value;
-          v = count(dense.data(), std::is_same_v<T, double> ? DenseElement::Float64 : DenseElement::Complex128, n);
-        }  // exact input: the pipeline's notes and conversion
-      },
-      m);
-  return v;
+/// A small kernel's value as the stack's number kind (a complex stack's real value as complex);
+/// false where the pipeline counts the matrix.
+bool take(const SmallDenseValue& v, const StackMatrix& m, PermanentValue& value) {
+  if (v.kind == SmallDenseValue::None) return false;
+  value = v.value();
+  if (m.kind() == NumberKind::Complex && value.value.index() == 2) value.value = Complex(v.re, 0.0);
+  return true;
 }
 
 /// A torontonian of at most kSmallTorontonianMaxModes modes by small_dense_torontonian (the
 /// engine's count without the pipeline); false where the engine must count it.
-bool small_torontonian(const AnyMatrix& m, const CountOptions& count, PermanentValue& value) {
-  if (count.device == DevicePolicy::Gpu || rows_of(m) > 2 * kSmallTorontonianMaxModes) return false;
-  const SmallDenseValue v = on_dense(m, [](const void* data, DenseElement type, int n) {
-    return small_dense_torontonian(data, type, n, n, n, 1);
+bool small_torontonian(const StackMatrix& m, const CountOptions& count, PermanentValue& value) {
+  if (count.device == DevicePolicy::Gpu || m.rows() > 2 * kSmallTorontonianMaxModes) return false;
+  const SmallDenseValue v = m.dense([](const void* data, DenseElement type, int n, std::int64_t s1, std::int64_t s2) {
+    return small_dense_torontonian(data, type, n, n, s1, s2);
   });
   if (v.kind == SmallDenseValue::None) return false;
-  value = v.value();
+  value = v.value();  // real whatever O is
   return true;
 }
 
@@ -103,40 +95,38 @@ bool small_torontonian(const AnyMatrix& m, const CountOptions& count, PermanentV
 /// (small_dense_permanent), the value the pipeline's glynn engine gives, without the pipeline's
 /// per-count set-up (its memory and time checks cost more than an 8 x 8 permanent); false where
 /// the pipeline counts it (an exact number, a sparse or larger matrix, an engine asked for).
-bool small_permanent(const AnyMatrix& m, const CountOptions& count, PermanentValue& value) {
+bool small_permanent(const StackMatrix& m, const CountOptions& count, PermanentValue& value) {
   if (!count.engine.empty() || small_dense(m, count).engine != "glynn" || count.device == DevicePolicy::Gpu) return false;
-  const SmallDenseValue v = on_dense(m, [](const void* data, DenseElement type, int n) {
-    return small_dense_permanent(data, type, n, n, n, 1, DenseMode::Float);
-  });
-  if (v.kind == SmallDenseValue::None) return false;
-  value = v.value();
-  if (kind_of(m) == NumberKind::Complex && value.value.index() == 2) value.value = Complex(v.re, 0.0);  // the stack's type
-  return true;
+  return take(m.dense([](const void* data, DenseElement type, int n, std::int64_t s1, std::int64_t s2) {
+    return small_dense_permanent(data, type, n, n, s1, s2, DenseMode::Float);
+  }), m, value);
 }
 
 /// A float (loop) hafnian of at most kSmallHafnianMax rows by the hafnian engine's walk alone
 /// (small_dense_hafnian), as the Python package's batches count it; false where the pipeline
 /// must count it (an exact number, an asymmetric matrix, ...).
-bool small_hafnian(const AnyMatrix& m, bool loops, const CountOptions& count, PermanentValue& value) {
-  if (!count.engine.empty() || count.log || count.device == DevicePolicy::Gpu || rows_of(m) > kSmallHafnianMax) return false;
-  const SmallDenseValue v = on_dense(m, [&](const void* data, DenseElement type, int n) {
-    return small_dense_hafnian(data, type, n, n, n, 1, loops, DenseMode::Float);
-  });
-  if (v.kind == SmallDenseValue::None) return false;
-  value = v.value();
-  if (kind_of(m) == NumberKind::Complex && value.value.index() == 2) value.value = Complex(v.re, 0.0);  // the stack's type
-  return true;
+bool small_hafnian(const StackMatrix& m, bool loops, const CountOptions& count, PermanentValue& value) {
+  if (!count.engine.empty() || count.log || count.device == DevicePolicy::Gpu || m.rows() > kSmallHafnianMax) return false;
+  return take(m.dense([&](const void* data, DenseElement type, int n, std::int64_t s1, std::int64_t s2) {
+    return small_dense_hafnian(data, type, n, n, s1, s2, loops, DenseMode::Float);
+  }), m, value);
+}
+
+/// The number of matrices of the stack.
+std::size_t stack_size(const ReadResult& input) {
+  return input.stored.element_bytes != 0 ? static_cast<std::size_t>(input.stored.count) : input.stack.size();
 }
 
 /// The stack's float permanents of 4..20 rows, (loop) hafnians of 2..64 and torontonians of
 /// 1..16 modes on a CUDA device (gpu_dense_permanents, gpu_dense_hafnians,
 /// gpu_dense_torontonians), where --device asks for it or, for permanents, torontonians and
 /// hafnians of kGpuHafnianBatchMin..kGpuHafnianBatchMax vertices, by default for 256 matrices and
-/// more; true for those counted. Hafnians go there only when every
-/// matrix is symmetric (else the pipeline says which is not).
+/// more; true for those counted. Hafnians go there only when every matrix is symmetric (else
+/// the pipeline says which is not); a stored stack's hafnians are read where they are, the
+/// others copied into the split arrays of the calls, on every thread.
 std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const CountOptions& count,
-                         std::vector<PermanentValue>& values) {
-  const auto k = input.stack.size();
+                         std::vector<PermanentValue>& values, int threads) {
+  const std::size_t k = stack_size(input);
   std::vector<bool> done(k, false);
   const NumberKind kind = kind_of(input.matrix);
   const int n = rows_of(input.matrix);
@@ -156,32 +146,54 @@ std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const 
     return done;
   const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
   const bool cplx = kind == NumberKind::Complex;
-  std::vector<double> re(k * nn, 0.0), im(cplx ? k * nn : 0, 0.0);
-  for (std::size_t i = 0; i < k; ++i)
-    std::visit(
-        [&](const auto& m) {
+  const StoredStack& st = input.stored;
+  const bool stored = st.element_bytes != 0;
+  const auto kk = static_cast<std::int64_t>(k);
+  // Entry (r, c) of matrix i.
+  const auto entry = [&](std::int64_t i, int r, int c) -> std::complex<double> {
+    if (stored) return stored_entry(st, i, r, c);
+    return std::visit(
+        [&](const auto& m) -> std::complex<double> {
           using T = std::decay_t<decltype(m.entries[0].value)>;
-          if constexpr (std::is_same_v<T, double> || std::is_same_v<T, Complex>)
-            for (const auto& e : m.entries) {
-              const std::complex<double> x(e.value);
-              re[i * nn + static_cast<std::size_t>(e.row * n + e.col)] = x.real();
-              if (cplx) im[i * nn + static_cast<std::size_t>(e.row * n + e.col)] = x.imag();
-            }
+          if constexpr (std::is_same_v<T, double> || std::is_same_v<T, Complex>) {
+            const auto at = std::lower_bound(m.entries.begin(), m.entries.end(), std::make_pair(r, c), [](const auto& e, const auto& rc) {
+              return std::make_pair(e.row, e.col) < rc;
+            });
+            return at != m.entries.end() && at->row == r && at->col == c ? std::complex<double>(at->value) : 0.0;
+          }
+          return 0.0;
         },
-        input.stack[i]);
-  if (!permanent && !torontonian)
-    for (std::size_t i = 0; i < k; ++i)
-      for (int r = 0; r < n; ++r)
-        for (int c = 0; c < r; ++c) {
-          const std::size_t a = i * nn + static_cast<std::size_t>(r * n + c), b = i * nn + static_cast<std::size_t>(c * n + r);
-          if (re[a] != re[b] || (cplx && im[a] != im[b])) return done;
-        }
+        input.stack[static_cast<std::size_t>(i)]);
+  };
+  if (!permanent && !torontonian) {
+    bool symmetric = true;
+#pragma omp parallel for schedule(static) reduction(&& : symmetric) num_threads(threads)
+    for (std::int64_t i = 0; i < kk; ++i)
+      for (int r = 0; r < n && symmetric; ++r)
+        for (int c = 0; c < r && symmetric; ++c) symmetric = entry(i, r, c) == entry(i, c, r);
+    if (!symmetric) return done;
+  }
   try {
-    const double* pim = cplx ? im.data() : nullptr;
-    const auto kk = static_cast<std::int64_t>(k);
-    const auto got = permanent     ? gpu_dense_permanents(re.data(), pim, n, kk)
-                     : torontonian ? gpu_dense_torontonians(re.data(), pim, n / 2, kk)
-                                   : gpu_dense_hafnians(re.data(), pim, n, kk, question == StackQuestion::LoopHafnian);
+    std::vector<SmallDenseValue> got;
+    if (!permanent && !torontonian && stored) {
+      const DenseStack stack{st.values.data(), element_of(st), st.s0, st.s1, st.s2, nullptr};
+      got = gpu_dense_hafnians(stack, n, kk, question == StackQuestion::LoopHafnian);
+    } else {
+      // Not value-initialised: each thread's first touch of its matrices is its own write.
+      const std::unique_ptr<double[]> re(new double[k * nn]), im(cplx ? new double[k * nn] : nullptr);
+#pragma omp parallel for schedule(static) num_threads(threads)
+      for (std::int64_t i = 0; i < kk; ++i)
+        for (int r = 0; r < n; ++r)
+          for (int c = 0; c < n; ++c) {
+            const std::complex<double> x = entry(i, r, c);
+            const std::size_t at = static_cast<std::size_t>(i) * nn + static_cast<std::size_t>(r * n + c);
+            re[at] = x.real();
+            if (cplx) im[at] = x.imag();
+          }
+      got = permanent     ? gpu_dense_permanents(re.get(), im.get(), n, kk)
+            : torontonian ? gpu_dense_torontonians(re.get(), im.get(), n / 2, kk)
+                          : gpu_dense_hafnians(re.get(), im.get(), n, kk, question == StackQuestion::LoopHafnian);
+    }
     for (std::size_t i = 0; i < k; ++i)  // kind None: the engine counts it
       if (got[i].kind != SmallDenseValue::None) values[i] = got[i].value(), done[i] = true;
   } catch (const GpuError& e) {  // counted on the CPU, as a GPU engine's block would be
@@ -208,32 +220,32 @@ void check_batch(const BatchFlags& flags, const ReadResult& input, const std::st
 
 void run_stack(const ReadResult& input, const std::string& file, StackQuestion question, const BatchFlags& flags,
                const CountOptions& count, int threads) {
-  const auto k = static_cast<std::int64_t>(input.stack.size());
+  const auto k = static_cast<std::int64_t>(stack_size(input));
+  const int t = threads > 0 ? threads : omp_get_max_threads();
   std::vector<PermanentValue> values(static_cast<std::size_t>(k));
-  const std::vector<bool> counted = on_gpu(input, question, count, values);
+  const std::vector<bool> counted = on_gpu(input, question, count, values, t);
   CountOptions one = count;
   one.threads = 1;  // threads go across the matrices
   std::int64_t failed_at = -1;
   std::exception_ptr failure;
-  const int t = threads > 0 ? threads : omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 4) num_threads(t)
   for (std::int64_t i = 0; i < k; ++i) {
     if (counted[static_cast<std::size_t>(i)]) continue;
     try {
-      const AnyMatrix& m = input.stack[static_cast<std::size_t>(i)];
+      const StackMatrix m(input, i);
+      PermanentValue& value = values[std::size_t(i)];
       switch (question) {
         case StackQuestion::Permanent:
-          if (!small_permanent(m, one, values[std::size_t(i)]))
-            values[std::size_t(i)] = count_permanent(m, small_dense(m, one)).value;
+          if (!small_permanent(m, one, value)) value = count_permanent(m.sparse(), small_dense(m, one)).value;
           break;
         case StackQuestion::Hafnian:
         case StackQuestion::LoopHafnian: {
           const bool loops = question == StackQuestion::LoopHafnian;
-          if (!small_hafnian(m, loops, one, values[std::size_t(i)])) values[std::size_t(i)] = count_hafnian(m, loops, one).value;
+          if (!small_hafnian(m, loops, one, value)) value = count_hafnian(m.sparse(), loops, one).value;
           break;
         }
         case StackQuestion::Torontonian:
-          if (!small_torontonian(m, one, values[std::size_t(i)])) values[std::size_t(i)] = count_torontonian(m, nullptr, one).value;
+          if (!small_torontonian(m, one, value)) value = count_torontonian(m.sparse(), nullptr, one).value;
           break;
       }
     } catch (...) {

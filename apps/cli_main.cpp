@@ -270,6 +270,7 @@ static int run(int argc, char** argv) {
     read.hafnian = hafnian || loop_hafnian;
     read.loops = loop_hafnian;
     read.keep_lines = which.marginals;  // edges are listed in file order
+    read.dense_stacks = true;  // a float stack is read in place by the batch kernels (cli_batch.cpp)
     if (!max_memory.empty()) read.max_memory = cli::memory_budget_of(max_memory);
     // A cap the user gave covers reading too: a huge file is refused at the cap, not read whole.
     const bool capped = max_seconds->count() > 0 && est.max_seconds > 0;

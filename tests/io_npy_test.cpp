@@ -3,6 +3,7 @@
 
 #include <bit>
 #include <cmath>
+#include <complex>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -319,6 +320,72 @@ TEST(ReaderNpy, LargeStacksReadSliceBySliceAsTheWholeArraySplits) {
             },
             tall.matrix);
       }
+}
+
+// ReadOptions::dense_stacks keeps a float stack as stored (native order, its strides), for the
+// batch kernels: the same matrices as the sparse reading, in C and Fortran order, float32,
+// float64 and big-endian complex128; integral values and exact fractions are read sparse.
+TEST(ReaderNpy, DenseStacksKeepFloatStacksAsStored) {
+  std::mt19937_64 rng(23);
+  const int k = 5, m = 3, n = 4;
+  for (const std::string descr : {"<f8", "<f4", ">c16"})
+    for (const bool fortran : {false, true}) {
+      std::string data;
+      const bool cplx = descr[1] == 'c';
+      for (int e = 0; e < k * m * n; ++e) {
+        const double re = rng() % 4 == 0 ? 0.0 : double(rng() % 200) / 8 - 12.3, im = cplx ? double(rng() % 9) / 4 : 0.0;
+        if (descr == "<f4") data += f4(static_cast<float>(re));
+        else data += f8(re, descr[0] == '>') + (cplx ? f8(im, true) : "");
+      }
+      const std::string shape = "(" + std::to_string(k) + ", " + std::to_string(m) + ", " + std::to_string(n) + ")";
+      ReadOptions o;
+      o.dense_stacks = true;
+      const auto kept = read_text(npy(descr, fortran, shape, data), "a.npy", o);
+      const auto sparse = read_npy_bytes(npy(descr, fortran, shape, data));
+      ASSERT_TRUE(kept.is_stack && kept.stack.empty());
+      ASSERT_EQ(kept.stored.count, k);
+      EXPECT_EQ(kept.stored.complex, cplx);
+      EXPECT_EQ(kept.stored.element_bytes, descr == "<f4" ? 4 : cplx ? 16 : 8);
+      EXPECT_EQ(kept.matrix.index(), sparse.matrix.index());
+      EXPECT_EQ(kept.format, sparse.format);
+      for (int s = 0; s < k; ++s) {
+        std::vector<std::complex<double>> want(std::size_t(m * n), 0.0);
+        std::visit([&](const auto& a) {
+          for (const auto& e : a.entries) {
+            using T = std::decay_t<decltype(e.value)>;
+            if constexpr (std::is_same_v<T, double> || std::is_same_v<T, Complex>) want[std::size_t(e.row * n + e.col)] = e.value;
+            else ADD_FAILURE() << "an exact kind";
+          }
+        }, sparse.stack[std::size_t(s)]);
+        for (int r = 0; r < m; ++r)
+          for (int c = 0; c < n; ++c) {
+            const char* at = kept.stored.matrix(s) + (r * kept.stored.s1 + c * kept.stored.s2) * kept.stored.element_bytes;
+            std::complex<double> got;
+            if (descr == "<f4") got = *reinterpret_cast<const float*>(at);
+            else if (cplx) got = *reinterpret_cast<const std::complex<double>*>(at);
+            else got = *reinterpret_cast<const double*>(at);
+            EXPECT_EQ(got, want[std::size_t(r * n + c)]) << descr << fortran << " " << s << " " << r << " " << c;
+          }
+      }
+    }
+  ReadOptions o;
+  o.dense_stacks = true;
+  const auto ints = read_text(npy("<f8", false, "(2, 2, 2)", f8(1) + f8(0) + f8(2) + f8(3) + f8(0) + f8(0) + f8(0) + f8(-4)), "a.npy", o);
+  EXPECT_EQ(ints.stored.element_bytes, 0);
+  ASSERT_EQ(ints.stack.size(), 2u);
+  EXPECT_EQ(triples<Integer>(ints.stack[1]), iotest::ints({{1, 1, -4}}));
+  o.exact = true;
+  const auto exact = read_text(npy("<f8", false, "(1, 1, 2)", f8(0.5) + f8(1)), "a.npy", o);
+  EXPECT_EQ(exact.stored.element_bytes, 0);
+  ASSERT_EQ(exact.stack.size(), 1u);
+  EXPECT_TRUE(std::holds_alternative<SparseMatrix<Rational>>(exact.stack[0]));
+  o.exact = false;
+  const std::string nan = npy("<f8", false, "(1, 2, 2)", f8(1) + f8(0.5) + f8(std::nan("")) + f8(1));
+  const std::string message = error_of([&] { read_text(nan, "a.npy", o); });
+  EXPECT_EQ(message, npy_error(nan));
+  EXPECT_NE(message.find("entry (row 2, column 1) is NaN"), std::string::npos) << message;
+  o.max_memory = 16;
+  EXPECT_THROW(read_text(npy("<f8", false, "(1, 2, 2)", f8(1) + f8(0.5) + f8(2) + f8(1)), "a.npy", o), BudgetError);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Readers: graph files and matrix files into a sparse matrix whose permanent is the answer.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -42,6 +43,22 @@ struct ReadOptions {
   /// Keep the line each entry came from (ReadResult::entry_lines), for answers that list the
   /// file's edges in file order (--marginals).
   bool keep_lines = false;
+  /// A 3-D .npy stack of floats or complex values that are not all (real) integers, read without
+  /// ReadOptions::exact, is kept as it was stored (ReadResult::stored) rather than as sparse
+  /// matrices: the batch kernels read it in place.
+  bool dense_stacks = false;
+};
+
+/// A stack kept as it was stored (ReadOptions::dense_stacks), in native byte order: entry (r, c)
+/// of matrix i is element i * s0 + r * s1 + c * s2 of `values` (strides in elements, C or
+/// Fortran order), elements of `element_bytes` bytes: float32 or float64 (4, 8), or with
+/// `complex` complex64 or complex128 (8, 16). Every value is finite.
+struct StoredStack {
+  std::vector<char> values;
+  bool complex = false;
+  int element_bytes = 0;  // 0: nothing is stored
+  std::int64_t count = 0, rows = 0, cols = 0, s0 = 0, s1 = 0, s2 = 0;
+  const char* matrix(std::int64_t i) const { return values.data() + i * s0 * element_bytes; }
 };
 
 /// Where an entry of the matrix came from: (row, col) and the file's line (with duplicates
@@ -79,6 +96,9 @@ struct ReadResult {
   /// matrix of their number kind). Only .npy files give stacks; the program counts each.
   bool is_stack = false;
   std::vector<AnyMatrix> stack;
+  /// With ReadOptions::dense_stacks, a float or complex stack counted as floats: its matrices
+  /// are here, as stored, and `stack` is empty.
+  StoredStack stored;
   /// With ReadOptions::keep_lines, from line-based readers: each nonzero entry's line, sorted by
   /// (row, col) (a symmetric graph's edge is there twice, once each way).
   std::vector<EntryLine> entry_lines;

@@ -7,7 +7,9 @@
 #include <cstring>
 #include <istream>
 
+#include "io/npy_header.hpp"
 #include "io/reader_impl.hpp"
+#include "matchcount/memory.hpp"
 
 namespace matchcount::io_detail {
 
@@ -17,167 +19,6 @@ namespace {
 constexpr std::uint64_t kMaxHeader = std::uint64_t(1) << 20;
 constexpr std::size_t kChunk = std::size_t(1) << 20;
 
-struct Dtype {
-  char order = '<';  // '<', '>' or '|'
-  char kind = 'i';   // 'b', 'i', 'u', 'f', 'c'
-  int size = 0;      // bytes per element
-  std::string text;  // as written, for messages
-};
-
-struct Header {
-  Dtype dtype;
-  bool fortran = false;
-  std::uint64_t rows = 0, cols = 0;
-  /// A 3-D stack (k, m, n): k matrices of m x n, read as one (k m) x n matrix (in either order
-  /// the slices' rows are whole rows of it) and split after; 0 for a 2-D array.
-  std::uint64_t stack = 0, slice_rows = 0;
-  bool is_stack = false;
-};
-
-/// A cursor over the header text with error reporting by byte offset in the file.
-class HeaderParser {
- public:
-  HeaderParser(const std::string& text, std::uint64_t offset, const std::string& name)
-      : s_(text), base_(offset), name_(name) {}
-
-  Header parse() {
-    Header h;
-    bool have_descr = false, have_order = false, have_shape = false;
-    expect('{');
-    for (;;) {
-      skip_space();
-      if (peek() == '}') break;
-      const std::string key = string_literal();
-      expect(':');
-      if (key == "descr") {
-        skip_space();
-        if (peek() == '[' || peek() == '(')
-          fail("a structured dtype (a record of fields) is not a matrix of numbers");
-        value_at_ = pos_;
-        h.dtype = dtype(string_literal());
-        have_descr = true;
-      } else if (key == "fortran_order") {
-        skip_space();
-        if (take_word("True")) h.fortran = true;
-        else if (take_word("False")) h.fortran = false;
-        else fail("fortran_order must be True or False");
-        have_order = true;
-      } else if (key == "shape") {
-        shape(h);
-        have_shape = true;
-      } else {
-        fail("unexpected key " + quote(key) + " in the header (descr, fortran_order and shape only)");
-      }
-      skip_space();
-      if (peek() == ',') ++pos_;
-      else if (peek() != '}') fail("expected ',' or '}' in the header dict");
-    }
-    ++pos_;
-    skip_space();
-    if (pos_ != s_.size()) fail("unexpected text after the header dict");
-    if (!have_descr || !have_order || !have_shape)
-      fail(std::string("the header lacks '") + (!have_descr ? "descr" : !have_order ? "fortran_order" : "shape") + "'");
-    return h;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw InputError(name_, 0, "malformed .npy header at byte offset " + std::to_string(base_ + pos_) + ": " + what);
-  }
-  char peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
-  void skip_space() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\t' || s_[pos_] == '\r')) ++pos_;
-  }
-  void expect(char c) {
-    skip_space();
-    if (peek() != c) fail(std::string("expected '") + c + "'");
-    ++pos_;
-  }
-  bool take_word(std::string_view w) {
-    if (s_.compare(pos_, w.size(), w) != 0) return false;
-    pos_ += w.size();
-    return true;
-  }
-  std::string string_literal() {
-    skip_space();
-    const char q = peek();
-    if (q != '\'' && q != '"') fail("expected a quoted string");
-    const std::size_t end = s_.find(q, pos_ + 1);
-    if (end == std::string::npos) fail("unterminated string");
-    std::string out = s_.substr(pos_ + 1, end - pos_ - 1);
-    pos_ = end + 1;
-    return out;
-  }
-  std::uint64_t integer() {
-    skip_space();
-    const std::size_t start = pos_;
-    while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') ++pos_;
-    std::uint64_t v = 0;
-    if (pos_ == start) fail("expected a dimension (a non-negative integer)");
-    if (!parse_count(std::string_view(s_).substr(start, pos_ - start), kMaxDim, v))
-      fail("dimension " + s_.substr(start, pos_ - start) + " too large (at most " + std::to_string(kMaxDim) + ")");
-    if (peek() == 'L') ++pos_;  // Python 2 longs
-    return v;
-  }
-  void shape(Header& h) {
-    expect('(');
-    std::vector<std::uint64_t> d;
-    for (;;) {
-      skip_space();
-      if (peek() == ')') break;
-      d.push_back(integer());
-      skip_space();
-      if (peek() == ',') ++pos_;
-      else if (peek() != ')') fail("expected ',' or ')' in the shape");
-    }
-    ++pos_;
-    if (d.size() != 2 && d.size() != 3) {
-      std::string text = "(";
-      for (std::size_t k = 0; k < d.size(); ++k) text += (k ? ", " : "") + std::to_string(d[k]);
-      text += d.size() == 1 ? ",)" : ")";
-      fail("shape " + text + " has " + std::to_string(d.size()) + " dimensions; a matrix has 2 (a stack of matrices 3)");
-    }
-    if (d.size() == 3) {
-      h.is_stack = true;
-      h.stack = d[0], h.slice_rows = d[1];
-      if (__builtin_mul_overflow(d[0], d[1], &h.rows) || h.rows > kMaxDim)
-        fail("a stack of " + std::to_string(d[0]) + " matrices of " + std::to_string(d[1]) + " rows is too large");
-      h.cols = d[2];
-      return;
-    }
-    h.rows = d[0];
-    h.cols = d[1];
-  }
-  Dtype dtype(const std::string& text) {
-    const std::size_t end = pos_;
-    pos_ = value_at_;  // errors point at the dtype string
-    Dtype t;
-    t.text = text;
-    if (text.size() >= 2 && text[1] == 'O') fail("dtype " + quote(text) + " holds Python objects (pickled), not numbers");
-    if (text.size() < 3) fail("unsupported dtype " + quote(text));
-    t.order = text[0];
-    t.kind = text[1];
-    std::uint64_t size = 0;
-    const bool sized = parse_count(std::string_view(text).substr(2), 64, size);
-    t.size = static_cast<int>(size);
-    if (t.order == '=') t.order = std::endian::native == std::endian::little ? '<' : '>';
-    const bool ok_size =
-        sized && ((t.kind == 'b' && size == 1) ||
-                  ((t.kind == 'i' || t.kind == 'u') && (size == 1 || size == 2 || size == 4 || size == 8)) ||
-                  (t.kind == 'f' && (size == 4 || size == 8)) || (t.kind == 'c' && (size == 8 || size == 16)));
-    if (!ok_size || (t.order != '<' && t.order != '>' && t.order != '|') || (t.order == '|' && size != 1))
-      fail("unsupported dtype " + quote(text) +
-           " (integers i1..i8 and u1..u8, bool b1, floats f4 f8, complex c8 c16)");
-    pos_ = end;
-    return t;
-  }
-
-  const std::string& s_;
-  std::size_t pos_ = 0;
-  std::size_t value_at_ = 0;
-  std::uint64_t base_;
-  const std::string& name_;
-};
 
 /// Little-endian unsigned integer of `n` bytes.
 std::uint64_t le(const unsigned char* p, int n) {
@@ -257,7 +98,7 @@ void read_npy(std::istream& in, const std::string& name, const std::string& magi
          std::to_string(header_at) + " ends after " + std::to_string(offset - header_at));
   for (char c : text)
     if (c == '\0') fail("malformed .npy header: a NUL byte in the header text");
-  const Header h = HeaderParser(text, header_at, name).parse();
+  const NpyHeader h = parse_npy_header(text, header_at, name);
   const std::uint64_t data_at = offset;
 
   const auto size = static_cast<std::uint64_t>(h.dtype.size);
@@ -329,58 +170,99 @@ void read_npy(std::istream& in, const std::string& name, const std::string& magi
     else if (kind == 'f') flush(reals, real_slices, upto);
     else flush(ints.entries, int_slices, upto);
   };
-  std::vector<char> buf(std::min<std::uint64_t>(kChunk, std::max<std::uint64_t>(bytes, 1)));
   std::uint64_t k = 0;  // elements done
-  for (std::uint64_t left = bytes; left > 0;) {
-    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(left, buf.size()));
-    in.read(buf.data(), static_cast<std::streamsize>(want));
+  // The entries of `got` bytes of elements at p (big-endian where `swap`), after the memory
+  // check, in the accumulators (a stack's finished slices leave them).
+  const auto consume = [&](const unsigned char* p, std::size_t got, bool swap) {
+    check_read_memory(flushed + ints.entries.size() + reals.size() + complexes.size(), options, name,
+                      "byte offset " + std::to_string(data_at + k * size + got));
+  for (std::size_t at = 0; at < got; at += static_cast<std::size_t>(n), ++k) {
+    int r = 0, c = 0;
+    if (kind == 'c') {
+      const int half = n / 2;
+      const double re = to_double(raw_bits(p + at, half, swap), half);
+      const double im = to_double(raw_bits(p + at + half, half, swap), half);
+      check_finite(re, k, "real part ");
+      check_finite(im, k, "imaginary part ");
+      if (re == 0.0 && im == 0.0) continue;
+      integral = integral && im == 0.0 && std::trunc(re) == re;
+      where(k, r, c);
+      complexes.push_back({r, c, Complex(re, im)});
+    } else if (kind == 'f') {
+      const double x = to_double(raw_bits(p + at, n, swap), n);
+      check_finite(x, k, "");
+      if (x == 0.0) continue;
+      integral = integral && std::trunc(x) == x;
+      where(k, r, c);
+      reals.push_back({r, c, x});
+    } else {
+      const std::uint64_t bits = raw_bits(p + at, n, swap);
+      if (bits == 0) continue;
+      where(k, r, c);
+      Integer v;
+      if (kind == 'i' && n < 8 && (bits >> (8 * n - 1)) != 0)
+        v = -static_cast<long>((std::uint64_t(1) << (8 * n)) - bits);  // sign-extend
+      else if (kind == 'i' && n == 8)
+        v = static_cast<long>(bits);
+      else if (kind == 'b')
+        v = 1;
+      else
+        mpz_set_ui(v.get_mpz_t(), bits);
+      ints.entries.push_back({r, c, std::move(v)});
+    }
+  }
+    if (by_slice) flush_slices(k / slice_elements);
+  };
+  const auto read_chunk = [&](char* to, std::size_t want) {
+    in.read(to, static_cast<std::streamsize>(want));
     const auto got = static_cast<std::size_t>(in.gcount());
     if (got < want)
       fail("truncated .npy data: the " + array + " needs " + std::to_string(bytes) +
            " bytes from byte offset " + std::to_string(data_at) + ", but the input ends at byte offset " +
            std::to_string(offset + got));
     offset += got;
-    left -= got;
-    check_read_memory(flushed + ints.entries.size() + reals.size() + complexes.size(), options, name,
-                      "byte offset " + std::to_string(offset));
     clock.check(name, [&] { return "byte offset " + std::to_string(offset); });
-    const auto* p = reinterpret_cast<const unsigned char*>(buf.data());
-    for (std::size_t at = 0; at < got; at += static_cast<std::size_t>(n), ++k) {
-      int r = 0, c = 0;
-      if (kind == 'c') {
-        const int half = n / 2;
-        const double re = to_double(raw_bits(p + at, half, big), half);
-        const double im = to_double(raw_bits(p + at + half, half, big), half);
-        check_finite(re, k, "real part ");
-        check_finite(im, k, "imaginary part ");
-        if (re == 0.0 && im == 0.0) continue;
-        integral = integral && im == 0.0 && std::trunc(re) == re;
-        where(k, r, c);
-        complexes.push_back({r, c, Complex(re, im)});
-      } else if (kind == 'f') {
-        const double x = to_double(raw_bits(p + at, n, big), n);
-        check_finite(x, k, "");
-        if (x == 0.0) continue;
-        integral = integral && std::trunc(x) == x;
-        where(k, r, c);
-        reals.push_back({r, c, x});
-      } else {
-        const std::uint64_t bits = raw_bits(p + at, n, big);
-        if (bits == 0) continue;
-        where(k, r, c);
-        Integer v;
-        if (kind == 'i' && n < 8 && (bits >> (8 * n - 1)) != 0)
-          v = -static_cast<long>((std::uint64_t(1) << (8 * n)) - bits);  // sign-extend
-        else if (kind == 'i' && n == 8)
-          v = static_cast<long>(bits);
-        else if (kind == 'b')
-          v = 1;
-        else
-          mpz_set_ui(v.get_mpz_t(), bits);
-        ints.entries.push_back({r, c, std::move(v)});
-      }
+  };
+  // A float stack for the batch kernels: read whole, its values checked (finite? all integers?)
+  // and put in native order where they are; kept where they are floats, else read as any array.
+  if (h.is_stack && options.dense_stacks && (kind == 'f' || kind == 'c')) {
+    const double budget = options.max_memory > 0 ? options.max_memory : default_max_memory();
+    if (static_cast<double>(bytes) > budget)
+      throw BudgetError(name + ": reading needs more than the memory budget of " + memory_text(budget) +
+                        " (--max-memory): the stack's values take " + memory_text(static_cast<double>(bytes)));
+    StoredStack& st = result.stored;
+    st.values.resize(static_cast<std::size_t>(bytes));
+    for (std::uint64_t done = 0; done < bytes; done += kChunk)
+      read_chunk(st.values.data() + done, static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, bytes - done)));
+    auto* p = reinterpret_cast<unsigned char*>(st.values.data());
+    const int part = kind == 'c' ? n / 2 : n;
+    for (std::uint64_t e = 0; e < bytes / static_cast<std::uint64_t>(part); ++e) {
+      unsigned char* at = p + e * static_cast<std::uint64_t>(part);
+      if (big) std::reverse(at, at + part);
+      const double x = to_double(raw_bits(at, part, false), part);
+      const std::uint64_t element = kind == 'c' ? e / 2 : e;
+      check_finite(x, element, kind != 'c' ? "" : e % 2 ? "imaginary part " : "real part ");
+      integral = integral && (kind == 'c' && e % 2 ? x == 0.0 : std::trunc(x) == x);
     }
-    if (by_slice) flush_slices(k / slice_elements);
+    if (!integral && !(kind == 'f' && options.exact)) {
+      st.complex = kind == 'c', st.element_bytes = n;
+      st.count = static_cast<std::int64_t>(h.stack), st.rows = static_cast<std::int64_t>(h.slice_rows);
+      st.cols = static_cast<std::int64_t>(h.cols);
+      if (h.fortran) st.s0 = 1, st.s1 = st.count, st.s2 = st.count * st.rows;
+      else st.s0 = st.rows * st.cols, st.s1 = st.cols, st.s2 = 1;
+    } else {  // integers or exact fractions: the sparse matrices, from the bytes read
+      for (std::uint64_t done = 0; done < bytes; done += kChunk)
+        consume(p + done, static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, bytes - done)), false);
+      result.stored = StoredStack{};
+    }
+  } else {
+    std::vector<char> buf(std::min<std::uint64_t>(kChunk, std::max<std::uint64_t>(bytes, 1)));
+    for (std::uint64_t left = bytes; left > 0;) {
+      const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(left, buf.size()));
+      read_chunk(buf.data(), want);
+      left -= want;
+      consume(reinterpret_cast<const unsigned char*>(buf.data()), want, big);
+    }
   }
   if (in.peek() != std::char_traits<char>::eof())
     fail("trailing data after the " + array + " at byte offset " + std::to_string(offset));
@@ -413,6 +295,12 @@ void read_npy(std::istream& in, const std::string& name, const std::string& magi
   };
   const std::string stack_format = "NumPy .npy " + h.dtype.text + " stack of " + std::to_string(h.stack) + " " +
                                    dims(h.slice_rows, h.cols) + " matrices" + (h.fortran ? " (Fortran order)" : " (C order)");
+  if (result.stored.element_bytes != 0) {  // the matrices are the stored values
+    result.matrix = make({}, {}, {}, static_cast<int>(h.slice_rows), cols);
+    result.is_stack = true;
+    result.format = stack_format;
+    return;
+  }
   if (by_slice) {
     flush_slices(h.stack);
     const auto m = static_cast<int>(h.slice_rows);

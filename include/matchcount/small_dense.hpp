@@ -87,6 +87,16 @@ constexpr int kSmallTorontonianMaxModes = 16;
 SmallDenseValue small_dense_torontonian(const void* data, DenseElement type, std::int64_t rows, std::int64_t cols,
                                         std::int64_t row_stride, std::int64_t col_stride);
 
+/// thewalrus's ltor(O, gamma) of the 2n x 2n matrix O at `data` (n <= 16, laid out as for
+/// small_dense_permanent) and the 2n values of gamma at `gamma` (stride `gamma_stride`): the
+/// torontonian engine's count and certified bound on one thread without the pipeline, in the
+/// pipeline's number kinds; the engine's value bit for bit. Kind Real, or None where the
+/// pipeline must count or refuse (a non-finite value, a matrix the engine refuses, a bound that
+/// does not determine the value).
+SmallDenseValue small_dense_loop_torontonian(const void* data, DenseElement type, std::int64_t rows, std::int64_t cols,
+                                             std::int64_t row_stride, std::int64_t col_stride, const void* gamma,
+                                             DenseElement gamma_type, std::int64_t gamma_stride);
+
 /// The torontonians of `count` 2n x 2n matrices O (n = modes, 1..16) laid out as for
 /// gpu_dense_permanents, on the first CUDA device: one thread a matrix, each the whole count of
 /// small_dense_torontonian (its value within the same certified bound; the GPU's fused

@@ -190,6 +190,38 @@ def test_torontonians_of_a_few_modes_take_the_quick_path_with_the_pipelines_bits
     assert matchcount._core.torontonian_dense(np.zeros((3, 3))) is None  # odd: the pipeline's message
 
 
+def test_loop_torontonians_of_a_few_modes_take_the_quick_path_with_the_pipelines_bits():
+    # ltor of up to 12 modes (float64 or complex128 O and gamma) counts by the engine without
+    # the pipeline: the same bits as the pipeline's count (details=True), within the bound of
+    # the sum over subsets written out here.
+    import itertools
+    rng = np.random.default_rng(22)
+    for n in (1, 2, 3, 5, 8):
+        for thermal in (False, True):
+            o = gaussian_o(rng, n, thermal)
+            g = 0.4 * (rng.normal(size=n) + 1j * rng.normal(size=n))
+            for gamma in (np.concatenate([g, g.conj()]), np.concatenate([g.real, g.real])):
+                quick = matchcount._core.loop_torontonian_dense(o, gamma)
+                assert quick is not None
+                rec = matchcount.ltor(o, gamma, details=True)  # details: the pipeline
+                assert matchcount.ltor(o, gamma) == quick == rec["value"]
+                brute = 0.0
+                for size in range(n + 1):
+                    for z in itertools.combinations(range(n), size):
+                        idx = list(z) + [i + n for i in z]
+                        m = np.eye(len(idx)) - o[np.ix_(idx, idx)]
+                        gz = gamma[idx]
+                        e = np.exp(0.5 * gz @ np.linalg.solve(m, gz.conj())) if idx else 1.0
+                        brute += (-1) ** (n - size) * (e / np.sqrt(np.linalg.det(m)) if idx else 1.0)
+                assert abs(quick - brute) <= rec["abs_error"] + 1e-9 * abs(brute)
+    o = gaussian_o(rng, 2, False)
+    assert matchcount._core.loop_torontonian_dense(np.zeros((3, 3)), np.zeros(3)) is None  # odd: the pipeline's message
+    bad = np.full(4, np.nan)
+    assert matchcount._core.loop_torontonian_dense(o, bad) is None
+    with pytest.raises(ValueError, match="NaN"):
+        matchcount.ltor(o, bad)
+
+
 def test_batches_match_single_calls_and_follow_dtypes():
     import os
     import signal

@@ -25,7 +25,8 @@ namespace {
 std::string describe(const ReadOptions& o, const std::string& name) {
   return "--as " + input_format_names()[static_cast<std::size_t>(o.as)] + (o.exact ? " --exact" : "") +
          (o.sum_duplicates ? " --sum-duplicates" : "") +
-         (o.loops ? " --loop-hafnian" : o.hafnian ? " --hafnian" : "") + " (file name '" + name + "')";
+         (o.loops ? " --loop-hafnian" : o.hafnian ? " --hafnian" : "") + (o.dense_stacks ? " (stacks kept as stored)" : "") +
+         " (file name '" + name + "')";
 }
 
 [[noreturn]] void broken(const std::string& what, const ReadOptions& o, const std::string& name) {
@@ -159,6 +160,33 @@ void check_round_trip(const ReadResult& r, const std::vector<Position>& entries,
              o, name);
 }
 
+/// A stack kept as stored (ReadOptions::dense_stacks): only then, with no sparse matrices
+/// beside it, its values within the input, in range of its strides and finite.
+void check_stored(const ReadResult& r, const ReadOptions& o, const std::string& name, std::size_t input_bytes) {
+  const StoredStack& s = r.stored;
+  if (s.element_bytes == 0) {
+    if (!s.values.empty()) broken("stored values without an element size", o, name);
+    return;
+  }
+  if (!o.dense_stacks || !r.is_stack || !r.stack.empty()) broken("a stored stack where none was asked for, or beside sparse ones", o, name);
+  const int part = s.complex ? s.element_bytes / 2 : s.element_bytes;
+  if ((part != 4 && part != 8) || (s.complex ? kind_of(r.matrix) != NumberKind::Complex : kind_of(r.matrix) != NumberKind::Real))
+    broken("a stored stack of element size " + std::to_string(s.element_bytes) + " and another number kind", o, name);
+  if (s.count < 0 || s.rows != rows_of(r.matrix) || s.cols != cols_of(r.matrix))
+    broken("a stored stack of another shape than its matrix", o, name);
+  const auto elements = static_cast<std::uint64_t>(s.count) * static_cast<std::uint64_t>(s.rows) * static_cast<std::uint64_t>(s.cols);
+  if (s.values.size() != elements * static_cast<std::uint64_t>(s.element_bytes) || s.values.size() > input_bytes)
+    broken("stored values of " + std::to_string(s.values.size()) + " bytes for " + std::to_string(elements) + " elements", o, name);
+  if (elements == 0) return;
+  const std::int64_t last = (s.count - 1) * s.s0 + (s.rows - 1) * s.s1 + (s.cols - 1) * s.s2;
+  if (last < 0 || static_cast<std::uint64_t>(last) >= elements) broken("stored strides beyond the values", o, name);
+  for (std::uint64_t e = 0; e < elements * (s.complex ? 2 : 1); ++e) {
+    const char* at = s.values.data() + e * static_cast<std::uint64_t>(part);
+    const double x = part == 4 ? double(*reinterpret_cast<const float*>(at)) : *reinterpret_cast<const double*>(at);
+    if (!std::isfinite(x)) broken("a non-finite stored value", o, name);
+  }
+}
+
 void read_once(const std::string& input, const ReadOptions& o, const std::string& name) {
   ReadResult r;
   try {
@@ -175,6 +203,7 @@ void read_once(const std::string& input, const ReadOptions& o, const std::string
   } catch (...) {
     broken("an exception that is not a std::exception", o, name);
   }
+  check_stored(r, o, name, input.size());
   check_round_trip(r, check_matrix(r, o, name, input.size()), o, name);
 }
 
@@ -200,6 +229,7 @@ void read_and_check(const std::uint8_t* data, std::size_t size, const ReaderTarg
   const std::string name = names[draw(names.size())];
   o.exact = draw(2);
   o.sum_duplicates = draw(2);
+  o.dense_stacks = draw(2);
   // The program refuses --hafnian with --as bipartite or digraph before it reads anything.
   if (o.as != InputFormat::Bipartite && o.as != InputFormat::Digraph) {
     const std::uint64_t haf = draw(3);  // none, --hafnian, --loop-hafnian

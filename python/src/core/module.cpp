@@ -320,6 +320,15 @@ NB_MODULE(_core, m) {
                                           mu ? mu->data() : nullptr, mu ? mu->stride(0) : 0, loops);
     });
   }, nb::arg("a"), nb::arg("rpt"), nb::arg("mu").none(), nb::arg("loops"));
+  m.def("loop_torontonian_dense", [](const Dense& a, const Values& gamma) -> nb::object {
+    const auto element = element_of(a.dtype()), gamma_element = element_of(gamma.dtype());
+    if (!element || !gamma_element || gamma.shape(0) != a.shape(0)) return nb::none();
+    return quick_value(a, 16, [&] {  // eight modes or fewer: a few microseconds
+      return small_dense_loop_torontonian(a.data(), *element, static_cast<std::int64_t>(a.shape(0)),
+                                          static_cast<std::int64_t>(a.shape(1)), a.stride(0), a.stride(1), gamma.data(),
+                                          *gamma_element, gamma.stride(0));
+    });
+  });
   m.def("torontonian_dense", [](const Dense& a) -> nb::object {
     return quick_value(a, 16, [&] {  // eight modes or fewer likewise
       return small_torontonian(a.data(), a.dtype(), static_cast<std::int64_t>(a.shape(0)),

@@ -96,6 +96,13 @@ def torontonian(O: Any, *, threads: int = 0, device: str = "auto", details: bool
 def loop_torontonian(O: Any, gamma: Any, *, threads: int = 0, device: str = "auto", details: bool = False) -> Any:
     """The loop torontonian, as thewalrus's ``ltor``: each term of ``torontonian(O)`` times
     exp(gamma_Z^T (I - O_Z)^-1 conj(gamma_Z) / 2), gamma of 2n values in the same order."""
+    if (type(O) is np.ndarray and O.ndim == 2 and O.dtype in FAST_FLOATS and O.shape[0] == O.shape[1]
+            and O.shape[0] % 2 == 0 and O.shape[0] <= 2 * _FAST_TOR_MODES and type(gamma) is np.ndarray
+            and gamma.dtype in FAST_FLOATS and gamma.shape == (O.shape[0],) and device in ("auto", "cpu")
+            and not details and type(threads) is int and threads >= 0):
+        value = _core.loop_torontonian_dense(O, gamma)  # a few modes: the engine's count without the pipeline
+        if value is not None:
+            return value
     matrix, fmt = _to_matrix(np.asarray(O, dtype=complex if np.iscomplexobj(O) else float), False)
     g = np.asarray(gamma)
     gm, _ = _to_matrix(g.astype(complex if np.iscomplexobj(g) else float).reshape(-1, 1), False)

@@ -10,6 +10,7 @@
 
 #include "core/tuning.hpp"
 #include "engines/dense_input.hpp"
+#include "engines/torontonian/torontonian.hpp"
 #include "engines/torontonian/cuda/tor_batch.hpp"
 #include "engines/torontonian/cuda/tor_small.cuh"
 #include "matchcount/checkpoint.hpp"
@@ -37,6 +38,52 @@ SmallDenseValue small_dense_torontonian(const void* data, DenseElement type, std
   SmallDenseValue out;
   out.kind = SmallDenseValue::Real;
   out.re = r.value, out.abs_error = r.error;
+  return out;
+}
+
+SmallDenseValue small_dense_loop_torontonian(const void* data, DenseElement type, std::int64_t rows, std::int64_t cols,
+                                             std::int64_t s0, std::int64_t s1, const void* gamma, DenseElement gamma_type,
+                                             std::int64_t gamma_stride) {
+  SmallDenseValue none;
+  if (rows != cols || rows < 2 || rows % 2 || rows > 2 * kSmallTorontonianMaxModes) return none;
+  const int d = static_cast<int>(rows);
+  thread_local std::vector<double> re, im, g_re, g_im;
+  bool integral = true, any_imag = false;
+  if (!engines::dense::read_square(data, type, d, s0, s1, re, im, integral, any_imag)) return none;
+  g_re.assign(static_cast<std::size_t>(d), 0.0), g_im.assign(static_cast<std::size_t>(d), 0.0);
+  bool g_integral = true;
+  for (int i = 0; i < d; ++i) {
+    double x = 0, y = 0;
+    if (!engines::dense::dispatch(gamma_type, [&](auto* tag) {
+          return engines::dense::to_doubles(static_cast<decltype(tag)>(gamma)[i * gamma_stride], x, y);
+        }))
+      return none;  // a non-finite value: the pipeline's message
+    g_integral = g_integral && y == 0 && std::trunc(x) == x;
+    g_re[static_cast<std::size_t>(i)] = x, g_im[static_cast<std::size_t>(i)] = y;
+  }
+  // The pipeline's number kinds: complex where O or gamma is of a complex type and not all
+  // (real) integers, as the module's reader gives them.
+  const bool cplx = (engines::dense::is_complex_type(type) && !integral) ||
+                    (engines::dense::is_complex_type(gamma_type) && !g_integral);
+  EngineOptions one;
+  one.threads = 1;
+  Approx<double> v;
+  try {
+    if (cplx) {
+      engines::TorontonianInput<Complex> in{d / 2, {}, {}, DevicePolicy::Cpu};
+      for (std::size_t e = 0; e < re.size(); ++e) in.o.emplace_back(re[e], im[e]);
+      for (std::size_t e = 0; e < g_re.size(); ++e) in.gamma.emplace_back(g_re[e], g_im[e]);
+      v = engines::torontonian(in, one);
+    } else {
+      v = engines::torontonian(engines::TorontonianInput<double>{d / 2, re, g_re, DevicePolicy::Cpu}, one);
+    }
+  } catch (const std::exception&) {  // refused: the pipeline says why
+    return none;
+  }
+  if (!(v.abs_error < std::fabs(v.value))) return none;  // the pipeline refuses it
+  SmallDenseValue out;
+  out.kind = SmallDenseValue::Real;
+  out.re = v.value, out.abs_error = v.abs_error, out.estimated = v.estimated;
   return out;
 }
 

@@ -3,7 +3,6 @@
 
 #include <omp.h>
 
-#include <algorithm>
 #include <complex>
 #include <cstdio>
 #include <exception>
@@ -11,7 +10,6 @@
 #include <memory>
 #include <iostream>
 #include <type_traits>
-#include <variant>
 #include <vector>
 
 #include "matchcount/engine.hpp"
@@ -122,8 +120,8 @@ std::size_t stack_size(const ReadResult& input) {
 /// gpu_dense_torontonians), where --device asks for it or, for permanents, torontonians and
 /// hafnians of kGpuHafnianBatchMin..kGpuHafnianBatchMax vertices, by default for 256 matrices and
 /// more; true for those counted. Hafnians go there only when every matrix is symmetric (else
-/// the pipeline says which is not); a stored stack's hafnians are read where they are, the
-/// others copied into the split arrays of the calls, on every thread.
+/// the pipeline says which is not); hafnians are read where the stack is stored, the others
+/// copied into the split arrays of the calls, on every thread.
 std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const CountOptions& count,
                          std::vector<PermanentValue>& values, int threads) {
   const std::size_t k = stack_size(input);
@@ -141,41 +139,24 @@ std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const 
                                    : n >= 2 && n <= 64;
   const bool asked = count.device == DevicePolicy::Gpu ||
                      (by_default && count.device == DevicePolicy::Auto && k >= 256 && gpu_available());
-  if (k == 0 || !sized || !asked || !count.engine.empty() || (kind != NumberKind::Real && kind != NumberKind::Complex) ||
-      n != cols_of(input.matrix))
+  // Float stacks are kept as stored (ReadOptions::dense_stacks); the others are exact.
+  if (k == 0 || !sized || !asked || !count.engine.empty() || input.stored.element_bytes == 0 || n != cols_of(input.matrix))
     return done;
   const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
   const bool cplx = kind == NumberKind::Complex;
   const StoredStack& st = input.stored;
-  const bool stored = st.element_bytes != 0;
   const auto kk = static_cast<std::int64_t>(k);
-  // Entry (r, c) of matrix i.
-  const auto entry = [&](std::int64_t i, int r, int c) -> std::complex<double> {
-    if (stored) return stored_entry(st, i, r, c);
-    return std::visit(
-        [&](const auto& m) -> std::complex<double> {
-          using T = std::decay_t<decltype(m.entries[0].value)>;
-          if constexpr (std::is_same_v<T, double> || std::is_same_v<T, Complex>) {
-            const auto at = std::lower_bound(m.entries.begin(), m.entries.end(), std::make_pair(r, c), [](const auto& e, const auto& rc) {
-              return std::make_pair(e.row, e.col) < rc;
-            });
-            return at != m.entries.end() && at->row == r && at->col == c ? std::complex<double>(at->value) : 0.0;
-          }
-          return 0.0;
-        },
-        input.stack[static_cast<std::size_t>(i)]);
-  };
   if (!permanent && !torontonian) {
     bool symmetric = true;
 #pragma omp parallel for schedule(static) reduction(&& : symmetric) num_threads(threads)
     for (std::int64_t i = 0; i < kk; ++i)
       for (int r = 0; r < n && symmetric; ++r)
-        for (int c = 0; c < r && symmetric; ++c) symmetric = entry(i, r, c) == entry(i, c, r);
+        for (int c = 0; c < r && symmetric; ++c) symmetric = stored_entry(st, i, r, c) == stored_entry(st, i, c, r);
     if (!symmetric) return done;
   }
   try {
     std::vector<SmallDenseValue> got;
-    if (!permanent && !torontonian && stored) {
+    if (!permanent && !torontonian) {
       const DenseStack stack{st.values.data(), element_of(st), st.s0, st.s1, st.s2, nullptr};
       got = gpu_dense_hafnians(stack, n, kk, question == StackQuestion::LoopHafnian);
     } else {
@@ -185,7 +166,7 @@ std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const 
       for (std::int64_t i = 0; i < kk; ++i)
         for (int r = 0; r < n; ++r)
           for (int c = 0; c < n; ++c) {
-            const std::complex<double> x = entry(i, r, c);
+            const std::complex<double> x = stored_entry(st, i, r, c);
             const std::size_t at = static_cast<std::size_t>(i) * nn + static_cast<std::size_t>(r * n + c);
             re[at] = x.real();
             if (cplx) im[at] = x.imag();

@@ -1,13 +1,13 @@
 // One matrix of a stack as the batch reads it: in place where the reader kept the stack as
 // stored (ReadResult::stored: floats, the kernels read the values where they are), else the
-// reader's sparse matrix; the sparse form of a stored matrix is built only for the pipeline.
+// reader's sparse matrix (exact values); the sparse form of a stored matrix is built only for
+// the pipeline.
 #pragma once
 
 #include <complex>
 #include <cstdint>
 #include <optional>
 #include <type_traits>
-#include <variant>
 #include <vector>
 
 #include "matchcount/io.hpp"
@@ -70,27 +70,14 @@ class StackMatrix {
     return count;
   }
 
-  /// count(data, type, n, row_stride, col_stride) on the square float matrix as the small
-  /// kernels read it: in place where stored, else a dense copy of the sparse one; kind None for
-  /// an exact or non-square matrix (the pipeline counts it).
+  /// count(data, type, n, row_stride, col_stride) on the square float matrix in place; kind
+  /// None (the pipeline counts it) for a non-square matrix and for a stack not kept as stored,
+  /// whose values are exact (the CLI reads float stacks with ReadOptions::dense_stacks).
   template <class Count>
   SmallDenseValue dense(Count count) const {
     const int n = rows();
-    if (n != cols()) return {};
-    if (stored()) return count(in_.stored.matrix(i_), element_of(in_.stored), n, in_.stored.s1, in_.stored.s2);
-    SmallDenseValue v;
-    std::visit(
-        [&](const auto& a) {
-          using T = std::decay_t<decltype(a.entries[0].value)>;
-          if constexpr (std::is_same_v<T, double> || std::is_same_v<T, Complex>) {
-            std::vector<T> d(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), T(0));
-            for (const auto& e : a.entries) d[static_cast<std::size_t>(e.row * n + e.col)] = e.value;
-            v = count(d.data(), std::is_same_v<T, double> ? DenseElement::Float64 : DenseElement::Complex128, n,
-                      std::int64_t{n}, std::int64_t{1});
-          }  // exact input: the pipeline's notes and conversion
-        },
-        sparse());
-    return v;
+    if (!stored() || n != cols()) return {};
+    return count(in_.stored.matrix(i_), element_of(in_.stored), n, in_.stored.s1, in_.stored.s2);
   }
 
  private:

@@ -75,6 +75,17 @@ inline bool read_square(const void* data, DenseElement type, int n, std::int64_t
   });
 }
 
+/// Whether the n x n row-major matrix (re, im) read by read_square equals its transpose exactly
+/// (an asymmetric matrix goes to the pipeline, which names the entry).
+inline bool exactly_symmetric(const std::vector<double>& re, const std::vector<double>& im, int n) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < i; ++j) {
+      const auto a = static_cast<std::size_t>(i * n + j), b = static_cast<std::size_t>(j * n + i);
+      if (re[a] != re[b] || im[a] != im[b]) return false;
+    }
+  return true;
+}
+
 constexpr bool is_complex_type(DenseElement t) { return t == DenseElement::Complex64 || t == DenseElement::Complex128; }
 constexpr bool is_float_type(DenseElement t) { return t == DenseElement::Float32 || t == DenseElement::Float64; }
 

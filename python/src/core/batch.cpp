@@ -123,7 +123,6 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
   StackLayout s{static_cast<const char*>(a.data()), k, rows, a.stride(0), a.stride(1), a.stride(2), dtype,
                 (dtype.bits + 7) / 8};
   std::unique_ptr<char[]> symmetrised;
-  const auto at = [&s](std::int64_t i) { return s.at(i); };
   CountOptions o;
   o.threads = 1;  // threads go across the matrices
   o.device = device_policy(device);
@@ -175,10 +174,10 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
       if (gpu && fast[std::size_t(i)].kind != SmallValue::None) continue;  // counted on the GPU
       if (small) {
         try {
-          fast[std::size_t(i)] = what == BatchOf::Permanent ? small_permanent(at(i), dtype, rows, cols, s.s1, s.s2, read_mode)
+          fast[std::size_t(i)] = what == BatchOf::Permanent ? small_permanent(s.at(i), dtype, rows, cols, s.s1, s.s2, read_mode)
                                  : what == BatchOf::Torontonian
-                                     ? small_torontonian(at(i), dtype, rows, cols, s.s1, s.s2)
-                                     : small_hafnian(at(i), dtype, rows, cols, s.s1, s.s2, what == BatchOf::LoopHafnian, read_mode);
+                                     ? small_torontonian(s.at(i), dtype, rows, cols, s.s1, s.s2)
+                                     : small_hafnian(s.at(i), dtype, rows, cols, s.s1, s.s2, what == BatchOf::LoopHafnian, read_mode);
         } catch (...) {  // the pipeline counts it, and says what went wrong
           fast[std::size_t(i)] = SmallValue{};
         }
@@ -194,7 +193,7 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
       if (token.stop_requested()) continue;
       const std::int64_t i = slow[j];
       try {
-        const AnyMatrix m = from_strided(at(i), dtype, rows, cols, s.s1, s.s2, read_mode);
+        const AnyMatrix m = from_strided(s.at(i), dtype, rows, cols, s.s1, s.s2, read_mode);
         CountOptions mine = o;
         switch (what) {
           case BatchOf::Permanent:

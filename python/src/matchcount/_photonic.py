@@ -14,6 +14,14 @@ FAST_FLOATS = frozenset(np.dtype(t) for t in (np.float64, np.complex128))
 _FAST_TOR_MODES = 12  # torontonians' quick path: a count of < ~1 ms (the library's kernel takes up to 16 modes)
 
 
+def _few_modes(O: Any, threads: Any, device: str, details: bool) -> bool:
+    """Whether tor or ltor of O takes the quick path: a float64 or complex128 2n x 2n array of a
+    few modes, with the default options."""
+    return (type(O) is np.ndarray and O.ndim == 2 and O.dtype in FAST_FLOATS and O.shape[0] == O.shape[1]
+            and O.shape[0] % 2 == 0 and O.shape[0] <= 2 * _FAST_TOR_MODES and device in ("auto", "cpu")
+            and not details and type(threads) is int and threads >= 0)
+
+
 def nearly_symmetric(A: Any, rtol: float, atol: float) -> Any:
     """A float NumPy matrix symmetric within np.allclose(A, A.T, rtol, atol), as thewalrus accepts
     it, made exactly symmetric ((A + A.T) / 2); others as they are (the count refuses them as the
@@ -81,9 +89,7 @@ def torontonian(O: Any, *, threads: int = 0, device: str = "auto", details: bool
     >>> round(matchcount.tor(np.array([[0, t], [t, 0]])), 12)
     0.127625965206
     """
-    if (type(O) is np.ndarray and O.ndim == 2 and O.dtype in FAST_FLOATS and O.shape[0] == O.shape[1]
-            and O.shape[0] % 2 == 0 and O.shape[0] <= 2 * _FAST_TOR_MODES and device in ("auto", "cpu")
-            and not details and type(threads) is int and threads >= 0):
+    if _few_modes(O, threads, device, details):
         value = _core.torontonian_dense(O)  # a few modes: the engine's count without the pipeline
         if value is not None:
             return value
@@ -96,10 +102,8 @@ def torontonian(O: Any, *, threads: int = 0, device: str = "auto", details: bool
 def loop_torontonian(O: Any, gamma: Any, *, threads: int = 0, device: str = "auto", details: bool = False) -> Any:
     """The loop torontonian, as thewalrus's ``ltor``: each term of ``torontonian(O)`` times
     exp(gamma_Z^T (I - O_Z)^-1 conj(gamma_Z) / 2), gamma of 2n values in the same order."""
-    if (type(O) is np.ndarray and O.ndim == 2 and O.dtype in FAST_FLOATS and O.shape[0] == O.shape[1]
-            and O.shape[0] % 2 == 0 and O.shape[0] <= 2 * _FAST_TOR_MODES and type(gamma) is np.ndarray
-            and gamma.dtype in FAST_FLOATS and gamma.shape == (O.shape[0],) and device in ("auto", "cpu")
-            and not details and type(threads) is int and threads >= 0):
+    if (_few_modes(O, threads, device, details) and type(gamma) is np.ndarray and gamma.dtype in FAST_FLOATS
+            and gamma.shape == (O.shape[0],)):
         value = _core.loop_torontonian_dense(O, gamma)  # a few modes: the engine's count without the pipeline
         if value is not None:
             return value

@@ -58,11 +58,7 @@ SmallDenseValue small_dense_hafnian_repeated(const void* data, DenseElement type
   thread_local std::vector<double> re, im, mu_re, mu_im;
   bool integral = true, any_imag = false;
   if (!engines::dense::read_square(data, type, n, s0, s1, re, im, integral, any_imag)) return none;
-  for (int i = 0; i < n; ++i)  // an asymmetric matrix: the pipeline names the entry
-    for (int j = 0; j < i; ++j)
-      if (re[static_cast<std::size_t>(i * n + j)] != re[static_cast<std::size_t>(j * n + i)] ||
-          im[static_cast<std::size_t>(i * n + j)] != im[static_cast<std::size_t>(j * n + i)])
-        return none;
+  if (!engines::dense::exactly_symmetric(re, im, n)) return none;  // the pipeline names the entry
   mu_re.clear(), mu_im.clear();
   if (mu) {  // n loop weights of the matrix's element type: read as a column
     bool mu_integral = true;

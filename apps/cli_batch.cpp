@@ -8,6 +8,7 @@
 #include <exception>
 #include <fstream>
 #include <memory>
+#include <variant>
 #include <iostream>
 #include <type_traits>
 #include <vector>
@@ -89,6 +90,21 @@ bool small_torontonian(const StackMatrix& m, const CountOptions& count, Permanen
   return true;
 }
 
+/// A loop torontonian of at most kSmallTorontonianMaxModes modes by
+/// small_dense_loop_torontonian; false where the pipeline must count or refuse it.
+bool small_loop_torontonian(const StackMatrix& m, const StackGammas& g, std::int64_t i, const CountOptions& count,
+                            PermanentValue& value) {
+  if (count.device == DevicePolicy::Gpu || m.rows() > 2 * kSmallTorontonianMaxModes || m.rows() != g.per) return false;
+  const void* gamma = g.complex ? static_cast<const void*>(g.z.data() + g.row(i)) : g.re.data() + g.row(i);
+  const SmallDenseValue v = m.dense([&](const void* data, DenseElement type, int n, std::int64_t s1, std::int64_t s2) {
+    return small_dense_loop_torontonian(data, type, n, n, s1, s2, gamma,
+                                        g.complex ? DenseElement::Complex128 : DenseElement::Float64, 1);
+  });
+  if (v.kind == SmallDenseValue::None) return false;
+  value = v.value();
+  return true;
+}
+
 /// A float permanent of at most kSmallDenseMax rows by Glynn's small walk alone
 /// (small_dense_permanent), the value the pipeline's glynn engine gives, without the pipeline's
 /// per-count set-up (its memory and time checks cost more than an 8 x 8 permanent); false where
@@ -110,11 +126,6 @@ bool small_hafnian(const StackMatrix& m, bool loops, const CountOptions& count, 
   }), m, value);
 }
 
-/// The number of matrices of the stack.
-std::size_t stack_size(const ReadResult& input) {
-  return input.stored.element_bytes != 0 ? static_cast<std::size_t>(input.stored.count) : input.stack.size();
-}
-
 /// The stack's float permanents of 4..20 rows, (loop) hafnians of 2..64 and torontonians of
 /// 1..16 modes on a CUDA device (gpu_dense_permanents, gpu_dense_hafnians,
 /// gpu_dense_torontonians), where --device asks for it or, for permanents, torontonians and
@@ -123,7 +134,7 @@ std::size_t stack_size(const ReadResult& input) {
 /// the pipeline says which is not); hafnians are read where the stack is stored, the others
 /// copied into the split arrays of the calls, on every thread.
 std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const CountOptions& count,
-                         std::vector<PermanentValue>& values, int threads) {
+                         std::vector<PermanentValue>& values, int threads, const StackGammas* gammas) {
   const std::size_t k = stack_size(input);
   std::vector<bool> done(k, false);
   const NumberKind kind = kind_of(input.matrix);
@@ -171,9 +182,21 @@ std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const 
             re[at] = x.real();
             if (cplx) im[at] = x.imag();
           }
-      got = permanent     ? gpu_dense_permanents(re.get(), im.get(), n, kk)
-            : torontonian ? gpu_dense_torontonians(re.get(), im.get(), n / 2, kk)
-                          : gpu_dense_hafnians(re.get(), im.get(), n, kk, question == StackQuestion::LoopHafnian);
+      if (torontonian && gammas) {
+        // One row a matrix (a shared row repeated), as the batch reads them.
+        std::vector<double> g_re(k * static_cast<std::size_t>(gammas->per)), g_im(gammas->complex ? g_re.size() : 0);
+        for (std::size_t i = 0; i < k; ++i)
+          for (int j = 0; j < gammas->per; ++j) {
+            const std::size_t from = static_cast<std::size_t>(gammas->row(static_cast<std::int64_t>(i)) + j);
+            g_re[i * static_cast<std::size_t>(gammas->per) + static_cast<std::size_t>(j)] = gammas->re[from];
+            if (gammas->complex) g_im[i * static_cast<std::size_t>(gammas->per) + static_cast<std::size_t>(j)] = gammas->im[from];
+          }
+        got = gpu_dense_loop_torontonians(re.get(), im.get(), g_re.data(), gammas->complex ? g_im.data() : nullptr, n / 2, kk);
+      } else {
+        got = permanent     ? gpu_dense_permanents(re.get(), im.get(), n, kk)
+              : torontonian ? gpu_dense_torontonians(re.get(), im.get(), n / 2, kk)
+                            : gpu_dense_hafnians(re.get(), im.get(), n, kk, question == StackQuestion::LoopHafnian);
+      }
     }
     for (std::size_t i = 0; i < k; ++i)  // kind None: the engine counts it
       if (got[i].kind != SmallDenseValue::None) values[i] = got[i].value(), done[i] = true;
@@ -199,12 +222,58 @@ void check_batch(const BatchFlags& flags, const ReadResult& input, const std::st
     throw UsageError(refused_option + " does not apply to a stack of matrices (each is counted on its own)");
 }
 
+std::size_t stack_size(const ReadResult& input) {
+  return input.stored.element_bytes != 0 ? static_cast<std::size_t>(input.stored.count) : input.stack.size();
+}
+
+AnyMatrix StackGammas::column(std::int64_t i) const {
+  const std::int64_t at = row(i);
+  const auto fill = [&](auto m, auto value) -> AnyMatrix {
+    for (int j = 0; j < per; ++j) m.entries.push_back({j, 0, value(static_cast<std::size_t>(at + j))});
+    return m;
+  };
+  if (complex) return fill(SparseMatrix<Complex>{per, 1, {}}, [&](std::size_t x) { return z[x]; });
+  return fill(SparseMatrix<double>{per, 1, {}}, [&](std::size_t x) { return re[x]; });
+}
+
+StackGammas read_stack_gammas(const std::string& path, const ReadOptions& read, std::int64_t k, int rows) {
+  ReadOptions as_numbers;
+  as_numbers.max_memory = read.max_memory;
+  as_numbers.max_seconds = read.max_seconds;
+  as_numbers.vectors = true;
+  const ReadResult in = read_input(path, as_numbers);
+  const int r = rows_of(in.matrix), c = cols_of(in.matrix);
+  StackGammas g;
+  g.per = rows;
+  g.shared = (r == rows && c == 1) || (r == 1 && c == rows);
+  if (in.is_stack || (!g.shared && !(r == k && c == rows)))
+    throw UsageError("--gamma: " + path + " holds " + (in.is_stack ? std::string("a stack") : std::to_string(r) + "x" + std::to_string(c)) +
+                     " values; a stack of " + std::to_string(k) + " " + std::to_string(rows) + "x" + std::to_string(rows) +
+                     " matrices takes " + std::to_string(k) + "x" + std::to_string(rows) + " (one row a matrix) or " +
+                     std::to_string(rows) + " (the same for each)");
+  g.complex = kind_of(in.matrix) == NumberKind::Complex;
+  g.re.assign(static_cast<std::size_t>(r) * static_cast<std::size_t>(c), 0.0);
+  if (g.complex) g.im.assign(g.re.size(), 0.0), g.z.assign(g.re.size(), 0.0);
+  std::visit(
+      [&](const auto& m) {
+        for (const auto& e : m.entries) {
+          const std::size_t at = static_cast<std::size_t>(e.row) * static_cast<std::size_t>(c) + static_cast<std::size_t>(e.col);
+          using T = std::decay_t<decltype(e.value)>;
+          if constexpr (std::is_same_v<T, Complex>) g.re[at] = e.value.real(), g.im[at] = e.value.imag(), g.z[at] = e.value;
+          else if constexpr (std::is_same_v<T, double>) g.re[at] = e.value;
+          else g.re[at] = e.value.get_d();
+        }
+      },
+      in.matrix);
+  return g;
+}
+
 void run_stack(const ReadResult& input, const std::string& file, StackQuestion question, const BatchFlags& flags,
-               const CountOptions& count, int threads) {
+               const CountOptions& count, int threads, const StackGammas* gammas) {
   const auto k = static_cast<std::int64_t>(stack_size(input));
   const int t = threads > 0 ? threads : omp_get_max_threads();
   std::vector<PermanentValue> values(static_cast<std::size_t>(k));
-  const std::vector<bool> counted = on_gpu(input, question, count, values, t);
+  const std::vector<bool> counted = on_gpu(input, question, count, values, t, gammas);
   CountOptions one = count;
   one.threads = 1;  // threads go across the matrices
   std::int64_t failed_at = -1;
@@ -226,7 +295,14 @@ void run_stack(const ReadResult& input, const std::string& file, StackQuestion q
           break;
         }
         case StackQuestion::Torontonian:
-          if (!small_torontonian(m, one, value)) value = count_torontonian(m.sparse(), nullptr, one).value;
+          if (gammas) {
+            if (!small_loop_torontonian(m, *gammas, i, one, value)) {
+              const AnyMatrix gamma = gammas->column(i);
+              value = count_torontonian(m.sparse(), &gamma, one).value;
+            }
+          } else if (!small_torontonian(m, one, value)) {
+            value = count_torontonian(m.sparse(), nullptr, one).value;
+          }
           break;
       }
     } catch (...) {

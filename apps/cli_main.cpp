@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <omp.h>
 
 #include "matchcount/checkpoint.hpp"
@@ -297,8 +298,7 @@ static int run(int argc, char** argv) {
       std::erase_if(input.notes, [](const std::string& n) { return n.find("perfect matching") != std::string::npos; });
     cli::check_batch(batch, input, estimate ? "--estimate" : explain ? "--explain" : count.log ? "--log"
                                  : json ? "--json" : !checkpoint_file.empty() ? "--checkpoint"
-                                 : pattern.given() ? "--reps" : !row_mult.empty() || !col_mult.empty() ? "--row-mult"
-                                 : !tor.gamma_file.empty() ? "--gamma" : "");
+                                 : pattern.given() ? "--reps" : !row_mult.empty() || !col_mult.empty() ? "--row-mult" : "");
     if (count_hafnian_of && (!row_mult.empty() || !col_mult.empty()))
       throw UsageError("--row-mult/--col-mult repeat the lines of a permanent's matrix, not of a hafnian's");
     if (!row_mult.empty() || !col_mult.empty()) {
@@ -343,8 +343,11 @@ static int run(int argc, char** argv) {
     }
     if (input.is_stack) {
       using Q = cli::StackQuestion;
+      std::optional<cli::StackGammas> gammas;
+      if (!tor.gamma_file.empty())
+        gammas = cli::read_stack_gammas(tor.gamma_file, read, static_cast<std::int64_t>(cli::stack_size(input)), rows_of(input.matrix));
       cli::run_stack(input, file, tor.torontonian ? Q::Torontonian : loop_hafnian ? Q::LoopHafnian : hafnian ? Q::Hafnian : Q::Permanent,
-                     batch, count, threads);
+                     batch, count, threads, gammas ? &*gammas : nullptr);
       return 0;
     }
     if (estimate) {

@@ -121,6 +121,7 @@ CountReport count_pattern(const PatternFlags& flags, const ReadResult& input, co
     as_numbers.exact = read.exact;
     as_numbers.max_memory = read.max_memory;
     as_numbers.max_seconds = read.max_seconds;
+    as_numbers.vectors = true;
     mu = read_input(flags.mu_file, as_numbers);
   }
   return count_hafnian_repeated(input.matrix, rpt, mu ? &mu->matrix : nullptr, read.loops, count);
@@ -133,7 +134,8 @@ void add_torontonian_options(CLI::App& app, TorontonianFlags& flags) {
               "sum over mode subsets Z of (-1)^(n-|Z|) / sqrt(det(I - O_Z)), with an error bound");
   g->add_option("--gamma", flags.gamma_file,
                 "with --torontonian: the loop torontonian's 2n displacements (thewalrus's ltor), a file "
-                "of 2n values (Matrix Market or NumPy)");
+                "of 2n values (Matrix Market or NumPy); with a stack of k matrices, k x 2n values (one row a "
+                "matrix) or 2n (the same for each)");
 }
 
 void check_torontonian(const TorontonianFlags& flags, const ReadOptions& read, bool estimate, bool lines_repeated,
@@ -154,6 +156,7 @@ CountReport count_torontonian_of(const TorontonianFlags& flags, const ReadResult
     ReadOptions as_numbers;
     as_numbers.max_memory = read.max_memory;
     as_numbers.max_seconds = read.max_seconds;
+    as_numbers.vectors = true;
     gamma = read_input(flags.gamma_file, as_numbers);
   }
   return count_torontonian(input.matrix, gamma ? &gamma->matrix : nullptr, count);

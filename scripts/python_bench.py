@@ -5,7 +5,8 @@
   3. a large matrix: permanent() beside the matchcount command on the same matrix (.npy);
   4. per call: hafnians of 2 to 12 vertices, photon-number patterns (hafnian_repeated, and
      through the pipeline with exact=False) and torontonians of 1 to 8 modes (Gaussian states'
-     O), beside thewalrus's hafnian, hafnian_repeated and tor.
+     O; loop torontonians with a displacement's gamma, and through the pipeline with details=True),
+     beside thewalrus's hafnian, hafnian_repeated, tor and ltor.
 Peers that are not installed are skipped. Usage:
   python scripts/python_bench.py [--cli build/bin/matchcount] [--batch 100000] [--large 30]
 """
@@ -24,9 +25,9 @@ import matchcount
 from gaussian_states import gaussian_o
 
 try:
-    from thewalrus import hafnian as tw_hafnian, hafnian_repeated as tw_repeated, perm as tw_perm, tor as tw_tor
+    from thewalrus import hafnian as tw_hafnian, hafnian_repeated as tw_repeated, ltor as tw_ltor, perm as tw_perm, tor as tw_tor
 except ImportError:  # the peer is optional
-    tw_perm = tw_hafnian = tw_repeated = tw_tor = None
+    tw_perm = tw_hafnian = tw_repeated = tw_tor = tw_ltor = None
 
 
 def per_call(fn, number):
@@ -83,6 +84,14 @@ def small_calls(rows):
         mc = per_call(lambda: matchcount.tor(o), 500)
         peer = f"{per_call(lambda: tw_tor(o), 500) * 1e6:.2f} us" if tw_tor else "not installed"
         rows.append((f"torontonian of {n} modes, per call", f"{mc * 1e6:.2f} us", peer))
+    for n in (1, 2, 4, 8):
+        o = gaussian_o(rng, n)
+        g = 0.3 * (rng.normal(size=n) + 1j * rng.normal(size=n))
+        gamma = np.concatenate([g, g.conj()])
+        mc = per_call(lambda: matchcount.ltor(o, gamma), 500)
+        pipe = per_call(lambda: matchcount.ltor(o, gamma, details=True), 200)
+        peer = f"{per_call(lambda: tw_ltor(o, gamma), 500) * 1e6:.2f} us" if tw_ltor else "not installed"
+        rows.append((f"loop torontonian of {n} modes, per call", f"{mc * 1e6:.2f} us (pipeline {pipe * 1e6:.2f} us)", peer))
 
 
 def large(rows, cli, n):

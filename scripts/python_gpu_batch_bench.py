@@ -3,8 +3,9 @@
 matrices a second (docs/benchmarks.md, "Python's batches on the GPU"). Hafnians (entries
 0.3 U(-1, 1), symmetric, and "near": symmetric only to rounding, which the batch symmetrises),
 permanents (the same entries, not symmetric) and torontonians (O of a
-squeezed state through a random interferometer). Needs a CUDA device for the GPU rows. Usage:
-  python scripts/python_gpu_batch_bench.py LABEL [hafnian|permanent|torontonian ...]
+squeezed state through a random interferometer; ltor: with a displacement's gamma each, and with
+"peer" thewalrus's ltor a matrix beside). Needs a CUDA device for the GPU rows. Usage:
+  python scripts/python_gpu_batch_bench.py LABEL [hafnian|permanent|torontonian|ltor|peer ...]
 LABEL starts each line (which build of the package ran); the kinds default to hafnians.
 """
 import sys
@@ -58,6 +59,23 @@ def main():
             base = np.stack([gaussian_o(rng, modes) for _ in range(64)])
             a = base[np.arange(k) % 64]
             timed(label, "torontonian", a, lambda s, dev: mc.torontonian_batch(s, device=dev))
+    if "ltor" in kinds:
+        for (k, modes) in TORONTONIANS:
+            base = np.stack([gaussian_o(rng, modes) for _ in range(64)])
+            a = base[np.arange(k) % 64]
+            g = 0.3 * (rng.normal(size=(k, modes)) + 1j * rng.normal(size=(k, modes)))
+            gammas = np.concatenate([g, g.conj()], axis=1)
+            timed(label, "ltor", a, lambda s, dev: mc.loop_torontonian_batch(s, gammas, device=dev))
+            if "peer" in kinds:  # thewalrus's ltor a matrix, the first 2048
+                from thewalrus import ltor
+                m = min(k, 2048)
+                ltor(a[0], gammas[0])
+                t = time.perf_counter()
+                ref = np.array([ltor(a[i], gammas[i]).real for i in range(m)])
+                dt = time.perf_counter() - t
+                mine = mc.loop_torontonian_batch(a[:m], gammas[:m], device="cpu")
+                print(f"{label} ltor thewalrus n={2 * modes} k={m}: {dt:.4f} s, {m / dt:.3g} /s, "
+                      f"max rel. difference {np.max(np.abs(mine - ref) / np.abs(ref)):.1e}", flush=True)
 
 
 if __name__ == "__main__":

@@ -2,12 +2,15 @@
 // values within both bounds for real and loop torontonians over the GPU walk's splits (one
 // unit, units with roots, blocks of fewer threads than 128), the same bits on one GPU and on
 // all, and the refusal of an input that is not positive definite. Skips without a GPU. The small
-// path (small_dense_torontonian on the CPU, the GPU batch gpu_dense_torontonians): the engine's
-// bits on the CPU, within the bounds on the GPU, and what it leaves to the engine.
+// path (small_dense_torontonian and small_dense_loop_torontonian on the CPU, the GPU batches
+// gpu_dense_torontonians and gpu_dense_loop_torontonians): the engine's bits on the CPU, within
+// the bounds on the GPU, and what it leaves to the engine.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "matchcount/engine.hpp"
@@ -16,6 +19,7 @@
 #include "engines/torontonian/cuda/tor_small.cuh"
 #include "matchcount/pipeline.hpp"
 #include "matchcount/small_dense.hpp"
+#include "test_support.hpp"
 
 namespace matchcount {
 namespace {
@@ -133,7 +137,7 @@ TEST(SmallTorontonian, TheEnginesBitsOnTheCpuAndWhatItLeavesToIt) {
       // without the library's -march, so without its fused multiply-adds: within the bound).
       std::vector<double> re, im;
       for (const auto& x : a) re.push_back(x.real()), im.push_back(x.imag());
-      std::vector<double> scratch(8 * 16 * 16 + gpu::tor_small::level_doubles(16));
+      std::vector<double> scratch(8 * 16 * 16 + gpu::tor_small::walk_doubles(16));
       const auto r12 = gpu::tor_small::torontonian<12>(re.data(), im.data(), n, scratch.data(), scratch.data() + 4 * 144,
                                                        scratch.data() + 8 * 144);
       EXPECT_EQ(r12.status, gpu::tor_small::kDone);
@@ -151,6 +155,81 @@ TEST(SmallTorontonian, TheEnginesBitsOnTheCpuAndWhatItLeavesToIt) {
   bad = a;
   bad[7] = std::nan("");
   EXPECT_EQ(small_dense_torontonian(bad.data(), DenseElement::Complex128, 6, 6, 6, 1).kind, SmallDenseValue::None);
+}
+
+/// A displacement's gamma (gamma_{i+n} = conj(gamma_i): real in the x/p basis too) of scale
+/// `scale`, the modes' sizes spread over two orders of magnitude, as dense complex values.
+std::vector<std::complex<double>> displacement(int n, double scale, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> nd(0, scale);
+  std::vector<std::complex<double>> g(static_cast<std::size_t>(2 * n));
+  for (int i = 0; i < n; ++i) {
+    const Complex z = Complex(nd(rng), nd(rng)) * std::pow(10.0, -(i % 3));
+    g[static_cast<std::size_t>(i)] = z, g[static_cast<std::size_t>(i + n)] = std::conj(z);
+  }
+  return g;
+}
+
+AnyMatrix column_of(const std::vector<std::complex<double>>& g) {
+  SparseMatrix<Complex> m{static_cast<int>(g.size()), 1, {}};
+  for (std::size_t i = 0; i < g.size(); ++i) m.entries.push_back({static_cast<int>(i), 0, g[i]});
+  return m;
+}
+
+TEST(SmallTorontonian, LoopTorontoniansTheEnginesBitsOnTheCpu) {
+  namespace ts = gpu::tor_small;
+  int kernel_counted = 0;
+  for (int n = 1; n <= 12; ++n)
+    for (const double scale : {0.2, 1.5}) {
+      const SparseMatrix<Complex> o = squeezed_o(n, 0.5 + scale / 3, 0.1, 300 + static_cast<std::uint64_t>(n));
+      const auto a = dense_of(o);
+      const auto g = displacement(n, scale, static_cast<std::uint64_t>(n));
+      const int d = 2 * n;
+      const SmallDenseValue v =
+          small_dense_loop_torontonian(a.data(), DenseElement::Complex128, d, d, d, 1, g.data(), DenseElement::Complex128, 1);
+      const AnyMatrix gm = column_of(g);
+      const CountReport want = count_on(o, &gm, DevicePolicy::Cpu);
+      ASSERT_EQ(v.kind, SmallDenseValue::Real) << n;
+      EXPECT_EQ(v.re, std::get<double>(want.value.value)) << n << " " << scale;
+      EXPECT_NEAR(v.abs_error, want.value.abs_error, 1e-9 * want.value.abs_error) << n << " " << scale;
+      // The kernel itself (not the engine behind it) counts these, here without the library's
+      // fused multiply-adds: within both bounds.
+      std::vector<double> re, im, g_re, g_im;
+      for (const auto& x : a) re.push_back(x.real()), im.push_back(x.imag());
+      for (const auto& x : g) g_re.push_back(x.real()), g_im.push_back(x.imag());
+      std::vector<double> scratch(8 * 16 * 16 + ts::walk_doubles(16));
+      const auto r = ts::torontonian<12>(re.data(), im.data(), n, scratch.data(), scratch.data() + 4 * 144,
+                                         scratch.data() + 8 * 144, g_re.data(), g_im.data());
+      if (r.status != ts::kDone) continue;  // a bound above 1e-3 of the value: the engine's retry
+      ++kernel_counted;
+      EXPECT_LE(std::fabs(r.value - v.re), r.error + v.abs_error) << n << " " << scale;
+      // Without gamma the kernel counts the torontonian, which a displacement changes.
+      const auto plain = ts::torontonian<12>(re.data(), im.data(), n, scratch.data(), scratch.data() + 4 * 144,
+                                             scratch.data() + 8 * 144);
+      EXPECT_GT(std::fabs(plain.value - r.value), r.error + plain.error) << n << " " << scale;
+    }
+  EXPECT_GT(kernel_counted, 20);
+  // Left to the engine: a gamma that is not real in the x/p basis (complex arithmetic), a NaN.
+  const auto a = dense_of(squeezed_o(3, 0.5, 0.1, 9));
+  auto g = displacement(3, 0.3, 4);
+  std::vector<double> re, im, g_re, g_im;
+  for (const auto& x : a) re.push_back(x.real()), im.push_back(x.imag());
+  g[4] += Complex(0, 0.5);
+  for (const auto& x : g) g_re.push_back(x.real()), g_im.push_back(x.imag());
+  std::vector<double> scratch(8 * 16 * 16 + ts::walk_doubles(16));
+  EXPECT_EQ(ts::torontonian<8>(re.data(), im.data(), 3, scratch.data(), scratch.data() + 256, scratch.data() + 512, g_re.data(),
+                               g_im.data())
+                .status,
+            ts::kRefer);
+  const SmallDenseValue complex_basis =
+      small_dense_loop_torontonian(a.data(), DenseElement::Complex128, 6, 6, 6, 1, g.data(), DenseElement::Complex128, 1);
+  const AnyMatrix gm = column_of(g);
+  EXPECT_EQ(complex_basis.re, std::get<double>(count_on(squeezed_o(3, 0.5, 0.1, 9), &gm, DevicePolicy::Cpu).value.value));
+  g_re[2] = std::nan("");
+  EXPECT_EQ(ts::torontonian<8>(re.data(), im.data(), 3, scratch.data(), scratch.data() + 256, scratch.data() + 512, g_re.data(),
+                               g_im.data())
+                .status,
+            ts::kRefer);
 }
 
 TEST(SmallTorontonian, GpuBatchWithinTheCpusBounds) {
@@ -176,6 +255,83 @@ TEST(SmallTorontonian, GpuBatchWithinTheCpusBounds) {
       EXPECT_LE(g.abs_error, 1.01 * c.abs_error) << n << " " << b;
     }
   }
+}
+
+TEST(SmallTorontonian, GpuLoopBatchWithinTheCpusBounds) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
+  for (const int n : {1, 4, 8, 12, 16}) {
+    const int k = 300, d = 2 * n;
+    std::vector<double> re, im, g_re, g_im;
+    std::vector<SmallDenseValue> cpu;
+    for (int b = 0; b < k; ++b) {
+      const auto a = dense_of(squeezed_o(n, 0.6, 0.1, 2000 + static_cast<std::uint64_t>(b)));
+      const auto g = displacement(n, b % 2 ? 1.0 : 0.2, static_cast<std::uint64_t>(b));
+      for (const auto& x : a) re.push_back(x.real()), im.push_back(x.imag());
+      for (const auto& x : g) g_re.push_back(x.real()), g_im.push_back(x.imag());
+      cpu.push_back(small_dense_loop_torontonian(a.data(), DenseElement::Complex128, d, d, d, 1, g.data(),
+                                                 DenseElement::Complex128, 1));
+    }
+    g_re[1] = std::nan("");  // matrix 0 goes to the engine
+    const std::vector<SmallDenseValue> gpu = gpu_dense_loop_torontonians(re.data(), im.data(), g_re.data(), g_im.data(), n, k);
+    ASSERT_EQ(gpu.size(), static_cast<std::size_t>(k));
+    EXPECT_EQ(gpu[0].kind, SmallDenseValue::None);
+    int counted = 0;
+    for (int b = 1; b < k; ++b) {
+      const auto& g = gpu[static_cast<std::size_t>(b)];
+      const auto& c = cpu[static_cast<std::size_t>(b)];
+      if (g.kind == SmallDenseValue::None) continue;  // the engine's retry in long double
+      ++counted;
+      EXPECT_LE(std::fabs(g.re - c.re), g.abs_error + c.abs_error) << n << " " << b;
+      EXPECT_LE(g.abs_error, 1.01 * c.abs_error + 1e-300) << n << " " << b;
+    }
+    EXPECT_GT(counted, k / 2) << n;
+  }
+}
+
+TEST(SmallTorontonian, CliLoopStacksPrintEachMatrixsValue) {
+  // --torontonian with a stack and --gamma: one row of gamma a matrix, or one gamma for all
+  // (a 1-D array), each value the single matrix's count bit for bit; wrong shapes are usage
+  // errors naming both; on a GPU, the same values within the bounds.
+  const int k = 5, n = 3, d = 2 * n;
+  std::vector<std::complex<double>> os, gs;
+  for (int b = 0; b < k; ++b) {
+    const auto a = dense_of(squeezed_o(n, 0.6, 0.1, 500 + static_cast<std::uint64_t>(b)));
+    const auto g = displacement(n, 0.8, static_cast<std::uint64_t>(b));
+    os.insert(os.end(), a.begin(), a.end()), gs.insert(gs.end(), g.begin(), g.end());
+  }
+  const std::string shape = "(" + std::to_string(k) + ", " + std::to_string(d) + ", " + std::to_string(d) + ")";
+  const std::string stack = test::temp_file(test::complex_npy(os, shape), ".npy");
+  const std::string rows = test::temp_file(test::complex_npy(gs, "(" + std::to_string(k) + ", " + std::to_string(d) + ")"), ".npy");
+  const std::vector<std::complex<double>> g0(gs.begin(), gs.begin() + d);
+  const std::string one = test::temp_file(test::complex_npy(g0, "(" + std::to_string(d) + ",)"), ".npy");
+  const auto by_rows = test::run_matchcount("--torontonian '" + stack + "' --gamma '" + rows + "' --device cpu");
+  const auto shared = test::run_matchcount("--torontonian '" + stack + "' --gamma '" + one + "' --device cpu");
+  ASSERT_EQ(by_rows.exit_code, 0) << by_rows.err;
+  ASSERT_EQ(shared.exit_code, 0) << shared.err;
+  std::string want_rows, want_shared;
+  for (int b = 0; b < k; ++b) {
+    const std::vector<std::complex<double>> o(os.begin() + b * d * d, os.begin() + (b + 1) * d * d);
+    const std::vector<std::complex<double>> g(gs.begin() + b * d, gs.begin() + (b + 1) * d);
+    const std::string of = test::temp_file(test::complex_npy(o, "(" + std::to_string(d) + ", " + std::to_string(d) + ")"), ".npy");
+    const std::string gf = test::temp_file(test::complex_npy(g, "(" + std::to_string(d) + ",)"), ".npy");
+    want_rows += test::run_matchcount("--torontonian '" + of + "' --gamma '" + gf + "'").out;
+    want_shared += test::run_matchcount("--torontonian '" + of + "' --gamma '" + one + "'").out;
+  }
+  EXPECT_EQ(by_rows.out, want_rows);
+  EXPECT_EQ(shared.out, want_shared);
+  EXPECT_NE(by_rows.out, shared.out);
+  const auto wrong = test::run_matchcount("--torontonian '" + stack + "' --gamma '" + stack + "'");
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_TRUE(wrong.out.empty());
+  EXPECT_NE(wrong.err.find("5x6 (one row a matrix) or 6"), std::string::npos) << wrong.err;
+  if (!gpu_available()) return;
+  const auto gpu = test::run_matchcount("--torontonian '" + stack + "' --gamma '" + rows + "' --device gpu");
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
+  std::istringstream a(gpu.out), b(by_rows.out);
+  double x = 0, y = 0;
+  int lines = 0;
+  while (a >> x && b >> y) EXPECT_NEAR(x, y, 1e-9 * std::fabs(y)), ++lines;
+  EXPECT_EQ(lines, k);
 }
 
 TEST(GpuTorontonian, RefusesWhatIsNotPositiveDefinite) {

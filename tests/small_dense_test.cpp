@@ -329,15 +329,7 @@ TEST(SmallDense, GpuBatchAgreesWithTheCpuWithinBothEstimates) {
 
 /// A .npy file of a complex128 stack (k, n, n), C order.
 std::string complex_stack_npy(const std::vector<std::complex<double>>& values, int k, int n) {
-  std::string dict = "{'descr': '<c16', 'fortran_order': False, 'shape': (" + std::to_string(k) + ", " +
-                     std::to_string(n) + ", " + std::to_string(n) + "), }";
-  while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
-  dict += '\n';
-  std::string out = std::string("\x93NUMPY\x01\x00", 8);
-  out += static_cast<char>(dict.size() & 0xff), out += static_cast<char>(dict.size() >> 8);
-  out += dict;
-  out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(std::complex<double>));
-  return out;
+  return test::complex_npy(values, "(" + std::to_string(k) + ", " + std::to_string(n) + ", " + std::to_string(n) + ")");
 }
 
 TEST(SmallDense, CliHafnianStacksPrintTheEnginesValues) {

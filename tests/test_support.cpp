@@ -77,6 +77,17 @@ std::string temp_file(const std::string& text, const std::string& suffix) {
   return buf.data();
 }
 
+std::string complex_npy(const std::vector<std::complex<double>>& values, const std::string& shape) {
+  std::string dict = "{'descr': '<c16', 'fortran_order': False, 'shape': " + shape + ", }";
+  while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
+  dict += '\n';
+  std::string out = std::string("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(dict.size() & 0xff), out += static_cast<char>(dict.size() >> 8);
+  out += dict;
+  out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(std::complex<double>));
+  return out;
+}
+
 static std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;

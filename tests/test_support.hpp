@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <complex>
 #include <optional>
 #include <random>
 #include <string>
@@ -97,5 +98,9 @@ inline SparseMatrix<Integer> weighted_adjacency(int n, const std::vector<std::pa
 
 /// Writes `text` to a fresh temporary file with the given suffix and returns its path.
 std::string temp_file(const std::string& text, const std::string& suffix = ".txt");
+
+/// The bytes of a .npy file of complex128 values in C order, of the shape written as NumPy
+/// writes it, e.g. "(3, 4, 4)" or "(6,)".
+std::string complex_npy(const std::vector<std::complex<double>>& values, const std::string& shape);
 
 }  // namespace matchcount::test

@@ -47,6 +47,8 @@ struct ReadOptions {
   /// ReadOptions::exact, is kept as it was stored (ReadResult::stored) rather than as sparse
   /// matrices: the batch kernels read it in place.
   bool dense_stacks = false;
+  /// A 1-D .npy array (n,) reads as an n x 1 column: for files of values (--gamma, --mu).
+  bool vectors = false;
 };
 
 /// A stack kept as it was stored (ReadOptions::dense_stacks), in native byte order: entry (r, c)

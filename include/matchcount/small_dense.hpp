@@ -105,6 +105,14 @@ SmallDenseValue small_dense_loop_torontonian(const void* data, DenseElement type
 std::vector<SmallDenseValue> gpu_dense_torontonians(const double* re, const double* im, int modes, std::int64_t count,
                                                     const std::function<bool()>& stop = {});
 
+/// The loop torontonians (thewalrus's ltor) of `count` matrices O laid out as for
+/// gpu_dense_torontonians, with their gammas at `gamma_re` (and `gamma_im` for complex ones;
+/// null for real ones), 2n values each and 2n after the one before: as gpu_dense_torontonians,
+/// each value small_dense_loop_torontonian's within its certified bound.
+std::vector<SmallDenseValue> gpu_dense_loop_torontonians(const double* re, const double* im, const double* gamma_re,
+                                                         const double* gamma_im, int modes, std::int64_t count,
+                                                         const std::function<bool()>& stop = {});
+
 /// The sizes the GPU batch takes.
 constexpr int kGpuDenseMin = 4, kGpuDenseMax = 20;
 

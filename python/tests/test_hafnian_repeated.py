@@ -222,6 +222,34 @@ def test_loop_torontonians_of_a_few_modes_take_the_quick_path_with_the_pipelines
         matchcount.ltor(o, bad)
 
 
+def test_loop_torontonian_batches_give_ltors_bits_row_by_row():
+    # One gamma a matrix, or one for all; float64 or complex128 O and gamma; the batch's values
+    # are ltor's own bits; what ltor refuses, the batch refuses naming the matrix.
+    rng = np.random.default_rng(23)
+    for n in (1, 3, 6):
+        os_ = np.array([gaussian_o(rng, n, b % 2 == 1) for b in range(9)])
+        g = 0.5 * (rng.normal(size=(9, n)) + 1j * rng.normal(size=(9, n)))
+        gammas = np.concatenate([g, g.conj()], axis=1)
+        got = matchcount.loop_torontonian_batch(os_, gammas, threads=2)
+        assert got.dtype == np.float64 and got.shape == (9,)
+        assert all(got[b] == matchcount.ltor(os_[b], gammas[b]) for b in range(9))
+        assert all(got[b] != matchcount.tor(os_[b]) for b in range(9))
+        shared = matchcount.loop_torontonian_batch(os_, gammas[4], device="cpu")
+        assert all(shared[b] == matchcount.ltor(os_[b], gammas[4]) for b in range(9))
+        real = np.concatenate([g.real, g.real], axis=1)  # a real gamma (a displacement in x)
+        got = matchcount.loop_torontonian_batch(os_, real)
+        assert all(got[b] == matchcount.ltor(os_[b], real[b]) for b in range(9))
+    # Complex gammas that are not a displacement's (the engine's complex arithmetic) and NaN.
+    odd = gammas.copy()
+    odd[:, 0] += 0.3j
+    assert all(matchcount.loop_torontonian_batch(os_, odd)[b] == matchcount.ltor(os_[b], odd[b]) for b in range(9))
+    odd[5, 1] = np.nan
+    with pytest.raises(ValueError, match="matrix 5"):
+        matchcount.loop_torontonian_batch(os_, odd)
+    with pytest.raises(ValueError, match="gammas"):
+        matchcount.loop_torontonian_batch(os_, gammas[:, :3])
+
+
 def test_batches_match_single_calls_and_follow_dtypes():
     import os
     import signal

@@ -98,7 +98,7 @@ void read_npy(std::istream& in, const std::string& name, const std::string& magi
          std::to_string(header_at) + " ends after " + std::to_string(offset - header_at));
   for (char c : text)
     if (c == '\0') fail("malformed .npy header: a NUL byte in the header text");
-  const NpyHeader h = parse_npy_header(text, header_at, name);
+  const NpyHeader h = parse_npy_header(text, header_at, name, options.vectors);
   const std::uint64_t data_at = offset;
 
   const auto size = static_cast<std::uint64_t>(h.dtype.size);

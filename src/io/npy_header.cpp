@@ -15,8 +15,8 @@ namespace {
 /// A cursor over the header text with error reporting by byte offset in the file.
 class HeaderParser {
  public:
-  HeaderParser(const std::string& text, std::uint64_t offset, const std::string& name)
-      : s_(text), base_(offset), name_(name) {}
+  HeaderParser(const std::string& text, std::uint64_t offset, const std::string& name, bool vectors)
+      : s_(text), base_(offset), name_(name), vectors_(vectors) {}
 
   NpyHeader parse() {
     NpyHeader h;
@@ -109,6 +109,10 @@ class HeaderParser {
       else if (peek() != ')') fail("expected ',' or ')' in the shape");
     }
     ++pos_;
+    if (d.size() == 1 && vectors_) {  // a vector of values: one column (either order)
+      h.rows = d[0], h.cols = 1;
+      return;
+    }
     if (d.size() != 2 && d.size() != 3) {
       std::string text = "(";
       for (std::size_t k = 0; k < d.size(); ++k) text += (k ? ", " : "") + std::to_string(d[k]);
@@ -155,12 +159,13 @@ class HeaderParser {
   std::size_t value_at_ = 0;
   std::uint64_t base_;
   const std::string& name_;
+  bool vectors_;
 };
 
 }  // namespace
 
-NpyHeader parse_npy_header(const std::string& text, std::uint64_t offset, const std::string& name) {
-  return HeaderParser(text, offset, name).parse();
+NpyHeader parse_npy_header(const std::string& text, std::uint64_t offset, const std::string& name, bool vectors) {
+  return HeaderParser(text, offset, name, vectors).parse();
 }
 
 }  // namespace matchcount::io_detail

@@ -25,7 +25,8 @@ struct NpyHeader {
 };
 
 /// The header dict `text`, which starts at byte `offset` of file `name`; InputError naming the
-/// byte offset where it is malformed or describes no matrix (or stack) of numbers.
-NpyHeader parse_npy_header(const std::string& text, std::uint64_t offset, const std::string& name);
+/// byte offset where it is malformed or describes no matrix (or stack) of numbers. With
+/// `vectors`, a 1-D shape (n,) is an n x 1 column (ReadOptions::vectors).
+NpyHeader parse_npy_header(const std::string& text, std::uint64_t offset, const std::string& name, bool vectors = false);
 
 }  // namespace matchcount::io_detail

@@ -1,5 +1,5 @@
-// Batches (run.hpp's batch): permanents, hafnians, loop hafnians and torontonians of a stack of
-// matrices, threads across the matrices. Small permanents go through the dense kernel
+// Batches (run.hpp's batch): permanents, hafnians, loop hafnians and (loop) torontonians of a
+// stack of matrices, threads across the matrices. Small permanents go through the dense kernel
 // (small_dense.hpp), the rest through the library's counts with one thread each.
 #include <omp.h>
 
@@ -8,6 +8,7 @@
 #include <complex>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <exception>
 #include <stdexcept>
 
@@ -73,8 +74,17 @@ void read_entries(const E* d, std::int64_t n, std::int64_t s1, std::int64_t s2, 
 /// Hafnians are read where they are (a DenseStack of the chosen ones), the others copied on
 /// `threads` threads into the split arrays their calls take: one thread reading the stack would
 /// outlast the GPU's call (docs/benchmarks.md, "Python's batches on the GPU").
+/// The loop torontonians' gammas: row i (2n values, `s1` elements apart) at base + i * s0
+/// elements of `dtype`.
+struct Gammas {
+  const char* base = nullptr;
+  nb::dlpack::dtype dtype;
+  std::int64_t per = 0, s0 = 0, s1 = 0, bytes = 0;
+  const void* row(std::int64_t i) const { return base + i * s0 * bytes; }
+};
+
 void on_gpu(const StackLayout& s, const std::vector<std::uint8_t>& flags, ExactMode mode, BatchOf what, int threads,
-            std::vector<SmallValue>& fast, const std::function<bool()>& stop) {
+            std::vector<SmallValue>& fast, const std::function<bool()>& stop, const Gammas& gammas) {
   const std::int64_t n = s.n, k = s.count;
   const bool cplx = s.dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
   const bool hafnian = what == BatchOf::Hafnian || what == BatchOf::LoopHafnian;
@@ -103,8 +113,27 @@ void on_gpu(const StackLayout& s, const std::vector<std::uint8_t>& flags, ExactM
           read_entries(reinterpret_cast<const E*>(s.at(which[static_cast<std::size_t>(w)])), n, s.s1, s.s2,
                        &re[static_cast<std::size_t>(w) * nn], cplx ? &im[static_cast<std::size_t>(w) * nn] : nullptr);
       });
-      got = what == BatchOf::Permanent ? gpu_dense_permanents(re.get(), im.get(), static_cast<int>(n), kk, stop)
-                                       : gpu_dense_torontonians(re.get(), im.get(), static_cast<int>(n / 2), kk, stop);
+      if (what == BatchOf::Torontonian && gammas.base) {
+        const bool g_cplx = gammas.dtype.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Complex);
+        const std::size_t per = static_cast<std::size_t>(gammas.per);
+        std::vector<double> g_re(which.size() * per), g_im(g_cplx ? g_re.size() : 0);
+        with_element(gammas.dtype, [&](auto element) {
+          using E = decltype(element);
+          for (std::size_t w = 0; w < which.size(); ++w) {
+            const E* g = reinterpret_cast<const E*>(gammas.row(which[w]));
+            for (std::size_t j = 0; j < per; ++j) {
+              const std::complex<double> x(g[static_cast<std::int64_t>(j) * gammas.s1]);
+              g_re[w * per + j] = x.real();
+              if (g_cplx) g_im[w * per + j] = x.imag();
+            }
+          }
+        });
+        got = gpu_dense_loop_torontonians(re.get(), im.get(), g_re.data(), g_cplx ? g_im.data() : nullptr,
+                                          static_cast<int>(n / 2), kk, stop);
+      } else {
+        got = what == BatchOf::Permanent ? gpu_dense_permanents(re.get(), im.get(), static_cast<int>(n), kk, stop)
+                                         : gpu_dense_torontonians(re.get(), im.get(), static_cast<int>(n / 2), kk, stop);
+      }
     }
     for (std::size_t w = 0; w < which.size(); ++w) fast[static_cast<std::size_t>(which[w])] = got[w];
   } catch (const GpuError&) {  // the CPU counts them
@@ -115,10 +144,19 @@ void on_gpu(const StackLayout& s, const std::vector<std::uint8_t>& flags, ExactM
 }  // namespace
 
 nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, BatchOf what, int mode, int threads,
-                 const std::string& device, const std::string& engine, bool interruptible, double rtol, double atol) {
+                 const std::string& device, const std::string& engine, bool interruptible, double rtol, double atol,
+                 const std::optional<nb::ndarray<nb::ro, nb::ndim<2>, nb::device::cpu>>& gamma_rows) {
   const auto k = static_cast<std::int64_t>(a.shape(0));
   const auto rows = static_cast<std::int64_t>(a.shape(1)), cols = static_cast<std::int64_t>(a.shape(2));
   const auto dtype = a.dtype();
+  Gammas gammas;
+  if (gamma_rows) {
+    if (what != BatchOf::Torontonian || static_cast<std::int64_t>(gamma_rows->shape(0)) != k ||
+        static_cast<std::int64_t>(gamma_rows->shape(1)) != rows || !element_of(gamma_rows->dtype()))
+      throw std::invalid_argument("gammas: one row of 2n float or complex values a matrix");
+    gammas = Gammas{static_cast<const char*>(gamma_rows->data()), gamma_rows->dtype(), rows, gamma_rows->stride(0),
+                    gamma_rows->stride(1), (gamma_rows->dtype().bits + 7) / 8};
+  }
   // The stack as counted: the caller's, or its copy with near-symmetric hafnians symmetrised.
   StackLayout s{static_cast<const char*>(a.data()), k, rows, a.stride(0), a.stride(1), a.stride(2), dtype,
                 (dtype.bits + 7) / 8};
@@ -167,7 +205,7 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
       flags = scan_stack(s, hafnians, t);
       if (hafnians) symmetrise_near(s, flags, rtol, atol, t, symmetrised);
     }
-    if (gpu) on_gpu(s, flags, read_mode, what, t, fast, [&] { return token.stop_requested(); });
+    if (gpu) on_gpu(s, flags, read_mode, what, t, fast, [&] { return token.stop_requested(); }, gammas);
 #pragma omp parallel for schedule(dynamic, 16) num_threads(t)
     for (std::int64_t i = 0; i < k; ++i) {
       if (token.stop_requested()) continue;  // Ctrl-C: the matrices under way finish, no more start
@@ -176,7 +214,9 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
         try {
           fast[std::size_t(i)] = what == BatchOf::Permanent ? small_permanent(s.at(i), dtype, rows, cols, s.s1, s.s2, read_mode)
                                  : what == BatchOf::Torontonian
-                                     ? small_torontonian(s.at(i), dtype, rows, cols, s.s1, s.s2)
+                                     ? gammas.base ? small_loop_torontonian(s.at(i), dtype, rows, cols, s.s1, s.s2, gammas.row(i),
+                                                                            gammas.dtype, gammas.s1)
+                                                   : small_torontonian(s.at(i), dtype, rows, cols, s.s1, s.s2)
                                      : small_hafnian(s.at(i), dtype, rows, cols, s.s1, s.s2, what == BatchOf::LoopHafnian, read_mode);
         } catch (...) {  // the pipeline counts it, and says what went wrong
           fast[std::size_t(i)] = SmallValue{};
@@ -204,7 +244,12 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
           case BatchOf::LoopHafnian:
             values[j] = count_hafnian(m, what == BatchOf::LoopHafnian, mine).value;
             break;
-          case BatchOf::Torontonian: values[j] = count_torontonian(m, nullptr, mine).value; break;
+          case BatchOf::Torontonian: {
+            std::optional<AnyMatrix> g;
+            if (gammas.base) g = from_strided(gammas.row(i), gammas.dtype, rows, 1, gammas.s1, 1, read_mode);
+            values[j] = count_torontonian(m, g ? &*g : nullptr, mine).value;
+            break;
+          }
         }
       } catch (...) {
 #pragma omp critical(matchcount_batch_failure)

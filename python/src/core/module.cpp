@@ -381,9 +381,11 @@ NB_MODULE(_core, m) {
      nb::arg("progress").none(), nb::arg("progress_every"), nb::arg("interruptible"), nb::arg("format"),
      nb::arg("max_memory"));
   m.def("batch", [](const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, int what, int mode, int threads,
-                    const std::string& device, const std::string& engine, bool interruptible, double rtol, double atol) {
-    return batch(a, static_cast<BatchOf>(what), mode, threads, device, engine, interruptible, rtol, atol);
-  });
+                    const std::string& device, const std::string& engine, bool interruptible, double rtol, double atol,
+                    const std::optional<nb::ndarray<nb::ro, nb::ndim<2>, nb::device::cpu>>& gammas) {
+    return batch(a, static_cast<BatchOf>(what), mode, threads, device, engine, interruptible, rtol, atol, gammas);
+  }, nb::arg("a"), nb::arg("what"), nb::arg("mode"), nb::arg("threads"), nb::arg("device"), nb::arg("engine"),
+     nb::arg("interruptible"), nb::arg("rtol"), nb::arg("atol"), nb::arg("gammas").none() = nb::none());
 
   // The CLI's reader of --max-memory sizes ("200M", "8G", "1.5GiB"): bytes, or None.
   m.def("parse_memory_size", [](const std::string& text) { return parse_memory_size(text); });

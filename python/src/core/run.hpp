@@ -5,6 +5,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -89,7 +90,9 @@ enum class BatchOf { Permanent = 0, Hafnian = 1, LoopHafnian = 2, Torontonian = 
 /// KeyboardInterrupt. An error names the first matrix it concerns. Float (loop) hafnians
 /// symmetric within np.isclose(A, A.T, rtol, atol), as thewalrus tests, are counted as
 /// (A + A.T) / 2; others that are not symmetric are refused by the count, in its words.
+/// Torontonians with `gammas` (k, 2n) are the loop torontonians, row i matrix i's gamma.
 nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, BatchOf what, int mode, int threads,
-                 const std::string& device, const std::string& engine, bool interruptible, double rtol, double atol);
+                 const std::string& device, const std::string& engine, bool interruptible, double rtol, double atol,
+                 const std::optional<nb::ndarray<nb::ro, nb::ndim<2>, nb::device::cpu>>& gammas = std::nullopt);
 
 }  // namespace matchcount::py

@@ -67,4 +67,12 @@ SmallValue small_torontonian(const void* data, nb::dlpack::dtype dtype, std::int
   return small_dense_torontonian(data, *element, rows, cols, s0, s1);
 }
 
+SmallValue small_loop_torontonian(const void* data, nb::dlpack::dtype dtype, std::int64_t rows, std::int64_t cols,
+                                  std::int64_t s0, std::int64_t s1, const void* gamma, nb::dlpack::dtype gamma_dtype,
+                                  std::int64_t gamma_stride) {
+  const auto element = element_of(dtype), gamma_element = element_of(gamma_dtype);
+  if (!element || !gamma_element) return {};
+  return small_dense_loop_torontonian(data, *element, rows, cols, s0, s1, gamma, *gamma_element, gamma_stride);
+}
+
 }  // namespace matchcount::py

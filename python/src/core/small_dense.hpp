@@ -28,6 +28,12 @@ SmallValue small_permanent(const void* data, nb::dlpack::dtype dtype, std::int64
 SmallValue small_torontonian(const void* data, nb::dlpack::dtype dtype, std::int64_t rows, std::int64_t cols,
                              std::int64_t s0, std::int64_t s1);
 
+/// small_dense_loop_torontonian likewise, gamma's 2n values of dtype `gamma_dtype` `gamma_stride`
+/// elements apart.
+SmallValue small_loop_torontonian(const void* data, nb::dlpack::dtype dtype, std::int64_t rows, std::int64_t cols,
+                                  std::int64_t s0, std::int64_t s1, const void* gamma, nb::dlpack::dtype gamma_dtype,
+                                  std::int64_t gamma_stride);
+
 /// small_dense_hafnian (loop hafnians where `loops`) likewise: kind None where the general path
 /// counts (exact numbers, asymmetric matrices, n > kSmallHafnianMax, ...).
 SmallValue small_hafnian(const void* data, nb::dlpack::dtype dtype, std::int64_t rows, std::int64_t cols,

@@ -38,7 +38,7 @@ from ._input import (check_options as _check_options, exact_mode as _exact_mode,
 
 __version__: str = _core.__version__
 __all__ = ["permanent", "perm", "hafnian", "loop_hafnian", "LogCount", "hafnian_repeated", "torontonian", "loop_torontonian", "tor", "ltor",
-           "hafnian_batch", "torontonian_batch", "perfect_matchings", "cycle_covers", "count", "estimate", "permanent_batch",
+           "hafnian_batch", "torontonian_batch", "loop_torontonian_batch", "perfect_matchings", "cycle_covers", "count", "estimate", "permanent_batch",
            "Estimate", "RefusedError", "BudgetExceeded", "engines", "built_with_cuda", "hosoya_index", "monomer_dimer",
            "matching_polynomial", "edge_probabilities", "sample_perfect_matchings", "__version__"]
 
@@ -322,7 +322,7 @@ def _stack(As: Any) -> np.ndarray:
 
 
 def _batch(a: np.ndarray, what: int, exact: Optional[bool], threads: int, device: str, engine: str,
-           single: Callable[[Any], Any], rtol: float = 0.0, atol: float = 0.0) -> np.ndarray:
+           single: Callable[[Any], Any], rtol: float = 0.0, atol: float = 0.0, gammas: Any = None) -> np.ndarray:
     _check_options(device, engine, threads)
     mode = _exact_mode(exact)
     if a.dtype.kind == "O":  # Python numbers: one count each, exact where they are
@@ -336,7 +336,7 @@ def _batch(a: np.ndarray, what: int, exact: Optional[bool], threads: int, device
     _check_dtype(a.dtype)
     if not a.dtype.isnative:
         a = a.astype(a.dtype.newbyteorder("="))
-    res = _core.batch(a, what, mode, int(threads), device, engine, _interruptible(), float(rtol), float(atol))
+    res = _core.batch(a, what, mode, int(threads), device, engine, _interruptible(), float(rtol), float(atol), gammas)
     if isinstance(res, np.ndarray):
         return res
     out = np.empty(len(res), dtype=object)
@@ -387,6 +387,23 @@ def torontonian_batch(Os: Any, *, threads: int = 0, device: str = "auto") -> np.
     RefusedError naming it."""
     return _batch(_stack(Os).astype(complex) if np.iscomplexobj(Os) else _stack(Os).astype(float), 3, False,
                   threads, device, "auto", lambda m: torontonian(m, threads=threads))
+
+
+def loop_torontonian_batch(Os: Any, gammas: Any, *, threads: int = 0, device: str = "auto") -> np.ndarray:
+    """Loop torontonians (``ltor`` of each O with its gamma) of a stack of 2n x 2n matrices:
+    gammas holds one row of 2n values a matrix (shape (k, 2n)), or 2n values for every matrix.
+    Threads and the GPU as torontonian_batch; a float64 array, each value within its certified
+    bound; a matrix whose bound cannot be met raises RefusedError naming it."""
+    a = _stack(Os)
+    g = np.asarray(gammas)
+    if g.ndim == 1:
+        g = np.broadcast_to(g, (a.shape[0], g.shape[0]))
+    if g.ndim != 2 or g.shape != (a.shape[0], a.shape[1]):
+        raise ValueError(f"gammas: {a.shape[0]} rows of {a.shape[1]} values (or {a.shape[1]} values) for "
+                         f"{a.shape[0]} matrices of {a.shape[1]} x {a.shape[2]}, not shape {np.shape(gammas)}")
+    g = np.ascontiguousarray(g, dtype=complex if np.iscomplexobj(g) else float)
+    return _batch(a.astype(complex) if np.iscomplexobj(a) else a.astype(float), 3, False, threads, device, "auto",
+                  lambda m: None, gammas=g)
 
 
 def engines() -> list:

@@ -31,7 +31,7 @@ SmallDenseValue small_dense_torontonian(const void* data, DenseElement type, std
   bool integral = true, any_imag = false;
   if (!engines::dense::read_square(data, type, d, s0, s1, re, im, integral, any_imag)) return none;
   constexpr int N = ts::kMaxModes;
-  scratch.resize(static_cast<std::size_t>(8 * N * N + ts::level_doubles(N)));
+  scratch.resize(static_cast<std::size_t>(8 * N * N + ts::walk_doubles(N)));
   double* m = scratch.data();
   const ts::Result r = ts::torontonian<N>(re.data(), any_imag ? im.data() : nullptr, d / 2, m, m + 4 * N * N, m + 8 * N * N);
   if (r.status != ts::kDone) return none;
@@ -61,8 +61,25 @@ SmallDenseValue small_dense_loop_torontonian(const void* data, DenseElement type
     g_integral = g_integral && y == 0 && std::trunc(x) == x;
     g_re[static_cast<std::size_t>(i)] = x, g_im[static_cast<std::size_t>(i)] = y;
   }
-  // The pipeline's number kinds: complex where O or gamma is of a complex type and not all
-  // (real) integers, as the module's reader gives them.
+  {  // the engine's real-basis count on this thread (tor_small.cuh), where it can
+    namespace ts = gpu::tor_small;
+    constexpr int N = ts::kMaxModes;
+    thread_local std::vector<double> scratch;
+    scratch.resize(static_cast<std::size_t>(8 * N * N + ts::walk_doubles(N)));
+    double* m = scratch.data();
+    const bool g_imag = std::any_of(g_im.begin(), g_im.end(), [](double x) { return x != 0; });
+    const ts::Result r = ts::torontonian<N>(re.data(), any_imag ? im.data() : nullptr, d / 2, m, m + 4 * N * N,
+                                            m + 8 * N * N, g_re.data(), g_imag ? g_im.data() : nullptr);
+    if (r.status == ts::kDone) {
+      SmallDenseValue out;
+      out.kind = SmallDenseValue::Real;
+      out.re = r.value, out.abs_error = r.error;
+      return out;
+    }
+  }
+  // Else the engine (complex arithmetic, a long double retry, or its refusal). The pipeline's
+  // number kinds: complex where O or gamma is of a complex type and not all (real) integers, as
+  // the module's reader gives them.
   const bool cplx = (engines::dense::is_complex_type(type) && !integral) ||
                     (engines::dense::is_complex_type(gamma_type) && !g_integral);
   EngineOptions one;
@@ -87,11 +104,14 @@ SmallDenseValue small_dense_loop_torontonian(const void* data, DenseElement type
   return out;
 }
 
-std::vector<SmallDenseValue> gpu_dense_torontonians(const double* re, const double* im, int modes, std::int64_t count,
-                                                    const std::function<bool()>& stop) {
+namespace {
+
+std::vector<SmallDenseValue> gpu_batch(const double* re, const double* im, const double* g_re, const double* g_im, int modes,
+                                       std::int64_t count, const std::function<bool()>& stop) {
   if (modes < 1 || modes > gpu::tor_small::kMaxModes) throw GpuError("GPU torontonian batch: 1..16 modes");
   bool stopped = false;
-  const std::vector<double> got = gpu::tor_batch::run(re, im, modes, count, stop, stopped, tuning::tuning().gpu_verbose);
+  const std::vector<double> got =
+      gpu::tor_batch::run(re, im, g_re, g_im, modes, count, stop, stopped, tuning::tuning().gpu_verbose);
   if (stopped) throw Interrupted(2, "GPU torontonian batch stopped");
   std::vector<SmallDenseValue> values(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -101,6 +121,20 @@ std::vector<SmallDenseValue> gpu_dense_torontonians(const double* re, const doub
     values[i].re = o[0], values[i].abs_error = o[1];
   }
   return values;
+}
+
+}  // namespace
+
+std::vector<SmallDenseValue> gpu_dense_torontonians(const double* re, const double* im, int modes, std::int64_t count,
+                                                    const std::function<bool()>& stop) {
+  return gpu_batch(re, im, nullptr, nullptr, modes, count, stop);
+}
+
+std::vector<SmallDenseValue> gpu_dense_loop_torontonians(const double* re, const double* im, const double* gamma_re,
+                                                         const double* gamma_im, int modes, std::int64_t count,
+                                                         const std::function<bool()>& stop) {
+  if (!gamma_re) throw std::invalid_argument("gpu_dense_loop_torontonians: gamma is required");
+  return gpu_batch(re, im, gamma_re, gamma_im, modes, count, stop);
 }
 
 }  // namespace matchcount

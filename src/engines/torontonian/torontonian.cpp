@@ -324,7 +324,8 @@ Approx<double> attempt(const std::vector<T>& m, const std::vector<T>& v, const B
     const double q = s[tor::kMaxQ];
     const double dq = q * (eta_q + (d + 2) * kU) + 2 * std::sqrt(q) * 2 * kU * b.v_norm / std::sqrt(lam) +
                       std::pow(2 * kU * b.v_norm, 2) / lam;
-    eps = (1 + eps) * (std::expm1(0.5 * dq) + 2 * kU) + eps;
+    // exp's rounding and the product's: glibc's exp is within half an ulp (u), CUDA's within one (2u).
+    eps = (1 + eps) * (std::expm1(0.5 * dq) + (b.gpu ? 3 : 2) * kU) + eps;
   }
   // |terms| were summed in double in chains and merges; the signed sum in double-double, whose
   // chains of N terms are off by at most N^2 u^2 of their |terms| (the low parts' own sum).

@@ -1,7 +1,7 @@
 // The GPU batch of small torontonians (tor_batch.hpp; matchcount::gpu_dense_torontonians): one
 // thread a matrix, each running tor_small.cuh's whole count (input to certified bound) with its
-// scratch in local memory, sized by the kernel's most modes (8, 12 or 16). Launches of at most
-// kLaunchMatrices, so that a stop request is seen between them.
+// scratch in local memory, sized by the kernel's most modes (8, 12 or 16); with gammas, the loop
+// torontonian. Launches of at most kLaunchMatrices, so that a stop request is seen between them.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -21,13 +21,14 @@ constexpr int kThreads = 64;
 constexpr std::int64_t kLaunchMatrices = 1 << 16;
 
 template <int N>
-__global__ void __launch_bounds__(kThreads) tor_batch_kernel(const double* re, const double* im, int modes, long long count,
-                                                             double* out) {
+__global__ void __launch_bounds__(kThreads) tor_batch_kernel(const double* re, const double* im, const double* g_re,
+                                                             const double* g_im, int modes, long long count, double* out) {
   const long long i = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
   if (i >= count) return;
-  double m[4 * N * N], chol[4 * N * N], levels[ts::level_doubles(N)];
-  const long long dd = 4LL * modes * modes;
-  const ts::Result r = ts::torontonian<N>(re + i * dd, im ? im + i * dd : nullptr, modes, m, chol, levels);
+  double m[4 * N * N], chol[4 * N * N], levels[ts::walk_doubles(N)];
+  const long long dd = 4LL * modes * modes, dg = 2LL * modes;
+  const ts::Result r = ts::torontonian<N>(re + i * dd, im ? im + i * dd : nullptr, modes, m, chol, levels,
+                                          g_re ? g_re + i * dg : nullptr, g_im ? g_im + i * dg : nullptr);
   out[i * kOut] = r.value, out[i * kOut + 1] = r.error, out[i * kOut + 2] = r.status;
 }
 
@@ -42,8 +43,8 @@ const void* kernel_for(int modes) {
 
 namespace matchcount::gpu::tor_batch {
 
-std::vector<double> run(const double* re, const double* im, int modes, std::int64_t count, const std::function<bool()>& stop,
-                        bool& stopped, bool verbose) {
+std::vector<double> run(const double* re, const double* im, const double* g_re, const double* g_im, int modes,
+                        std::int64_t count, const std::function<bool()>& stop, bool& stopped, bool verbose) {
   using detail::check;
   stopped = false;
   std::vector<double> out(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)) * kOut, 0.0);
@@ -56,10 +57,20 @@ std::vector<double> run(const double* re, const double* im, int modes, std::int6
   if (devices < 1) throw GpuError("no CUDA device");
   check(cudaSetDevice(0), "cudaSetDevice");
   const std::size_t dd = 4 * static_cast<std::size_t>(modes) * static_cast<std::size_t>(modes);
+  // The gammas of a launch's matrices beside them (the chunks come in order: `first` counts them).
+  const std::size_t dg = 2 * static_cast<std::size_t>(modes), chunk = static_cast<std::size_t>(std::min<std::int64_t>(count, kLaunchMatrices));
+  detail::DeviceBuffer<double> d_g_re(g_re ? chunk * dg : 1), d_g_im(g_im ? chunk * dg : 1);
+  std::size_t first = 0;
   const auto launch = [&](long long k, const double* pr, const double* pi, double* po) {
+    const std::size_t bytes = static_cast<std::size_t>(k) * dg * sizeof(double);
+    if (g_re) check(cudaMemcpy(d_g_re.ptr, g_re + first * dg, bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+    if (g_im) check(cudaMemcpy(d_g_im.ptr, g_im + first * dg, bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+    first += static_cast<std::size_t>(k);
+    const double* pg_re = g_re ? d_g_re.ptr : nullptr;
+    const double* pg_im = g_im ? d_g_im.ptr : nullptr;
     long long count_k = k;
     int n = modes;
-    void* params[] = {&pr, &pi, &n, &count_k, &po};
+    void* params[] = {&pr, &pi, &pg_re, &pg_im, &n, &count_k, &po};
     const auto blocks = static_cast<unsigned>((k + kThreads - 1) / kThreads);
     const auto t0 = std::chrono::steady_clock::now();
     check(cudaLaunchKernel(fn, dim3(blocks), dim3(kThreads), params, 0, nullptr), "cudaLaunchKernel");

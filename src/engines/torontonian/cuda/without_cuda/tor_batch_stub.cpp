@@ -4,7 +4,8 @@
 
 namespace matchcount::gpu::tor_batch {
 
-std::vector<double> run(const double*, const double*, int, std::int64_t, const std::function<bool()>&, bool&, bool) {
+std::vector<double> run(const double*, const double*, const double*, const double*, int, std::int64_t, const std::function<bool()>&, bool&,
+                        bool) {
   throw GpuError("matchcount was built without CUDA");
 }
 

@@ -294,16 +294,22 @@ void run_stack(const ReadResult& input, const std::string& file, StackQuestion q
           if (!small_hafnian(m, loops, one, value)) value = count_hafnian(m.sparse(), loops, one).value;
           break;
         }
-        case StackQuestion::Torontonian:
+        case StackQuestion::Torontonian: {
+          // What the small kernel left (a complex basis, a bound the long double retry must
+          // tighten, a refusal to explain) gains nothing from the GPU's walk, which repeats the
+          // kernel's double arithmetic in a launch of its own: the CPU counts it.
+          CountOptions left = one;
+          if (m.rows() <= 2 * kSmallTorontonianMaxModes) left.device = DevicePolicy::Cpu;
           if (gammas) {
             if (!small_loop_torontonian(m, *gammas, i, one, value)) {
               const AnyMatrix gamma = gammas->column(i);
-              value = count_torontonian(m.sparse(), &gamma, one).value;
+              value = count_torontonian(m.sparse(), &gamma, left).value;
             }
           } else if (!small_torontonian(m, one, value)) {
-            value = count_torontonian(m.sparse(), nullptr, one).value;
+            value = count_torontonian(m.sparse(), nullptr, left).value;
           }
           break;
+        }
       }
     } catch (...) {
 #pragma omp critical(matchcount_stack_failure)

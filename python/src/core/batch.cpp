@@ -235,6 +235,10 @@ nb::object batch(const nb::ndarray<nb::ro, nb::ndim<3>, nb::device::cpu>& a, Bat
       try {
         const AnyMatrix m = from_strided(s.at(i), dtype, rows, cols, s.s1, s.s2, read_mode);
         CountOptions mine = o;
+        // A torontonian the small kernel left (a complex basis, a bound the long double retry
+        // must tighten, a refusal to explain) gains nothing from the GPU's walk, which repeats
+        // the kernel's double arithmetic in a launch of its own: the CPU counts it.
+        if (what == BatchOf::Torontonian && rows <= 2 * kSmallTorontonianMaxModes) mine.device = DevicePolicy::Cpu;
         switch (what) {
           case BatchOf::Permanent:
             mine.preprocess = !preprocessing_is_identity(m);

@@ -95,9 +95,8 @@ bool small_torontonian(const StackMatrix& m, const CountOptions& count, Permanen
 bool small_loop_torontonian(const StackMatrix& m, const StackGammas& g, std::int64_t i, const CountOptions& count,
                             PermanentValue& value) {
   if (count.device == DevicePolicy::Gpu || m.rows() > 2 * kSmallTorontonianMaxModes || m.rows() != g.per) return false;
-  const void* gamma = g.complex ? static_cast<const void*>(g.z.data() + g.row(i)) : g.re.data() + g.row(i);
   const SmallDenseValue v = m.dense([&](const void* data, DenseElement type, int n, std::int64_t s1, std::int64_t s2) {
-    return small_dense_loop_torontonian(data, type, n, n, s1, s2, gamma,
+    return small_dense_loop_torontonian(data, type, n, n, s1, s2, g.row(i),
                                         g.complex ? DenseElement::Complex128 : DenseElement::Float64, 1);
   });
   if (v.kind == SmallDenseValue::None) return false;
@@ -183,13 +182,14 @@ std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const 
             if (cplx) im[at] = x.imag();
           }
       if (torontonian && gammas) {
-        // One row a matrix (a shared row repeated), as the batch reads them.
-        std::vector<double> g_re(k * static_cast<std::size_t>(gammas->per)), g_im(gammas->complex ? g_re.size() : 0);
+        // One row a matrix (a shared row repeated), split as the batch reads them.
+        const auto per = static_cast<std::size_t>(gammas->per);
+        std::vector<double> g_re(k * per), g_im(gammas->complex ? g_re.size() : 0);
         for (std::size_t i = 0; i < k; ++i)
           for (int j = 0; j < gammas->per; ++j) {
-            const std::size_t from = static_cast<std::size_t>(gammas->row(static_cast<std::int64_t>(i)) + j);
-            g_re[i * static_cast<std::size_t>(gammas->per) + static_cast<std::size_t>(j)] = gammas->re[from];
-            if (gammas->complex) g_im[i * static_cast<std::size_t>(gammas->per) + static_cast<std::size_t>(j)] = gammas->im[from];
+            const Complex x = gammas->at(static_cast<std::int64_t>(i), j);
+            g_re[i * per + static_cast<std::size_t>(j)] = x.real();
+            if (gammas->complex) g_im[i * per + static_cast<std::size_t>(j)] = x.imag();
           }
         got = gpu_dense_loop_torontonians(re.get(), im.get(), g_re.data(), gammas->complex ? g_im.data() : nullptr, n / 2, kk);
       } else {
@@ -227,13 +227,14 @@ std::size_t stack_size(const ReadResult& input) {
 }
 
 AnyMatrix StackGammas::column(std::int64_t i) const {
-  const std::int64_t at = row(i);
-  const auto fill = [&](auto m, auto value) -> AnyMatrix {
-    for (int j = 0; j < per; ++j) m.entries.push_back({j, 0, value(static_cast<std::size_t>(at + j))});
+  if (complex) {
+    SparseMatrix<Complex> m{per, 1, {}};
+    for (int j = 0; j < per; ++j) m.entries.push_back({j, 0, at(i, j)});
     return m;
-  };
-  if (complex) return fill(SparseMatrix<Complex>{per, 1, {}}, [&](std::size_t x) { return z[x]; });
-  return fill(SparseMatrix<double>{per, 1, {}}, [&](std::size_t x) { return re[x]; });
+  }
+  SparseMatrix<double> m{per, 1, {}};
+  for (int j = 0; j < per; ++j) m.entries.push_back({j, 0, row(i)[j]});
+  return m;
 }
 
 StackGammas read_stack_gammas(const std::string& path, const ReadOptions& read, std::int64_t k, int rows) {
@@ -252,16 +253,15 @@ StackGammas read_stack_gammas(const std::string& path, const ReadOptions& read, 
                      " matrices takes " + std::to_string(k) + "x" + std::to_string(rows) + " (one row a matrix) or " +
                      std::to_string(rows) + " (the same for each)");
   g.complex = kind_of(in.matrix) == NumberKind::Complex;
-  g.re.assign(static_cast<std::size_t>(r) * static_cast<std::size_t>(c), 0.0);
-  if (g.complex) g.im.assign(g.re.size(), 0.0), g.z.assign(g.re.size(), 0.0);
+  g.values.assign(static_cast<std::size_t>(r) * static_cast<std::size_t>(c) * (g.complex ? 2 : 1), 0.0);
   std::visit(
       [&](const auto& m) {
         for (const auto& e : m.entries) {
           const std::size_t at = static_cast<std::size_t>(e.row) * static_cast<std::size_t>(c) + static_cast<std::size_t>(e.col);
           using T = std::decay_t<decltype(e.value)>;
-          if constexpr (std::is_same_v<T, Complex>) g.re[at] = e.value.real(), g.im[at] = e.value.imag(), g.z[at] = e.value;
-          else if constexpr (std::is_same_v<T, double>) g.re[at] = e.value;
-          else g.re[at] = e.value.get_d();
+          if constexpr (std::is_same_v<T, Complex>) g.values[2 * at] = e.value.real(), g.values[2 * at + 1] = e.value.imag();
+          else if constexpr (std::is_same_v<T, double>) g.values[at] = e.value;
+          else g.values[at] = e.value.get_d();  // integers and fractions, as the pipeline rounds them
         }
       },
       in.matrix);

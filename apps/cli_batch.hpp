@@ -28,9 +28,11 @@ std::size_t stack_size(const ReadResult& input);
 struct StackGammas {
   int per = 0;  // 2n
   bool shared = false, complex = false;
-  std::vector<double> re, im;  // row i at i * per (im empty for real gammas)
-  std::vector<Complex> z;      // the same, interleaved, for complex gammas
-  std::int64_t row(std::int64_t i) const { return shared ? 0 : i * per; }
+  /// The rows' values: doubles, or complex values as (re, im) pairs of doubles.
+  std::vector<double> values;
+  /// Row i's first value (float64 or complex128, as `complex` says).
+  const double* row(std::int64_t i) const { return values.data() + (shared ? 0 : i * per) * (complex ? 2 : 1); }
+  Complex at(std::int64_t i, int j) const { return complex ? Complex(row(i)[2 * j], row(i)[2 * j + 1]) : Complex(row(i)[j]); }
   /// Row i as the 2n x 1 matrix the pipeline reads.
   AnyMatrix column(std::int64_t i) const;
 };

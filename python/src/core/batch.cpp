@@ -66,14 +66,6 @@ void read_entries(const E* d, std::int64_t n, std::int64_t s1, std::int64_t s2, 
     }
 }
 
-/// The batch's float permanents, (loop) hafnians or torontonians on the GPU (gpu_dense_permanents,
-/// gpu_dense_hafnians, gpu_dense_torontonians) into `fast`: by the stack's `flags`, those counted
-/// as floats (non-integral, or every one with ExactMode::Float; integral ones stay exact on the
-/// CPU), without a non-finite entry (whose message the pipeline gives) and, for hafnians,
-/// exactly symmetric (the pipeline says why not). A GPU that fails leaves them to the CPU.
-/// Hafnians are read where they are (a DenseStack of the chosen ones), the others copied on
-/// `threads` threads into the split arrays their calls take: one thread reading the stack would
-/// outlast the GPU's call (docs/benchmarks.md, "Python's batches on the GPU").
 /// The loop torontonians' gammas: row i (2n values, `s1` elements apart) at base + i * s0
 /// elements of `dtype`.
 struct Gammas {
@@ -83,6 +75,15 @@ struct Gammas {
   const void* row(std::int64_t i) const { return base + i * s0 * bytes; }
 };
 
+/// The batch's float permanents, (loop) hafnians or (loop) torontonians on the GPU
+/// (gpu_dense_permanents, gpu_dense_hafnians, gpu_dense_torontonians, with `gammas`
+/// gpu_dense_loop_torontonians) into `fast`: by the stack's `flags`, those counted
+/// as floats (non-integral, or every one with ExactMode::Float; integral ones stay exact on the
+/// CPU), without a non-finite entry (whose message the pipeline gives) and, for hafnians,
+/// exactly symmetric (the pipeline says why not). A GPU that fails leaves them to the CPU.
+/// Hafnians are read where they are (a DenseStack of the chosen ones), the others copied on
+/// `threads` threads into the split arrays their calls take: one thread reading the stack would
+/// outlast the GPU's call (docs/benchmarks.md, "Python's batches on the GPU").
 void on_gpu(const StackLayout& s, const std::vector<std::uint8_t>& flags, ExactMode mode, BatchOf what, int threads,
             std::vector<SmallValue>& fast, const std::function<bool()>& stop, const Gammas& gammas) {
   const std::int64_t n = s.n, k = s.count;

@@ -402,6 +402,7 @@ def loop_torontonian_batch(Os: Any, gammas: Any, *, threads: int = 0, device: st
         raise ValueError(f"gammas: {a.shape[0]} rows of {a.shape[1]} values (or {a.shape[1]} values) for "
                          f"{a.shape[0]} matrices of {a.shape[1]} x {a.shape[2]}, not shape {np.shape(gammas)}")
     g = np.ascontiguousarray(g, dtype=complex if np.iscomplexobj(g) else float)
+    # Float or complex stacks only: _batch's one-at-a-time path for object arrays is not taken.
     return _batch(a.astype(complex) if np.iscomplexobj(a) else a.astype(float), 3, False, threads, device, "auto",
                   lambda m: None, gammas=g)
 

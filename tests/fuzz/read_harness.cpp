@@ -26,6 +26,7 @@ std::string describe(const ReadOptions& o, const std::string& name) {
   return "--as " + input_format_names()[static_cast<std::size_t>(o.as)] + (o.exact ? " --exact" : "") +
          (o.sum_duplicates ? " --sum-duplicates" : "") +
          (o.loops ? " --loop-hafnian" : o.hafnian ? " --hafnian" : "") + (o.dense_stacks ? " (stacks kept as stored)" : "") +
+         (o.vectors ? " (1-D arrays as columns)" : "") +
          " (file name '" + name + "')";
 }
 
@@ -230,6 +231,7 @@ void read_and_check(const std::uint8_t* data, std::size_t size, const ReaderTarg
   o.exact = draw(2);
   o.sum_duplicates = draw(2);
   o.dense_stacks = draw(2);
+  o.vectors = draw(2);  // --gamma's and --mu's reading: 1-D arrays as columns
   // The program refuses --hafnian with --as bipartite or digraph before it reads anything.
   if (o.as != InputFormat::Bipartite && o.as != InputFormat::Digraph) {
     const std::uint64_t haf = draw(3);  // none, --hafnian, --loop-hafnian

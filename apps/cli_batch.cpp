@@ -129,7 +129,8 @@ bool small_hafnian(const StackMatrix& m, bool loops, const CountOptions& count, 
 /// 1..16 modes on a CUDA device (gpu_dense_permanents, gpu_dense_hafnians,
 /// gpu_dense_torontonians), where --device asks for it or, for permanents, torontonians and
 /// hafnians of kGpuHafnianBatchMin..kGpuHafnianBatchMax vertices, by default for 256 matrices and
-/// more; true for those counted. Hafnians go there only when every matrix is symmetric (else
+/// more where that pays for the CUDA context the command starts (gpu_stack_pays_for_its_context);
+/// true for those counted. Hafnians go there only when every matrix is symmetric (else
 /// the pipeline says which is not); hafnians are read where the stack is stored, the others
 /// copied into the split arrays of the calls, on every thread.
 std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const CountOptions& count,
@@ -148,7 +149,12 @@ std::vector<bool> on_gpu(const ReadResult& input, StackQuestion question, const 
                      : torontonian ? n % 2 == 0 && n >= 2 && n <= 2 * kSmallTorontonianMaxModes
                                    : n >= 2 && n <= 64;
   const bool asked = count.device == DevicePolicy::Gpu ||
-                     (by_default && count.device == DevicePolicy::Auto && k >= 256 && gpu_available());
+                     (by_default && count.device == DevicePolicy::Auto && k >= 256 &&
+                      gpu_stack_pays_for_its_context(permanent     ? DenseQuestion::Permanent
+                                                     : torontonian ? DenseQuestion::Torontonian
+                                                                   : DenseQuestion::Hafnian,
+                                                     n, static_cast<std::int64_t>(k), threads) &&
+                      gpu_available());
   // Float stacks are kept as stored (ReadOptions::dense_stacks); the others are exact.
   if (k == 0 || !sized || !asked || !count.engine.empty() || input.stored.element_bytes == 0 || n != cols_of(input.matrix))
     return done;

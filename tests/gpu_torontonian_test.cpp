@@ -338,6 +338,34 @@ TEST(SmallTorontonian, CliLoopStacksPrintEachMatrixsValue) {
   EXPECT_EQ(lines, k) << "GPU:\n" << gpu.out << "CPU:\n" << by_rows.out << gpu.err;
 }
 
+TEST(SmallTorontonian, CliStacksGoToTheGpuByDefaultOnlyWhereThatPaysForTheContext) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
+  // 300 torontonians of 8 modes take milliseconds on the CPU: by default the command keeps them
+  // there; with MATCHCOUNT_GPU_STACK_SECONDS=0 (any CPU time is enough) the GPU counts them.
+  const int k = 300, n = 8, d = 2 * n;
+  std::vector<std::complex<double>> os;
+  for (int b = 0; b < k; ++b) {
+    const auto a = dense_of(squeezed_o(n, 0.6, 0.1, 700 + static_cast<std::uint64_t>(b % 20)));
+    os.insert(os.end(), a.begin(), a.end());
+  }
+  const std::string stack = test::temp_file(
+      test::complex_npy(os, "(" + std::to_string(k) + ", " + std::to_string(d) + ", " + std::to_string(d) + ")"), ".npy");
+  const auto cpu = test::run_matchcount_under("MATCHCOUNT_GPU_VERBOSE=1", "--torontonian '" + stack + "'");
+  const auto gpu = test::run_matchcount_under("MATCHCOUNT_GPU_VERBOSE=1 MATCHCOUNT_GPU_STACK_SECONDS=0", "--torontonian '" + stack + "'");
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
+  EXPECT_EQ(cpu.err.find("gpu-torontonian batch"), std::string::npos) << cpu.err;
+  EXPECT_NE(gpu.err.find("gpu-torontonian batch"), std::string::npos) << gpu.err;
+  std::istringstream a(gpu.out), b(cpu.out);
+  std::string x, y;
+  int lines = 0;
+  while (std::getline(a, x) && std::getline(b, y)) {
+    EXPECT_NEAR(std::stod(x), std::stod(y), 1e-9 * std::fabs(std::stod(y)));
+    ++lines;
+  }
+  EXPECT_EQ(lines, k);
+}
+
 TEST(GpuTorontonian, RefusesWhatIsNotPositiveDefinite) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
   SparseMatrix<Complex> o = squeezed_o(27, 0.8, 0.3, 3);

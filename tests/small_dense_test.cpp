@@ -72,6 +72,20 @@ TEST(SmallDense, BatchesGoToTheGpuByDefaultWhereItWasFaster) {
   EXPECT_FALSE(gpu_torontonians_by_default(kSmallTorontonianMaxModes + 1));
   EXPECT_FALSE(gpu_hafnians_by_default(7));
   EXPECT_TRUE(gpu_hafnians_by_default(8));
+  // A command's stacks, which start a CUDA context first: the measured cases on 16 cores
+  // (docs/benchmarks.md, "Which stacks the command line sends to the GPU") stay on the CPU,
+  // torontonians of 12 modes by 65,536 (a tie there) go, and the model grows with the work.
+  using Q = DenseQuestion;
+  EXPECT_FALSE(gpu_stack_pays_for_its_context(Q::Hafnian, 12, 65536, 16));
+  EXPECT_FALSE(gpu_stack_pays_for_its_context(Q::Hafnian, 16, 4096, 16));
+  EXPECT_FALSE(gpu_stack_pays_for_its_context(Q::Permanent, 12, 65536, 16));
+  EXPECT_FALSE(gpu_stack_pays_for_its_context(Q::Permanent, 16, 4096, 16));
+  EXPECT_FALSE(gpu_stack_pays_for_its_context(Q::Torontonian, 16, 65536, 16));
+  EXPECT_TRUE(gpu_stack_pays_for_its_context(Q::Torontonian, 24, 65536, 16));
+  EXPECT_TRUE(gpu_stack_pays_for_its_context(Q::Permanent, 20, 65536, 16));
+  EXPECT_TRUE(gpu_stack_pays_for_its_context(Q::Hafnian, 24, 4096, 16));
+  EXPECT_LT(small_dense_cpu_seconds(Q::Hafnian, 12, 1000, 2), small_dense_cpu_seconds(Q::Hafnian, 14, 1000, 2));
+  EXPECT_DOUBLE_EQ(small_dense_cpu_seconds(Q::Permanent, 12, 1000, 1), 2 * small_dense_cpu_seconds(Q::Permanent, 12, 1000, 2));
 }
 
 TEST(SmallDense, HafniansOfThreeVerticesOrFewerHoldTheirBoundsAgainstExactRationals) {

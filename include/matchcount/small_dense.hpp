@@ -173,4 +173,19 @@ inline bool gpu_torontonians_by_default(std::int64_t modes) {
   return modes >= kGpuTorontonianBatchMinModes && modes <= kSmallTorontonianMaxModes;
 }
 
+/// What each matrix of a stack is asked, for the cost model below.
+enum class DenseQuestion { Permanent, Hafnian, Torontonian };
+
+/// Seconds the CPU's small kernels would take for `count` float matrices of n rows on `threads`
+/// threads: a model of each kernel's core-seconds a matrix (Glynn's n 2^n steps, the hafnian
+/// walk's n^2 2^(n/2), the torontonian's set-up (2 modes)^3 and walk 12 2^modes), fitted to a
+/// 16-core host's stacks of 8 to 24 rows (docs/benchmarks.md, "Which stacks the command line
+/// sends to the GPU").
+double small_dense_cpu_seconds(DenseQuestion question, int n, std::int64_t count, int threads);
+
+/// Whether a process that must first start a CUDA context (about 0.3 s, where the GPU's call on
+/// such a stack takes milliseconds) gains by sending the stack to the GPU: where the CPU would
+/// take at least MATCHCOUNT_GPU_STACK_SECONDS (default 1; docs/usage.md, "Tuning knobs").
+bool gpu_stack_pays_for_its_context(DenseQuestion question, int n, std::int64_t count, int threads);
+
 }  // namespace matchcount

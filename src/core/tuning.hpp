@@ -53,6 +53,9 @@ struct Tuning {
   int nvrtc_compile = 0;
   // Walks predicted shorter than this many seconds are not shared over MPI ranks.
   double mpi_min_seconds = 0.5;
+  // A command's stack goes to the GPU by default only where the CPU would take this long
+  // (gpu_stack_pays_for_its_context).
+  double gpu_stack_seconds = 1.0;
   // --log's sparse LU: 0 the size's ordering (METIS from kMetisFromRows rows), 1 AMD, 2 METIS.
   int log_ordering = 0;
   /// MATCHCOUNT_HAFNIAN_RPT: 0 by cost, 1 the pair walk, 2 Kan's moment formula.

@@ -21,24 +21,34 @@ namespace matchcount {
 
 static_assert(kSmallTorontonianMaxModes == gpu::tor_small::kMaxModes);
 
-SmallDenseValue small_dense_torontonian(const void* data, DenseElement type, std::int64_t rows, std::int64_t cols,
-                                        std::int64_t s0, std::int64_t s1) {
+namespace {
+
+/// tor_small.cuh's count of O (and gamma, where g_re is given) on this thread; kind None where
+/// it leaves the matrix to the engine.
+SmallDenseValue kernel_count(const double* re, const double* im, int modes, const double* g_re = nullptr,
+                             const double* g_im = nullptr) {
   namespace ts = gpu::tor_small;
-  SmallDenseValue none;
-  if (rows != cols || rows < 2 || rows % 2 || rows > 2 * ts::kMaxModes) return none;
-  const int d = static_cast<int>(rows);
-  thread_local std::vector<double> re, im, scratch;
-  bool integral = true, any_imag = false;
-  if (!engines::dense::read_square(data, type, d, s0, s1, re, im, integral, any_imag)) return none;
   constexpr int N = ts::kMaxModes;
-  scratch.resize(static_cast<std::size_t>(8 * N * N + ts::walk_doubles(N)));
+  thread_local std::vector<double> scratch(static_cast<std::size_t>(8 * N * N + ts::walk_doubles(N)));
   double* m = scratch.data();
-  const ts::Result r = ts::torontonian<N>(re.data(), any_imag ? im.data() : nullptr, d / 2, m, m + 4 * N * N, m + 8 * N * N);
-  if (r.status != ts::kDone) return none;
+  const ts::Result r = ts::torontonian<N>(re, im, modes, m, m + 4 * N * N, m + 8 * N * N, g_re, g_im);
   SmallDenseValue out;
+  if (r.status != ts::kDone) return out;
   out.kind = SmallDenseValue::Real;
   out.re = r.value, out.abs_error = r.error;
   return out;
+}
+
+}  // namespace
+
+SmallDenseValue small_dense_torontonian(const void* data, DenseElement type, std::int64_t rows, std::int64_t cols,
+                                        std::int64_t s0, std::int64_t s1) {
+  if (rows != cols || rows < 2 || rows % 2 || rows > 2 * kSmallTorontonianMaxModes) return {};
+  const int d = static_cast<int>(rows);
+  thread_local std::vector<double> re, im;
+  bool integral = true, any_imag = false;
+  if (!engines::dense::read_square(data, type, d, s0, s1, re, im, integral, any_imag)) return {};
+  return kernel_count(re.data(), any_imag ? im.data() : nullptr, d / 2);
 }
 
 SmallDenseValue small_dense_loop_torontonian(const void* data, DenseElement type, std::int64_t rows, std::int64_t cols,
@@ -61,22 +71,10 @@ SmallDenseValue small_dense_loop_torontonian(const void* data, DenseElement type
     g_integral = g_integral && y == 0 && std::trunc(x) == x;
     g_re[static_cast<std::size_t>(i)] = x, g_im[static_cast<std::size_t>(i)] = y;
   }
-  {  // the engine's real-basis count on this thread (tor_small.cuh), where it can
-    namespace ts = gpu::tor_small;
-    constexpr int N = ts::kMaxModes;
-    thread_local std::vector<double> scratch;
-    scratch.resize(static_cast<std::size_t>(8 * N * N + ts::walk_doubles(N)));
-    double* m = scratch.data();
-    const bool g_imag = std::any_of(g_im.begin(), g_im.end(), [](double x) { return x != 0; });
-    const ts::Result r = ts::torontonian<N>(re.data(), any_imag ? im.data() : nullptr, d / 2, m, m + 4 * N * N,
-                                            m + 8 * N * N, g_re.data(), g_imag ? g_im.data() : nullptr);
-    if (r.status == ts::kDone) {
-      SmallDenseValue out;
-      out.kind = SmallDenseValue::Real;
-      out.re = r.value, out.abs_error = r.error;
-      return out;
-    }
-  }
+  const bool g_imag = std::any_of(g_im.begin(), g_im.end(), [](double x) { return x != 0; });
+  const SmallDenseValue quick =
+      kernel_count(re.data(), any_imag ? im.data() : nullptr, d / 2, g_re.data(), g_imag ? g_im.data() : nullptr);
+  if (quick.kind != SmallDenseValue::None) return quick;
   // Else the engine (complex arithmetic, a long double retry, or its refusal). The pipeline's
   // number kinds: complex where O or gamma is of a complex type and not all (real) integers, as
   // the module's reader gives them.

@@ -289,6 +289,18 @@ TEST(SmallTorontonian, GpuLoopBatchWithinTheCpusBounds) {
   }
 }
 
+/// The command's outputs `got` and `want`, one value a line: k lines each, within 1e-9.
+void expect_same_values(const std::string& got, const std::string& want, int k) {
+  std::istringstream a(got), b(want);
+  std::string x, y;
+  int lines = 0;
+  while (std::getline(a, x) && std::getline(b, y)) {
+    EXPECT_NEAR(std::stod(x), std::stod(y), 1e-9 * std::fabs(std::stod(y)));
+    ++lines;
+  }
+  EXPECT_EQ(lines, k) << "got:\n" << got << "want:\n" << want;
+}
+
 TEST(SmallTorontonian, CliLoopStacksPrintEachMatrixsValue) {
   // --torontonian with a stack and --gamma: one row of gamma a matrix, or one gamma for all
   // (a 1-D array), each value the single matrix's count bit for bit; wrong shapes are usage
@@ -328,14 +340,7 @@ TEST(SmallTorontonian, CliLoopStacksPrintEachMatrixsValue) {
   if (!gpu_available()) return;
   const auto gpu = test::run_matchcount("--torontonian '" + stack + "' --gamma '" + rows + "' --device gpu");
   ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
-  std::istringstream a(gpu.out), b(by_rows.out);
-  std::string x, y;
-  int lines = 0;
-  while (std::getline(a, x) && std::getline(b, y)) {
-    EXPECT_NEAR(std::stod(x), std::stod(y), 1e-9 * std::fabs(std::stod(y)));
-    ++lines;
-  }
-  EXPECT_EQ(lines, k) << "GPU:\n" << gpu.out << "CPU:\n" << by_rows.out << gpu.err;
+  expect_same_values(gpu.out, by_rows.out, k);
 }
 
 TEST(SmallTorontonian, CliStacksGoToTheGpuByDefaultOnlyWhereThatPaysForTheContext) {
@@ -356,14 +361,7 @@ TEST(SmallTorontonian, CliStacksGoToTheGpuByDefaultOnlyWhereThatPaysForTheContex
   ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
   EXPECT_EQ(cpu.err.find("gpu-torontonian batch"), std::string::npos) << cpu.err;
   EXPECT_NE(gpu.err.find("gpu-torontonian batch"), std::string::npos) << gpu.err;
-  std::istringstream a(gpu.out), b(cpu.out);
-  std::string x, y;
-  int lines = 0;
-  while (std::getline(a, x) && std::getline(b, y)) {
-    EXPECT_NEAR(std::stod(x), std::stod(y), 1e-9 * std::fabs(std::stod(y)));
-    ++lines;
-  }
-  EXPECT_EQ(lines, k);
+  expect_same_values(gpu.out, cpu.out, k);
 }
 
 TEST(GpuTorontonian, RefusesWhatIsNotPositiveDefinite) {

@@ -72,9 +72,9 @@ TEST(SmallDense, BatchesGoToTheGpuByDefaultWhereItWasFaster) {
   EXPECT_FALSE(gpu_torontonians_by_default(kSmallTorontonianMaxModes + 1));
   EXPECT_FALSE(gpu_hafnians_by_default(7));
   EXPECT_TRUE(gpu_hafnians_by_default(8));
-  // A command's stacks, which start a CUDA context first: the measured cases on 16 cores
-  // (docs/benchmarks.md, "Which stacks the command line sends to the GPU") stay on the CPU,
-  // torontonians of 12 modes by 65,536 (a tie there) go, and the model grows with the work.
+  // A command's stacks, which start a CUDA context first: the cases of docs/benchmarks.md,
+  // "Which stacks the command line sends to the GPU", stay on the CPU but torontonians of 12
+  // modes by 65,536 (a tie there), and the model grows with the work.
   using Q = DenseQuestion;
   EXPECT_FALSE(gpu_stack_pays_for_its_context(Q::Hafnian, 12, 65536, 16));
   EXPECT_FALSE(gpu_stack_pays_for_its_context(Q::Hafnian, 16, 4096, 16));

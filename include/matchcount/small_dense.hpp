@@ -183,9 +183,9 @@ enum class DenseQuestion { Permanent, Hafnian, Torontonian };
 /// sends to the GPU").
 double small_dense_cpu_seconds(DenseQuestion question, int n, std::int64_t count, int threads);
 
-/// Whether a process that must first start a CUDA context (about 0.3 s, where the GPU's call on
-/// such a stack takes milliseconds) gains by sending the stack to the GPU: where the CPU would
-/// take at least MATCHCOUNT_GPU_STACK_SECONDS (default 1; docs/usage.md, "Tuning knobs").
+/// Whether a process that must first start a CUDA context, which costs far more than the GPU's
+/// call on such a stack, gains by sending the stack to the GPU: where the CPU would take at
+/// least MATCHCOUNT_GPU_STACK_SECONDS (default 1; docs/usage.md, "Tuning knobs").
 bool gpu_stack_pays_for_its_context(DenseQuestion question, int n, std::int64_t count, int threads);
 
 }  // namespace matchcount

@@ -145,7 +145,7 @@ const Knob kKnobs[] = {
     {"MATCHCOUNT_MPI_MIN_SECONDS", "walks predicted shorter than this (seconds) stay on MPI rank 0", "0.5",
      [](Tuning& t, const char* v) { t.mpi_min_seconds = std::atof(v); },
      [](const Tuning& t) { return number(t.mpi_min_seconds); }},
-    {"MATCHCOUNT_GPU_STACK_SECONDS", "a command's stack of small matrices goes to the GPU by default only where the CPU's kernels would take this long (seconds; the CUDA context costs about 0.3)", "1",
+    {"MATCHCOUNT_GPU_STACK_SECONDS", "a command's stack of small matrices goes to the GPU by default only where the CPU's kernels would take this long (seconds; starting the CUDA context is what it weighs)", "1",
      [](Tuning& t, const char* v) { t.gpu_stack_seconds = std::atof(v); },
      [](const Tuning& t) { return number(t.gpu_stack_seconds); }},
     {"MATCHCOUNT_LOG_ORDERING", "amd or metis: the fill-reducing ordering of --log's sparse LU",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # libFuzzer runs of the readers and the checkpoint file under ASan + UBSan (docs/fuzzing.md).
-#   scripts/fuzz.sh                           brief: about 60 seconds in all, split over the six reader and
-#                                             checkpoint targets (CI)
+#   scripts/fuzz.sh                           brief: 60 seconds of fuzzing in all, split over the six reader
+#                                             and checkpoint targets (CI)
 #   scripts/fuzz.sh long [SECONDS]            SECONDS in all (default 3600), split over all seven targets
 #   scripts/fuzz.sh brief|long SECONDS TARGET...   only these targets (e.g. npy checkpoint)
 #   ... -- FLAG...                            more libFuzzer flags, e.g. -- -fork=2 (two processes)
@@ -9,6 +9,8 @@
 # installs packages) and fails when any target finds a crash, a sanitizer report, a failed
 # check, a timeout or an out-of-memory. Inputs that found new coverage are kept in
 # build-fuzz/corpus/TARGET; an input that failed is saved as build-fuzz/crashes/TARGET/*.
+# Targets run side by side, one per core (one at a time when the flags ask for -fork or -jobs,
+# which take the cores themselves), so the brief run's 60 seconds take 30 on two cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,30 +56,47 @@ cmake --build "$dir" $(printf -- ' --target fuzz_%s' "${targets[@]}") -j"$(nproc
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
-failed=()
 root=$PWD
 mkdir -p "$dir/logs"
-for t in "${targets[@]}"; do
-  corpus=$dir/corpus/$t crashes=$dir/crashes/$t log=$dir/logs/$t.log
+side_by_side=$(nproc)
+[[ " ${extra[*]-} " == *" -fork="* || " ${extra[*]-} " == *" -jobs="* ]] && side_by_side=1
+# One target's run; its summary line, or the end of its log when it failed, goes to
+# logs/TARGET.summary, and logs/TARGET.failed marks a failure.
+fuzz_one() {
+  local t=$1 corpus=$dir/corpus/$1 crashes=$dir/crashes/$1 log=$dir/logs/$1.log summary=$dir/logs/$1.summary
   mkdir -p "$corpus" "$crashes"
+  rm -f "$dir/logs/$t.failed"
   # New inputs go to the first folder, so tests/fuzz/corpus (the seeds) is only read. The run
   # starts in the logs folder, where -jobs puts the logs of its workers.
   if (cd "$dir/logs" && "$root/$dir/fuzz/fuzz_$t" "$root/$corpus" "$root/tests/fuzz/corpus/$t" \
         -max_total_time="$per_target" -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$root/$crashes/" \
         -print_final_stats=1 "${extra[@]}") >"$log" 2>&1; then
+    local runs rate last
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
     if [ -z "$runs" ]; then  # -fork and -jobs print no final stats: the last progress line
       last=$(grep -a -E -o '#[0-9]+[: ].*exec/s:? [0-9]+' "$log" | tail -1 || true)
       runs=$(sed -n 's/^#\([0-9]*\).*/\1/p' <<<"$last") rate=$(sed -E -n 's/.*exec\/s:? //p' <<<"$last")
     fi
-    echo "fuzz: $t: ${runs:-?} runs in ${per_target}s (${rate:-?}/s), corpus $(ls "$corpus" | wc -l) inputs"
+    echo "fuzz: $t: ${runs:-?} runs in ${per_target}s (${rate:-?}/s), corpus $(ls "$corpus" | wc -l) inputs" >"$summary"
   else
-    failed+=("$t")
-    echo "fuzz: $t FAILED; the log's end ($log):" >&2
-    tail -n 40 "$log" >&2
-    echo "fuzz: the input is in $crashes/ (docs/fuzzing.md: reproduce with $dir/fuzz/fuzz_$t FILE)" >&2
+    touch "$dir/logs/$t.failed"
+    { echo "fuzz: $t FAILED; the log's end ($log):"
+      tail -n 40 "$log"
+      echo "fuzz: the input is in $crashes/ (docs/fuzzing.md: reproduce with $dir/fuzz/fuzz_$t FILE)"; } >"$summary"
   fi
+}
+running=0
+for t in "${targets[@]}"; do
+  if [ "$running" -ge "$side_by_side" ]; then wait -n || true; running=$((running - 1)); fi
+  fuzz_one "$t" &
+  running=$((running + 1))
+done
+wait
+failed=()
+for t in "${targets[@]}"; do
+  if [ -e "$dir/logs/$t.failed" ]; then failed+=("$t"); cat "$dir/logs/$t.summary" >&2
+  else cat "$dir/logs/$t.summary"; fi
 done
 if ((${#failed[@]})); then
   echo "fuzz: failed: ${failed[*]}" >&2

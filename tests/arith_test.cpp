@@ -173,5 +173,26 @@ TEST(ArithBound, ColumnProductAndZeroRow) {
   EXPECT_EQ(permanent_bound(a), 0);
 }
 
+TEST(ArithBound, LargeBlocksGiveTheProductOfTheirLineSums) {
+  // 1001 rows (an odd count at every level of the product's tree) of a cyclic band with entries
+  // 1..7: the bound is the smaller of the row sums' and the column sums' products, one factor
+  // at a time here.
+  SparseMatrix<Integer> a;
+  a.rows = a.cols = 1001;
+  std::vector<Integer> row(1001), col(1001);
+  for (int r = 0; r < 1001; ++r)
+    for (int k = 0; k < 3; ++k) {
+      const int c = (r + k * 17) % 1001;
+      const Integer v = 1 + (r * 7 + k * 3) % 7;
+      a.entries.push_back({r, c, v});
+      row[static_cast<std::size_t>(r)] += v;
+      col[static_cast<std::size_t>(c)] += v;
+    }
+  Integer by_rows = 1, by_cols = 1;
+  for (const auto& v : row) by_rows *= v;
+  for (const auto& v : col) by_cols *= v;
+  EXPECT_EQ(permanent_bound(a), by_rows < by_cols ? by_rows : by_cols);
+}
+
 }  // namespace
 }  // namespace matchcount

@@ -1,5 +1,7 @@
 // A proven upper bound on |perm(A)|, used to choose how many primes the CRT needs.
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "core/arith.hpp"
 
@@ -26,6 +28,19 @@ Integer fixed_sqrt_up(const Integer& x) {
   mpz_sqrt(root.get_mpz_t(), scaled.get_mpz_t());
   if (root * root != scaled) root += 1;
   return root;
+}
+
+// The product of `factors` by a balanced tree: one factor at a time, the large blocks' tens of
+// thousands of lines take time quadratic in the product's length.
+Integer product_of(std::vector<Integer> factors) {
+  if (factors.empty()) return 1;
+  while (factors.size() > 1) {
+    std::vector<Integer> next((factors.size() + 1) / 2);
+    for (std::size_t k = 0; k < next.size(); ++k)
+      next[k] = 2 * k + 1 < factors.size() ? Integer(factors[2 * k] * factors[2 * k + 1]) : factors[2 * k];
+    factors = std::move(next);
+  }
+  return factors[0];
 }
 
 }  // namespace
@@ -69,15 +84,7 @@ Integer hafnian_bound(const SparseMatrix<Integer>& a, bool loops) {
     mpz_mul_2exp(factor.get_mpz_t(), factor.get_mpz_t(), kFrac);
     factors.push_back(factor + f);
   }
-  // A balanced product tree: large graphs (10^5 vertices) would take quadratic time one factor
-  // at a time.
-  while (factors.size() > 1) {
-    std::vector<Integer> next((factors.size() + 1) / 2);
-    for (std::size_t k = 0; k < next.size(); ++k)
-      next[k] = 2 * k + 1 < factors.size() ? Integer(factors[2 * k] * factors[2 * k + 1]) : factors[2 * k];
-    factors = std::move(next);
-  }
-  const Integer prod = factors.empty() ? Integer(1) : factors[0];
+  const Integer prod = product_of(std::move(factors));
   Integer bound;
   mpz_cdiv_q_2exp(bound.get_mpz_t(), prod.get_mpz_t(), kFrac * n);
   return bound;
@@ -91,9 +98,7 @@ Integer permanent_bound(const SparseMatrix<Integer>& a) {
     col[static_cast<std::size_t>(e.col)] += abs(e.value);
     if (e.value != 1) zero_one = false;
   }
-  Integer by_rows = 1, by_cols = 1;
-  for (const auto& r : row) by_rows *= r;
-  for (const auto& c : col) by_cols *= c;
+  const Integer by_rows = product_of(row), by_cols = product_of(col);
   Integer best = by_rows < by_cols ? by_rows : by_cols;
   if (zero_one && best != 0) {
     // Bregman (Minc's conjecture): perm <= prod_i (r_i!)^(1/r_i) for 0-1 matrices, and the
@@ -101,13 +106,15 @@ Integer permanent_bound(const SparseMatrix<Integer>& a) {
     // the product divided by 2^(kFrac*n), rounded up, is a true bound.
     std::map<unsigned long, Integer> factor;
     for (const auto* sums : {&row, &col}) {
-      Integer prod = 1;
+      std::vector<Integer> factors;
+      factors.reserve(sums->size());
       for (const auto& r : *sums) {
         unsigned long d = r.get_ui();
         auto it = factor.find(d);
         if (it == factor.end()) it = factor.emplace(d, bregman_factor(d)).first;
-        prod *= it->second;
+        factors.push_back(it->second);
       }
+      const Integer prod = product_of(std::move(factors));
       Integer bregman;
       mpz_cdiv_q_2exp(bregman.get_mpz_t(), prod.get_mpz_t(), kFrac * sums->size());
       if (bregman < best) best = bregman;

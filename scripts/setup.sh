@@ -27,14 +27,14 @@ fi
 # The sanitizer build (below) starts now at the lowest priority, so that it takes only the CPU
 # the Release suite and the Python package leave idle (one core for most of pytest and pip); its
 # output is printed once it is waited for. It checks the host code; CUDA stays out of it (no GPU
-# runs in CI anyway). -Og with line tables (-g1) builds in about half the time of -O1 -g and the
-# suite runs about 14% longer; only the suite and the programs it runs are built
-# (docs/benchmarks.md, "The test command's time").
+# runs in CI anyway). -Og with line tables (-g1) builds far faster than -O1 -g for a slightly
+# slower suite; only the suite and the programs it runs are built (docs/benchmarks.md, "The
+# test command's time").
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMATCHCOUNT_SANITIZE=ON -DMATCHCOUNT_CUDA=OFF \
   -DCMAKE_CXX_FLAGS="-Og" -DCMAKE_CXX_FLAGS_DEBUG="-g1" >/dev/null
 # In a process group of its own (set -m), which the trap ends if a step before the wait fails;
 # not a session of its own (setsid): the kernel's autogroups share the CPU fairly between
-# sessions whatever their nice values, and the Release suite's timing tests ran 2.5x slower.
+# sessions whatever their nice values, and the Release suite's timing test failed beside it.
 set -m
 nice -n 19 cmake --build build-asan -j"$jobs" --target matchcount_tests >build-asan/build.log 2>&1 &
 sanitizer_build=$!

@@ -5,6 +5,7 @@
 #   scripts/fuzz.sh long [SECONDS]            SECONDS in all (default 3600), split over all seven targets
 #   scripts/fuzz.sh brief|long SECONDS TARGET...   only these targets (e.g. npy checkpoint)
 #   ... -- FLAG...                            more libFuzzer flags, e.g. -- -fork=2 (two processes)
+#   scripts/fuzz.sh build [TARGET...]         only build what brief (or the targets named) would run
 # Builds the targets in build-fuzz with clang (installing clang if missing, as scripts/setup.sh
 # installs packages) and fails when any target finds a crash, a sanitizer report, a failed
 # check, a timeout or an out-of-memory. Inputs that found new coverage are kept in
@@ -14,10 +15,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: $0 [brief|long] [SECONDS] [TARGET...] [-- LIBFUZZER_FLAG...]" >&2; exit 2; }
+usage() { echo "usage: $0 [brief|long|build] [SECONDS] [TARGET...] [-- LIBFUZZER_FLAG...]" >&2; exit 2; }
 all_targets=(matrix_market bannerless edge_list dimacs npy checkpoint count)
 mode=brief
-case "${1:-}" in brief|long) mode=$1; shift ;; -h|--help) usage ;; esac
+build_only=0
+case "${1:-}" in brief|long) mode=$1; shift ;; build) build_only=1; shift ;; -h|--help) usage ;; esac
 seconds=60
 [ "$mode" = long ] && seconds=3600
 if [ $# -gt 0 ] && [[ "$1" =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
@@ -53,6 +55,7 @@ cmake -S . -B "$dir" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" -DMATCHCOUNT_FUZZ=ON -DMATCHCOUNT_TESTS=OFF \
   -DMATCHCOUNT_CUDA=OFF -DMATCHCOUNT_MPI=OFF -DMATCHCOUNT_PYTHON=OFF "${launcher[@]}" >/dev/null
 cmake --build "$dir" $(printf -- ' --target fuzz_%s' "${targets[@]}") -j"$(nproc)"
+[ "$build_only" = 1 ] && exit 0
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}

@@ -63,8 +63,21 @@ wait "$sanitizer_build" || sanitizer_status=$?
 trap - EXIT
 cat build-asan/build.log
 [ "$sanitizer_status" -eq 0 ] || { echo "setup: the sanitizer build failed (exit $sanitizer_status)" >&2; exit 1; }
+# The fuzz targets (clang) build beside the sanitizer suite in the same way, on what CPU its
+# tests leave idle while they wait on the programs they run.
+mkdir -p build-fuzz
+set -m
+nice -n 19 bash scripts/fuzz.sh build >build-fuzz/build.log 2>&1 &
+fuzz_build=$!
+set +m
+trap 'kill -- -"$fuzz_build" 2>/dev/null || true' EXIT
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan -j"$jobs" --output-on-failure
+fuzz_status=0
+wait "$fuzz_build" || fuzz_status=$?
+trap - EXIT
+cat build-fuzz/build.log
+[ "$fuzz_status" -eq 0 ] || { echo "setup: the fuzz targets' build failed (exit $fuzz_status)" >&2; exit 1; }
 # The readers and the checkpoint file under libFuzzer: 60 s of fuzzing, the targets side by side
 # (30 s on two cores; docs/fuzzing.md).
 bash scripts/fuzz.sh brief

@@ -24,22 +24,37 @@ if [ "$mode" = demo ]; then
   exit 0
 fi
 
-# The sanitizer build (below) starts now at the lowest priority, so that it takes only the CPU
-# the Release suite and the Python package leave idle (one core for most of pytest and pip); its
-# output is printed once it is waited for. It checks the host code; CUDA stays out of it (no GPU
-# runs in CI anyway). -Og with line tables (-g1) builds far faster than -O1 -g for a slightly
-# slower suite; only the suite and the programs it runs are built (docs/benchmarks.md, "The
-# test command's time").
+# start_beside LOG COMMAND...: COMMAND at the lowest priority in the background, so that it
+# takes only the CPU the steps in the foreground leave idle; its output goes to LOG.
+# finish_beside: wait for it, print LOG, and stop the script if it failed.
+# It runs in a process group of its own (set -m), which the trap ends if a step before the wait
+# fails; not in a session of its own (setsid): the kernel's autogroups share the CPU fairly
+# between sessions whatever their nice values, and the Release suite's timing test failed
+# beside it.
+start_beside() {
+  beside_log=$1; shift
+  set -m
+  nice -n 19 "$@" >"$beside_log" 2>&1 &
+  beside_pid=$!
+  set +m
+  trap 'kill -- -"$beside_pid" 2>/dev/null || true' EXIT
+}
+finish_beside() {
+  local status=0
+  wait "$beside_pid" || status=$?
+  trap - EXIT
+  cat "$beside_log"
+  [ "$status" -eq 0 ] || { echo "setup: failed in the background (exit $status; $beside_log)" >&2; exit 1; }
+}
+
+# The sanitizer build starts now, beside the Release suite and the Python package (one core
+# for most of pytest and pip). It checks the host code; CUDA stays out of it (no GPU runs in CI
+# anyway). -Og with line tables (-g1) builds far faster than -O1 -g for a slightly slower suite;
+# only the suite and the programs it runs are built (docs/benchmarks.md, "The test command's
+# time").
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMATCHCOUNT_SANITIZE=ON -DMATCHCOUNT_CUDA=OFF \
   -DCMAKE_CXX_FLAGS="-Og" -DCMAKE_CXX_FLAGS_DEBUG="-g1" >/dev/null
-# In a process group of its own (set -m), which the trap ends if a step before the wait fails;
-# not a session of its own (setsid): the kernel's autogroups share the CPU fairly between
-# sessions whatever their nice values, and the Release suite's timing test failed beside it.
-set -m
-nice -n 19 cmake --build build-asan -j"$jobs" --target matchcount_tests >build-asan/build.log 2>&1 &
-sanitizer_build=$!
-set +m
-trap 'kill -- -"$sanitizer_build" 2>/dev/null || true' EXIT
+start_beside build-asan/build.log cmake --build build-asan -j"$jobs" --target matchcount_tests
 
 ctest --test-dir build -j"$jobs" --output-on-failure
 
@@ -58,26 +73,14 @@ CMAKE_BUILD_PARALLEL_LEVEL=$jobs "$venv/bin/python" -m pip install -q --disable-
   ./python -Cbuild-dir="$PWD/build-python/build" -Ccmake.define.MATCHCOUNT_INSTALLED="$prefix"
 MATCHCOUNT_CLI="$PWD/build/bin/matchcount" "$venv/bin/python" -m pytest -q python/tests
 rm -rf "$prefix"
-sanitizer_status=0
-wait "$sanitizer_build" || sanitizer_status=$?
-trap - EXIT
-cat build-asan/build.log
-[ "$sanitizer_status" -eq 0 ] || { echo "setup: the sanitizer build failed (exit $sanitizer_status)" >&2; exit 1; }
-# The fuzz targets (clang) build beside the sanitizer suite in the same way, on what CPU its
-# tests leave idle while they wait on the programs they run.
+finish_beside
+# The fuzz targets (clang) build beside the sanitizer suite, on what CPU its tests leave idle
+# while they wait on the programs they run.
 mkdir -p build-fuzz
-set -m
-nice -n 19 bash scripts/fuzz.sh build >build-fuzz/build.log 2>&1 &
-fuzz_build=$!
-set +m
-trap 'kill -- -"$fuzz_build" 2>/dev/null || true' EXIT
+start_beside build-fuzz/build.log bash scripts/fuzz.sh build
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan -j"$jobs" --output-on-failure
-fuzz_status=0
-wait "$fuzz_build" || fuzz_status=$?
-trap - EXIT
-cat build-fuzz/build.log
-[ "$fuzz_status" -eq 0 ] || { echo "setup: the fuzz targets' build failed (exit $fuzz_status)" >&2; exit 1; }
+finish_beside
 # The readers and the checkpoint file under libFuzzer: 60 s of fuzzing, the targets side by side
 # (30 s on two cores; docs/fuzzing.md).
 bash scripts/fuzz.sh brief

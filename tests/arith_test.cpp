@@ -174,9 +174,9 @@ TEST(ArithBound, ColumnProductAndZeroRow) {
 }
 
 TEST(ArithBound, LargeBlocksGiveTheProductOfTheirLineSums) {
-  // 1001 rows (an odd count at every level of the product's tree) of a cyclic band with entries
-  // 1..7: the bound is the smaller of the row sums' and the column sums' products, one factor
-  // at a time here.
+  // 1001 rows (odd counts at the first levels of the product's tree) of a cyclic band with
+  // entries 1, 4 and 7: the bound is the smaller of the row sums' and the column sums'
+  // products, one factor at a time here.
   SparseMatrix<Integer> a;
   a.rows = a.cols = 1001;
   std::vector<Integer> row(1001), col(1001);

@@ -135,6 +135,33 @@ TEST(Estimate, TimeCappedRoundsStopBetweenBatchesAtAPrefix) {
   EXPECT_EQ(part.sum_e, same.sum_e);
 }
 
+// A stop inside a batch keeps the samples that batch finished (a prefix of the round, with
+// run()'s bits): a first round of one batch that one thread cannot finish within a short cap
+// used to give no estimate at all.
+TEST(Estimate, AStopInsideABatchKeepsItsFinishedSamples) {
+  const estimate::BlockData d = estimate::BlockData::from(as_double(random_regular_bipartite(200, 3, 5)));
+  const std::uint64_t batch = estimate::batch_samples(d.n);
+  ASSERT_EQ(batch, estimate::kBatch);
+  estimate::SamplerConfig cfg;
+  cfg.method = estimate::Method::ScalingPlus;
+  cfg.threads = 1;
+  const auto sampler = estimate::make_cpu_sampler(d, cfg);
+  auto t0 = std::chrono::steady_clock::now();
+  (void)sampler->run(0, 32);
+  const auto sixteen = (std::chrono::steady_clock::now() - t0) / 2;
+  const auto never = std::chrono::steady_clock::time_point::max();
+  // About 16 samples of batch 0, with margins of 16 both ways.
+  sampler->stop_at(std::chrono::steady_clock::now() + sixteen);
+  const estimate::SampleSums part = sampler->run_until(7, 2 * batch, never);
+  EXPECT_GT(part.count, 0u);
+  EXPECT_LT(part.count, batch);
+  sampler->stop_at(never);
+  const estimate::SampleSums same = sampler->run(7, part.count);
+  EXPECT_EQ(part.count, same.count);
+  EXPECT_EQ(part.sum_m, same.sum_m);
+  EXPECT_EQ(part.sum_e, same.sum_e);
+}
+
 // Grids against the Kasteleyn product (known-families.tsv): 12 x 12 has 53060477521960000.
 TEST(Estimate, GridDimersAgreeWithTheExactCount) {
   const AnyMatrix a = biadjacency(grid_graph(12, 12));

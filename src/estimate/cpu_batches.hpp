@@ -28,9 +28,12 @@ struct DeadlineStop {
 
 /// The sums of each batch of samples first .. first + count - 1, in order. Batches that start
 /// after `deadline` are skipped (never batch 0); a batch still running at `stop` is abandoned
-/// mid-sample and dropped whole (batch 0 too: a time cap binds however long one sample is).
-/// Only the batches before the first one skipped or dropped are returned, so the samples
-/// returned are always a prefix of the round, and the batch sizes never depend on the clock.
+/// mid-sample (batch 0 too: a time cap binds however long one sample is) and keeps the
+/// samples it finished. Returned: the batches before the first one skipped or abandoned, then
+/// that one's finished samples if it has any, so the samples returned are always a prefix of
+/// the round. Only the last part can be short: without a stop the batch sizes never depend on
+/// the clock. (Dropping an abandoned batch whole lost a whole first round, one batch of
+/// batch_samples(n), when one thread could not finish it within a short cap.)
 /// `make()` gives one thread's sampler: an object with
 /// WideValue sample(SampleRng&, const DeadlineStop&).
 template <class Make>
@@ -66,8 +69,10 @@ std::vector<SampleSums> run_batches(const SamplerConfig& cfg, std::uint64_t batc
     }
   }
   // A thread may start a batch after another thread skipped an earlier one: keep the prefix.
-  const auto first_skipped = std::find(skipped.begin(), skipped.end(), 1) - skipped.begin();
-  part.resize(static_cast<std::size_t>(first_skipped));
+  // A batch skipped at its start holds no samples; one abandoned holds its finished ones.
+  auto kept = static_cast<std::size_t>(std::find(skipped.begin(), skipped.end(), 1) - skipped.begin());
+  if (kept < part.size() && part[kept].count > 0) ++kept;
+  part.resize(kept);
   return part;
 }
 

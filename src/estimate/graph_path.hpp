@@ -352,7 +352,7 @@ MC_HD WideValue run_graph_sample(GraphPath<M>& path, SampleRng& rng, const Stop&
   path.start();
   WideValue x;
   for (;;) {
-    if (stop()) return abandoned_sample();  // a time cap: dropped with its batch
+    if (stop()) return abandoned_sample();  // a time cap: the round ends before this sample
     Step s = path.next();
     if (s.row == kDone) return x;
     if (s.row == kRescale) {

@@ -99,7 +99,7 @@ class GraphSmc {
     WideValue z;  // exp(R_0) x the product of the mean twisted weights at the resamplings
     mul_exp(z, r0);
     for (;;) {
-      if (stop()) return abandoned_sample();  // a time cap: dropped with its batch
+      if (stop()) return abandoned_sample();  // a time cap: the round ends before this sample
       bool done = false;
       for (std::size_t i = 0; i < count; ++i) {
         if (weight_[i].m == 0.0) continue;  // died earlier

@@ -46,8 +46,9 @@ namespace {
 // of the model); GPU Ryser 2 FP64 operations per row-step at 70% of 17e12 per second plus
 // 20 ms per block (context, launch, copies). The frontier DP's model is frontier_seconds
 // (frontier.hpp), Kasteleyn's kasteleyn_seconds. Real (double) blocks walk without primes,
-// so they take a lower rate per row-step than exact ones.
-constexpr double kCpuRyserRealStep = 1.6e-10;
+// so they take a lower rate per row-step than exact ones; complex blocks a higher one (a
+// complex product and its error terms per row-step).
+constexpr double kCpuRyserRealStep = 1.6e-10, kCpuRyserComplexStep = 5.5e-10;
 constexpr double kCpuRyserStep = 2.6e-10, kGpuRyserStep = 2.0 / (0.7 * 17e12),
                  kGpuOverhead = catalog::kLeastGpuSeconds;
 // Exact counts pay for their primes (fitted in docs/benchmarks.md, "Predictions against
@@ -215,7 +216,7 @@ WalkCost walk_cost(const SparseMatrix<T>& a, int cores) {
       c.gpu_passes = std::max(1.0, primes);
     }
   } else {
-    c.cpu = row_steps * (std::is_same_v<T, double> ? kCpuRyserRealStep : kCpuRyserStep) / cores;
+    c.cpu = row_steps * (std::is_same_v<T, double> ? kCpuRyserRealStep : kCpuRyserComplexStep) / cores;
   }
   c.gpu = c.gpu_passes * row_steps * kGpuRyserStep * (std::is_same_v<T, Complex> ? kGpuComplexStep : 1.0) + kGpuOverhead;
   return c;

@@ -11,16 +11,17 @@
 #include <random>
 #include <sstream>
 
+#include "measured_run.hpp"
 #include "test_support.hpp"
 
 namespace matchcount {
 namespace {
 
-const std::string kBand12 = std::string(MATCHCOUNT_SOURCE_DIR) + "/datasets/band12.mtx";
+using test::kBand12;
 const std::string kRandomInt10 = std::string(MATCHCOUNT_SOURCE_DIR) + "/datasets/random_int10.mtx";
 const std::string kGrid8 = std::string(MATCHCOUNT_SOURCE_DIR) + "/datasets/grid8x8.edges";
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+using test::quoted;
 
 double seconds_of(const std::function<void()>& f) {
   const auto t0 = std::chrono::steady_clock::now();

@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 using test::run_matchcount;
 using test::slurp;
 
-const std::string kBand12 = std::string(MATCHCOUNT_SOURCE_DIR) + "/datasets/band12.mtx";
+using test::kBand12;
 
 std::string shell_quoted(const std::string& path) { return "'" + path + "'"; }
 

@@ -38,12 +38,12 @@ std::uint64_t dense_det(std::vector<std::vector<std::uint64_t>> a, std::uint64_t
 
 /// A random n x n matrix on a sparse pattern with its diagonal: grid-like neighbours (each vertex to the next and to the one `width`
 /// on), some random long edges, some zero diagonal values.
-struct Case {
+struct DissectionCase {
   std::vector<std::pair<int, int>> rc;
   std::vector<long> value;
 };
-Case random_case(std::mt19937_64& rng, int n, int width, int long_edges, bool zero_diagonal) {
-  Case c;
+DissectionCase random_case(std::mt19937_64& rng, int n, int width, int long_edges, bool zero_diagonal) {
+  DissectionCase c;
   auto add = [&](int i, int j, long v) { c.rc.emplace_back(i, j), c.value.push_back(v); };
   // Values of 40 bits: a Schur complement's pivot is then 0 modulo p only by chance (small
   // integers cancel exactly, often).
@@ -57,7 +57,7 @@ Case random_case(std::mt19937_64& rng, int n, int width, int long_edges, bool ze
   for (int e = 0; e < long_edges; ++e) add(int(rng() % std::uint64_t(n)), int(rng() % std::uint64_t(n)), 1 + long(rng() % 3));
   // Duplicates would be assembled once each; keep the first of every position.
   std::vector<std::pair<int, int>> seen;
-  Case u;
+  DissectionCase u;
   for (std::size_t k = 0; k < c.rc.size(); ++k) {
     if (std::find(seen.begin(), seen.end(), c.rc[k]) != seen.end()) continue;
     seen.push_back(c.rc[k]), u.rc.push_back(c.rc[k]), u.value.push_back(c.value[k]);
@@ -73,7 +73,7 @@ TEST(KasteleynDissection, DeterminantsAgainstDenseElimination) {
   int compared = 0, failed = 0, nonzero = 0;
   for (int it = 0; it < 120; ++it) {
     const int n = 1 + int(rng() % (it < 80 ? 60 : 300)), width = 1 + int(rng() % 20);
-    const Case c = random_case(rng, n, width, it % 4 == 0 ? int(rng() % 8) : 0, it % 2 == 1);
+    const DissectionCase c = random_case(rng, n, width, it % 4 == 0 ? int(rng() % 8) : 0, it % 2 == 1);
     const planar::Dissection d = planar::dissect(n, c.rc);
     ASSERT_EQ(d.n, n);
     std::vector<std::vector<std::uint64_t>> dense(std::size_t(n), std::vector<std::uint64_t>(std::size_t(n), 0));

@@ -86,7 +86,7 @@ void mirror(DecimalMatrix& m, bool conjugate) {
 /// Sets entry (0, 0) to a decimal of `digits` digits near -R / C (perm = a00 C + R), so that the
 /// permanent is tiny beside perm(|A|); with `zero`, makes rows and columns 0, 1 a block of
 /// permanent exactly 0 (x, y; kx, -ky) below a zero block, so the permanent is exactly 0.
-void cancel(DecimalMatrix& m, int digits, bool zero, std::mt19937_64& rng) {
+void cancel_entries(DecimalMatrix& m, int digits, bool zero, std::mt19937_64& rng) {
   const int n = m.rows;
   auto set = [&](int i, int j, const CQ& v) {
     m.re[static_cast<std::size_t>(i * n + j)] = decimal_of(v.re);
@@ -131,7 +131,7 @@ TEST(ErrorBound, RandomDecimalPermanents) {
       s = complex && rng() % 2 ? Storage::Hermitian : Storage::Symmetric;
       mirror(m, s == Storage::Hermitian);
     }
-    if (family == 5 && n >= 3) cancel(m, 3 + static_cast<int>(rng() % 12), rng() % 3 == 0, rng);
+    if (family == 5 && n >= 3) cancel_entries(m, 3 + static_cast<int>(rng() % 12), rng() % 3 == 0, rng);
     check_all(t, m, s, "family " + std::to_string(family) + ", case " + std::to_string(c));
   }
   t.print("float permanents of random decimals");

@@ -23,12 +23,12 @@ using engines::make_frontier;
 using test::threads;
 
 template <class T>
-SparseMatrix<T> to(const SparseMatrix<Integer>& a) {
+SparseMatrix<T> to_kind(const SparseMatrix<Integer>& a) {
   return convert<T>(a, [](const Integer& v) { return T(v.get_d()); });
 }
 
 /// A random band / sparse / dense / arrow-shaped pattern with values from `value`.
-SparseMatrix<Integer> random_shape(std::mt19937_64& rng, int n, int shape, long lo, long hi) {
+SparseMatrix<Integer> random_shaped_matrix(std::mt19937_64& rng, int n, int shape, long lo, long hi) {
   std::uniform_int_distribution<long> val(lo, hi);
   std::uniform_real_distribution<double> u(0, 1);
   int band = 1 + int(rng() % 3);
@@ -55,7 +55,7 @@ TEST(FrontierRandom, IntegerAgainstRyserUpToN20) {
   auto ryser = make_engine("ryser");
   for (int it = 0; it < 120; ++it) {
     int n = 10 + it % 11;
-    auto a = random_shape(rng, n, it % 4, it % 3 == 0 ? 1 : -3, 3);
+    auto a = random_shaped_matrix(rng, n, it % 4, it % 3 == 0 ? 1 : -3, 3);
     if (it % 8 == 7) a = test::random_integer(rng, n, 0.9, -1, 1);
     ASSERT_EQ(f->permanent(a, {}), ryser->permanent(a, {})) << "it " << it << " n " << n;
   }
@@ -89,9 +89,9 @@ TEST(FrontierRandom, IntegralRealsAreExact) {
   std::mt19937_64 rng(14);
   auto f = make_frontier();
   for (int it = 0; it < 30; ++it) {
-    auto a = random_shape(rng, 8 + it % 8, it % 4, -2, 2);
+    auto a = random_shaped_matrix(rng, 8 + it % 8, it % 4, -2, 2);
     double want = make_engine("ryser")->permanent(a, {}).get_d();
-    auto got = f->permanent(to<double>(a), {});
+    auto got = f->permanent(to_kind<double>(a), {});
     EXPECT_EQ(got.value, want);
     EXPECT_EQ(got.abs_error, 0.0);
   }
@@ -117,7 +117,7 @@ TEST(FrontierRandom, HugeAndTinyRows) {
     auto got_t = f->permanent(big, {});
     ASSERT_LE(std::fabs(got_t.value - want), got_t.abs_error + 1e-14 * test::naive_permanent(abs_b) + 1e-300) << it;
   }
-  auto ones = to<double>(complete_bipartite(6));
+  auto ones = to_kind<double>(complete_bipartite(6));
   for (auto& e : ones.entries) e.value = 1e100;
   auto inf = f->permanent(ones, {});
   EXPECT_TRUE(std::isinf(inf.value));
@@ -191,13 +191,13 @@ TEST(FrontierThreads, ResultsDoNotDependOnThreadCount) {
   auto g = biadjacency(grid_graph(16, 16));
   EXPECT_EQ(f->permanent(g, threads(1)), f->permanent(g, threads(2)));
   std::mt19937_64 rng(15);
-  auto r = to<double>(g);
+  auto r = to_kind<double>(g);
   for (auto& e : r.entries) e.value = std::uniform_real_distribution<double>(-1, 1)(rng);
   auto r1 = f->permanent(r, threads(1)), r2 = f->permanent(r, threads(2));
   EXPECT_EQ(r1.value, r2.value);
   EXPECT_EQ(r1.abs_error, r2.abs_error);
   // Dense n = 20: up to C(20, 10) states, enough work for many chunks per row.
-  auto w = random_shape(rng, 20, 2, -1000, 1000);
+  auto w = random_shaped_matrix(rng, 20, 2, -1000, 1000);
   EXPECT_EQ(f->permanent(w, threads(3)), make_engine("ryser")->permanent(w, {}));
   auto d = test::random_real(rng, 20, 0.9, -1, 1);
   auto d1 = f->permanent(d, threads(1)), d3 = f->permanent(d, threads(3));
@@ -213,7 +213,7 @@ TEST(FrontierRandom, PrimesInSeveralPassesAndCountingMerge) {
   std::mt19937_64 rng(16);
   auto ryser = make_engine("ryser");
   for (int it = 0; it < 12; ++it) {
-    auto a = random_shape(rng, 9 + it, it % 4, -1000000000000L, 1000000000000L);
+    auto a = random_shaped_matrix(rng, 9 + it, it % 4, -1000000000000L, 1000000000000L);
     Integer want = ryser->permanent(a, {});
     engines::FrontierTuning tune;
     tune.max_primes_per_pass = 1 + std::size_t(it % 3);
@@ -223,7 +223,7 @@ TEST(FrontierRandom, PrimesInSeveralPassesAndCountingMerge) {
   engines::FrontierTuning one;
   one.max_primes_per_pass = 1, one.count_first = true;
   EXPECT_EQ(engines::frontier_permanent(biadjacency(grid_graph(10, 10)), {}, one), Integer("258584046368"));
-  auto w = random_shape(rng, 20, 2, -3, 3);
+  auto w = random_shaped_matrix(rng, 20, 2, -3, 3);
   EXPECT_EQ(engines::frontier_permanent(w, threads(3), one), ryser->permanent(w, {}));
 }
 

@@ -27,7 +27,7 @@ using namespace matchcount::gentest;
 namespace {
 
 
-ReadResult read_text(const std::string& text, const std::string& name, InputFormat as, bool loops) {
+ReadResult read_symmetric_text(const std::string& text, const std::string& name, InputFormat as, bool loops) {
   std::istringstream in(text);
   ReadOptions options;
   options.as = as;
@@ -152,7 +152,7 @@ TEST(GenerateGraphsWriters, SymmetricMatrixMarketReadsBack) {
     SCOPED_TRACE(name);
     std::ostringstream out;
     write_matrix_market_symmetric(out, m);
-    const ReadResult r = read_text(out.str(), "m.mtx", InputFormat::Auto, true);
+    const ReadResult r = read_symmetric_text(out.str(), "m.mtx", InputFormat::Auto, true);
     EXPECT_NE(r.format.find("symmetric"), std::string::npos) << r.format;
     ASSERT_EQ(r.matrix.index(), m.index());
     std::visit(
@@ -170,7 +170,7 @@ TEST(GenerateGraphsWriters, EdgeListsReadBackAsGraphs) {
   for (const EdgeList& g : {triangular_graph(3, 4), king_graph(3, 3, {true, true}), c60_graph(), petersen_graph()}) {
     std::ostringstream out;
     write_edge_list(out, g);
-    const ReadResult r = read_text(out.str(), "g.edges", InputFormat::Graph, false);
+    const ReadResult r = read_symmetric_text(out.str(), "g.edges", InputFormat::Graph, false);
     EXPECT_TRUE(r.symmetric_graph);
     const auto& read = std::get<SparseMatrix<Integer>>(r.matrix);
     EXPECT_TRUE(same_entries(by_names(read, r.row_names, g.vertices), adjacency_matrix(g)));
@@ -178,7 +178,7 @@ TEST(GenerateGraphsWriters, EdgeListsReadBackAsGraphs) {
   const auto weighted = random_symmetric_integer(10, 0.7, -4, 4, true, 8);
   std::ostringstream out;
   write_graph_edges(out, AnyMatrix(weighted));
-  const ReadResult r = read_text(out.str(), "w.edges", InputFormat::Graph, true);
+  const ReadResult r = read_symmetric_text(out.str(), "w.edges", InputFormat::Graph, true);
   const auto back = by_names(std::get<SparseMatrix<Integer>>(r.matrix), r.row_names, 10);
   EXPECT_TRUE(same_entries(back, weighted));
   // The hafnian and the loop hafnian survive the round trip.
@@ -188,7 +188,7 @@ TEST(GenerateGraphsWriters, EdgeListsReadBackAsGraphs) {
   const auto real = random_symmetric_real(8, 0.8, -1.0, 3.0, false, 8);
   std::ostringstream rout;
   write_graph_edges(rout, AnyMatrix(real));
-  const ReadResult rr = read_text(rout.str(), "r.edges", InputFormat::Graph, false);
+  const ReadResult rr = read_symmetric_text(rout.str(), "r.edges", InputFormat::Graph, false);
   EXPECT_TRUE(same_entries(by_names(std::get<SparseMatrix<double>>(rr.matrix), rr.row_names, 8), real));
 }
 
@@ -204,15 +204,15 @@ TEST(GenerateGraphsWriters, LoopHafnianOfSmallCases) {
 
 namespace {
 
-struct Generated {
+struct GeneratedOutput {
   int exit_code = -1;
   std::string out, err;
 };
 
 /// Runs matchcount-generate (built next to matchcount) with the arguments.
-Generated generate(const std::string& args) {
+GeneratedOutput generate_output(const std::string& args) {
   const auto bin = std::filesystem::path(MATCHCOUNT_BINARY).parent_path() / "matchcount-generate";
-  Generated g;
+  GeneratedOutput g;
   if (!std::filesystem::exists(bin)) return g;
   const std::string out = test::temp_file("", ".out"), err = test::temp_file("", ".err");
   const int status = std::system(("'" + bin.string() + "' " + args + " >'" + out + "' 2>'" + err + "'").c_str());
@@ -231,42 +231,42 @@ Generated generate(const std::string& args) {
 }  // namespace
 
 TEST(GenerateGraphsCli, FamiliesAndFormats) {
-  if (generate("--help").exit_code < 0) GTEST_SKIP() << "matchcount-generate is not built";
+  if (generate_output("--help").exit_code < 0) GTEST_SKIP() << "matchcount-generate is not built";
   // A general graph as an edge list and as its symmetric adjacency matrix.
-  const Generated c60 = generate("c60");
+  const GeneratedOutput c60 = generate_output("c60");
   ASSERT_EQ(c60.exit_code, 0) << c60.err;
-  const ReadResult edges = read_text(c60.out, "c60.edges", InputFormat::Graph, false);
+  const ReadResult edges = read_symmetric_text(c60.out, "c60.edges", InputFormat::Graph, false);
   EXPECT_TRUE(same_entries(by_names(std::get<SparseMatrix<Integer>>(edges.matrix), edges.row_names, 60),
                            adjacency_matrix(c60_graph())));
-  const Generated mtx = generate("triangular 3 4 --periodic-x --format mtx");
+  const GeneratedOutput mtx = generate_output("triangular 3 4 --periodic-x --format mtx");
   ASSERT_EQ(mtx.exit_code, 0) << mtx.err;
   EXPECT_NE(mtx.out.find("%%MatrixMarket matrix coordinate integer symmetric"), std::string::npos);
   EXPECT_NE(mtx.err.find("not bipartite"), std::string::npos) << mtx.err;
-  const ReadResult tri = read_text(mtx.out, "t.mtx", InputFormat::Auto, false);
+  const ReadResult tri = read_symmetric_text(mtx.out, "t.mtx", InputFormat::Auto, false);
   EXPECT_TRUE(same_entries(std::get<SparseMatrix<Integer>>(tri.matrix),
                            adjacency_matrix(triangular_graph(3, 4, {false, true}))));
-  EXPECT_EQ(generate("king 3 3 --format bipartite").exit_code, 3);
-  EXPECT_EQ(generate("king 2 3 --periodic").exit_code, 2);
+  EXPECT_EQ(generate_output("king 3 3 --format bipartite").exit_code, 3);
+  EXPECT_EQ(generate_output("king 2 3 --periodic").exit_code, 2);
   // Bipartite families keep their biadjacency matrix; --format adjacency gives the symmetric one.
-  EXPECT_NE(generate("grid 2 3 --format mtx").out.find("integer general\n"), std::string::npos);
-  EXPECT_NE(generate("grid 2 3 --format adjacency").out.find("integer symmetric\n"), std::string::npos);
+  EXPECT_NE(generate_output("grid 2 3 --format mtx").out.find("integer general\n"), std::string::npos);
+  EXPECT_NE(generate_output("grid 2 3 --format adjacency").out.find("integer symmetric\n"), std::string::npos);
   // Symmetric matrices: same seed, same file; the edge form reads back to the same matrix.
-  const Generated s1 = generate("symmetric-int 9 --density 0.5 --diagonal --seed 4");
+  const GeneratedOutput s1 = generate_output("symmetric-int 9 --density 0.5 --diagonal --seed 4");
   ASSERT_EQ(s1.exit_code, 0) << s1.err;
-  EXPECT_EQ(s1.out, generate("symmetric-int 9 --density 0.5 --diagonal --seed 4").out);
+  EXPECT_EQ(s1.out, generate_output("symmetric-int 9 --density 0.5 --diagonal --seed 4").out);
   EXPECT_NE(s1.out.find("generated by: matchcount-generate symmetric-int 9 --density 0.5 --lo -9 --hi 9 "
                         "--diagonal --seed 4"),
             std::string::npos);
   const auto want = random_symmetric_integer(9, 0.5, -9, 9, true, 4);
-  EXPECT_TRUE(same_entries(std::get<SparseMatrix<Integer>>(read_text(s1.out, "s.mtx", InputFormat::Auto, true).matrix), want));
-  const Generated s2 = generate("symmetric-int 9 --density 0.5 --diagonal --seed 4 --format edges");
+  EXPECT_TRUE(same_entries(std::get<SparseMatrix<Integer>>(read_symmetric_text(s1.out, "s.mtx", InputFormat::Auto, true).matrix), want));
+  const GeneratedOutput s2 = generate_output("symmetric-int 9 --density 0.5 --diagonal --seed 4 --format edges");
   ASSERT_EQ(s2.exit_code, 0) << s2.err;
-  const ReadResult se = read_text(s2.out, "s.edges", InputFormat::Graph, true);
+  const ReadResult se = read_symmetric_text(s2.out, "s.edges", InputFormat::Graph, true);
   EXPECT_TRUE(same_entries(by_names(std::get<SparseMatrix<Integer>>(se.matrix), se.row_names, 9), want));
-  EXPECT_EQ(generate("symmetric-complex 4 --format edges").exit_code, 2);  // not offered
-  EXPECT_EQ(generate("random-regular 7 3").exit_code, 2);
-  const Generated rr = generate("random-regular 20 3 --seed 5 --format adjacency");
+  EXPECT_EQ(generate_output("symmetric-complex 4 --format edges").exit_code, 2);  // not offered
+  EXPECT_EQ(generate_output("random-regular 7 3").exit_code, 2);
+  const GeneratedOutput rr = generate_output("random-regular 20 3 --seed 5 --format adjacency");
   ASSERT_EQ(rr.exit_code, 0) << rr.err;
-  EXPECT_TRUE(same_entries(std::get<SparseMatrix<Integer>>(read_text(rr.out, "r.mtx", InputFormat::Auto, false).matrix),
+  EXPECT_TRUE(same_entries(std::get<SparseMatrix<Integer>>(read_symmetric_text(rr.out, "r.mtx", InputFormat::Auto, false).matrix),
                            adjacency_matrix(random_regular_graph(20, 3, 5))));
 }

@@ -23,7 +23,7 @@ namespace sr = subset_rank;
 __extension__ typedef unsigned __int128 u128;
 
 /// Banded, sparse, arrow-shaped or dense n x n matrices with values in [lo, hi] \ {0}.
-SparseMatrix<Integer> random_shape(std::mt19937_64& rng, int n, int shape, long lo, long hi) {
+SparseMatrix<Integer> random_gpu_shape(std::mt19937_64& rng, int n, int shape, long lo, long hi) {
   std::uniform_int_distribution<long> val(lo, hi);
   std::uniform_real_distribution<double> u(0, 1);
   const int band = 1 + int(rng() % 4);
@@ -119,12 +119,12 @@ TEST(GpuFrontierHost, PullDpAgreesWithCpuEngines) {
   auto mod = [&](const Integer& v) { return std::uint64_t(mpz_fdiv_ui(v.get_mpz_t(), p)); };
   for (int it = 0; it < 120; ++it) {
     const int n = 1 + it % 14;
-    const auto a = random_shape(rng, n, it % 4, it % 3 == 0 ? 1 : -4, 4);
+    const auto a = random_gpu_shape(rng, n, it % 4, it % 3 == 0 ? 1 : -4, 4);
     ASSERT_EQ(host_pull_dp(a, p), mod(ryser->permanent(a, {}))) << "it " << it;
   }
   EXPECT_EQ(host_pull_dp(biadjacency(grid_graph(6, 9)), p), 817991u);
   EXPECT_EQ(host_pull_dp(complete_bipartite(9), p), 362880u);
-  const auto wide = random_shape(rng, 40, 0, -3, 3);
+  const auto wide = random_gpu_shape(rng, 40, 0, -3, 3);
   EXPECT_EQ(host_pull_dp(wide, p), mod(frontier->permanent(wide, {})));
 }
 
@@ -151,7 +151,7 @@ TEST(GpuFrontier, AgreesWithCpuFrontierAndRyser) {
   for (int it = 0; it < 240; ++it) {
     const int shape = it % 4, n = shape == 3 ? 4 + it % 17 : 4 + it % 29;  // dense up to 20, others up to 32
     const long lo = it % 3 == 0 ? 1 : it % 3 == 1 ? -9 : -1000000000000L, hi = it % 3 == 0 ? 1 : it % 3 == 1 ? 9 : 1000000000000L;
-    const auto a = random_shape(rng, n, shape, lo, hi);
+    const auto a = random_gpu_shape(rng, n, shape, lo, hi);
     EngineStats stats;
     EngineOptions o;
     o.stats = &stats;
@@ -172,7 +172,7 @@ TEST(GpuFrontier, PassesAndKnownValues) {
   SKIP_WITHOUT_GPU();
   std::mt19937_64 rng(44);
   for (int it = 0; it < 12; ++it) {
-    const auto a = random_shape(rng, 14 + it, it % 4 == 3 ? 0 : it % 4, -1000000000000L, 1000000000000L);
+    const auto a = random_gpu_shape(rng, 14 + it, it % 4 == 3 ? 0 : it % 4, -1000000000000L, 1000000000000L);
     const Integer want = engines::make_frontier()->permanent(a, {});
     for (std::size_t per_pass : {1, 2, 3, 5})
       ASSERT_EQ(engines::gpu_frontier_permanent(a, {}, per_pass), want) << it << " " << per_pass;

@@ -76,7 +76,7 @@ __extension__ typedef unsigned __int128 u128;
 /// The kernel's pull (graph_pull.hpp, the device code's index work) run on the host modulo one
 /// prime over the engine's steps, so that it is tested where no device is. `a` as the engine
 /// receives it (no diagonal without loops).
-std::uint64_t host_pull_dp(const SparseMatrix<Integer>& a, bool loops, std::uint64_t p) {
+std::uint64_t host_pull_graph_dp(const SparseMatrix<Integer>& a, bool loops, std::uint64_t p) {
   const auto plan = engines::plan_graph_frontier(engines::pattern_of(a), a.rows);
   const auto steps = engines::graph_frontier_steps(a, loops, plan);
   if (engines::graph_frontier_detail::graph_steps_dead(steps, loops)) return 0;
@@ -141,12 +141,12 @@ TEST(GpuGraphFrontierHost, PullDpAgreesWithCpuEngine) {
     const bool loops = it % 2 == 1;
     const auto a = weighted(random_family(rng, it % 6), rng, it % 3 == 0 ? 1 : -9, 9, loops ? 0.5 : 0);
     const Integer want = a.rows <= 14 ? test::naive_hafnian(a, loops) : engines::graph_frontier_hafnian(a, loops, {}, {});
-    ASSERT_EQ(host_pull_dp(a, loops, p), mod(want)) << "it " << it << " n " << a.rows << " loops " << loops;
+    ASSERT_EQ(host_pull_graph_dp(a, loops, p), mod(want)) << "it " << it << " n " << a.rows << " loops " << loops;
   }
-  EXPECT_EQ(host_pull_dp(adjacency_matrix(grid_graph(8, 8)), false, p), 12988816u);
+  EXPECT_EQ(host_pull_graph_dp(adjacency_matrix(grid_graph(8, 8)), false, p), 12988816u);
   EdgeList looped = complete_graph(10);
   for (int v = 0; v < 10; ++v) looped.edges.emplace_back(v, v);
-  EXPECT_EQ(host_pull_dp(adjacency_matrix(looped), true, p), 9496u);  // involutions of 10
+  EXPECT_EQ(host_pull_graph_dp(adjacency_matrix(looped), true, p), 9496u);  // involutions of 10
 }
 
 TEST(GpuGraphFrontierHost, TablesMatchThePlan) {

@@ -47,12 +47,12 @@ bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; 
 
 /// Cases: n from 8 to 32, dense and sparse; memory rows from the planner or forced, in
 /// shared or global memory.
-struct Case {
+struct HybridCase {
   int n;
   double density;
   std::string rows, where;
 };
-std::vector<Case> cases() {
+std::vector<HybridCase> hybrid_cases() {
   return {{8, 1.0, "", ""},     {9, 0.5, "3", "global"}, {13, 1.0, "5", "shared"},
           {16, 0.3, "", "global"}, {20, 0.25, "", ""},      {21, 1.0, "10", "global"},
           {24, 0.3, "", "shared"}, {27, 0.8, "7", ""},      {32, 0.15, "", ""}};
@@ -64,7 +64,7 @@ TEST(GpuHybrid, IntegersAgreeWithRegisterVariantAndCpu) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
   std::mt19937_64 rng(71);
   auto cpu = make_engine("ryser");
-  for (const Case& c : cases()) {
+  for (const HybridCase& c : hybrid_cases()) {
     for (int kind = 0; kind < 3; ++kind) {
       // 0-1 (one walk, row groups), small integers, and entries large enough for residue walks.
       const long lo = kind == 0 ? 1 : kind == 1 ? -9 : -(1L << 50), hi = kind == 0 ? 1 : kind == 1 ? 9 : 1L << 50;
@@ -85,7 +85,7 @@ TEST(GpuHybrid, RealsHaveTheSameBitsAsRegisterVariant) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
   std::mt19937_64 rng(72);
   auto cpu = make_engine("ryser");
-  for (const Case& c : cases()) {
+  for (const HybridCase& c : hybrid_cases()) {
     auto a = test::without_empty_lines([&] { return test::random_real(rng, c.n, c.density, -1.0, 1.0); });
     EngineStats sh, sr;
     const auto h = run_variant(a, "hybrid", c.rows, c.where, &sh);
@@ -103,7 +103,7 @@ TEST(GpuHybrid, ComplexHasTheSameBitsAsRegisterVariant) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA device visible";
   std::mt19937_64 rng(73);
   auto cpu = make_engine("ryser");
-  for (const Case& c : cases()) {
+  for (const HybridCase& c : hybrid_cases()) {
     auto a = test::without_empty_lines([&] { return test::random_complex(rng, c.n, c.density); });
     const auto h = run_variant(a, "hybrid", c.rows, c.where);
     const auto r = run_variant(a, "register");

@@ -85,7 +85,7 @@ Integer permanent_of(const engines::IntegerWalk& w, const Integer& sum) {
   return w.negate ? Integer(-p) : p;
 }
 
-EngineOptions options(bool specialise, EngineStats* stats = nullptr) {
+EngineOptions skipper_options(bool specialise, EngineStats* stats = nullptr) {
   EngineOptions o;
   o.specialise = specialise ? Specialise::Always : Specialise::Never;
   o.stats = stats;
@@ -216,18 +216,18 @@ TEST(GpuSkipper, IntegersAgreeWithCpuExactly) {
     } catch (const RefusedError&) {
       continue;
     }
-    EXPECT_EQ(gpu->permanent(a, options(trial % 7 == 0)), expect) << "trial " << trial << " n=" << n;
+    EXPECT_EQ(gpu->permanent(a, skipper_options(trial % 7 == 0)), expect) << "trial " << trial << " n=" << n;
     ++checked;
   }
   EXPECT_GT(checked, 180);
   // Large entries: row sums beyond 2^49 force walks on residues, one prime at a time.
   for (int n : {9, 14}) {
     auto a = with_diagonal(test::random_integer(rng, n, 0.5, -(1L << 50), 1L << 50));
-    EXPECT_EQ(gpu->permanent(a, options(n == 14)), ryser->permanent(a, {})) << "n=" << n;
+    EXPECT_EQ(gpu->permanent(a, skipper_options(n == 14)), ryser->permanent(a, {})) << "n=" << n;
   }
   // Many primes (more than four per walk).
   auto big = with_diagonal(test::random_integer(rng, 22, 0.35, -1000, 1000));
-  EXPECT_EQ(gpu->permanent(big, options(true)), ryser->permanent(big, {}));
+  EXPECT_EQ(gpu->permanent(big, skipper_options(true)), ryser->permanent(big, {}));
 }
 
 TEST(GpuSkipper, FloatsAgreeWithCpu) {
@@ -242,7 +242,7 @@ TEST(GpuSkipper, FloatsAgreeWithCpu) {
     const Knobs knobs(mode_name(trial), trial % 6 == 0 ? 2 : 0, -1);
     if (trial % 3 != 2) {
       auto a = with_diagonal(test::random_real(rng, n, density, trial % 2 ? 0.0 : -1.0, 1.0));
-      const auto g = gpu->permanent(a, options(trial % 5 == 0)), c = cpu->permanent(a, {});
+      const auto g = gpu->permanent(a, skipper_options(trial % 5 == 0)), c = cpu->permanent(a, {});
       const double diff = std::abs(g.value - c.value);
       EXPECT_LE(diff, 1e-12 * std::abs(c.value) + g.abs_error + c.abs_error) << "real n=" << n << " trial " << trial;
       EXPECT_GE(g.abs_error, 0.0);
@@ -253,7 +253,7 @@ TEST(GpuSkipper, FloatsAgreeWithCpu) {
       }
     } else {
       auto a = with_diagonal(test::random_complex(rng, n, density));
-      const auto g = gpu->permanent(a, options(trial % 4 == 1)), c = cpu->permanent(a, {});
+      const auto g = gpu->permanent(a, skipper_options(trial % 4 == 1)), c = cpu->permanent(a, {});
       const double diff = std::abs(g.value - c.value);
       EXPECT_LE(diff, 1e-12 * std::abs(c.value) + g.abs_error + c.abs_error) << "complex n=" << n << " trial " << trial;
       if (std::abs(c.value) > 0) worst_complex = std::max(worst_complex, diff / std::abs(c.value));
@@ -273,12 +273,12 @@ TEST(GpuSkipper, SameBitsWhateverTheLaunch) {
     EngineStats s1, s2;
     {
       const Knobs k("skip", 4, 2);
-      v[0] = gpu->permanent(a, options(false, &s1)).value;
+      v[0] = gpu->permanent(a, skipper_options(false, &s1)).value;
     }
     {
       const Knobs k("skip", 4, 6);
-      v[1] = gpu->permanent(a, options(true, &s2)).value;
-      v[2] = gpu->permanent(a, options(true)).value;
+      v[1] = gpu->permanent(a, skipper_options(true, &s2)).value;
+      v[2] = gpu->permanent(a, skipper_options(true)).value;
     }
     EXPECT_EQ(std::memcmp(&v[0], &v[1], sizeof(double)), 0) << "n=" << n;
     EXPECT_EQ(std::memcmp(&v[1], &v[2], sizeof(double)), 0) << "n=" << n;

@@ -20,7 +20,7 @@ namespace {
 using Edge = std::pair<int, int>;
 
 template <class T>
-SparseMatrix<T> symmetric(int n, const std::vector<std::tuple<int, int, T>>& entries) {
+SparseMatrix<T> symmetric_from_entries(int n, const std::vector<std::tuple<int, int, T>>& entries) {
   SparseMatrix<T> a;
   a.rows = a.cols = n;
   for (const auto& [i, j, v] : entries) {
@@ -34,13 +34,13 @@ SparseMatrix<T> symmetric(int n, const std::vector<std::tuple<int, int, T>>& ent
 SparseMatrix<Integer> unit_graph(int n, const std::vector<Edge>& edges) {
   std::vector<std::tuple<int, int, Integer>> entries;
   for (const auto& [i, j] : edges) entries.emplace_back(i, j, Integer(1));
-  return symmetric(n, entries);
+  return symmetric_from_entries(n, entries);
 }
 
 /// Random symmetric matrix: each edge with probability `density`, each loop with probability
 /// `loop_density`, weights drawn by `draw`.
 template <class T, class Draw>
-SparseMatrix<T> random_symmetric(std::mt19937_64& rng, int n, double density, double loop_density, Draw draw) {
+SparseMatrix<T> random_symmetric_of(std::mt19937_64& rng, int n, double density, double loop_density, Draw draw) {
   std::bernoulli_distribution edge(density), loop(loop_density);
   std::vector<std::tuple<int, int, T>> entries;
   for (int i = 0; i < n; ++i) {
@@ -48,12 +48,12 @@ SparseMatrix<T> random_symmetric(std::mt19937_64& rng, int n, double density, do
     for (int j = i + 1; j < n; ++j)
       if (edge(rng)) entries.emplace_back(i, j, draw());
   }
-  return symmetric(n, entries);
+  return symmetric_from_entries(n, entries);
 }
 
 /// Random unit-weight graph; with `plant_matching`, a random perfect matching is added (n even).
-SparseMatrix<Integer> random_graph(std::mt19937_64& rng, int n, double density, bool plant_matching) {
-  auto a = random_symmetric<Integer>(rng, n, density, 0.0, [] { return Integer(1); });
+SparseMatrix<Integer> random_graph_matrix(std::mt19937_64& rng, int n, double density, bool plant_matching) {
+  auto a = random_symmetric_of<Integer>(rng, n, density, 0.0, [] { return Integer(1); });
   std::vector<int> order(static_cast<std::size_t>(n));
   std::iota(order.begin(), order.end(), 0);
   std::shuffle(order.begin(), order.end(), rng);
@@ -194,7 +194,7 @@ TEST(GraphPreprocess, MatchingIsMaximumWithValidWitness) {
   for (int trial = 0; trial < 1500; ++trial) {
     const int n = static_cast<int>(rng() % 15);
     const double density = 0.05 + 0.5 * static_cast<double>(rng() % 100) / 100.0;
-    const GraphPattern g = GraphPattern::of(random_graph(rng, n, density, false));
+    const GraphPattern g = GraphPattern::of(random_graph_matrix(rng, n, density, false));
     const GraphMatching m = edmonds_matching(g);
     expect_valid_matching(g, m);
     ASSERT_EQ(m.size, brute_matching_size(g)) << "trial " << trial;
@@ -210,7 +210,7 @@ TEST(GraphPreprocess, DeadEdgesMatchBruteForce) {
   for (int trial = 0; trial < 1500; ++trial) {
     const int n = 2 * static_cast<int>(rng() % 8);
     const double density = 0.05 + 0.45 * static_cast<double>(rng() % 100) / 100.0;
-    const GraphPattern g = GraphPattern::of(random_graph(rng, n, density, true));
+    const GraphPattern g = GraphPattern::of(random_graph_matrix(rng, n, density, true));
     const GraphMatching m = edmonds_matching(g);
     ASSERT_TRUE(m.perfect());
     const DeadEdges d = edges_in_no_perfect_matching(g, m);
@@ -231,7 +231,7 @@ TEST(GraphPreprocess, LargerGraphsMatchBoost) {
     const int n = 16 + static_cast<int>(rng() % 45);
     const bool plant = trial % 2 == 0;
     const double density = (0.5 + static_cast<double>(rng() % 30) / 10.0) / n;
-    const GraphPattern g = GraphPattern::of(random_graph(rng, plant ? n & ~1 : n, density, plant));
+    const GraphPattern g = GraphPattern::of(random_graph_matrix(rng, plant ? n & ~1 : n, density, plant));
     const GraphMatching m = edmonds_matching(g);
     expect_valid_matching(g, m);
     ASSERT_EQ(m.size, boost_matching_size(g)) << "trial " << trial;
@@ -255,7 +255,7 @@ TEST(GraphPreprocess, DeadEdgesWithinBudgetAreProvenAndNeedAPerfectMatching) {
   std::mt19937_64 rng(13);
   int cut_short = 0;
   for (int trial = 0; trial < 200; ++trial) {
-    const GraphPattern g = GraphPattern::of(random_graph(rng, 14, 0.2, true));
+    const GraphPattern g = GraphPattern::of(random_graph_matrix(rng, 14, 0.2, true));
     const GraphMatching m = edmonds_matching(g);
     const DeadEdges d = edges_in_no_perfect_matching(g, m, static_cast<double>(rng() % 60));
     const auto dead = brute_dead_edges(g);
@@ -283,7 +283,7 @@ TEST(GraphPreprocess, ReduceKeepsHafnianInteger) {
     const int n = static_cast<int>(rng() % 13);
     const bool loops = trial % 2 == 1;
     const double density = 0.05 + 0.35 * static_cast<double>(rng() % 100) / 100.0;
-    const auto a = random_symmetric<Integer>(rng, n, density, loops ? 0.3 : 0.2, draw);
+    const auto a = random_symmetric_of<Integer>(rng, n, density, loops ? 0.3 : 0.2, draw);
     expect_keeps_hafnian(a, loops, [](const Integer& x, const Integer& y) { return x == y; });
     const auto r = reduce_graph(a, loops);
     forced[loops] += r.forced, folded[loops] += r.folded, taken[loops] += r.loops_taken, zero[loops] += r.zero;
@@ -307,7 +307,7 @@ TEST(GraphPreprocess, ReduceKeepsHafnianRational) {
   for (int trial = 0; trial < 150; ++trial) {
     const int n = static_cast<int>(rng() % 11);
     const bool loops = trial % 2 == 1;
-    auto a = random_symmetric<Rational>(rng, n, 0.25, 0.4, draw);
+    auto a = random_symmetric_of<Rational>(rng, n, 0.25, 0.4, draw);
     expect_keeps_hafnian(a, loops, [](const Rational& x, const Rational& y) { return x == y; });
   }
 }
@@ -324,9 +324,9 @@ TEST(GraphPreprocess, ReduceKeepsHafnianDoubleAndComplex) {
       SparseMatrix<double> abs_a = convert<double>(a, [](const auto& x) { return std::abs(x); });
       return 1e-12 * (1 + naive_hafnian(abs_a, loops));
     };
-    const auto r = random_symmetric<double>(rng, n, density, 0.4, [&] { return u(rng); });
+    const auto r = random_symmetric_of<double>(rng, n, density, 0.4, [&] { return u(rng); });
     expect_keeps_hafnian(r, loops, [&, t = tolerance(r)](double x, double y) { return std::abs(x - y) <= t; });
-    const auto c = random_symmetric<Complex>(rng, n, density, 0.4, [&] { return Complex(u(rng), u(rng)); });
+    const auto c = random_symmetric_of<Complex>(rng, n, density, 0.4, [&] { return Complex(u(rng), u(rng)); });
     expect_keeps_hafnian(c, loops, [&, t = tolerance(c)](Complex x, Complex y) { return std::abs(x - y) <= t; });
   }
 }
@@ -335,7 +335,7 @@ TEST(GraphPreprocess, Components) {
   std::mt19937_64 rng(17);
   for (int trial = 0; trial < 200; ++trial) {
     const int n = static_cast<int>(rng() % 15);
-    const GraphPattern g = GraphPattern::of(random_graph(rng, n, 0.12, false));
+    const GraphPattern g = GraphPattern::of(random_graph_matrix(rng, n, 0.12, false));
     const auto comps = graph_components(g);
     std::vector<int> which(static_cast<std::size_t>(n), -1);
     for (std::size_t c = 0; c < comps.size(); ++c) {
@@ -359,7 +359,7 @@ TEST(GraphPreprocess, Components) {
 }
 
 TEST(GraphPreprocess, PrincipalSubmatrixAndPattern) {
-  const auto a = symmetric<Integer>(4, {{0, 0, 5}, {0, 1, 2}, {1, 3, -1}, {2, 3, 7}, {3, 3, 4}});
+  const auto a = symmetric_from_entries<Integer>(4, {{0, 0, 5}, {0, 1, 2}, {1, 3, -1}, {2, 3, 7}, {3, 3, 4}});
   const GraphPattern g = GraphPattern::of(a);
   EXPECT_EQ(g.edges(), 3u);
   EXPECT_EQ(g.adj[3], (std::vector<int>{1, 2}));
@@ -371,7 +371,7 @@ TEST(GraphPreprocess, PrincipalSubmatrixAndPattern) {
 TEST(GraphPreprocess, TwoTrianglesJoinedByABridge) {
   // The bridge 2-3 joins two odd sides: every perfect matching holds it, and with it the
   // triangle edges at 2 and 3 die.
-  const auto a = symmetric<Integer>(6, {{0, 1, 2}, {1, 2, 3}, {0, 2, 5}, {2, 3, 7}, {3, 4, 11}, {4, 5, 13}, {3, 5, 17}});
+  const auto a = symmetric_from_entries<Integer>(6, {{0, 1, 2}, {1, 2, 3}, {0, 2, 5}, {2, 3, 7}, {3, 4, 11}, {4, 5, 13}, {3, 5, 17}});
   const GraphPattern g = GraphPattern::of(a);
   const GraphMatching m = edmonds_matching(g);
   ASSERT_TRUE(m.perfect());
@@ -434,7 +434,7 @@ TEST(GraphPreprocess, PathForcesEveryOtherEdge) {
     entries.emplace_back(i, i + 1, Integer(i + 2));
     if (i % 2 == 0) expected *= i + 2;
   }
-  const auto a = symmetric(10, entries);
+  const auto a = symmetric_from_entries(10, entries);
   const auto r = reduce_graph(a, false);
   EXPECT_EQ(r.forced, 5);
   EXPECT_EQ(r.folded, 0);
@@ -453,7 +453,7 @@ TEST(GraphPreprocess, EvenCycleFolds) {
       entries.emplace_back(i, (i + 1) % (2 * k), Integer(i + 1));
       (i % 2 == 0 ? even : odd) *= i + 1;
     }
-    const auto a = symmetric(2 * k, entries);
+    const auto a = symmetric_from_entries(2 * k, entries);
     const auto r = reduce_graph(a, false);
     EXPECT_GT(r.folded, 0);
     EXPECT_TRUE(r.changed);
@@ -466,7 +466,7 @@ TEST(GraphPreprocess, EvenCycleFolds) {
 
 TEST(GraphPreprocess, LoopRules) {
   // Loop hafnian of an edge with two loops: a00 a11 + a01.
-  const auto pair = symmetric<Integer>(2, {{0, 0, 3}, {1, 1, 5}, {0, 1, 7}});
+  const auto pair = symmetric_from_entries<Integer>(2, {{0, 0, 3}, {1, 1, 5}, {0, 1, 7}});
   const auto r = reduce_graph(pair, true);
   EXPECT_EQ(r.rest.rows, 0);
   EXPECT_EQ(r.factor, Integer(3 * 5 + 7));
@@ -474,7 +474,7 @@ TEST(GraphPreprocess, LoopRules) {
   // Without loops the diagonal is ignored: the edge is forced.
   EXPECT_EQ(reduce_graph(pair, false).factor, Integer(7));
   // An isolated vertex with a loop counts only in the loop hafnian.
-  const auto lone = symmetric<Integer>(1, {{0, 0, 4}});
+  const auto lone = symmetric_from_entries<Integer>(1, {{0, 0, 4}});
   EXPECT_EQ(reduce_graph(lone, true).factor, Integer(4));
   EXPECT_TRUE(reduce_graph(lone, false).zero);
 }

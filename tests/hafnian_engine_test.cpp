@@ -208,7 +208,7 @@ class StopJournal : public WalkJournal {
 };
 
 template <class T>
-void expect_resume_identical(const SparseMatrix<T>& a, bool loops, std::uint64_t stop_after) {
+void expect_walk_resumes_identically(const SparseMatrix<T>& a, bool loops, std::uint64_t stop_after) {
   EngineOptions o = threads(1);
   const auto plain = fast().hafnian(a, loops, o);
   StopJournal j;
@@ -246,8 +246,8 @@ TEST(HafnianEngine, InterruptedWalksResumeToTheSameBits) {
     o.threads = 2;
     EXPECT_EQ(fast().hafnian(a, true, o), plain);
   }
-  expect_resume_identical(symmetric<double>(30, [&](int, int) { return u(rng); }), false, 3);
-  expect_resume_identical(symmetric<Complex>(29, [&](int, int) { return Complex(u(rng), u(rng)); }), true, 2);
+  expect_walk_resumes_identically(symmetric<double>(30, [&](int, int) { return u(rng); }), false, 3);
+  expect_walk_resumes_identically(symmetric<Complex>(29, [&](int, int) { return Complex(u(rng), u(rng)); }), true, 2);
 }
 
 TEST(HafnianEngine, GuardsAndCostModel) {

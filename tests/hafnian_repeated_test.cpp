@@ -36,7 +36,7 @@ SparseMatrix<T> expanded(const SparseMatrix<T>& a, const std::vector<std::uint64
 }
 
 template <class T, class Draw>
-SparseMatrix<T> random_symmetric(int n, Draw draw) {
+SparseMatrix<T> random_symmetric_draw(int n, Draw draw) {
   std::vector<T> d(static_cast<std::size_t>(n * n), T(0));
   for (int i = 0; i < n; ++i)
     for (int j = 0; j <= i; ++j) d[static_cast<std::size_t>(i * n + j)] = d[static_cast<std::size_t>(j * n + i)] = draw();
@@ -62,7 +62,7 @@ TEST(HafnianRepeated, IntegersMatchTheExpandedMatrixExactly) {
   std::mt19937_64 rng(11);
   for (int trial = 0; trial < 300; ++trial) {
     const int n = 1 + static_cast<int>(rng() % 5);
-    const auto a = random_symmetric<Integer>(n, [&] { return Integer(static_cast<long>(rng() % 7) - 3); });
+    const auto a = random_symmetric_draw<Integer>(n, [&] { return Integer(static_cast<long>(rng() % 7) - 3); });
     const auto rpt = random_pattern(rng, n, 12);
     const bool loops = trial % 2;
     std::vector<Integer> mu;
@@ -86,12 +86,12 @@ TEST(HafnianRepeated, FloatsAndComplexMatchWithinTheirErrors) {
     const auto rpt = random_pattern(rng, n, 12);
     const bool loops = trial % 3 == 0;
     if (trial % 2) {
-      const auto a = random_symmetric<double>(n, [&] { return u(rng); });
+      const auto a = random_symmetric_draw<double>(n, [&] { return u(rng); });
       const auto got = count_hafnian_repeated(AnyMatrix(a), rpt, nullptr, loops).value;
       const double want = test::naive_hafnian(expanded<double>(a, rpt, nullptr), loops);
       EXPECT_LE(std::abs(std::get<double>(got.value) - want), got.abs_error + 1e-14 * std::abs(want)) << trial;
     } else {
-      const auto a = random_symmetric<Complex>(n, [&] { return Complex(u(rng), u(rng)); });
+      const auto a = random_symmetric_draw<Complex>(n, [&] { return Complex(u(rng), u(rng)); });
       const auto got = count_hafnian_repeated(AnyMatrix(a), rpt, nullptr, loops).value;
       const Complex want = test::naive_hafnian(expanded<Complex>(a, rpt, nullptr), loops);
       EXPECT_LE(std::abs(std::get<Complex>(got.value) - want), got.abs_error + 1e-14 * std::abs(want)) << trial;
@@ -111,7 +111,7 @@ TEST(HafnianRepeated, KansFormulaAgreesAndItsFloatBoundHolds) {
     std::uint64_t N = 0;
     for (auto r : rpt) N += r;
     if (N == 0 || (N % 2 && !loops)) continue;
-    const auto a = random_symmetric<Integer>(n, [&] { return Integer(static_cast<long>(rng() % 7) - 3); });
+    const auto a = random_symmetric_draw<Integer>(n, [&] { return Integer(static_cast<long>(rng() % 7) - 3); });
     engines::RepeatedHafnian<Integer> in{n, a.dense(), {}, rpt, loops};
     for (int i = 0; i < n; ++i) in.mu.push_back(Integer(static_cast<long>(rng() % 5) - 2));
     // The expansion's diagonal: a_ii between copies, mu_i as each copy's loop.
@@ -119,7 +119,7 @@ TEST(HafnianRepeated, KansFormulaAgreesAndItsFloatBoundHolds) {
     const auto want = test::naive_hafnian(expanded(a, rpt, loops ? &mu : nullptr), loops);
     ASSERT_EQ(engines::hafnian_kan(in), want) << "trial " << trial;
     ASSERT_EQ(engines::hafnian_rpt_walk(in, {}), want) << "trial " << trial;  // the walk, whatever the choice
-    const auto d = random_symmetric<double>(n, [&] { return u(rng); });
+    const auto d = random_symmetric_draw<double>(n, [&] { return u(rng); });
     engines::RepeatedHafnian<double> f{n, d.dense(), {}, rpt, loops};
     for (int i = 0; i < n; ++i) f.mu.push_back(u(rng));
     std::vector<double> fmu = f.mu;

@@ -25,7 +25,7 @@ Rational exact(const PermanentValue& v) {
 
 /// Random weights on a random pattern: a symmetric n x n matrix, or an n x n one (bipartite).
 template <class T, class Draw>
-SparseMatrix<T> random_matrix(int n, bool symmetric, double p, std::mt19937_64& rng, Draw draw) {
+SparseMatrix<T> random_minors_matrix(int n, bool symmetric, double p, std::mt19937_64& rng, Draw draw) {
   SparseMatrix<T> a{n, n, {}};
   std::bernoulli_distribution edge(p);
   for (int i = 0; i < n; ++i)
@@ -57,10 +57,10 @@ TEST(MarginalsMinors, ExactlyTheCountsFractionsOnRandomGraphs) {
     const double p = 0.3 + 0.1 * static_cast<double>(rng() % 6);
     AnyMatrix m;
     switch (trial % 4) {
-      case 0: m = random_matrix<Integer>(n, symmetric, p, rng, [&] { return Integer(static_cast<long>(rng() % 7) - 3); }); break;
-      case 1: m = random_matrix<Integer>(n, symmetric, p, rng, [&] { return Integer(static_cast<long>(1 + rng() % 1000000007)); }); break;
-      case 2: m = random_matrix<Rational>(n, symmetric, p, rng, [&] { Rational r(Integer(static_cast<long>(1 + rng() % 9)), Integer(static_cast<long>(1 + rng() % 7))); r.canonicalize(); return r; }); break;
-      default: m = random_matrix<Integer>(n, symmetric, p, rng, [] { return Integer(1); }); break;
+      case 0: m = random_minors_matrix<Integer>(n, symmetric, p, rng, [&] { return Integer(static_cast<long>(rng() % 7) - 3); }); break;
+      case 1: m = random_minors_matrix<Integer>(n, symmetric, p, rng, [&] { return Integer(static_cast<long>(1 + rng() % 1000000007)); }); break;
+      case 2: m = random_minors_matrix<Rational>(n, symmetric, p, rng, [&] { Rational r(Integer(static_cast<long>(1 + rng() % 9)), Integer(static_cast<long>(1 + rng() % 7))); r.canonicalize(); return r; }); break;
+      default: m = random_minors_matrix<Integer>(n, symmetric, p, rng, [] { return Integer(1); }); break;
     }
     std::visit([](auto& a) { std::erase_if(a.entries, [](const auto& e) { return e.value == std::decay_t<decltype(e.value)>(0); }); }, m);
     const MatchingGraph g{m, symmetric};

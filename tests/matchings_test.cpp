@@ -32,7 +32,7 @@ Integer total(const SparseMatrix<Integer>& a, long y = 1) {
 
 /// Sum over all matchings of prod w_e * y^(unmatched), by enumeration: the lowest unmatched
 /// vertex is a monomer or matched to a later unmatched neighbour.
-Integer brute(int n, const std::vector<std::vector<long>>& w, long y, std::vector<bool>& used, std::vector<Integer>* by_size = nullptr,
+Integer brute_matchings(int n, const std::vector<std::vector<long>>& w, long y, std::vector<bool>& used, std::vector<Integer>* by_size = nullptr,
               int size = 0) {
   int v = 0;
   while (v < n && used[static_cast<std::size_t>(v)]) ++v;
@@ -41,11 +41,11 @@ Integer brute(int n, const std::vector<std::vector<long>>& w, long y, std::vecto
     return 1;
   }
   used[static_cast<std::size_t>(v)] = true;
-  Integer s = Integer(y) * brute(n, w, y, used, nullptr, size);
+  Integer s = Integer(y) * brute_matchings(n, w, y, used, nullptr, size);
   for (int u = v + 1; u < n; ++u)
     if (!used[static_cast<std::size_t>(u)] && w[static_cast<std::size_t>(v)][static_cast<std::size_t>(u)] != 0) {
       used[static_cast<std::size_t>(u)] = true;
-      s += Integer(w[static_cast<std::size_t>(v)][static_cast<std::size_t>(u)]) * brute(n, w, y, used, nullptr, size + 1);
+      s += Integer(w[static_cast<std::size_t>(v)][static_cast<std::size_t>(u)]) * brute_matchings(n, w, y, used, nullptr, size + 1);
       used[static_cast<std::size_t>(u)] = false;
     }
   used[static_cast<std::size_t>(v)] = false;
@@ -132,7 +132,7 @@ TEST(Matchings, RandomWeightedGraphsAgainstEnumeration) {
     const SparseMatrix<Integer> a = test::weighted_adjacency(n, e, ew);
     const long y = static_cast<long>(rng() % 5) - 2;
     std::vector<bool> used(static_cast<std::size_t>(n), false);
-    EXPECT_EQ(total(a, y), brute(n, w, y, used)) << "trial " << trial << " y " << y;
+    EXPECT_EQ(total(a, y), brute_matchings(n, w, y, used)) << "trial " << trial << " y " << y;
     std::vector<Integer> sizes(static_cast<std::size_t>(n / 2 + 1), 0);
     brute_sizes(n, w, used, 1, 0, sizes);
     EXPECT_EQ(polynomial(a), sizes) << "trial " << trial;

@@ -21,7 +21,7 @@ using test::threads;
 /// A random n x n matrix with entries from draw() where a coin of probability p says so, and
 /// the diagonal always (so that no row or column is empty).
 template <class Draw>
-SparseMatrix<Integer> random_matrix(int n, double p, std::mt19937_64& rng, Draw draw) {
+SparseMatrix<Integer> random_permanent_matrix(int n, double p, std::mt19937_64& rng, Draw draw) {
   SparseMatrix<Integer> a{n, n, {}};
   std::bernoulli_distribution keep(p);
   for (int i = 0; i < n; ++i)
@@ -35,7 +35,7 @@ SparseMatrix<Integer> random_matrix(int n, double p, std::mt19937_64& rng, Draw 
   return a;
 }
 
-SparseMatrix<Integer> minor_of(const SparseMatrix<Integer>& a, int i, int j) {
+SparseMatrix<Integer> permanent_minor_of(const SparseMatrix<Integer>& a, int i, int j) {
   SparseMatrix<Integer> out{a.rows - 1, a.cols - 1, {}};
   for (const auto& e : a.entries)
     if (e.row != i && e.col != j) out.entries.push_back({e.row - (e.row > i), e.col - (e.col > j), e.value});
@@ -50,7 +50,7 @@ TEST(PermanentMinors, EveryMinorMatchesTheNaivePermanent) {
   int checked = 0;
   for (int n = 1; n <= 9; ++n)
     for (int rep = 0; rep < 6; ++rep) {
-      const auto a = random_matrix(n, 0.6, rng, [&] {
+      const auto a = random_permanent_matrix(n, 0.6, rng, [&] {
         switch (rep % 3) {
           case 0: return Integer(1);
           case 1: return Integer(static_cast<long>(rng() % 9) - 4);              // signs that cancel
@@ -61,7 +61,7 @@ TEST(PermanentMinors, EveryMinorMatchesTheNaivePermanent) {
       ASSERT_EQ(minors.size(), static_cast<std::size_t>(n * n));
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j, ++checked) {
-          const Integer want = n == 1 ? Integer(1) : test::naive_permanent(minor_of(a, i, j));
+          const Integer want = n == 1 ? Integer(1) : test::naive_permanent(permanent_minor_of(a, i, j));
           EXPECT_EQ(minors[static_cast<std::size_t>(i * n + j)], want) << "n=" << n << " rep=" << rep << " (" << i << "," << j << ")";
         }
     }
@@ -72,7 +72,7 @@ TEST(PermanentMinors, RowsAndColumnsExpandToTheRyserCount) {
   std::mt19937_64 rng(11);
   const auto ryser = engines::make_ryser();
   for (int n : {14, 17, 20}) {
-    const auto a = random_matrix(n, 0.6, rng, [&] { return Integer(static_cast<long>(rng() % 7) - 2); });
+    const auto a = random_permanent_matrix(n, 0.6, rng, [&] { return Integer(static_cast<long>(rng() % 7) - 2); });
     const std::vector<Integer> minors = engines::permanent_minors(a, threads(2));
     const Integer total = ryser->permanent(a, threads(2));
     const std::vector<Integer> d = a.dense();
@@ -85,13 +85,13 @@ TEST(PermanentMinors, RowsAndColumnsExpandToTheRyserCount) {
       EXPECT_EQ(row, total) << "n=" << n << " row " << i;
       EXPECT_EQ(col, total) << "n=" << n << " column " << i;
     }
-    EXPECT_EQ(minors[static_cast<std::size_t>(n + 2)], ryser->permanent(minor_of(a, 1, 2), threads(1))) << "n=" << n;
+    EXPECT_EQ(minors[static_cast<std::size_t>(n + 2)], ryser->permanent(permanent_minor_of(a, 1, 2), threads(1))) << "n=" << n;
   }
 }
 
 TEST(PermanentMinors, ThreadsGiveTheSameValuesAndStopsAreHonoured) {
   std::mt19937_64 rng(13);
-  const auto a = random_matrix(18, 0.7, rng, [&] { return Integer(static_cast<long>(rng() % 5)); });
+  const auto a = random_permanent_matrix(18, 0.7, rng, [&] { return Integer(static_cast<long>(rng() % 5)); });
   EXPECT_EQ(engines::permanent_minors(a, threads(1)), engines::permanent_minors(a, threads(2)));
   EXPECT_THROW(engines::permanent_minors(a, threads(2), [] { return true; }), Interrupted);
   SparseMatrix<Integer> empty_row = a;
@@ -104,7 +104,7 @@ TEST(PermanentMinors, WideRowsWalkOnResiduesAndMatchTheNaivePermanent) {
   std::mt19937_64 rng(17);
   for (int n = 1; n <= 8; ++n)
     for (int rep = 0; rep < 2; ++rep) {
-      auto a = random_matrix(n, 0.6, rng, [&] { return Integer(static_cast<long>(rng() % 2001) - 1000); });
+      auto a = random_permanent_matrix(n, 0.6, rng, [&] { return Integer(static_cast<long>(rng() % 2001) - 1000); });
       for (auto& e : a.entries)  // one wide row (rep 0) or every row wide and signed (rep 1)
         if (rep == 1 || e.row == n / 2) e.value = e.value * (Integer(1) << 52) + static_cast<long>(rng() % 97);
       std::vector<int> rows(static_cast<std::size_t>(n));
@@ -113,7 +113,7 @@ TEST(PermanentMinors, WideRowsWalkOnResiduesAndMatchTheNaivePermanent) {
       const std::vector<Integer> minors = engines::permanent_minors(a, threads(2));
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) {
-          const Integer want = n == 1 ? Integer(1) : test::naive_permanent(minor_of(a, i, j));
+          const Integer want = n == 1 ? Integer(1) : test::naive_permanent(permanent_minor_of(a, i, j));
           EXPECT_EQ(minors[static_cast<std::size_t>(i * n + j)], want) << "n=" << n << " rep=" << rep << " (" << i << "," << j << ")";
         }
     }
@@ -131,7 +131,7 @@ TEST(PermanentMinors, SeveralGroupsAndPrimesExpandToTheRyserCount) {
     std::size_t primes, groups;  // primes exactly (0: at least 4), groups at least
   };
   for (const Case c : {Case{24, 0.9, 1, 2, 3}, Case{22, 0.6, 3, 3, 3}, Case{18, 0.6, 1000000, 0, 4}}) {
-    const auto a = random_matrix(c.n, c.density, rng, [&] { return Integer(1 + static_cast<long>(rng() % c.most)); });
+    const auto a = random_permanent_matrix(c.n, c.density, rng, [&] { return Integer(1 + static_cast<long>(rng() % c.most)); });
     std::vector<int> rows(static_cast<std::size_t>(c.n));
     for (int i = 0; i < c.n; ++i) rows[static_cast<std::size_t>(i)] = i;
     const engines::ModPlan plan = engines::make_mod_plan(a, rows);
@@ -149,6 +149,6 @@ TEST(PermanentMinors, SeveralGroupsAndPrimesExpandToTheRyserCount) {
       EXPECT_EQ(row, total) << "n=" << c.n << " row " << i;
       EXPECT_EQ(col, total) << "n=" << c.n << " column " << i;
     }
-    EXPECT_EQ(minors[N + 2], ryser->permanent(minor_of(a, 1, 2), threads(2))) << "n=" << c.n;
+    EXPECT_EQ(minors[N + 2], ryser->permanent(permanent_minor_of(a, 1, 2), threads(2))) << "n=" << c.n;
   }
 }

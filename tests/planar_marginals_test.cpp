@@ -43,7 +43,7 @@ struct Graph {
 /// equal classes by removing vertices of the larger one. Weights k 2^e / 2^(10 + emax), k in
 /// [512, 1535], e in [0, 2 emax]: exact in double, random over 2^(2 emax + 2).
 enum class Lattice { Square, Brick, Triangle };
-Graph lattice(std::mt19937_64& rng, int m, int k, Lattice kind, double hole, double drop, int emax) {
+Graph random_lattice(std::mt19937_64& rng, int m, int k, Lattice kind, double hole, double drop, int emax) {
   std::uniform_real_distribution<double> u(0, 1);
   std::vector<char> kept(std::size_t(m * k));
   for (auto& v : kept) v = u(rng) >= hole;
@@ -77,7 +77,7 @@ Graph lattice(std::mt19937_64& rng, int m, int k, Lattice kind, double hole, dou
 }
 
 /// The m x n grid with unit weights; vertex (x, y), x < m, y < n, is x n + y.
-Graph grid(int m, int n) {
+Graph grid_of(int m, int n) {
   Graph g;
   g.n = m * n;
   for (int x = 0; x < m; ++x)
@@ -197,7 +197,7 @@ TEST(PlanarMarginals, BipartiteRandomAgainstEnumeration) {
   for (int t = 0; graphs < 160; ++t) {
     const Lattice kind = t % 2 ? Lattice::Brick : Lattice::Square;
     const int emax = std::array<int, 3>{0, 3, 7}[std::size_t(t % 3)];
-    Graph g = lattice(rng, 2 + int(rng() % 5), 2 + int(rng() % 5), kind, 0.1 * double(rng() % 3), 0.08 * double(rng() % 3), emax);
+    Graph g = random_lattice(rng, 2 + int(rng() % 5), 2 + int(rng() % 5), kind, 0.1 * double(rng() % 3), 0.08 * double(rng() % 3), emax);
     const std::vector<Rational> exact = exact_probabilities(g);
     if (exact.empty() || g.n == 0) continue;
     ++graphs;
@@ -221,7 +221,7 @@ TEST(PlanarMarginals, GeneralRandomAgainstEnumeration) {
   for (int t = 0; graphs < 120; ++t) {
     const int emax = std::array<int, 3>{0, 3, 7}[std::size_t(t % 3)];
     const Lattice kind = t % 4 == 3 ? Lattice::Brick : Lattice::Triangle;
-    Graph g = lattice(rng, 2 + int(rng() % 4), 2 + int(rng() % 5), kind, 0.1 * double(rng() % 2), 0.12 * double(rng() % 3), emax);
+    Graph g = random_lattice(rng, 2 + int(rng() % 4), 2 + int(rng() % 5), kind, 0.1 * double(rng() % 2), 0.12 * double(rng() % 3), emax);
     if (g.n > 24) continue;
     const std::vector<Rational> exact = exact_probabilities(g);
     if (exact.empty() || g.n == 0) continue;
@@ -238,7 +238,7 @@ TEST(PlanarMarginals, GeneralRandomAgainstEnumeration) {
 }
 
 TEST(PlanarMarginals, Grid6x6AgainstEnumeration) {
-  const Graph g = grid(6, 6);
+  const Graph g = grid_of(6, 6);
   const std::vector<Rational> exact = exact_probabilities(g);
   ASSERT_FALSE(exact.empty());
   std::mt19937_64 rng(3);
@@ -317,7 +317,7 @@ TEST(PlanarMarginals, KenyonClosedFormIsTheInverse) {
 
 /// Every edge of the unit m x n grid against the closed form, for both engines.
 void grid_against_closed_form(int m, int n) {
-  const Graph g = grid(m, n);
+  const Graph g = grid_of(m, n);
   const KenyonGrid kenyon(m, n);
   std::vector<double> exact(g.edges.size());
   for (std::size_t e = 0; e < g.edges.size(); ++e) {
@@ -439,7 +439,7 @@ TEST(PlanarMarginals, ExtremeWeightsAreRefusedOrHonest) {
   std::mt19937_64 rng(99);
   int answered = 0;
   for (int t = 0; t < 40; ++t) {
-    Graph g = lattice(rng, 3 + int(rng() % 3), 3 + int(rng() % 3), t % 2 ? Lattice::Square : Lattice::Triangle, 0.05, 0.1, 20);
+    Graph g = random_lattice(rng, 3 + int(rng() % 3), 3 + int(rng() % 3), t % 2 ? Lattice::Square : Lattice::Triangle, 0.05, 0.1, 20);
     if (g.n > 20) continue;
     const std::vector<Rational> exact = exact_probabilities(g);
     if (exact.empty()) continue;

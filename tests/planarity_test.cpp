@@ -17,21 +17,21 @@
 namespace matchcount {
 namespace {
 
-using engines::planar::EdgeList;
+using PlanarEdges = engines::planar::EdgeList;
 
-bool boost_planar(int n, const EdgeList& edges) {
+bool boost_planar(int n, const PlanarEdges& edges) {
   boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS> g(static_cast<std::size_t>(n));
   for (auto [u, v] : edges) boost::add_edge(u, v, g);
   return boost::boyer_myrvold_planarity_test(g);
 }
 
 /// Each edge once, no loops, vertices in a random order (the DFS starts anywhere).
-EdgeList simple(std::mt19937_64& rng, int n, const std::vector<std::pair<int, int>>& raw) {
+PlanarEdges simple(std::mt19937_64& rng, int n, const std::vector<std::pair<int, int>>& raw) {
   std::vector<int> perm(static_cast<std::size_t>(n));
   std::iota(perm.begin(), perm.end(), 0);
   std::shuffle(perm.begin(), perm.end(), rng);
   std::set<std::pair<int, int>> seen;
-  EdgeList out;
+  PlanarEdges out;
   for (auto [u, v] : raw) {
     if (u == v) continue;
     const int a = perm[std::size_t(u)], b = perm[std::size_t(v)];
@@ -43,7 +43,7 @@ EdgeList simple(std::mt19937_64& rng, int n, const std::vector<std::pair<int, in
 
 /// Faces of a planar graph's embedding: every edge is walked twice (once each way, or twice
 /// along one face for a bridge) over all faces.
-void expect_faces_cover_edges(int n, const EdgeList& edges, const std::string& what) {
+void expect_faces_cover_edges(int n, const PlanarEdges& edges, const std::string& what) {
   const auto t = engines::planar::face_tree(n, edges);  // throws if Euler's formula fails
   ASSERT_TRUE(t) << what;
   std::vector<int> sides(edges.size(), 0);
@@ -75,14 +75,14 @@ TEST(Planarity, AgreesWithBoyerMyrvoldOnRandomGraphs) {
       for (int extra = int(rng() % 3); extra > 0; --extra)
         raw.emplace_back(int(rng() % std::size_t(w * h)), int(rng() % std::size_t(w * h)));
       const int m = w * h;
-      const EdgeList g = simple(rng, m, raw);
+      const PlanarEdges g = simple(rng, m, raw);
       const bool want = boost_planar(m, g);
       ASSERT_EQ(engines::planar::is_planar(m, g), want) << "it " << it;
       if (want) expect_faces_cover_edges(m, g, "it " + std::to_string(it));
       (want ? planar : not_planar) += 1;
       continue;
     }
-    const EdgeList g = simple(rng, n, raw);
+    const PlanarEdges g = simple(rng, n, raw);
     const bool want = boost_planar(n, g);
     ASSERT_EQ(engines::planar::is_planar(n, g), want) << "it " << it;
     ASSERT_EQ(engines::planar::face_tree(n, g).has_value(), want) << "it " << it;
@@ -95,7 +95,7 @@ TEST(Planarity, AgreesWithBoyerMyrvoldOnRandomGraphs) {
 
 TEST(Planarity, KnownGraphs) {
   std::mt19937_64 rng(32);
-  auto check = [&](const EdgeList& g, int n, bool want, const char* what) {
+  auto check = [&](const PlanarEdges& g, int n, bool want, const char* what) {
     EXPECT_EQ(engines::planar::is_planar(n, g), want) << what;
     if (want) expect_faces_cover_edges(n, g, what);
   };

@@ -27,7 +27,7 @@
 namespace matchcount {
 namespace {
 
-struct Case {
+struct PredictionCase {
   std::string name, engine;  // the engine the planner is expected to pick
   std::function<AnyMatrix()> make;
 };
@@ -63,7 +63,7 @@ SparseMatrix<Integer> repeated_columns(int n, int classes, std::uint64_t seed) {
   return a;
 }
 
-std::vector<Case> cases() {
+std::vector<PredictionCase> prediction_cases() {
   return {
       {"0-1 dense n=26", "ryser", [] { return AnyMatrix(erdos_renyi_bipartite(26, 0.6, 1)); }},
       {"integers to 1e6 n=23", "ryser", [] { return AnyMatrix(random_integer_matrix(23, 1.0, 1, 1000000, 2)); }},
@@ -101,7 +101,7 @@ TEST(Prediction, WithinFourTimesOfTheMeasuredTime) {
 #ifndef NDEBUG
   GTEST_SKIP() << "timings of unoptimised builds say nothing about the model";
 #endif
-  for (const Case& c : cases()) {
+  for (const PredictionCase& c : prediction_cases()) {
     const AnyMatrix a = c.make();
     std::string engines;
     double predicted = 0, measured = 0, ratio = 0;

@@ -52,20 +52,20 @@ SparseMatrix<T> random_rect(std::mt19937_64& rng, int rows, int cols, double den
 }
 
 /// Shape with 1 <= m < n <= 8, transposed in a third of the trials.
-std::pair<int, int> random_shape(std::mt19937_64& rng, int trial) {
+std::pair<int, int> random_rect_shape(std::mt19937_64& rng, int trial) {
   const int m = 1 + static_cast<int>(rng() % 7), n = m + 1 + static_cast<int>(rng() % (8 - m));
   return trial % 3 == 2 ? std::pair{n, m} : std::pair{m, n};
 }
 
 template <class T>
-CountReport count(const SparseMatrix<T>& a, const std::string& engine = "", bool preprocess = true) {
+CountReport count_report(const SparseMatrix<T>& a, const std::string& engine = "", bool preprocess = true) {
   CountOptions o;
   o.engine = engine;
   o.preprocess = preprocess;
   return count_permanent(AnyMatrix(a), o);
 }
 
-bool has_note(const CountReport& r, const std::string& text) {
+bool has_rect_note(const CountReport& r, const std::string& text) {
   for (const auto& n : r.notes)
     if (n.find(text) != std::string::npos) return true;
   return false;
@@ -85,12 +85,12 @@ TEST(Rectangular, IntegerAgainstBruteForce) {
   std::mt19937_64 rng(101);
   std::uniform_int_distribution<long> val(-3, 4);
   for (int trial = 0; trial < 400; ++trial) {
-    const auto [rows, cols] = random_shape(rng, trial);
+    const auto [rows, cols] = random_rect_shape(rng, trial);
     const auto a = random_rect<Integer>(rng, rows, cols, 0.3 + 0.1 * (trial % 8), [&] { return Integer(val(rng)); });
     const Integer expected = injective_sum<Integer>(a);
     for (const char* engine : {"", "rect-ryser", "rect-dp", "ryser"})
-      ASSERT_EQ(std::get<Integer>(count(a, engine).value.value), expected) << "trial " << trial << " " << engine;
-    ASSERT_EQ(std::get<Integer>(count(a, "", false).value.value), expected) << "trial " << trial;
+      ASSERT_EQ(std::get<Integer>(count_report(a, engine).value.value), expected) << "trial " << trial << " " << engine;
+    ASSERT_EQ(std::get<Integer>(count_report(a, "", false).value.value), expected) << "trial " << trial;
     const auto t = rows <= cols ? a : transpose(a);
     ASSERT_LE(abs(expected), engines::rect_bound(t)) << "trial " << trial;
     ASSERT_EQ(engines::rect_ryser(t, {}), expected) << "trial " << trial;
@@ -102,15 +102,15 @@ TEST(Rectangular, RationalAgainstBruteForce) {
   std::mt19937_64 rng(102);
   std::uniform_int_distribution<long> num(-5, 5), den(1, 6);
   for (int trial = 0; trial < 150; ++trial) {
-    const auto [rows, cols] = random_shape(rng, trial);
+    const auto [rows, cols] = random_rect_shape(rng, trial);
     const auto a = random_rect<Rational>(rng, rows, cols, 0.6, [&] {
       Rational q(num(rng), den(rng));
       q.canonicalize();
       return q;
     });
     const Rational expected = injective_sum<Rational>(a);
-    ASSERT_EQ(std::get<Rational>(count(a).value.value), expected) << "trial " << trial;
-    ASSERT_EQ(std::get<Rational>(count(a, "rect-ryser").value.value), expected) << "trial " << trial;
+    ASSERT_EQ(std::get<Rational>(count_report(a).value.value), expected) << "trial " << trial;
+    ASSERT_EQ(std::get<Rational>(count_report(a, "rect-ryser").value.value), expected) << "trial " << trial;
   }
 }
 
@@ -120,14 +120,14 @@ template <class V, class Draw>
 void float_trials(std::uint64_t seed, Draw draw) {
   std::mt19937_64 rng(seed);
   for (int trial = 0; trial < 200; ++trial) {
-    const auto [rows, cols] = random_shape(rng, trial);
+    const auto [rows, cols] = random_rect_shape(rng, trial);
     const auto a = random_rect<V>(rng, rows, cols, 0.4 + 0.1 * (trial % 6), [&] { return draw(rng); });
     using L = std::conditional_t<std::is_same_v<V, double>, long double, std::complex<long double>>;
     const L exact = injective_sum<L>(a);
     const auto absolute = convert<double>(a, [](const V& v) { return std::abs(v); });
     const double scale = static_cast<double>(injective_sum<long double>(absolute));
     for (const char* engine : {"", "rect-ryser", "rect-dp", "ryser"}) {
-      const CountReport r = count(a, engine);
+      const CountReport r = count_report(a, engine);
       const V got = std::get<V>(r.value.value);
       const double err = static_cast<double>(std::abs(L(got) - exact));
       ASSERT_LE(err, r.value.abs_error + 1e-17 * scale) << "trial " << trial << " " << engine;
@@ -154,18 +154,18 @@ TEST(Rectangular, AllOnesGiveFallingFactorials) {
   for (auto [m, n] : {std::pair{1, 5}, {2, 3}, {3, 7}, {5, 9}, {7, 8}, {10, 24}, {14, 30}}) {
     Integer expected = 1;
     for (int k = 0; k < m; ++k) expected *= n - k;
-    EXPECT_EQ(std::get<Integer>(count(ones(m, n)).value.value), expected) << m << "x" << n;
-    EXPECT_EQ(std::get<Integer>(count(ones(n, m)).value.value), expected) << n << "x" << m;
+    EXPECT_EQ(std::get<Integer>(count_report(ones(m, n)).value.value), expected) << m << "x" << n;
+    EXPECT_EQ(std::get<Integer>(count_report(ones(n, m)).value.value), expected) << n << "x" << m;
     if (engines::rect_subsets(m, n) < 1e7) {
       EXPECT_EQ(engines::rect_ryser(ones(m, n), {}), expected) << m << "x" << n;
     }
     EXPECT_EQ(engines::rect_dp(ones(m, n), {}), expected) << m << "x" << n;
   }
-  const CountReport r = count(ones(2, 3));
+  const CountReport r = count_report(ones(2, 3));
   EXPECT_EQ(std::get<Integer>(r.value.value), 6);
   EXPECT_EQ(r.rows, 2);
   EXPECT_EQ(r.cols, 3);
-  EXPECT_TRUE(has_note(r, "injective maps")) << r.notes.front();
+  EXPECT_TRUE(has_rect_note(r, "injective maps")) << r.notes.front();
 }
 
 TEST(Rectangular, ComponentsEmptyColumnsAndStructuralZeros) {
@@ -188,12 +188,12 @@ TEST(Rectangular, ComponentsEmptyColumnsAndStructuralZeros) {
     for (const auto& e : a.entries) c.entries.push_back({pr[e.row], pc[e.col], e.value});
     for (const auto& e : b.entries) c.entries.push_back({pr[s + e.row], pc[s + e.col], e.value});
     c.normalize();
-    const CountReport r = count(c);
+    const CountReport r = count_report(c);
     ASSERT_EQ(std::get<Integer>(r.value.value), injective_sum<Integer>(a) * injective_sum<Integer>(b)) << trial;
     ASSERT_EQ(std::get<Integer>(r.value.value), injective_sum<Integer>(c)) << trial;
     if (std::get<Integer>(r.value.value) != 0) {
-      ASSERT_TRUE(has_note(r, "empty column(s) dropped")) << trial;
-      ASSERT_TRUE(has_note(r, " connected components, counted apart")) << trial;
+      ASSERT_TRUE(has_rect_note(r, "empty column(s) dropped")) << trial;
+      ASSERT_TRUE(has_rect_note(r, " connected components, counted apart")) << trial;
     }
   }
   // A component with more rows than columns (3 rows on 2 columns) beside a wide one: 0.
@@ -202,14 +202,14 @@ TEST(Rectangular, ComponentsEmptyColumnsAndStructuralZeros) {
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 2; ++j) z.entries.push_back({i, j, Integer(1)});
   for (int j = 2; j < 6; ++j) z.entries.push_back({3, j, Integer(1)});
-  const CountReport r = count(z);
+  const CountReport r = count_report(z);
   EXPECT_EQ(std::get<Integer>(r.value.value), 0);
-  EXPECT_TRUE(has_note(r, "maximum matching has 3 of 4 rows"));
+  EXPECT_TRUE(has_rect_note(r, "maximum matching has 3 of 4 rows"));
   // An empty row (of the shorter side) gives 0.
   SparseMatrix<Integer> e = ones(3, 5);
   std::erase_if(e.entries, [](const auto& x) { return x.row == 1; });
-  EXPECT_EQ(std::get<Integer>(count(e).value.value), 0);
-  EXPECT_EQ(std::get<Integer>(count(e, "", false).value.value), 0);
+  EXPECT_EQ(std::get<Integer>(count_report(e).value.value), 0);
+  EXPECT_EQ(std::get<Integer>(count_report(e, "", false).value.value), 0);
 }
 
 TEST(Rectangular, PaddingAgreesWithTheDirectEngines) {
@@ -218,13 +218,13 @@ TEST(Rectangular, PaddingAgreesWithTheDirectEngines) {
   for (int trial = 0; trial < 60; ++trial) {
     const int n = 9 + static_cast<int>(rng() % 6), m = n - 1 - static_cast<int>(rng() % 3);
     const auto a = random_rect<Integer>(rng, m, n, 0.7, [&] { return Integer(val(rng)); });
-    const CountReport padded = count(a, "ryser");
-    ASSERT_TRUE(has_note(padded, "padded with " + std::to_string(n - m) + " row(s) of ones")) << trial;
+    const CountReport padded = count_report(a, "ryser");
+    ASSERT_TRUE(has_rect_note(padded, "padded with " + std::to_string(n - m) + " row(s) of ones")) << trial;
     const Integer v = std::get<Integer>(padded.value.value);
     ASSERT_EQ(v, engines::rect_ryser(a, {})) << trial;
     ASSERT_EQ(v, engines::rect_dp(a, {})) << trial;
     const auto r = convert<double>(a, [](const Integer& x) { return x.get_d() / 7; });
-    const CountReport pr = count(r, "ryser");
+    const CountReport pr = count_report(r, "ryser");
     const Approx<double> direct = engines::rect_dp(r, {});
     ASSERT_LE(std::fabs(std::get<double>(pr.value.value) - direct.value), pr.value.abs_error + direct.abs_error) << trial;
   }
@@ -234,26 +234,26 @@ TEST(Rectangular, PaddingAgreesWithTheDirectEngines) {
   o.explain = true;
   const CountReport plan = count_permanent(AnyMatrix(ones(23, 24)), o);
   EXPECT_TRUE(plan.explained);
-  EXPECT_TRUE(has_note(plan, "padded with 1 row(s) of ones"));
+  EXPECT_TRUE(has_rect_note(plan, "padded with 1 row(s) of ones"));
 }
 
 TEST(Rectangular, TransposeRuleAndPerfectMatchings) {
   std::mt19937_64 rng(108);
   std::uniform_int_distribution<long> val(-4, 4);
   for (int trial = 0; trial < 50; ++trial) {
-    const auto [rows, cols] = random_shape(rng, 0);
+    const auto [rows, cols] = random_rect_shape(rng, 0);
     const auto a = random_rect<Integer>(rng, rows, cols, 0.7, [&] { return Integer(val(rng)); });
-    const CountReport r = count(a), t = count(transpose(a));
+    const CountReport r = count_report(a), t = count_report(transpose(a));
     ASSERT_EQ(std::get<Integer>(r.value.value), std::get<Integer>(t.value.value));
     ASSERT_EQ(t.rows, cols);
     ASSERT_EQ(t.cols, rows);
-    ASSERT_TRUE(has_note(t, "transpose"));
+    ASSERT_TRUE(has_rect_note(t, "transpose"));
   }
   CountOptions o;
   o.perfect_matchings = true;
   const CountReport z = count_permanent(AnyMatrix(ones(2, 3)), o);
   EXPECT_EQ(std::get<Integer>(z.value.value), 0);
-  EXPECT_TRUE(has_note(z, "no perfect matching"));
+  EXPECT_TRUE(has_rect_note(z, "no perfect matching"));
   EXPECT_TRUE(z.engine_runs.empty());
 }
 
@@ -268,7 +268,7 @@ TEST(Rectangular, LargeDigitsStayExact) {
     const Integer expected = injective_sum<Integer>(a);
     ASSERT_EQ(engines::rect_ryser(a, {}), expected);
     ASSERT_EQ(engines::rect_dp(a, {}), expected);
-    ASSERT_EQ(std::get<Integer>(count(transpose(a)).value.value), expected);
+    ASSERT_EQ(std::get<Integer>(count_report(transpose(a)).value.value), expected);
   }
 }
 

@@ -96,6 +96,9 @@ inline SparseMatrix<Integer> weighted_adjacency(int n, const std::vector<std::pa
   return a;
 }
 
+/// The bundled 12 x 12 band matrix (11854 perfect matchings), a quick count for CLI tests.
+inline const std::string kBand12 = std::string(MATCHCOUNT_SOURCE_DIR) + "/datasets/band12.mtx";
+
 /// Writes `text` to a fresh temporary file with the given suffix and returns its path.
 std::string temp_file(const std::string& text, const std::string& suffix = ".txt");
 

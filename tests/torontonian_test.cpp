@@ -34,7 +34,7 @@ AnyMatrix matrix_of(const std::vector<Complex>& o, int d, bool complex_kind) {
   return m;
 }
 
-AnyMatrix column_of(const std::vector<Complex>& v) {
+AnyMatrix complex_column_of(const std::vector<Complex>& v) {
   SparseMatrix<Complex> m{static_cast<int>(v.size()), 1, {}};
   for (std::size_t i = 0; i < v.size(); ++i)
     if (v[i] != 0.0) m.entries.push_back({static_cast<int>(i), 0, v[i]});
@@ -148,7 +148,7 @@ TEST(Torontonian, ClosedFormsOfGaussianStates) {
   long double loop_want = 1;
   for (int i = 0; i < n; ++i)
     loop_want *= std::expm1(0.5L * (std::norm(gamma[static_cast<std::size_t>(i)]) + std::norm(gamma[static_cast<std::size_t>(i + n)])));
-  const AnyMatrix g = column_of(gamma);
+  const AnyMatrix g = complex_column_of(gamma);
   v = count_torontonian(matrix_of(std::vector<Complex>(36, 0.0), d, false), &g).value;
   EXPECT_LE(std::fabs(std::get<double>(v.value) - static_cast<double>(loop_want)), v.abs_error);
 }
@@ -167,7 +167,7 @@ TEST(Torontonian, RandomInputsAgainstTheDirectSumWithinTheBound) {
     }
     long double abs_sum = 0;
     const long double want = direct(o, n, gamma, abs_sum);
-    const AnyMatrix gm = column_of(gamma);
+    const AnyMatrix gm = complex_column_of(gamma);
     try {
       const auto v = count_torontonian(matrix_of(o, 2 * n, cplx), gamma.empty() ? nullptr : &gm).value;
       const double got = std::get<double>(v.value);
@@ -225,7 +225,7 @@ TEST(Torontonian, WorkUnitsWithRootsAgainstTheDirectSum) {
     for (int i = 0; i < 2 * n && cplx; ++i) gamma.emplace_back(g(rng), g(rng));
     long double abs_sum = 0;
     const long double want = direct(o, n, gamma, abs_sum);
-    const AnyMatrix gm = column_of(gamma);
+    const AnyMatrix gm = complex_column_of(gamma);
     const auto v = count_torontonian(matrix_of(o, 2 * n, cplx), gamma.empty() ? nullptr : &gm).value;
     const double got = std::get<double>(v.value);
     EXPECT_LE(std::fabs(got - static_cast<double>(want)), v.abs_error + 1e-17 * static_cast<double>(abs_sum)) << cplx;

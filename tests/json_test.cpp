@@ -149,7 +149,9 @@ Json run_json(const std::string& args, const std::string& stdin_text = "") {
   return j;
 }
 
-std::string grid8() { return std::string(" --as graph '") + MATCHCOUNT_SOURCE_DIR + "/datasets/grid8x8.edges'"; }
+std::string grid8() {
+  return " --as graph '" + (std::filesystem::path(MATCHCOUNT_SOURCE_DIR) / "datasets" / "grid8x8.edges").string() + "'";
+}
 
 const char* kRealMatrix = "%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 0.5\n1 2 0.25\n2 1 1\n2 2 1\n";
 

@@ -61,7 +61,7 @@ SparseMatrix<Complex> random_complex(std::mt19937_64& rng, int n, double density
 std::optional<std::string> shared_dir() {
   std::string dir;
   if (const char* env = std::getenv("MATCHCOUNT_SHARED")) dir = env;
-  else dir = std::string(MATCHCOUNT_SOURCE_DIR) + "/../shared";
+  else dir = (std::filesystem::path(MATCHCOUNT_SOURCE_DIR) / ".." / "shared").string();
   if (std::filesystem::exists(dir + "/datasets")) return dir;
   return std::nullopt;
 }

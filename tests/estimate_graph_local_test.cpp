@@ -83,8 +83,9 @@ TEST(EstimateGraphLocal, AutomaticRadiusIsLocalOnLatticesOnly) {
 // With local rescaling (the default on lattices) the 95% interval covers the exact count of
 // a triangular and a king lattice at about its nominal rate over 40 seeds.
 TEST(EstimateGraphLocal, IntervalCoversLatticeCounts) {
-  constexpr int kRuns = 40;
-  constexpr int kFloor = 34;  // at a true rate of 95%, P(fewer than 34 of 40) = 0.3%
+  constexpr int kRuns = test::kSanitized ? 12 : 40;
+  // At a true rate of 95%, P(fewer than 34 of 40) = 0.3%.
+  const int kFloor = test::kSanitized ? test::coverage_floor(kRuns, 0.95) : 34;
   for (const auto& [name, edges] : {std::pair{"triangular 12x12", triangular_graph(12, 12)},
                                     std::pair{"king 10x10", king_graph(10, 10)}}) {
     const SparseMatrix<Integer> a = adjacency_matrix(edges);

@@ -15,14 +15,8 @@
 
 #include "matchcount/generate.hpp"
 #include "matchcount/pipeline.hpp"
+#include "test_support.hpp"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define MATCHCOUNT_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-#define MATCHCOUNT_SANITIZED 1
-#endif
-#endif
 
 namespace matchcount {
 namespace {
@@ -95,9 +89,7 @@ std::pair<double, double> predicted_and_measured(const AnyMatrix& a, std::string
 }
 
 TEST(Prediction, WithinFourTimesOfTheMeasuredTime) {
-#if defined(MATCHCOUNT_SANITIZED)
-  GTEST_SKIP() << "timings under sanitizers say nothing about the model";
-#endif
+  if (test::kSanitized) GTEST_SKIP() << "timings under sanitizers say nothing about the model";
 #ifndef NDEBUG
   GTEST_SKIP() << "timings of unoptimised builds say nothing about the model";
 #endif

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <complex>
@@ -94,6 +95,33 @@ inline SparseMatrix<Integer> weighted_adjacency(int n, const std::vector<std::pa
   }
   a.normalize();
   return a;
+}
+
+/// Whether this build runs under AddressSanitizer or ThreadSanitizer: statistical tests there
+/// draw fewer runs (the sanitizers check the code paths; the Release suite checks the rates).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
+/// The smallest k with P(Binomial(runs, p) < k) <= 1e-4: fewer covering runs than this would
+/// be a one-in-ten-thousand event if the interval covered at rate p.
+inline int coverage_floor(int runs, double p) {
+  double below = 0;
+  for (int k = 0; k <= runs; ++k) {
+    const double pk = std::exp(std::lgamma(runs + 1.0) - std::lgamma(k + 1.0) - std::lgamma(runs - k + 1.0) +
+                               k * std::log(p) + (runs - k) * std::log1p(-p));
+    if (below + pk > 1e-4) return k;
+    below += pk;
+  }
+  return runs;
 }
 
 /// The bundled 12 x 12 band matrix (11854 perfect matchings), a quick count for CLI tests.

@@ -85,7 +85,7 @@ TEST(EstimateGraphLocal, AutomaticRadiusIsLocalOnLatticesOnly) {
 TEST(EstimateGraphLocal, IntervalCoversLatticeCounts) {
   constexpr int kRuns = test::kSanitized ? 12 : 40;
   // At a true rate of 95%, P(fewer than 34 of 40) = 0.3%.
-  const int kFloor = test::kSanitized ? test::coverage_floor(kRuns, 0.95) : 34;
+  const int floor = test::kSanitized ? test::coverage_floor(kRuns, 0.95) : 34;
   for (const auto& [name, edges] : {std::pair{"triangular 12x12", triangular_graph(12, 12)},
                                     std::pair{"king 10x10", king_graph(10, 10)}}) {
     const SparseMatrix<Integer> a = adjacency_matrix(edges);
@@ -101,7 +101,7 @@ TEST(EstimateGraphLocal, IntervalCoversLatticeCounts) {
       const EstimateReport r = estimate_hafnian(AnyMatrix(a), false, o);
       covered += r.ci_low.to_double() <= exact && exact <= r.ci_high.to_double();
     }
-    EXPECT_GE(covered, kFloor) << name << ": " << covered << " of " << kRuns << " intervals cover " << exact;
+    EXPECT_GE(covered, floor) << name << ": " << covered << " of " << kRuns << " intervals cover " << exact;
   }
 }
 

@@ -189,8 +189,8 @@ std::vector<KnownGraph> known_graphs() {
   return g;
 }
 
-// Over 80 seeds the 95% interval holds the exact count about 95% of the time: at least the
-// binomial floor for a true rate of 95%, and the misses not all on one side.
+// Over 80 seeds (20 under the sanitizers) the 95% interval holds the exact count about 95% of
+// the time: at least the binomial floor for a true rate of 95%.
 TEST(EstimateGraph, IntervalCoversKnownCountsAtTheNominalRate) {
   constexpr int kRuns = test::kSanitized ? 20 : 80;
   const int floor = test::coverage_floor(kRuns, 0.95);

@@ -21,7 +21,7 @@ using test::kBand12;
 using test::quoted;
 
 /// Exit code 2, nothing on stdout and exactly one line on stderr, an error.
-void expect_one_line_usage_error(const test::RunResult& r, int code = 2) {
+void expect_single_line_error(const test::RunResult& r, int code = 2) {
   EXPECT_EQ(r.exit_code, code) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -32,7 +32,7 @@ void expect_one_line_usage_error(const test::RunResult& r, int code = 2) {
 TEST(SmallEdges, NonFiniteCheckpointIntervalIsAUsageError) {
   for (const char* v : {"nan", "inf", "-inf", "NaN", "-1"}) {
     const auto r = test::run_matchcount(std::string("--checkpoint-every ") + v + " " + quoted(kBand12));
-    expect_one_line_usage_error(r);
+    expect_single_line_error(r);
     EXPECT_NE(r.err.find("--checkpoint-every"), std::string::npos) << v;
   }
 }
@@ -40,7 +40,7 @@ TEST(SmallEdges, NonFiniteCheckpointIntervalIsAUsageError) {
 TEST(SmallEdges, NegativeSampleCapIsAUsageError) {
   for (const char* v : {"-1", "0", "nan", "1e3x"}) {
     const auto r = test::run_matchcount(std::string("--estimate --max-samples ") + v + " " + quoted(kBand12));
-    expect_one_line_usage_error(r);
+    expect_single_line_error(r);
     EXPECT_NE(r.err.find("--max-samples"), std::string::npos) << v;
   }
   EXPECT_EQ(test::run_matchcount("--estimate --samples 100 --max-samples 5 " + quoted(kBand12)).exit_code, 0);
@@ -51,7 +51,7 @@ TEST(SmallEdges, UnwritableCheckpointIsRefusedBeforeTheCount) {
   const std::string dir = std::filesystem::path(file).parent_path().string();
   for (const std::string& path : {std::string("/nonexistent-matchcount-dir/run.ckpt"), file + "/run.ckpt", dir}) {
     const auto r = test::run_matchcount("--checkpoint " + quoted(path) + " " + quoted(kBand12));
-    expect_one_line_usage_error(r);
+    expect_single_line_error(r);
     EXPECT_NE(r.err.find("--checkpoint"), std::string::npos) << r.err;
   }
   // Refused before reading: even an input that does not exist is not looked at.
@@ -72,14 +72,14 @@ TEST(SmallEdges, ControlBytesInNamesAndValuesStayOnOneLine) {
   const std::string name = dir + "/matchcount bad\nname\r.txt";
   std::ofstream(name, std::ios::binary) << "a b x\n";
   const auto r = test::run_matchcount(quoted(name));
-  expect_one_line_usage_error(r);
+  expect_single_line_error(r);
   EXPECT_NE(r.err.find("bad\\nname\\r.txt:1:"), std::string::npos) << r.err;
   std::filesystem::remove(name);
 
   for (const std::string& text : {std::string("a b 1\r5\n"), std::string("a b 1.5\r\r\n"), std::string("1 1 2\r\x0c" "7\n"),
                                   std::string("a\rb c\n")}) {
     const auto bad = test::run_matchcount("-", text + "zz 1 2 3 4\n");
-    expect_one_line_usage_error(bad);
+    expect_single_line_error(bad);
   }
 }
 
@@ -90,12 +90,12 @@ TEST(SmallEdges, WholeFileErrorsNameTheFileWithoutALine) {
   const std::string missing = dir + "/matchcount-no-such-file.txt";
   for (const std::string& path : {empty, empty_mtx, missing, dir}) {
     const auto r = test::run_matchcount(quoted(path));
-    expect_one_line_usage_error(r);
+    expect_single_line_error(r);
     // "matchcount: error: FILE: what" (docs/usage.md, "Exit codes and errors"): no line number.
     EXPECT_EQ(r.err.rfind("matchcount: error: " + path + ": ", 0), 0u) << r.err;
   }
   const auto in = test::run_matchcount("-", "");
-  expect_one_line_usage_error(in);
+  expect_single_line_error(in);
   EXPECT_EQ(in.err.rfind("matchcount: error: <stdin>: ", 0), 0u) << in.err;
   std::filesystem::remove(empty);
   std::filesystem::remove(empty_mtx);
@@ -134,7 +134,7 @@ TEST(SmallEdges, CheckpointValueBeyondTheBoundIsCorrupt) {
   // 2^160 is far over any 12 x 12 0-1 permanent (at most 12! < 2^29).
   std::ofstream(ckpt, std::ios::trunc) << checkpoint_with_value(base, "1" + std::string(40, '0'));
   const auto refused = test::run_matchcount("--checkpoint " + quoted(ckpt) + " " + quoted(kBand12));
-  expect_one_line_usage_error(refused);
+  expect_single_line_error(refused);
   EXPECT_NE(refused.err.find("corrupt"), std::string::npos) << refused.err;
   EXPECT_NE(refused.err.find("bound"), std::string::npos) << refused.err;
   EXPECT_TRUE(std::filesystem::exists(ckpt));  // a refused checkpoint is left as it is

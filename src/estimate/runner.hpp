@@ -136,8 +136,8 @@ class Sampler {
   /// the CPU, so that ranks sharing a round (split at batch boundaries) give run()'s bits.
   virtual std::vector<SampleSums> run_parts(std::uint64_t first, std::uint64_t count) { return {run(first, count)}; }
   /// Under a time cap: samples still running at `t` are abandoned (the samples before them in
-  /// the round are kept), so that a round ends by `t` however long one sample takes (the CPU's samplers; the GPU's
-  /// rounds are sized to the cap by their measured wave times instead).
+  /// the round are kept), so that a round ends by `t` however long one sample takes (the
+  /// CPU's samplers; the GPU's rounds are sized to the cap by their measured wave times).
   virtual void stop_at(std::chrono::steady_clock::time_point t) { (void)t; }
   /// "cpu" or the GPU's name.
   virtual std::string device() const = 0;

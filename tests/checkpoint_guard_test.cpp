@@ -26,7 +26,6 @@ using test::slurp;
 
 using test::kBand12;
 
-std::string shell_quoted(const std::string& path) { return "'" + path + "'"; }
 
 /// A fresh, empty folder of this test's own.
 std::string temp_dir() {
@@ -60,7 +59,7 @@ TEST(CheckpointGuard, DevicesFifosAndLinksAreRefusedAndLeftAlone) {
   for (const std::string& node : nodes) {
     SCOPED_TRACE(node);
     const mode_t before = mode_of(node);
-    expect_one_line(run_matchcount("--checkpoint " + shell_quoted(node) + " " + shell_quoted(kBand12)), 2,
+    expect_one_line(run_matchcount("--checkpoint " + test::quoted(node) + " " + test::quoted(kBand12)), 2,
                     "not a regular file");
     EXPECT_EQ(mode_of(node), before) << "the node is still there, as it was";
   }
@@ -71,12 +70,12 @@ TEST(CheckpointGuard, DevicesFifosAndLinksAreRefusedAndLeftAlone) {
   // FILE.tmp and FILE.lock, which the saves replace and the end removes, are guarded the same.
   const std::string ckpt = dir + "/run.ckpt";
   ASSERT_EQ(::mkfifo((ckpt + ".tmp").c_str(), 0600), 0);
-  expect_one_line(run_matchcount("--checkpoint " + shell_quoted(ckpt) + " " + shell_quoted(kBand12)), 2,
+  expect_one_line(run_matchcount("--checkpoint " + test::quoted(ckpt) + " " + test::quoted(kBand12)), 2,
                   "run.ckpt.tmp is a FIFO");
   EXPECT_TRUE(S_ISFIFO(mode_of(ckpt + ".tmp")));
   fs::remove(ckpt + ".tmp");
   std::ofstream(ckpt + ".lock") << "my notes\n";
-  expect_one_line(run_matchcount("--checkpoint " + shell_quoted(ckpt) + " " + shell_quoted(kBand12)), 2,
+  expect_one_line(run_matchcount("--checkpoint " + test::quoted(ckpt) + " " + test::quoted(kBand12)), 2,
                   "run.ckpt.lock exists and is not a file matchcount wrote");
   EXPECT_EQ(slurp(ckpt + ".lock"), "my notes\n");
   fs::remove(ckpt + ".lock");
@@ -123,7 +122,7 @@ TEST(CheckpointGuard, FilesLargerThanACheckpointOfTheInputAreNotRead) {
   fs::resize_file(big, 5ull << 30, ec);  // sparse: takes no space
   if (ec) GTEST_SKIP() << "no sparse 5 GB file here: " << ec.message();
   const auto t0 = std::chrono::steady_clock::now();
-  const auto r = run_matchcount("--checkpoint " + shell_quoted(big) + " " + shell_quoted(kBand12));
+  const auto r = run_matchcount("--checkpoint " + test::quoted(big) + " " + test::quoted(kBand12));
   expect_one_line(r, 2, "big.ckpt: the file is too large to be a checkpoint of this input");
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0) << "read unread";
   EXPECT_EQ(fs::file_size(big), 5ull << 30);
@@ -153,7 +152,7 @@ TEST(CheckpointGuard, ASecondRunOnACheckpointInUseIsRefused) {
   {
     Checkpoint mine(ckpt, 60.0);  // this process holds the lock
     std::ofstream(ckpt) << text;
-    expect_one_line(run_matchcount("--checkpoint " + shell_quoted(ckpt) + " " + shell_quoted(kBand12)), 3,
+    expect_one_line(run_matchcount("--checkpoint " + test::quoted(ckpt) + " " + test::quoted(kBand12)), 3,
                     "the checkpoint " + ckpt + " is in use by another matchcount run (pid " + std::to_string(::getpid()) + ")");
     EXPECT_EQ(slurp(ckpt), text);
     EXPECT_TRUE(fs::exists(ckpt + ".lock"));
@@ -166,7 +165,7 @@ TEST(CheckpointGuard, ASecondRunOnACheckpointInUseIsRefused) {
   // A lock file left by a run that was killed holds no lock: the next run takes it, counts
   // and removes it.
   std::ofstream(ckpt + ".lock") << "matchcount-checkpoint-lock 999999\n";
-  const auto r = run_matchcount("--checkpoint " + shell_quoted(ckpt) + " " + shell_quoted(kBand12));
+  const auto r = run_matchcount("--checkpoint " + test::quoted(ckpt) + " " + test::quoted(kBand12));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "11854\n");
   EXPECT_FALSE(fs::exists(ckpt + ".lock"));
@@ -178,7 +177,7 @@ TEST(CheckpointGuard, ARunningCountKeepsOthersOffItsCheckpoint) {
   const pid_t pid = test::spawn_matchcount(c.args(), c.out, c.err, 30000);
   for (int i = 0; i < 100 && !fs::exists(c.ckpt); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   ASSERT_TRUE(fs::exists(c.ckpt)) << slurp(c.err);
-  const std::string args = "--engine ryser --device cpu --checkpoint " + shell_quoted(c.ckpt) + " " + shell_quoted(c.matrix);
+  const std::string args = "--engine ryser --device cpu --checkpoint " + test::quoted(c.ckpt) + " " + test::quoted(c.matrix);
   const auto second = run_matchcount(args);
   expect_one_line(second, 3, "is in use by another matchcount run (pid " + std::to_string(pid) + ")");
   ::kill(pid, SIGTERM);

@@ -40,13 +40,6 @@ inline pid_t spawn_matchcount(const std::vector<std::string>& args, const std::s
   return pid;
 }
 
-inline std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 /// Units done in the checkpoint's walk (0 when there is none).
 inline std::uint64_t saved_units(const std::string& path) {
   const std::string t = slurp(path);

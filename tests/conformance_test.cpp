@@ -133,10 +133,7 @@ SparseMatrix<T> make_block(std::mt19937_64& rng, const Case& c, Draw draw) {
   return a;
 }
 
-template <class T>
-SparseMatrix<T> to(const SparseMatrix<Integer>& a) {
-  return convert<T>(a, [](const Integer& v) { return T(v.get_d()); });
-}
+using test::entries_as;
 
 template <class T>
 SparseMatrix<double> absolute(const SparseMatrix<T>& a) {
@@ -224,15 +221,15 @@ TEST_P(Engines, Guards) {
   const Engine& e = *engine_;
   const SparseMatrix<Integer> empty;
   EXPECT_EQ(e.permanent(empty, {}), 1);
-  EXPECT_EQ(e.permanent(to<double>(empty), {}).value, 1.0);
-  EXPECT_EQ(e.permanent(to<Complex>(empty), {}).value, Complex(1.0));
+  EXPECT_EQ(e.permanent(entries_as<double>(empty), {}).value, 1.0);
+  EXPECT_EQ(e.permanent(entries_as<Complex>(empty), {}).value, Complex(1.0));
   for (auto [rows, cols] : {std::pair{2, 3}, std::pair{3, 2}}) {
     SparseMatrix<Integer> rect;
     rect.rows = rows, rect.cols = cols;
     for (int i = 0; i < std::min(rows, cols); ++i) rect.entries.push_back({i, i, Integer(1)});
     EXPECT_THROW(e.permanent(rect, {}), std::invalid_argument) << rows << "x" << cols;
-    EXPECT_THROW(e.permanent(to<double>(rect), {}), std::invalid_argument) << rows << "x" << cols;
-    EXPECT_THROW(e.permanent(to<Complex>(rect), {}), std::invalid_argument) << rows << "x" << cols;
+    EXPECT_THROW(e.permanent(entries_as<double>(rect), {}), std::invalid_argument) << rows << "x" << cols;
+    EXPECT_THROW(e.permanent(entries_as<Complex>(rect), {}), std::invalid_argument) << rows << "x" << cols;
   }
   // An empty row or column: 0, even in a block no structural engine would take.
   std::vector<SparseMatrix<Integer>> zero = {SparseMatrix<Integer>{1, 1, {}}, band_matrix(12, 1),
@@ -241,15 +238,15 @@ TEST_P(Engines, Guards) {
   std::erase_if(zero[2].entries, [](const auto& x) { return x.col == 7; });
   for (const auto& a : zero) {
     EXPECT_EQ(e.permanent(a, {}), 0) << a.rows;
-    EXPECT_EQ(e.permanent(to<double>(a), {}).value, 0.0) << a.rows;
-    EXPECT_EQ(e.permanent(to<Complex>(a), {}).value, Complex(0.0)) << a.rows;
+    EXPECT_EQ(e.permanent(entries_as<double>(a), {}).value, 0.0) << a.rows;
+    EXPECT_EQ(e.permanent(entries_as<Complex>(a), {}).value, Complex(0.0)) << a.rows;
   }
   // n = max_n + 1 is refused (where such a block is cheap to build).
   if (row().max_n <= 64) {
     const auto big = diagonal(row().max_n + 1);
     EXPECT_THROW(e.permanent(big, {}), RefusedError);
-    EXPECT_THROW(e.permanent(to<double>(big), {}), RefusedError);
-    EXPECT_THROW(e.permanent(to<Complex>(big), {}), RefusedError);
+    EXPECT_THROW(e.permanent(entries_as<double>(big), {}), RefusedError);
+    EXPECT_THROW(e.permanent(entries_as<Complex>(big), {}), RefusedError);
   }
 }
 
@@ -271,7 +268,7 @@ TEST_P(Engines, NoPerfectMatching) {
       EXPECT_EQ(engine_->permanent(a, {}), 0) << a.rows;
     }
     if (claims(catalog::kReal)) {
-      EXPECT_EQ(engine_->permanent(to<double>(a), {}).value, 0.0) << a.rows;
+      EXPECT_EQ(engine_->permanent(entries_as<double>(a), {}).value, 0.0) << a.rows;
     }
     if (claims(catalog::kComplex)) {
       const auto c = convert<Complex>(a, [](const Integer& v) { return Complex(v.get_d(), -0.5 * v.get_d()); });
@@ -303,7 +300,7 @@ TEST_P(Engines, RealAgainstOracle) {
     if (c.mix % 3 == 2) {
       std::uniform_int_distribution<long> val(-3, 3);
       const auto ai = make_block<Integer>(rng, c, [&] { return Integer(nonzero(val, rng)); });
-      a = to<double>(ai);
+      a = entries_as<double>(ai);
       want = test::naive_permanent(ai).get_d();  // below 9! 3^9 < 2^53: exact
     } else {
       std::uniform_real_distribution<double> val(c.mix % 3 ? 0.1 : -1.0, c.mix % 3 ? 2.0 : 1.0);

@@ -136,8 +136,8 @@ TEST(Estimate, TimeCappedRoundsStopBetweenBatchesAtAPrefix) {
 }
 
 // A stop inside a batch keeps the samples that batch finished (a prefix of the round, with
-// run()'s bits): a first round of one batch that one thread cannot finish within a short cap
-// used to give no estimate at all.
+// run()'s bits), so that a first round of one batch, which one thread may not finish within a
+// short cap, still gives an estimate.
 TEST(Estimate, AStopInsideABatchKeepsItsFinishedSamples) {
   const estimate::BlockData d = estimate::BlockData::from(as_double(random_regular_bipartite(200, 3, 5)));
   const std::uint64_t batch = estimate::batch_samples(d.n);

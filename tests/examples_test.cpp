@@ -86,12 +86,7 @@ std::vector<Example> examples_of(const std::string& path) {
   return out;
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using matchcount::test::slurp;
 
 void run_examples(const std::string& document) {
   const fs::path source = MATCHCOUNT_SOURCE_DIR;

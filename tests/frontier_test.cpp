@@ -22,10 +22,7 @@ using engines::make_frontier;
 
 using test::threads;
 
-template <class T>
-SparseMatrix<T> to_kind(const SparseMatrix<Integer>& a) {
-  return convert<T>(a, [](const Integer& v) { return T(v.get_d()); });
-}
+using test::entries_as;
 
 /// A random band / sparse / dense / arrow-shaped pattern with values from `value`.
 SparseMatrix<Integer> random_shaped_matrix(std::mt19937_64& rng, int n, int shape, long lo, long hi) {
@@ -91,7 +88,7 @@ TEST(FrontierRandom, IntegralRealsAreExact) {
   for (int it = 0; it < 30; ++it) {
     auto a = random_shaped_matrix(rng, 8 + it % 8, it % 4, -2, 2);
     double want = make_engine("ryser")->permanent(a, {}).get_d();
-    auto got = f->permanent(to_kind<double>(a), {});
+    auto got = f->permanent(entries_as<double>(a), {});
     EXPECT_EQ(got.value, want);
     EXPECT_EQ(got.abs_error, 0.0);
   }
@@ -117,7 +114,7 @@ TEST(FrontierRandom, HugeAndTinyRows) {
     auto got_t = f->permanent(big, {});
     ASSERT_LE(std::fabs(got_t.value - want), got_t.abs_error + 1e-14 * test::naive_permanent(abs_b) + 1e-300) << it;
   }
-  auto ones = to_kind<double>(complete_bipartite(6));
+  auto ones = entries_as<double>(complete_bipartite(6));
   for (auto& e : ones.entries) e.value = 1e100;
   auto inf = f->permanent(ones, {});
   EXPECT_TRUE(std::isinf(inf.value));
@@ -191,7 +188,7 @@ TEST(FrontierThreads, ResultsDoNotDependOnThreadCount) {
   auto g = biadjacency(grid_graph(16, 16));
   EXPECT_EQ(f->permanent(g, threads(1)), f->permanent(g, threads(2)));
   std::mt19937_64 rng(15);
-  auto r = to_kind<double>(g);
+  auto r = entries_as<double>(g);
   for (auto& e : r.entries) e.value = std::uniform_real_distribution<double>(-1, 1)(rng);
   auto r1 = f->permanent(r, threads(1)), r2 = f->permanent(r, threads(2));
   EXPECT_EQ(r1.value, r2.value);

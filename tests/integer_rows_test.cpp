@@ -16,11 +16,7 @@ SparseMatrix<double> all_equal(int n, double a) {
   return m;
 }
 
-bool has_note(const CountReport& r, const std::string& part) {
-  for (const auto& n : r.notes)
-    if (n.find(part) != std::string::npos) return true;
-  return false;
-}
+using matchcount::test::has_note;
 
 }  // namespace
 

@@ -67,10 +67,7 @@ SparseMatrix<T> lattice_block(std::mt19937_64& rng, int m, int k, bool brick, do
   return a;
 }
 
-template <class T>
-SparseMatrix<T> to_number(const SparseMatrix<Integer>& a) {
-  return convert<T>(a, [](const Integer& v) { return T(v.get_d()); });
-}
+using test::entries_as;
 
 // Grids with holes and missing edges (faces of lengths 4, 6, 8, ..., bridges, trees,
 // several components), honeycombs, random numbering, weights of both signs.
@@ -128,7 +125,7 @@ TEST(KasteleynRandom, RealAndComplexAgainstRyser) {
 
     auto cplx = [&] { return Complex(u(rng), u(rng)); };
     const auto ac = lattice_block<Complex>(rng, m, w, it % 3 == 2, 0.1 * double(it % 2), 0.1 * double(it % 3), cplx);
-    auto abs_c = to_number<double>(SparseMatrix<Integer>{});
+    auto abs_c = entries_as<double>(SparseMatrix<Integer>{});
     abs_c.rows = abs_c.cols = ac.rows;
     for (const auto& e : ac.entries) abs_c.entries.push_back({e.row, e.col, std::abs(e.value)});
     const double cscale = ryser->permanent(abs_c, {}).value;
@@ -215,10 +212,10 @@ TEST(KasteleynKnown, GridsAndAztecDiamonds) {
   EXPECT_EQ(k->permanent(biadjacency(aztec_diamond_graph(20)), {}),
             Integer("1645504557321206042154969182557350504982735865633579863348609024"));
   // Floats: the 12 x 12 grid is exact in doubles (below 2^56, so within its error estimate).
-  const auto g = k->permanent(to_number<double>(biadjacency(grid_graph(12, 12))), {});
+  const auto g = k->permanent(entries_as<double>(biadjacency(grid_graph(12, 12))), {});
   EXPECT_NEAR(g.value, 53060477521960000.0, g.abs_error + 16);
   EXPECT_LT(g.abs_error, 1e-8 * g.value);
-  EXPECT_TRUE(std::isinf(k->permanent(to_number<double>(biadjacency(grid_graph(60, 60))), {}).value));  // ~1e420
+  EXPECT_TRUE(std::isinf(k->permanent(entries_as<double>(biadjacency(grid_graph(60, 60))), {}).value));  // ~1e420
 }
 
 // Every grid count of the shared table with m, n <= 16 (the larger ones are above).
@@ -250,8 +247,8 @@ TEST(KasteleynRefuses, NonPlanarGraphs) {
     } catch (const RefusedError& e) {
       EXPECT_NE(std::string(e.what()).find("not planar"), std::string::npos) << e.what();
     }
-    EXPECT_THROW(k->permanent(to_number<double>(a), {}), RefusedError) << what;
-    EXPECT_THROW(k->permanent(to_number<Complex>(a), {}), RefusedError) << what;
+    EXPECT_THROW(k->permanent(entries_as<double>(a), {}), RefusedError) << what;
+    EXPECT_THROW(k->permanent(entries_as<Complex>(a), {}), RefusedError) << what;
   };
   expect_refused(biadjacency(torus_graph(4, 4)), "C4 x C4");
   expect_refused(biadjacency(torus_graph(6, 8)), "C6 x C8");
@@ -273,7 +270,7 @@ TEST(KasteleynRuns, DisconnectedThreadsAndProgress) {
   // Two grids side by side: the product.
   const SparseMatrix<Integer> d = two_grids();
   EXPECT_EQ(k->permanent(d, {}), Integer(6728) * 2245);
-  EXPECT_DOUBLE_EQ(k->permanent(to_number<double>(d), {}).value, 6728.0 * 2245.0);
+  EXPECT_DOUBLE_EQ(k->permanent(entries_as<double>(d), {}).value, 6728.0 * 2245.0);
   const auto g = biadjacency(grid_graph(24, 24));
   const Integer one = [&] { EngineOptions o; o.threads = 1; return k->permanent(g, o); }();
   double last = 0;
@@ -344,7 +341,7 @@ TEST(KasteleynPlanner, PicksKasteleynForPlanarBlocks) {
   const EnginePlan p = plan_engine(g20, DevicePolicy::Cpu, 2);
   EXPECT_EQ(p.engine, "kasteleyn");
   EXPECT_LT(p.predicted_seconds, 0.1);
-  EXPECT_EQ(plan_engine(to_number<double>(g20), DevicePolicy::Cpu, 2).engine, "kasteleyn");
+  EXPECT_EQ(plan_engine(entries_as<double>(g20), DevicePolicy::Cpu, 2).engine, "kasteleyn");
   // Not planar: never Kasteleyn.
   EXPECT_NE(plan_engine(biadjacency(torus_graph(10, 10)), DevicePolicy::Cpu, 2).engine, "kasteleyn");
   EXPECT_NE(plan_engine(biadjacency(hypercube_graph(6)), DevicePolicy::Cpu, 2).engine, "kasteleyn");

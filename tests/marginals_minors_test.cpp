@@ -18,10 +18,7 @@
 namespace matchcount {
 namespace {
 
-Rational exact(const PermanentValue& v) {
-  if (const auto* i = std::get_if<Integer>(&v.value)) return Rational(*i);
-  return std::get<Rational>(v.value);
-}
+using test::exact_value;
 
 /// Random weights on a random pattern: a symmetric n x n matrix, or an n x n one (bipartite).
 template <class T, class Draw>
@@ -44,7 +41,7 @@ void expect_same(const MarginalsReport& a, const MarginalsReport& b, const std::
   for (std::size_t k = 0; k < a.edges.size(); ++k) {
     EXPECT_EQ(a.edges[k].u, b.edges[k].u) << what;
     EXPECT_EQ(a.edges[k].v, b.edges[k].v) << what;
-    EXPECT_EQ(exact(a.edges[k].p), exact(b.edges[k].p)) << what << " edge " << k;
+    EXPECT_EQ(exact_value(a.edges[k].p), exact_value(b.edges[k].p)) << what << " edge " << k;
   }
 }
 
@@ -90,7 +87,7 @@ TEST(MarginalsMinors, DenseThirtyVerticesAgreeWithTheFrontierTables) {
   expect_same(chosen, edge_probabilities(g, {}, WhichMethod::Frontier), "gnp(30, 0.5)");
   std::vector<Rational> at_vertex(30, Rational(0));
   for (const auto& e : chosen.edges)
-    for (int x : {e.u, e.v}) at_vertex[static_cast<std::size_t>(x)] += exact(e.p);
+    for (int x : {e.u, e.v}) at_vertex[static_cast<std::size_t>(x)] += exact_value(e.p);
   for (const Rational& s : at_vertex) EXPECT_EQ(s, Rational(1));
   // A sparse graph of the same size keeps the tables (far cheaper there).
   const MarginalsReport ring = edge_probabilities(MatchingGraph{AnyMatrix(adjacency_matrix(prism_graph(15))), true});
@@ -106,8 +103,8 @@ TEST(MarginalsMinors, DenseBipartiteTakesThePermanentsMinors) {
   expect_same(chosen, edge_probabilities(g, {}, WhichMethod::Frontier), "er(18, 0.6)");
   std::vector<Rational> rows(18, Rational(0)), cols(18, Rational(0));
   for (const auto& e : chosen.edges) {
-    rows[static_cast<std::size_t>(e.u)] += exact(e.p);
-    cols[static_cast<std::size_t>(e.v)] += exact(e.p);
+    rows[static_cast<std::size_t>(e.u)] += exact_value(e.p);
+    cols[static_cast<std::size_t>(e.v)] += exact_value(e.p);
   }
   for (std::size_t k = 0; k < 18; ++k) {
     EXPECT_EQ(rows[k], Rational(1));
@@ -126,9 +123,9 @@ TEST(MarginalsMinors, ForcedAndDeadEdgesAreExact) {
   a.normalize();
   const MarginalsReport r = edge_probabilities(MatchingGraph{AnyMatrix(a), true}, {}, WhichMethod::Minors);
   for (const auto& e : r.edges) {
-    if (e.u == 0) EXPECT_EQ(exact(e.p), Rational(1));
-    else if (e.u == 1) EXPECT_EQ(exact(e.p), Rational(0));
-    else EXPECT_EQ(exact(e.p), Rational(1, 3));
+    if (e.u == 0) EXPECT_EQ(exact_value(e.p), Rational(1));
+    else if (e.u == 1) EXPECT_EQ(exact_value(e.p), Rational(0));
+    else EXPECT_EQ(exact_value(e.p), Rational(1, 3));
   }
 }
 

@@ -10,25 +10,25 @@
 #include <sstream>
 #include <string>
 
+#include "matchcount/generate.hpp"
 #include "test_support.hpp"
 
 namespace matchcount::test {
 
-/// AddressSanitizer's shadow memory and quarantine count as resident, so peak-memory bounds
-/// are only asserted without it.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kPeakMemoryMeasurable = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-constexpr bool kPeakMemoryMeasurable = false;
-#else
-constexpr bool kPeakMemoryMeasurable = true;
-#endif
-#else
-constexpr bool kPeakMemoryMeasurable = true;
-#endif
+/// The sanitizers' shadow memory and quarantine count as resident, so peak-memory bounds are
+/// only asserted without them.
+constexpr bool kPeakMemoryMeasurable = !kSanitized;
 
-inline std::string quoted(const std::string& path) { return "'" + path + "'"; }
+/// A graph written to a temporary edge list (read with --as graph).
+inline std::string edge_file(const EdgeList& g) {
+  std::ostringstream out;
+  write_edge_list(out, g);
+  return temp_file(out.str(), ".edges");
+}
+
+/// Whether `s` is exactly one line, ended by its newline.
+inline bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
+
 
 struct Measured {
   int exit_code = -1;

@@ -33,14 +33,8 @@ std::string mtx_file(const SparseMatrix<Integer>& m) {
   write_matrix_market(out, AnyMatrix(m));
   return test::temp_file(out.str(), ".mtx");
 }
-/// A graph written to a temporary edge list (read with --as graph).
-std::string edge_file(const EdgeList& g) {
-  std::ostringstream out;
-  write_edge_list(out, g);
-  return test::temp_file(out.str(), ".edges");
-}
-
-bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
+using test::edge_file;
+using test::one_line;
 
 TEST(MemoryBudget, SizesReadAsPeopleWriteThem) {
   EXPECT_EQ(parse_memory_size("200M"), 200.0 * (1 << 20));

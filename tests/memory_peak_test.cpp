@@ -33,27 +33,21 @@
 namespace matchcount {
 namespace {
 
+using test::edge_file;
+using test::one_line;
 using test::quoted;
 constexpr double kMiB = 1 << 20;
 constexpr std::uint64_t kPrime = (std::uint64_t{1} << 49) + 9;  // any odd modulus below 2^50 will do
 
-std::string edge_file_of(const EdgeList& g) {
-  std::ostringstream out;
-  write_edge_list(out, g);
-  return test::temp_file(out.str(), ".edges");
-}
-
 /// What a run added to the program's own peak.
 double added_peak(const test::Measured& r) { return r.peak_bytes - test::baseline_peak_bytes(); }
-
-bool is_one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
 
 TEST(MemoryPeak, FrontierCountsWithinTheBudget) {
   // The 12 x 12 torus, bipartite: the frontier DP over 72 rows, width 23, 2.7e6 states at its
   // peak (41 MiB with one prime a pass). Its tables were sized by their sources (four times the
   // states), written in chunks spread over them and grown by doubling, and passed the budget
   // (docs/benchmarks.md, "Memory budget against the measured peak").
-  const std::string torus = edge_file_of(torus_graph(12, 12));
+  const std::string torus = edge_file(torus_graph(12, 12));
   for (int threads : {1, 2}) {
     const auto r = test::run_measured("--device cpu --as graph --threads " + std::to_string(threads) + " --max-memory 64M " + quoted(torus));
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -66,7 +60,7 @@ TEST(MemoryPeak, FrontierCountsWithinTheBudget) {
   const auto tight = test::run_measured("--device cpu --as graph --threads 2 --max-memory 40M " + quoted(torus));
   EXPECT_EQ(tight.exit_code, 3) << tight.err;
   EXPECT_TRUE(tight.out.empty()) << tight.out;
-  EXPECT_TRUE(is_one_line(tight.err)) << tight.err;
+  EXPECT_TRUE(one_line(tight.err)) << tight.err;
   EXPECT_NE(tight.err.find("--max-memory"), std::string::npos) << tight.err;
   if (test::kPeakMemoryMeasurable) {
     EXPECT_LE(added_peak(tight), 40 * kMiB);
@@ -77,7 +71,7 @@ TEST(MemoryPeak, GraphFrontierCountsWithinTheBudget) {
   // C_11 x C_14 is not bipartite: graph-frontier, width 23, 64 MiB of tables a prime. Its
   // tables came from malloc's heap, which kept the ones freed as they grew and between passes,
   // past the budget.
-  const std::string torus = edge_file_of(torus_graph(11, 14));
+  const std::string torus = edge_file(torus_graph(11, 14));
   const auto r = test::run_measured("--device cpu --as graph --threads 2 --max-memory 80M " + quoted(torus));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "47217865780262297342\n");
@@ -89,7 +83,7 @@ TEST(MemoryPeak, GraphFrontierCountsWithinTheBudget) {
 TEST(MemoryPeak, GenerousBudgetsStayWithinThePrediction) {
   // With room for every prime in one pass, the peak stays within what --json predicts for the
   // engine and planning (the planner's figures are bounds, not guesses), and the value is right.
-  const std::string torus = edge_file_of(torus_graph(12, 12));
+  const std::string torus = edge_file(torus_graph(12, 12));
   const auto r = test::run_measured("--device cpu --as graph --json --threads 2 --max-memory 1G " + quoted(torus));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -118,7 +112,7 @@ TEST(MemoryPeak, RectangularDpKeepsToTheBudget) {
   ASSERT_EQ(roomy.exit_code, 0) << roomy.err;
   const auto forced = test::run_matchcount("--engine rect-dp --max-memory 3M " + file);
   EXPECT_EQ(forced.exit_code, 3) << forced.err;
-  EXPECT_TRUE(is_one_line(forced.err)) << forced.err;
+  EXPECT_TRUE(one_line(forced.err)) << forced.err;
   EXPECT_NE(forced.err.find("rect-dp needs tables of about 4 MiB, over the memory budget of 3 MiB"), std::string::npos)
       << forced.err;
   const auto chosen = test::run_matchcount("-v --device cpu --max-memory 3M " + file);

@@ -65,11 +65,7 @@ CountReport count_report(const SparseMatrix<T>& a, const std::string& engine = "
   return count_permanent(AnyMatrix(a), o);
 }
 
-bool has_rect_note(const CountReport& r, const std::string& text) {
-  for (const auto& n : r.notes)
-    if (n.find(text) != std::string::npos) return true;
-  return false;
-}
+using matchcount::test::has_note;
 
 SparseMatrix<Integer> ones(int m, int n) {
   SparseMatrix<Integer> a;
@@ -165,7 +161,7 @@ TEST(Rectangular, AllOnesGiveFallingFactorials) {
   EXPECT_EQ(std::get<Integer>(r.value.value), 6);
   EXPECT_EQ(r.rows, 2);
   EXPECT_EQ(r.cols, 3);
-  EXPECT_TRUE(has_rect_note(r, "injective maps")) << r.notes.front();
+  EXPECT_TRUE(has_note(r, "injective maps")) << r.notes.front();
 }
 
 TEST(Rectangular, ComponentsEmptyColumnsAndStructuralZeros) {
@@ -192,8 +188,8 @@ TEST(Rectangular, ComponentsEmptyColumnsAndStructuralZeros) {
     ASSERT_EQ(std::get<Integer>(r.value.value), injective_sum<Integer>(a) * injective_sum<Integer>(b)) << trial;
     ASSERT_EQ(std::get<Integer>(r.value.value), injective_sum<Integer>(c)) << trial;
     if (std::get<Integer>(r.value.value) != 0) {
-      ASSERT_TRUE(has_rect_note(r, "empty column(s) dropped")) << trial;
-      ASSERT_TRUE(has_rect_note(r, " connected components, counted apart")) << trial;
+      ASSERT_TRUE(has_note(r, "empty column(s) dropped")) << trial;
+      ASSERT_TRUE(has_note(r, " connected components, counted apart")) << trial;
     }
   }
   // A component with more rows than columns (3 rows on 2 columns) beside a wide one: 0.
@@ -204,7 +200,7 @@ TEST(Rectangular, ComponentsEmptyColumnsAndStructuralZeros) {
   for (int j = 2; j < 6; ++j) z.entries.push_back({3, j, Integer(1)});
   const CountReport r = count_report(z);
   EXPECT_EQ(std::get<Integer>(r.value.value), 0);
-  EXPECT_TRUE(has_rect_note(r, "maximum matching has 3 of 4 rows"));
+  EXPECT_TRUE(has_note(r, "maximum matching has 3 of 4 rows"));
   // An empty row (of the shorter side) gives 0.
   SparseMatrix<Integer> e = ones(3, 5);
   std::erase_if(e.entries, [](const auto& x) { return x.row == 1; });
@@ -219,7 +215,7 @@ TEST(Rectangular, PaddingAgreesWithTheDirectEngines) {
     const int n = 9 + static_cast<int>(rng() % 6), m = n - 1 - static_cast<int>(rng() % 3);
     const auto a = random_rect<Integer>(rng, m, n, 0.7, [&] { return Integer(val(rng)); });
     const CountReport padded = count_report(a, "ryser");
-    ASSERT_TRUE(has_rect_note(padded, "padded with " + std::to_string(n - m) + " row(s) of ones")) << trial;
+    ASSERT_TRUE(has_note(padded, "padded with " + std::to_string(n - m) + " row(s) of ones")) << trial;
     const Integer v = std::get<Integer>(padded.value.value);
     ASSERT_EQ(v, engines::rect_ryser(a, {})) << trial;
     ASSERT_EQ(v, engines::rect_dp(a, {})) << trial;
@@ -234,7 +230,7 @@ TEST(Rectangular, PaddingAgreesWithTheDirectEngines) {
   o.explain = true;
   const CountReport plan = count_permanent(AnyMatrix(ones(23, 24)), o);
   EXPECT_TRUE(plan.explained);
-  EXPECT_TRUE(has_rect_note(plan, "padded with 1 row(s) of ones"));
+  EXPECT_TRUE(has_note(plan, "padded with 1 row(s) of ones"));
 }
 
 TEST(Rectangular, TransposeRuleAndPerfectMatchings) {
@@ -247,13 +243,13 @@ TEST(Rectangular, TransposeRuleAndPerfectMatchings) {
     ASSERT_EQ(std::get<Integer>(r.value.value), std::get<Integer>(t.value.value));
     ASSERT_EQ(t.rows, cols);
     ASSERT_EQ(t.cols, rows);
-    ASSERT_TRUE(has_rect_note(t, "transpose"));
+    ASSERT_TRUE(has_note(t, "transpose"));
   }
   CountOptions o;
   o.perfect_matchings = true;
   const CountReport z = count_permanent(AnyMatrix(ones(2, 3)), o);
   EXPECT_EQ(std::get<Integer>(z.value.value), 0);
-  EXPECT_TRUE(has_rect_note(z, "no perfect matching"));
+  EXPECT_TRUE(has_note(z, "no perfect matching"));
   EXPECT_TRUE(z.engine_runs.empty());
 }
 

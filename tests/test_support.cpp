@@ -88,7 +88,7 @@ std::string complex_npy(const std::vector<std::complex<double>>& values, const s
   return out;
 }
 
-static std::string read_whole_file(const std::string& path) {
+std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -112,8 +112,8 @@ static RunResult run_program(const std::string& program, const std::string& args
   int status = std::system(cmd.c_str());
   RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read_whole_file(out);
-  r.err = read_whole_file(err);
+  r.out = slurp(out);
+  r.err = slurp(err);
   std::filesystem::remove(in);
   std::filesystem::remove(out);
   std::filesystem::remove(err);

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "catalog/catalog.hpp"
+#include "matchcount/pipeline.hpp"
+#include "matchcount/value.hpp"
 #include "engines/engine.hpp"
 #include "matchcount/matrix.hpp"
 #include "matchcount/value.hpp"
@@ -126,6 +128,31 @@ inline int coverage_floor(int runs, double p) {
 
 /// The bundled 12 x 12 band matrix (11854 perfect matchings), a quick count for CLI tests.
 inline const std::string kBand12 = std::string(MATCHCOUNT_SOURCE_DIR) + "/datasets/band12.mtx";
+
+/// `path` in single quotes, for a shell command line.
+inline std::string quoted(const std::string& path) { return "'" + path + "'"; }
+
+/// The bytes of the file at `path` ("" when it cannot be read).
+std::string slurp(const std::string& path);
+
+/// Whether one of the report's notes contains `part`.
+inline bool has_note(const CountReport& r, const std::string& part) {
+  for (const auto& n : r.notes)
+    if (n.find(part) != std::string::npos) return true;
+  return false;
+}
+
+/// An exact count (an Integer or a Rational) as a Rational.
+inline Rational exact_value(const PermanentValue& v) {
+  if (const auto* i = std::get_if<Integer>(&v.value)) return Rational(*i);
+  return std::get<Rational>(v.value);
+}
+
+/// An integer matrix with its entries as T (double or Complex).
+template <class T>
+SparseMatrix<T> entries_as(const SparseMatrix<Integer>& a) {
+  return convert<T>(a, [](const Integer& v) { return T(v.get_d()); });
+}
 
 /// Writes `text` to a fresh temporary file with the given suffix and returns its path.
 std::string temp_file(const std::string& text, const std::string& suffix = ".txt");

@@ -37,12 +37,7 @@ std::vector<std::string> quoted_capitals(const std::string& source) {
   return out;
 }
 
-std::string slurp_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::slurp;
 
 /// A 20 x 20 matrix with entries 1..9 (no equal rows, so ryser walks it): a CPU walk of many
 /// units that takes milliseconds unpaused.
@@ -72,7 +67,7 @@ TEST(Tuning, TableListsEveryKnobTheModuleReads) {
     EXPECT_FALSE(r.value.empty()) << r.name;
   }
   // Every variable named in the module is a row of the table (or one of the MPI launcher's).
-  const std::string source = slurp_file(fs::path(MATCHCOUNT_SOURCE_DIR) / "src/core/tuning.cpp");
+  const std::string source = slurp(fs::path(MATCHCOUNT_SOURCE_DIR) / "src/core/tuning.cpp");
   int knobs = 0;
   for (const std::string& name : quoted_capitals(source)) {
     if (name == "HOME" || name == "XDG_CACHE_HOME") continue;  // the kernel cache's default
@@ -83,7 +78,7 @@ TEST(Tuning, TableListsEveryKnobTheModuleReads) {
   }
   EXPECT_GE(knobs, 15);
   // ... and documented.
-  const std::string usage = slurp_file(fs::path(MATCHCOUNT_SOURCE_DIR) / "docs/usage.md");
+  const std::string usage = slurp(fs::path(MATCHCOUNT_SOURCE_DIR) / "docs/usage.md");
   for (const auto& n : names) {
     if (n.rfind("MATCHCOUNT_", 0) == 0) {
       EXPECT_NE(usage.find("`" + n + "`"), std::string::npos) << n;
@@ -98,7 +93,7 @@ TEST(Tuning, OnlyTheTuningModuleReadsTheEnvironment) {
     if (!e.is_regular_file()) continue;
     ++files;
     if (e.path().filename() == "tuning.cpp") continue;  // src/core/tuning.cpp reads them
-    EXPECT_EQ(slurp_file(e.path()).find("getenv"), std::string::npos) << e.path();
+    EXPECT_EQ(slurp(e.path()).find("getenv"), std::string::npos) << e.path();
   }
   EXPECT_GT(files, 50);
 }

@@ -76,10 +76,7 @@ std::vector<std::vector<long>> table_of(const EdgeList& g, const std::vector<lon
   return w;
 }
 
-Rational exact_rational(const PermanentValue& v) {
-  if (const auto* i = std::get_if<Integer>(&v.value)) return Rational(*i);
-  return std::get<Rational>(v.value);
-}
+using test::exact_value;
 
 TEST(Marginals, RandomWeightedGraphsAgainstEnumeration) {
   std::mt19937_64 rng(5);
@@ -107,13 +104,13 @@ TEST(Marginals, RandomWeightedGraphsAgainstEnumeration) {
       continue;
     }
     const MarginalsReport r = edge_probabilities(g);
-    EXPECT_EQ(exact_rational(r.total), Rational(total));
+    EXPECT_EQ(exact_value(r.total), Rational(total));
     std::vector<Rational> at_vertex(static_cast<std::size_t>(n), Rational(0));
     for (const auto& e : r.edges) {
       Rational want(through[{e.u, e.v}], total);
       want.canonicalize();
-      EXPECT_EQ(exact_rational(e.p), want) << "trial " << trial << " edge " << e.u << " " << e.v;
-      at_vertex[static_cast<std::size_t>(e.u)] += exact_rational(e.p), at_vertex[static_cast<std::size_t>(e.v)] += exact_rational(e.p);
+      EXPECT_EQ(exact_value(e.p), want) << "trial " << trial << " edge " << e.u << " " << e.v;
+      at_vertex[static_cast<std::size_t>(e.u)] += exact_value(e.p), at_vertex[static_cast<std::size_t>(e.v)] += exact_value(e.p);
     }
     for (const auto& s : at_vertex) EXPECT_EQ(s, Rational(1)) << "trial " << trial;  // every vertex is matched once
     ++checked;
@@ -143,7 +140,7 @@ TEST(Marginals, FrontierTablesAgreeWithCounts) {
     ASSERT_EQ(dp.edges.size(), counts.edges.size());
     for (std::size_t k = 0; k < dp.edges.size(); ++k) {
       EXPECT_EQ(dp.edges[k].u, counts.edges[k].u);
-      EXPECT_EQ(exact_rational(dp.edges[k].p), exact_rational(counts.edges[k].p)) << "trial " << trial << " edge " << k;
+      EXPECT_EQ(exact_value(dp.edges[k].p), exact_value(counts.edges[k].p)) << "trial " << trial << " edge " << k;
     }
   }
 }
@@ -154,16 +151,16 @@ TEST(Marginals, BipartiteMatricesC60AndFloats) {
                                  {2, 1, Integer(1)}, {2, 2, Integer(1)}}};
   // By enumeration: {00, 11, 22} weighs 2, {00, 12, 21} 6, {01, 10, 22} 1: perm = 9.
   const MarginalsReport r = edge_probabilities(MatchingGraph{AnyMatrix(a), false});
-  EXPECT_EQ(exact_rational(r.total), Rational(9));
+  EXPECT_EQ(exact_value(r.total), Rational(9));
   std::map<std::pair<int, int>, Rational> p;
-  for (const auto& e : r.edges) p[{e.u, e.v}] = exact_rational(e.p);
+  for (const auto& e : r.edges) p[{e.u, e.v}] = exact_value(e.p);
   EXPECT_EQ((p[{0, 0}]), Rational(8, 9));
   EXPECT_EQ((p[{1, 2}]), Rational(2, 3));
   EXPECT_EQ((p[{0, 1}]), Rational(1, 9));
   // C60: Pauling bond orders 11/25 (hexagon-hexagon edges, 30) and 7/25 (pentagon edges, 60).
   const MarginalsReport c = edge_probabilities(MatchingGraph{AnyMatrix(symmetric_of(table_of(c60_graph()))), true});
   int eleven = 0, seven = 0;
-  for (const auto& e : c.edges) eleven += exact_rational(e.p) == Rational(11, 25), seven += exact_rational(e.p) == Rational(7, 25);
+  for (const auto& e : c.edges) eleven += exact_value(e.p) == Rational(11, 25), seven += exact_value(e.p) == Rational(7, 25);
   EXPECT_EQ(eleven, 30);
   EXPECT_EQ(seven, 60);
   // Floats: within their bounds of the exact probabilities of the same (binary) weights.
@@ -181,7 +178,7 @@ TEST(Marginals, BipartiteMatricesC60AndFloats) {
   const MarginalsReport qr = edge_probabilities(MatchingGraph{AnyMatrix(q), true});
   ASSERT_EQ(fr.edges.size(), qr.edges.size());
   for (std::size_t k = 0; k < fr.edges.size(); ++k) {
-    const double got = std::get<double>(fr.edges[k].p.value), want = exact_rational(qr.edges[k].p).get_d();
+    const double got = std::get<double>(fr.edges[k].p.value), want = exact_value(qr.edges[k].p).get_d();
     EXPECT_LE(std::abs(got - want), fr.edges[k].p.abs_error) << k;
     EXPECT_LT(fr.edges[k].p.abs_error, 1e-9);
   }

@@ -30,8 +30,8 @@ Integer fixed_sqrt_up(const Integer& x) {
   return root;
 }
 
-// The product of `factors` by a balanced tree: one factor at a time, the large blocks' tens of
-// thousands of lines take time quadratic in the product's length.
+// The product of `factors` by a balanced tree: one factor at a time would take time quadratic
+// in the product's length, which large blocks' line sums make long.
 Integer product_of(std::vector<Integer> factors) {
   if (factors.empty()) return 1;
   while (factors.size() > 1) {

@@ -32,8 +32,8 @@ struct DeadlineStop {
 /// samples it finished. Returned: the batches before the first one skipped or abandoned, then
 /// that one's finished samples if it has any, so the samples returned are always a prefix of
 /// the round. Only the last part can be short: without a stop the batch sizes never depend on
-/// the clock. (Dropping an abandoned batch whole lost a whole first round, one batch of
-/// batch_samples(n), when one thread could not finish it within a short cap.)
+/// the clock. (A first round can be one batch on one thread: dropped whole, a short cap would
+/// leave no sample at all.)
 /// `make()` gives one thread's sampler: an object with
 /// WideValue sample(SampleRng&, const DeadlineStop&).
 template <class Make>

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "catalog/catalog.hpp"
+#include "core/arith.hpp"
 #include "core/tuning.hpp"
 #include "engines/hafnian/gpu_haf_common.hpp"
 #include "engines/hafnian/hafnian.hpp"
@@ -228,16 +229,29 @@ TEST(GpuHafnian, PlannerWeighsItOnlyWithADevice) {
 // the primes beyond 64 bits of the bound, so that a dense n = 60 count is weighed at fewer
 // prime walks than the five the CPU walks; without it, the CPU's primes.
 TEST(GpuHafnian, PlannerCountsTheRingsChannels) {
-  const tuning::Tuning ring_knobs = tuning_with(&tuning::Tuning::haf_ring, 1),
-                       primes_knobs = tuning_with(&tuning::Tuning::haf_ring, 2),
-                       alone_knobs = tuning_with(&tuning::Tuning::haf_ring, 3);
+  const tuning::Tuning ring_knobs = tuning_with(&tuning::Tuning::haf_ring, 4),  // small primes only
+      primes_knobs = tuning_with(&tuning::Tuning::haf_ring, 2), alone_knobs = tuning_with(&tuning::Tuning::haf_ring, 3),
+                       big_knobs = tuning_with(&tuning::Tuning::haf_ring, 1);
   std::mt19937_64 rng(5);
+  int big_walks = 0;
   for (const int n : {20, 40, 50, 60, 64}) {
     const auto a = random_01(n, 0.5, false, rng);
     const double cpu = double(engines::hafnian_prime_count(a, false));
     const auto channels = [&] { return engines::gpu_hafnian_exact_channels(a, false); };
     const double ring = with_tuning(ring_knobs, channels), primes = with_tuning(primes_knobs, channels),
-                 alone = with_tuning(alone_knobs, channels);
+                 alone = with_tuning(alone_knobs, channels), big = with_tuning(big_knobs, channels);
+    // The default takes one prime of about 47 bits beside the ring (2.7 primes' time) where it alone
+    // covers what would take two small primes or more.
+    const bool one_large = with_tuning(big_knobs, [&] {
+      return engines::gpu_haf::big_prime((n + 1) / 2, hafnian_bound(a, false)) > 0;
+    });
+    big_walks += one_large;
+    if (one_large) {
+      EXPECT_DOUBLE_EQ(big, 2.7) << "n=" << n;
+      EXPECT_LT(big, ring) << "n=" << n;
+    } else {
+      EXPECT_DOUBLE_EQ(big, ring) << "n=" << n;
+    }
     EXPECT_EQ(primes, cpu) << "n=" << n;
     // 1.7 for the walk modulo 2^64 alone, and a whole number of primes; 2.15 for it and the
     // first prime in one walk.
@@ -254,6 +268,64 @@ TEST(GpuHafnian, PlannerCountsTheRingsChannels) {
     }
     EXPECT_LT(engines::gpu_hafnian_seconds(n, ring, false), engines::gpu_hafnian_seconds(n, cpu, false) + 1e-9);
   }
+  EXPECT_EQ(big_walks, 1);  // n = 60's bound needs more than 2^64 and one small prime, n = 64's more than a large one
+}
+
+TEST(GpuHafnian, ALargePrimeKeepsEveryCoefficientExact) {
+  // No device needed: the large prime of each half-size lies below the limit that keeps a
+  // coefficient's 2m + 2 reduced products (7p/8 each) and its base (p) below 2^53, as close to
+  // it as primes go; it is taken only where it alone covers what 2^64 leaves of the bound and
+  // two small primes would be needed, and never with the knob for small primes.
+  for (int m = 1; m <= 36; ++m) {
+    const double limit = gpu::haf_big_prime_limit(m);
+    const Integer need = Integer(1) << (64 + 40);  // two small primes' worth beyond 2^64
+    const double p = engines::gpu_haf::big_prime(m, need);
+    ASSERT_GT(p, 0) << "m=" << m;
+    EXPECT_TRUE(is_prime(static_cast<std::uint64_t>(p))) << "m=" << m;
+    EXPECT_LT(p, limit) << "m=" << m;
+    EXPECT_GT(p, limit - 4096) << "m=" << m;
+    const Integer P(static_cast<unsigned long>(p));
+    EXPECT_LT((2 * m + 2) * 7 * P + 8 * P, Integer(1) << 56) << "m=" << m;  // 8 (sum) < 2^56
+    EXPECT_EQ(engines::gpu_haf::big_prime(m, Integer(1) << 80), 0.0) << "m=" << m;  // one small prime covers it
+    EXPECT_EQ(engines::gpu_haf::big_prime(m, P << 64), 0.0) << "m=" << m;           // the large one does not
+    EXPECT_EQ(with_tuning(tuning_with(&tuning::Tuning::haf_ring, 4), [&] { return engines::gpu_haf::big_prime(m, need); }),
+              0.0);
+  }
+  EXPECT_GT(engines::gpu_haf::big_prime(30, Integer(1) << 100), 0x1p46);
+}
+
+TEST(GpuHafnian, TheRingBesideALargePrimeAgreesWithTheCpu) {
+  // Matrices whose bound leaves 24 to 46 bits beyond 2^64 (entries widened until it does), with
+  // and without loops, negative entries among them: one walk of the ring beside a prime below
+  // 2^47.2, the count of the CPU engine and of the ring beside small primes.
+  SKIP_WITHOUT_GPU();
+  const auto gpu = make_graph_engine("gpu-hafnian"), cpu = make_graph_engine("hafnian");
+  const tuning::Tuning small = tuning_with(&tuning::Tuning::haf_ring, 4);
+  std::mt19937_64 rng(43);
+  int checked = 0;
+  for (int n : {10, 13, 16, 21, 26, 31}) {
+    for (int rep = 0; rep < 2; ++rep) {
+      const bool loops = n % 2 == 1 || rep == 1;
+      for (int width = 2; width < (1 << 24); width *= 2) {
+        const auto a = random_int(n, -width, width, rng, 0.8);
+        const Integer bound = hafnian_bound(a, loops);
+        if (engines::gpu_haf::big_prime((n + 1) / 2, bound) == 0) {
+          if (bound > (Integer(1) << 120)) break;
+          continue;
+        }
+        EngineStats stats;
+        EngineOptions o;
+        o.stats = &stats;
+        const Integer want = cpu->hafnian(a, loops, {});
+        EXPECT_EQ(gpu->hafnian(a, loops, o), want) << "n=" << n << " width=" << width;
+        EXPECT_NE(stats.note.find("one prime of"), std::string::npos) << stats.note;
+        EXPECT_EQ(with_tuning(small, [&] { return gpu->hafnian(a, loops, {}); }), want) << "n=" << n;
+        ++checked;
+        break;
+      }
+    }
+  }
+  EXPECT_GE(checked, 12);
 }
 
 // Everywhere: the engine gives the CPU engine's values, on the GPU when there is one, else on

@@ -34,9 +34,8 @@ std::string chosen(const std::optional<bool>& knob, const char* yes, const char*
 int int_or(const char* v, int fallback) { return *v ? std::atoi(v) : fallback; }
 
 /// A knob: its variable, its meaning and default for display, how a value sets it, how its
-/// current value reads. A knob of named choices (two or three) has no parse or show of its own:
-/// its field `pick` reads 1 for words[0], 2 for words[1], 3 for words[2], 0 (its default, shown
-/// as `fallback`) otherwise.
+/// current value reads. A knob of named choices (two to four) has no parse or show of its own:
+/// its field `pick` reads i + 1 for words[i], 0 (its default, shown as `fallback`) otherwise.
 struct Knob {
   const char* name;
   const char* meaning;
@@ -44,18 +43,19 @@ struct Knob {
   void (*parse)(Tuning&, const char*);
   std::string (*show)(const Tuning&);
   int Tuning::*pick = nullptr;
-  const char* words[3] = {};
+  static constexpr int kWords = 4;
+  const char* words[kWords] = {};
 
   void set(Tuning& t, const char* v) const {
     if (!pick) return parse(t, v);
     const std::string s(v);
     t.*pick = 0;
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < kWords; ++i)
       if (words[i] && s == words[i]) t.*pick = i + 1;
   }
   std::string read(const Tuning& t) const {
     if (!pick) return show(t);
-    return t.*pick >= 1 && t.*pick <= 3 && words[t.*pick - 1] ? words[t.*pick - 1] : fallback;
+    return t.*pick >= 1 && t.*pick <= kWords && words[t.*pick - 1] ? words[t.*pick - 1] : fallback;
   }
 };
 
@@ -86,8 +86,8 @@ const Knob kKnobs[] = {
      [](const Tuning& t) { return std::to_string(t.haf_task_block); }},
     {"MATCHCOUNT_HAF_PAIRS", "pairs or single: gpu-hafnian's exact and real walks take two channels (primes, vertex orders) at once or one",
      "pairs", nullptr, nullptr, &Tuning::haf_pairs, {"pairs", "single"}},
-    {"MATCHCOUNT_HAF_RING", "z64, primes or z64alone: gpu-hafnian's exact walks take 64 bits of the count from a channel in the integers modulo 2^64 beside the first prime, every bit from primes, or the channel modulo 2^64 in a walk of its own",
-     "z64", nullptr, nullptr, &Tuning::haf_ring, {"z64", "primes", "z64alone"}},
+    {"MATCHCOUNT_HAF_RING", "z64, primes, z64alone or z64small: gpu-hafnian's exact walks take 64 bits of the count from a channel in the integers modulo 2^64 beside the first prime (beside one prime of about 47 bits where that covers the rest), every bit from primes, the channel modulo 2^64 in a walk of its own, or beside primes below 2^24 only",
+     "z64", nullptr, nullptr, &Tuning::haf_ring, {"z64", "primes", "z64alone", "z64small"}},
     {"MATCHCOUNT_HAF_BATCH", "lanes, walk or expand: GPU batches of small float hafnians (up to 32 vertices) walk each matrix and order in a thread, as channels of the gpu-hafnian walk, or (up to 16 vertices) expand along the first vertex, 32 matrices a warp",
      "by size: expand from 8 to 14 vertices (12 with loops), lanes otherwise", nullptr, nullptr, &Tuning::haf_batch, {"lanes", "walk", "expand"}},
     {"MATCHCOUNT_WARP_PLUS_ROWS", "rows from which GPU Rasmussen+ takes one sample per warp", "planner's",

@@ -29,8 +29,9 @@ struct Tuning {
   // a walk (an odd last one in a launch of its own), 2 one channel a walk.
   int haf_pairs = 0;
   // gpu-hafnian's exact walks: 0 (default) or 1 one channel in the integers modulo 2^64,
-  // walked beside the first of the primes for the rest of the bound, 2 primes only, 3 the
-  // channel modulo 2^64 in a walk of its own.
+  // walked beside the first of the primes for the rest of the bound (one prime of about 47 bits
+  // where it covers the rest), 2 primes only, 3 the channel modulo 2^64 in a walk of its own,
+  // 4 as 1 with primes below 2^24 only.
   int haf_ring = 0;
   // Batches of small float hafnians on the GPU (n <= 32): 0 (default) by size, 1 one walk a
   // thread (haf_lanes.cu), 2 the big hafnian's walk with the batch's channels, 3 expansion

@@ -97,6 +97,17 @@ bool ring_beside_prime();
 /// ring_beside_prime().
 void ring_beside_first_prime(gpu::HafJob& job);
 
+/// The prime of a HafArith::Z64Big group for an exact count of half-size m and bound: the
+/// largest prime below gpu::haf_big_prime_limit(m), where it alone covers what the ring leaves
+/// (2^64 P > 2 bound + 1) and exact_primes would take two primes or more; 0 otherwise, or
+/// without the ring beside a prime, or with MATCHCOUNT_HAF_RING=z64small. One walk of 16-byte
+/// values then carries every bit (docs/gpu.md, "Numbers").
+double big_prime(int m, const Integer& bound);
+
+/// A job of one Z64Mod group of the ring and one prime below the big prime limit as one
+/// HafArith::Z64Big group (ring_beside_first_prime first).
+void ring_beside_big_prime(gpu::HafJob& job);
+
 /// The count from an exact run's words: with the ring, the sum modulo 2^64 first; then a
 /// residue a prime of `primes`.
 Integer exact_count(const std::vector<std::uint64_t>& words, const std::vector<double>& primes, bool ring);

@@ -105,18 +105,26 @@ class GpuHafnianEngine final : public GraphEngine {
   /// Exact counts: one channel in the integers modulo 2^64, walked beside the first prime,
   /// and primes for the rest of the bound (MATCHCOUNT_HAF_RING=primes: primes alone). The
   /// channel modulo 2^64 holds the bits of two or three primes, on the integer units the
-  /// prime's walk leaves idle (docs/benchmarks.md, "One walk modulo 2^64").
+  /// prime's walk leaves idle (docs/benchmarks.md, "One walk modulo 2^64"). Where one prime of
+  /// about 47 bits covers what the ring leaves, it replaces the small primes (gpu_haf::big_prime):
+  /// one walk instead of two.
   static Integer exact(const SparseMatrix<Integer>& a, bool loops, const EngineOptions& opt) {
     const int n0 = a.rows;
     const bool ring = gpu_haf::exact_ring();
-    const std::vector<double> primes = gpu_haf::exact_primes((n0 + 1) / 2, hafnian_bound(a, loops), ring);
+    const int m = (n0 + 1) / 2;
+    const Integer bound = hafnian_bound(a, loops);
+    const double big = gpu_haf::big_prime(m, bound);
+    const std::vector<double> primes = big > 0 ? std::vector<double>{big} : gpu_haf::exact_primes(m, bound, ring);
     const std::vector<Integer> dense = a.dense();
     const auto entry = dense_entry(dense, n0);
     gpu::HafJob job = base_job(n0, loops, opt);
     if (ring) job.groups.push_back(gpu_haf::z64_group(n0, loops, entry));
     if (!primes.empty()) job.groups.push_back(gpu_haf::prime_group(n0, loops, primes, entry));
     gpu_haf::ring_beside_first_prime(job);
-    const std::string what = ring ? "modulo 2^64 and " + std::to_string(primes.size()) + " primes" : "";
+    if (big > 0) gpu_haf::ring_beside_big_prime(job);
+    const std::string what = !ring     ? ""
+                             : big > 0 ? "modulo 2^64 and one prime of " + std::to_string(std::ilogb(big) + 1) + " bits"
+                                       : "modulo 2^64 and " + std::to_string(primes.size()) + " primes";
     return gpu_haf::exact_count(run(job, ring ? "exact64" : "exact", n0, opt, what).words, primes, ring);
   }
 
@@ -167,6 +175,23 @@ namespace gpu_haf {
 bool exact_ring() { return tuning::tuning().haf_ring != 2; }
 
 bool ring_beside_prime() { return tuning::tuning().haf_pairs != 2 && tuning::tuning().haf_ring != 3; }
+
+double big_prime(int m, const Integer& bound) {
+  if (!exact_ring() || !ring_beside_prime() || tuning::tuning().haf_ring == 4) return 0;
+  if (exact_primes(m, bound, true).size() < 2) return 0;
+  auto c = static_cast<std::uint64_t>(gpu::haf_big_prime_limit(m));
+  c -= c % 2 == 0 ? 1 : 2;  // odd and strictly below the limit
+  while (!is_prime(c)) c -= 2;
+  const Integer rest = 2 * ((abs(bound) >> 64) + 1) + 1;
+  return Integer(static_cast<unsigned long>(c)) > rest ? static_cast<double>(c) : 0;
+}
+
+void ring_beside_big_prime(gpu::HafJob& job) {
+  auto& gs = job.groups;
+  if (gs.size() != 1 || gs[0].arith != HafArith::Z64Mod || gs[0].channels != 2)
+    throw std::logic_error("gpu-hafnian: the ring beside a large prime needs one Z64Mod group of two channels");
+  gs[0].arith = HafArith::Z64Big;
+}
 
 gpu::HafGroup z64_group(int n, bool loops, const std::function<Integer(int, int)>& entry) {
   gpu::HafGroup g;
@@ -266,8 +291,9 @@ double gpu_hafnian_exact_channels(int n, const Integer& bound) {
   // The walk modulo 2^64 takes the time of 1.7 primes' walks (wrapping 64-bit products are
   // several integer instructions each), and with the first prime beside it 2.15 (the same
   // section of docs/benchmarks.md).
-  constexpr double kRingPrimes = 1.7, kRingBesidePrime = 2.15;
+  constexpr double kRingPrimes = 1.7, kRingBesidePrime = 2.15, kRingBesideBigPrime = 2.7;
   const bool ring = gpu_haf::exact_ring();
+  if (gpu_haf::big_prime((n + 1) / 2, bound) > 0) return kRingBesideBigPrime;
   const double primes = double(gpu_haf::exact_primes((n + 1) / 2, bound, ring).size());
   if (!ring) return primes;
   if (primes > 0 && gpu_haf::ring_beside_prime()) return kRingBesidePrime + primes - 1;

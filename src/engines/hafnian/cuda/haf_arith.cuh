@@ -1,8 +1,9 @@
 // The number systems of the GPU hafnian walk (haf_kernel.cuh): what a frame value is and how
-// the walk multiplies, adds, reduces and sums it. Residues modulo a prime (ModAr), the integers
-// modulo 2^64 (Z64Ar), doubles (RealAr), complex doubles (ComplexAr), and two channels of one
-// kind in one walk (Mod2Ar, Real2Ar); each gives V (a frame value), W (a repeated walk's weight) and
-// Acc (a warp's sum) with the operations the walk calls.
+// the walk multiplies, adds, reduces and sums it. Residues modulo a prime (ModAr, BigModAr), the
+// integers modulo 2^64 (Z64Ar), doubles (RealAr), complex doubles (ComplexAr), two channels of
+// one kind in one walk (Mod2Ar, Real2Ar) and 2^64 beside a prime (Z64ModAr, Z64BigAr); each
+// gives V (a frame value), W (a repeated walk's weight) and Acc (a warp's sum) with the
+// operations the walk calls.
 #pragma once
 
 #include "cuda/device_arith.cuh"
@@ -59,6 +60,29 @@ struct Mod2Ar {
   __device__ static void store(const Acc& s, u64* out) { ModAr::store(s.lo, out), ModAr::store(s.hi, out + 1); }
 };
 
+/// Residues modulo a prime below 2^53 / (1.75 m + 2.75) (2^47.2 at m = 30; HafArith::Z64Big's
+/// second channel): every product is reduced (modmul, within 7p/8), so that a coefficient's
+/// 2m + 2 products and its base stay below 2^53 and one modreduce serves the sum. Seven FP64
+/// operations a multiply-add where ModAr takes one, for twice ModAr's bits: the walk, bound by
+/// its loads' latency, has the issue slots (docs/benchmarks.md, "A prime of 47 bits beside the
+/// channel modulo 2^64").
+struct BigModAr {
+  typedef double V;
+  typedef double W;
+  double p, pinv;
+  __device__ __forceinline__ static V zero() { return 0.0; }
+  __device__ __forceinline__ static W one() { return 1.0; }
+  __device__ __forceinline__ static V add(V x, V y) { return x + y; }
+  __device__ __forceinline__ V madd(V acc, V x, V y) const { return acc + modmul(x, y, p, pinv); }
+  __device__ __forceinline__ V reduce(V x) const { return modreduce(x, p, pinv); }
+  __device__ __forceinline__ static V scale(V x, double w) { return x * w; }
+  __device__ double wmul(double x, double y) const { return modmul(x, y, p, pinv); }
+  __device__ __forceinline__ static V shfl_sum(V x) { return warp_sum(x); }
+  typedef ModAr::Acc Acc;
+  __device__ __forceinline__ void leaf(Acc& a, V v, int) const { a.s = reduce(a.s + v); }
+  __device__ __forceinline__ static void store(const Acc& a, u64* out) { ModAr::store(a, out); }
+};
+
 /// The integers modulo 2^64: wrapping 64-bit products and sums. The recursion never divides,
 /// so it runs in this ring as in any other, and one walk gives 64 bits of an exact count where
 /// a prime gives 24; there is nothing to reduce.
@@ -83,32 +107,35 @@ struct Z64Ar {
 
 /// The integers modulo 2^64 and a prime in one walk, as Mod2Ar walks two primes: x holds the
 /// value's 64 bits modulo 2^64 in a double's place (Z64Ar's arithmetic on the integer units),
-/// y its residue modulo the prime (ModAr's on the FP64 units), so that the two share the path,
-/// the tasks, the addresses and each 16-byte load.
-struct Z64ModAr {
+/// y its residue modulo the prime (Prime's arithmetic, ModAr or BigModAr, on the FP64 units),
+/// so that the two share the path, the tasks, the addresses and each 16-byte load.
+template <class Prime>
+struct Z64PrimeAr {
   typedef double2 V;
   typedef double2 W;
-  ModAr hi;
+  Prime hi;
   __device__ __forceinline__ static u64 bits(double x) { return (u64)__double_as_longlong(x); }
   __device__ __forceinline__ static double held(u64 x) { return __longlong_as_double((long long)x); }
   __device__ static V zero() { return make_double2(0.0, 0.0); }  // 0.0: the 64 bits of 0
   __device__ static W one() { return make_double2(held(1), 1.0); }
   __device__ static V add(V x, V y) { return make_double2(held(bits(x.x) + bits(y.x)), x.y + y.y); }
-  __device__ static V madd(V acc, V x, V y) {
-    return make_double2(held(Z64Ar::madd(bits(acc.x), bits(x.x), bits(y.x))), ModAr::madd(acc.y, x.y, y.y));
+  __device__ V madd(V acc, V x, V y) const {
+    return make_double2(held(Z64Ar::madd(bits(acc.x), bits(x.x), bits(y.x))), hi.madd(acc.y, x.y, y.y));
   }
   __device__ V reduce(V x) const { return make_double2(x.x, hi.reduce(x.y)); }
-  __device__ static V scale(V x, double w) { return make_double2(held(Z64Ar::scale(bits(x.x), w)), ModAr::scale(x.y, w)); }
-  __device__ static V scale(V x, W w) { return make_double2(held(bits(x.x) * bits(w.x)), ModAr::scale(x.y, w.y)); }
+  __device__ static V scale(V x, double w) { return make_double2(held(Z64Ar::scale(bits(x.x), w)), Prime::scale(x.y, w)); }
+  __device__ static V scale(V x, W w) { return make_double2(held(bits(x.x) * bits(w.x)), Prime::scale(x.y, w.y)); }
   __device__ W wmul(W x, W y) const { return make_double2(held(bits(x.x) * bits(y.x)), hi.wmul(x.y, y.y)); }
-  __device__ static V shfl_sum(V x) { return make_double2(held(Z64Ar::shfl_sum(bits(x.x))), ModAr::shfl_sum(x.y)); }
+  __device__ static V shfl_sum(V x) { return make_double2(held(Z64Ar::shfl_sum(bits(x.x))), Prime::shfl_sum(x.y)); }
   struct Acc {
     Z64Ar::Acc lo;
-    ModAr::Acc hi;
+    typename Prime::Acc hi;
   };
   __device__ void leaf(Acc& s, V v, int q) const { Z64Ar::leaf(s.lo, bits(v.x), q), hi.leaf(s.hi, v.y, q); }
-  __device__ static void store(const Acc& s, u64* out) { Z64Ar::store(s.lo, out), ModAr::store(s.hi, out + 1); }
+  __device__ static void store(const Acc& s, u64* out) { Z64Ar::store(s.lo, out), Prime::store(s.hi, out + 1); }
 };
+typedef Z64PrimeAr<ModAr> Z64ModAr;
+typedef Z64PrimeAr<BigModAr> Z64BigAr;
 
 struct RealAr {
   typedef double V;

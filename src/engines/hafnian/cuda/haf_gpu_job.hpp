@@ -35,14 +35,22 @@ constexpr int kHafPad = 16, kHafMaxM = 36;
 inline int haf_stride(int m) { return m + 1 + kHafPad; }
 
 /// Number systems of the walk: residues modulo a prime below 2^24 (exact), doubles, complex,
-/// the integers modulo 2^64 (exact; a root value's 64 bits held in a double's place), and
-/// Z64Mod: channel 0 modulo 2^64, the others modulo primes, channel 0 walked beside channel 1.
-enum class HafArith { Mod, Real, Complex, Z64, Z64Mod };
+/// the integers modulo 2^64 (exact; a root value's 64 bits held in a double's place),
+/// Z64Mod: channel 0 modulo 2^64, the others modulo primes, channel 0 walked beside channel 1,
+/// and Z64Big: channel 0 modulo 2^64 beside channel 1 modulo one prime below
+/// haf_big_prime_limit(m) (two channels, no more).
+enum class HafArith { Mod, Real, Complex, Z64, Z64Mod, Z64Big };
 
-/// The number system of channel c of a group of `arith`.
+/// The number system of channel c of a group of `arith` (a prime's channel of any size is Mod
+/// to the host: a residue in one word).
 inline HafArith haf_channel_arith(HafArith arith, std::size_t c) {
-  return arith != HafArith::Z64Mod ? arith : c == 0 ? HafArith::Z64 : HafArith::Mod;
+  if (arith != HafArith::Z64Mod && arith != HafArith::Z64Big) return arith;
+  return c == 0 ? HafArith::Z64 : HafArith::Mod;
 }
+
+/// The bound below which Z64Big's prime must lie at half-size m: each of a coefficient's
+/// 2m + 2 products reduced within 7p/8, and its base within p, sum below 2^53.
+inline double haf_big_prime_limit(int m) { return 0x1p53 / (1.75 * m + 2.75); }
 
 /// Channels of one arithmetic, run side by side in one launch. A channel's root holds R =
 /// haf_stride(m) rows of coefficients (-kHafPad..m) of the packed lower triangle of b (tri(n)
@@ -54,7 +62,7 @@ struct HafGroup {
   HafArith arith = HafArith::Mod;
   std::size_t channels = 0;
   std::vector<double> roots;  // channel-major
-  /// Per channel of a Mod or Z64Mod group: the prime and 1/p (0 for the channel modulo 2^64;
+  /// Per channel of a Mod, Z64Mod or Z64Big group: the prime and 1/p (0 for the channel modulo 2^64;
   /// empty for floats).
   std::vector<double> prime, pinv;
   /// A repeated walk's lane factors, channel-major: for each pair type t and k = 0..mult[t],

@@ -102,7 +102,7 @@ __device__ __forceinline__ void conv_task(const Ar& ar, Out<typename Ar::V> out,
 #pragma unroll
       for (int i = 0; i < B; ++i)
 #pragma unroll
-        for (int t = 0; t < B; ++t) acc[t] = Ar::madd(acc[t], xv[i], yw[t - i + B - 1]);
+        for (int t = 0; t < B; ++t) acc[t] = ar.madd(acc[t], xv[i], yw[t - i + B - 1]);
     }
   }
 #pragma unroll
@@ -228,7 +228,7 @@ struct Walk {
   /// sum_{k=1..m} t[k] g[m-k] over the lanes (m may exceed 32).
   __device__ V leaf_sum(Ref<V> t, const V* g) const {
     V p = Ar::zero();
-    for (int k = lane + 1; k <= a.m; k += 32) p = Ar::madd(p, t[k], g[a.m - k]);
+    for (int k = lane + 1; k <= a.m; k += 32) p = ar.madd(p, t[k], g[a.m - k]);
     return Ar::shfl_sum(p);
   }
 

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 
 #include "cuda/launch.hpp"
 #include "engines/hafnian/cuda/haf_gpu_job.hpp"
@@ -27,7 +28,9 @@ using mcgpu::haf::Mod2Ar;
 using mcgpu::haf::ModAr;
 using mcgpu::haf::Real2Ar;
 using mcgpu::haf::RealAr;
+using mcgpu::haf::BigModAr;
 using mcgpu::haf::Z64Ar;
+using mcgpu::haf::Z64BigAr;
 using mcgpu::haf::Z64ModAr;
 
 /// The number system of a launch's channel c, or of its pair of channels c (2c and 2c + 1).
@@ -53,6 +56,10 @@ template <>
 __device__ Z64ModAr channel_ar<Z64ModAr>(const Args& a, int c) {
   return Z64ModAr{channel_ar<ModAr>(a, 2 * c + 1)};
 }
+template <>
+__device__ Z64BigAr channel_ar<Z64BigAr>(const Args& a, int c) {
+  return Z64BigAr{BigModAr{a.prime[2 * c + 1], a.pinv[2 * c + 1]}};
+}
 
 /// The walk of grid row c in one number system: a kernel for each, and for the binary and the
 /// repeated walk (Args::rpt) apart, so that each keeps only the registers it needs.
@@ -66,6 +73,12 @@ __global__ void __launch_bounds__(kWarps * 32) haf_walk(Args a) {
 template <class Ar>
 const void* walk_kernel(bool repeated) {
   return repeated ? reinterpret_cast<const void*>(haf_walk<Ar, true>) : reinterpret_cast<const void*>(haf_walk<Ar, false>);
+}
+
+/// The binary walk's kernel alone, for a number system the repeated walk does not take.
+template <class Ar>
+const void* binary_walk_kernel() {
+  return reinterpret_cast<const void*>(haf_walk<Ar, false>);
 }
 
 }  // namespace
@@ -186,8 +199,10 @@ class HafWorker final : public runtime::DeviceWorker {
       // A Z64Mod group walks its channel modulo 2^64 beside its first prime, and the other
       // primes as a Mod group does.
       std::size_t first = 0;
-      if (g.arith == HafArith::Z64Mod) {
-        runs_.push_back(make_run(g, HafArith::Z64Mod, 0, std::min<std::size_t>(g.channels, 2), true, prop, free_bytes));
+      if (g.arith == HafArith::Z64Mod || g.arith == HafArith::Z64Big) {
+        if (g.arith == HafArith::Z64Big && (g.channels != 2 || rpt))
+          throw std::logic_error("gpu-hafnian: a Z64Big group is one binary walk of two channels");
+        runs_.push_back(make_run(g, g.arith, 0, std::min<std::size_t>(g.channels, 2), true, prop, free_bytes));
         first = 2;
       }
       const HafArith as = g.arith == HafArith::Z64Mod ? HafArith::Mod : g.arith;
@@ -284,6 +299,7 @@ class HafWorker final : public runtime::DeviceWorker {
     r.group = &g, r.first = first, r.count = count, r.paired = paired;
     r.fn = as == HafArith::Z64      ? walk_kernel<Z64Ar>(rpt)
            : as == HafArith::Z64Mod ? walk_kernel<Z64ModAr>(rpt)
+           : as == HafArith::Z64Big ? binary_walk_kernel<Z64BigAr>()
            : as == HafArith::Mod    ? (paired ? walk_kernel<Mod2Ar>(rpt) : walk_kernel<ModAr>(rpt))
            : as == HafArith::Real   ? (paired ? walk_kernel<Real2Ar>(rpt) : walk_kernel<RealAr>(rpt))
                                     : walk_kernel<ComplexAr>(rpt);

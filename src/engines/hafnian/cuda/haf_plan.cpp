@@ -23,7 +23,8 @@ void add_limbs(std::uint64_t* total, const std::uint64_t* x, std::size_t count) 
 }  // namespace
 
 std::size_t haf_channel_words(HafArith arith) {
-  return arith == HafArith::Mod || arith == HafArith::Z64 || arith == HafArith::Z64Mod ? 1 : arith == HafArith::Real ? kLimbs : 2 * kLimbs;
+  if (arith == HafArith::Mod || arith == HafArith::Z64 || arith == HafArith::Z64Mod || arith == HafArith::Z64Big) return 1;
+  return arith == HafArith::Real ? kLimbs : 2 * kLimbs;
 }
 
 void add_channel(HafArith arith, double p, std::uint64_t* total, const std::uint64_t* x) {

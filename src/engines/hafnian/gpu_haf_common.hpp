@@ -93,8 +93,8 @@ bool ring_beside_prime();
 
 /// An exact job's groups {z64_group, prime_group} as one HafArith::Z64Mod group of the same
 /// channels in the same order, whose channel modulo 2^64 walks beside the first prime (on the
-/// integer units beside the FP64 units, one 16-byte load for both); unchanged unless
-/// ring_beside_prime().
+/// integer units beside the FP64 units, one 16-byte load for both), or HafArith::Z64Big where
+/// the prime group is big_prime's alone; unchanged unless ring_beside_prime().
 void ring_beside_first_prime(gpu::HafJob& job);
 
 /// The prime of a HafArith::Z64Big group for an exact count of half-size m and bound: the
@@ -103,10 +103,6 @@ void ring_beside_first_prime(gpu::HafJob& job);
 /// without the ring beside a prime, or with MATCHCOUNT_HAF_RING=z64small. One walk of 16-byte
 /// values then carries every bit (docs/gpu.md, "Numbers").
 double big_prime(int m, const Integer& bound);
-
-/// A job of one Z64Mod group of the ring and one prime below the big prime limit as one
-/// HafArith::Z64Big group (ring_beside_first_prime first).
-void ring_beside_big_prime(gpu::HafJob& job);
 
 /// The count from an exact run's words: with the ring, the sum modulo 2^64 first; then a
 /// residue a prime of `primes`.

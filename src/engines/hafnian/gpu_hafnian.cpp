@@ -121,7 +121,6 @@ class GpuHafnianEngine final : public GraphEngine {
     if (ring) job.groups.push_back(gpu_haf::z64_group(n0, loops, entry));
     if (!primes.empty()) job.groups.push_back(gpu_haf::prime_group(n0, loops, primes, entry));
     gpu_haf::ring_beside_first_prime(job);
-    if (big > 0) gpu_haf::ring_beside_big_prime(job);
     const std::string what = !ring     ? ""
                              : big > 0 ? "modulo 2^64 and one prime of " + std::to_string(std::ilogb(big) + 1) + " bits"
                                        : "modulo 2^64 and " + std::to_string(primes.size()) + " primes";
@@ -186,13 +185,6 @@ double big_prime(int m, const Integer& bound) {
   return Integer(static_cast<unsigned long>(c)) > rest ? static_cast<double>(c) : 0;
 }
 
-void ring_beside_big_prime(gpu::HafJob& job) {
-  auto& gs = job.groups;
-  if (gs.size() != 1 || gs[0].arith != HafArith::Z64Mod || gs[0].channels != 2)
-    throw std::logic_error("gpu-hafnian: the ring beside a large prime needs one Z64Mod group of two channels");
-  gs[0].arith = HafArith::Z64Big;
-}
-
 gpu::HafGroup z64_group(int n, bool loops, const std::function<Integer(int, int)>& entry) {
   gpu::HafGroup g;
   g.arith = HafArith::Z64;
@@ -219,7 +211,9 @@ void ring_beside_first_prime(gpu::HafJob& job) {
   if (!ring_beside_prime()) return;
   gpu::HafGroup joined = std::move(gs[0]);
   const gpu::HafGroup& p = gs[1];
-  joined.arith = HafArith::Z64Mod;
+  // A lone prime above 2^32 is big_prime's (small primes lie below 2^30, haf::prime_bits; large
+  // ones above 2^46): its products are reduced one by one.
+  joined.arith = p.channels == 1 && p.prime[0] > 0x1p32 ? HafArith::Z64Big : HafArith::Z64Mod;
   joined.channels += p.channels;
   const auto append = [](std::vector<double>& to, const std::vector<double>& from) {
     to.insert(to.end(), from.begin(), from.end());
@@ -290,7 +284,8 @@ double gpu_hafnian_exact_channels(const SparseMatrix<Integer>& a, bool loops) {
 double gpu_hafnian_exact_channels(int n, const Integer& bound) {
   // The walk modulo 2^64 takes the time of 1.7 primes' walks (wrapping 64-bit products are
   // several integer instructions each), and with the first prime beside it 2.15 (the same
-  // section of docs/benchmarks.md).
+  // section of docs/benchmarks.md); beside a prime of 47 bits 2.7 ("A prime of 47 bits beside
+  // the channel modulo 2^64").
   constexpr double kRingPrimes = 1.7, kRingBesidePrime = 2.15, kRingBesideBigPrime = 2.7;
   const bool ring = gpu_haf::exact_ring();
   if (gpu_haf::big_prime((n + 1) / 2, bound) > 0) return kRingBesideBigPrime;

@@ -46,7 +46,7 @@ inline bool is_zero_mod(double x, double p) { return x == 0 || std::fabs(x) == p
 /// One or two rows eliminated by the pivot row `prow` (its `len` entries after the pivot
 /// column, padded to a multiple of 4): q_r[t] <- q_r[t] - (x_r * inv) * prow[t] mod p, where
 /// x_r is row r's entry in the pivot column and inv the pivot's inverse. Two rows share each
-/// load of the pivot row (the band's and the fronts' inner loop, rank-1 updates two at a time).
+/// load of the pivot row (the band's inner loop, rank-1 updates two at a time).
 inline void eliminate_rows(int count, double* q0, double x0, double* q1, double x1, const double* prow, int len,
                            double inv, double p, double pinv) {
   const v4d P = arith::broadcast(p, v4d{}), PI = arith::broadcast(pinv, v4d{});

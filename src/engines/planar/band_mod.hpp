@@ -43,6 +43,43 @@ inline V mul_add_mod(V y, V f, V b, V p, V pinv) {
 /// Whether an entry kept in [-p, p] is zero modulo p: -p, 0 and p are the zeros.
 inline bool is_zero_mod(double x, double p) { return x == 0 || std::fabs(x) == p; }
 
+/// Products a row takes in one pass (apply_products): each product reduced by modmul lies
+/// within 7p/8, so eight of them and the entry (within p) sum below 8p < 2^53, exactly, and one
+/// modreduce serves them all (its quotient errs by at most 1/2 + 2^-48 below 2^53, so the
+/// result lies within p/2 + 4). The fronts' blocked eliminations take their pivots this many
+/// rows at a time (dissection_mod.cpp, dissection_pfaffian.cpp).
+constexpr int kProductBlock = 8;
+
+/// q[t] <- q[t] + sum_j f[j] u[j][t] mod p for t in [0, len) (len padded to 4): the row is
+/// loaded, reduced and stored once for N pivot rows, where rank-1 updates would do each N
+/// times. Always inlined: out of line, a call a row slowed the grids' fronts (docs/benchmarks.md,
+/// "Planar Pfaffian fronts: pairs in blocks").
+template <int N>
+[[gnu::always_inline]] inline void apply_products(double* q, const double* f, const double* const* u, int len, v4d P, v4d PI) {
+  v4d fv[N];
+  for (int j = 0; j < N; ++j) fv[j] = arith::broadcast(f[j], v4d{});
+  for (int t = 0; t < len; t += 4) {
+    v4d sum = load4(q + t);
+    for (int j = 0; j < N; ++j) sum += arith::modmul(fv[j], load4(u[j] + t), P, PI);
+    store4(q + t, arith::modreduce(sum, P, PI));
+  }
+}
+
+/// apply_products for a count of 0..kProductBlock products known at run time.
+[[gnu::always_inline]] inline void apply_products(int count, double* q, const double* f, const double* const* u, int len, v4d P, v4d PI) {
+  switch (count) {
+    case 1: return apply_products<1>(q, f, u, len, P, PI);
+    case 2: return apply_products<2>(q, f, u, len, P, PI);
+    case 3: return apply_products<3>(q, f, u, len, P, PI);
+    case 4: return apply_products<4>(q, f, u, len, P, PI);
+    case 5: return apply_products<5>(q, f, u, len, P, PI);
+    case 6: return apply_products<6>(q, f, u, len, P, PI);
+    case 7: return apply_products<7>(q, f, u, len, P, PI);
+    case 8: return apply_products<8>(q, f, u, len, P, PI);
+    default: return;
+  }
+}
+
 /// One or two rows eliminated by the pivot row `prow` (its `len` entries after the pivot
 /// column, padded to a multiple of 4): q_r[t] <- q_r[t] - (x_r * inv) * prow[t] mod p, where
 /// x_r is row r's entry in the pivot column and inv the pivot's inverse. Two rows share each
@@ -82,9 +119,15 @@ void residue_pass(const std::vector<std::uint64_t>& primes, const std::vector<st
                   const std::vector<Integer>& values, double work_per_prime, double scratch_bytes,
                   double memory_limit, const EngineOptions& opt, Progress& progress, ResidueMod residue_mod,
                   std::vector<std::uint64_t>& residues) {
-  // Small entries are exact doubles, reduced per prime by one FMA; others go through GMP.
+  // Small entries are exact doubles, converted from GMP once and reduced per prime by one FMA;
+  // others go through GMP for every prime.
   bool small = true;
   for (const Integer& v : values) small = small && abs(v) < (Integer(1) << 50);
+  std::vector<double> exact;
+  if (small) {
+    exact.reserve(values.size());
+    for (const Integer& v : values) exact.push_back(v.get_d());
+  }
   int threads = std::min<int>(thread_count(opt, work_per_prime * double(todo.size())), int(todo.size()));
   threads = std::max(1, std::min(threads, int(memory_limit / scratch_bytes)));
 #pragma omp parallel num_threads(threads)
@@ -96,7 +139,7 @@ void residue_pass(const std::vector<std::uint64_t>& primes, const std::vector<st
       const std::size_t k = todo[i];
       const double p = double(primes[k]), pinv = 1.0 / p;
       for (std::size_t e = 0; e < cell.size(); ++e)
-        cell[e] = small ? arith::modreduce(values[e].get_d(), p, pinv) : arith::modreduce(residue_of(values[e], p), p, pinv);
+        cell[e] = small ? arith::modreduce(exact[e], p, pinv) : arith::modreduce(residue_of(values[e], p), p, pinv);
       residues[k] = residue_mod(cell, p, scratch);
       if (residues[k] != kNoResidue) progress.tick();
     }

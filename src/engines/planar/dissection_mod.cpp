@@ -36,39 +36,8 @@ void assemble_front(const Dissection& d, const Dissection::Node& x, const std::v
 
 namespace {
 
-/// Pivots whose updates a row takes in one pass (update_row): each product reduced by
-/// modmul lies within 7p/8, so eight of them and the entry (within p) sum below 8p < 2^53,
-/// exactly, and one modreduce serves them all (its quotient errs by at most 1/2 + 2^-48
-/// below 2^53, so the result lies within p/2 + 4).
-constexpr int kPivotBlock = 8;
-
-/// q[t] <- q[t] + sum_j f[j] u[j][t] mod p for t in [0, len) (len padded to 4): the row is
-/// loaded, reduced and stored once for N pivot rows, where rank-1 updates would do each N
-/// times.
-template <int N>
-inline void apply_pivots(double* q, const double* f, const double* const* u, int len, v4d P, v4d PI) {
-  v4d fv[N];
-  for (int j = 0; j < N; ++j) fv[j] = broadcast(f[j], v4d{});
-  for (int t = 0; t < len; t += 4) {
-    v4d sum = load4(q + t);
-    for (int j = 0; j < N; ++j) sum += modmul(fv[j], load4(u[j] + t), P, PI);
-    store4(q + t, modreduce(sum, P, PI));
-  }
-}
-
-inline void apply_pivots(int count, double* q, const double* f, const double* const* u, int len, v4d P, v4d PI) {
-  switch (count) {
-    case 1: return apply_pivots<1>(q, f, u, len, P, PI);
-    case 2: return apply_pivots<2>(q, f, u, len, P, PI);
-    case 3: return apply_pivots<3>(q, f, u, len, P, PI);
-    case 4: return apply_pivots<4>(q, f, u, len, P, PI);
-    case 5: return apply_pivots<5>(q, f, u, len, P, PI);
-    case 6: return apply_pivots<6>(q, f, u, len, P, PI);
-    case 7: return apply_pivots<7>(q, f, u, len, P, PI);
-    case 8: return apply_pivots<8>(q, f, u, len, P, PI);
-    default: return;
-  }
-}
+/// Pivots a block (band_mod.hpp's apply_products says why eight).
+constexpr int kPivotBlock = kProductBlock;
 
 /// A block's panel: its columns [k0, k0 + count) of the front's rows [k0, F), column-major
 /// (`ld` values a column, padded with zeros), so that each pivot's multipliers and its updates
@@ -99,7 +68,7 @@ inline void update_row(const Front& at, Panel& panel, int r, int count, int to, 
   int live = 0;
   for (int j = 0; j < count; ++j)
     if (panel.at(r, j) != 0) f[live] = panel.at(r, j), u[live++] = &at(panel.k0 + j, to);
-  apply_pivots(live, &at(r, to), f, u, at.order - to, P, PI);
+  apply_products(live, &at(r, to), f, u, at.order - to, P, PI);
 }
 
 /// Pivot j of the panel (row k0 + j) with inverse `inv`: the multipliers -x inv of the rows
